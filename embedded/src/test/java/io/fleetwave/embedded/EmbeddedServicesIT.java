@@ -1,0 +1,64 @@
+package io.fleetwave.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedServicesIT {
+  @Test
+  void kafkaBrokerRoundTripsARecord() throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      kafka.createTopics(1, "probe");
+      try (var producer =
+          new KafkaProducer<String, String>(
+              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+              new StringSerializer(),
+              new StringSerializer())) {
+        producer.send(new ProducerRecord<>("probe", "k", "hello")).get();
+      }
+      try (var consumer =
+          new KafkaConsumer<String, String>(
+              Map.of(
+                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                  ConsumerConfig.GROUP_ID_CONFIG, "probe",
+                  ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+              new StringDeserializer(),
+              new StringDeserializer())) {
+        consumer.subscribe(List.of("probe"));
+        ConsumerRecords<String, String> records = ConsumerRecords.empty();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (records.isEmpty() && System.nanoTime() < deadline) {
+          records = consumer.poll(Duration.ofMillis(200));
+        }
+        assertThat(records.iterator().next().value()).isEqualTo("hello");
+      }
+    }
+  }
+
+  @Test
+  void postgresServesSql() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.start();
+        Connection c =
+            DriverManager.getConnection(
+                pg.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+        ResultSet rs = c.createStatement().executeQuery("select 'ok'::text")) {
+      rs.next();
+      assertThat(rs.getString(1).getBytes(StandardCharsets.UTF_8)).isEqualTo("ok".getBytes());
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.fleetwave.events;
+
+import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.NodeRegistered;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** The registry of event types this build understands, by name and by payload class. */
+public final class EventTypes {
+  private static final Pattern VERSIONED = Pattern.compile("^(.+)\\.v([1-9][0-9]{0,8})$");
+
+  private static final List<EventType> KNOWN =
+      List.of(
+          new EventType("io.fleetwave.node.registered", 1, NodeRegistered.class),
+          new EventType("io.fleetwave.node.gpu-inventory-reported", 1, GpuInventoryReported.class),
+          new EventType("io.fleetwave.node.heartbeat", 1, Heartbeat.class),
+          new EventType("io.fleetwave.node.agent-stopping", 1, AgentStopping.class));
+
+  private static final Map<String, EventType> BY_NAME =
+      KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));
+  private static final Map<Class<?>, EventType> BY_PAYLOAD =
+      KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::payload, Function.identity()));
+
+  private EventTypes() {}
+
+  public static List<EventType> all() {
+    return KNOWN;
+  }
+
+  /** The wire type of a payload, e.g. {@code io.fleetwave.node.heartbeat.v1}. */
+  public static String typeOf(FleetEvent payload) {
+    EventType type = BY_PAYLOAD.get(payload.getClass());
+    if (type == null) {
+      throw new IllegalArgumentException(
+          "no event type registered for " + payload.getClass().getName());
+    }
+    return type.wireType();
+  }
+
+  /**
+   * Resolves a wire type, refusing unknown names and versions newer than this build knows. Older
+   * versions would be upcast here; every type is still at v1.
+   */
+  public static EventType resolve(String wireType) throws EventRejectedException {
+    Matcher matcher = VERSIONED.matcher(wireType == null ? "" : wireType);
+    if (!matcher.matches()) {
+      throw new EventRejectedException(
+          "event type '" + wireType + "' has no version suffix (expected NAME.vN)");
+    }
+    EventType known = BY_NAME.get(matcher.group(1));
+    if (known == null) {
+      throw new EventRejectedException("unknown event type '" + wireType + "'");
+    }
+    int version = Integer.parseInt(matcher.group(2));
+    if (version > known.version()) {
+      throw new EventRejectedException(
+          "event type '"
+              + wireType
+              + "' is newer than this build understands (up to v"
+              + known.version()
+              + ")");
+    }
+    if (version < known.version()) {
+      throw new EventRejectedException(
+          "event type '" + wireType + "' is an old version with no upcaster");
+    }
+    return known;
+  }
+}

@@ -1,0 +1,185 @@
+package io.fleetwave.events.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.core.format.EventDeserializationException;
+import io.cloudevents.jackson.JsonCloudEventData;
+import io.cloudevents.jackson.JsonFormat;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.EventType;
+import io.fleetwave.events.EventTypes;
+import io.fleetwave.events.FleetEvent;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/**
+ * Encodes envelopes as CloudEvents in structured JSON mode (content type {@link #CONTENT_TYPE}) and
+ * decodes them back, refusing anything malformed with a specific reason. Thread-safe.
+ */
+public final class EventCodec {
+  public static final String CONTENT_TYPE = JsonFormat.CONTENT_TYPE;
+  public static final String EPOCH = "epoch";
+  public static final String SEQ = "seq";
+
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .addModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          // Strict on what matters: wrong types and missing fields are errors, not zeroes.
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+          // Tolerant on what does not: a producer may add fields within a version.
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .build();
+
+  private static final JsonFormat FORMAT = new JsonFormat();
+
+  private EventCodec() {}
+
+  /** The mapper used for payloads, for callers that need the same JSON rules. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  public static byte[] encode(Envelope<?> envelope) {
+    CloudEvent event =
+        CloudEventBuilder.v1()
+            .withId(envelope.id())
+            .withSource(envelope.source())
+            .withType(envelope.type())
+            .withSubject(envelope.subject())
+            .withTime(envelope.time().atOffset(ZoneOffset.UTC))
+            .withDataContentType(Envelope.DATA_CONTENT_TYPE)
+            .withExtension(EPOCH, envelope.epoch())
+            .withExtension(SEQ, envelope.seq())
+            .withData(JsonCloudEventData.wrap(MAPPER.valueToTree(envelope.data())))
+            .build();
+    return FORMAT.serialize(event);
+  }
+
+  /** Decodes one record value. Never throws anything but {@link EventRejectedException}. */
+  public static Envelope<FleetEvent> decode(byte[] bytes) throws EventRejectedException {
+    if (bytes == null || bytes.length == 0) {
+      throw new EventRejectedException("empty record value");
+    }
+    CloudEvent event = parseEnvelope(bytes);
+    EventType type = EventTypes.resolve(event.getType());
+    String subject = event.getSubject();
+    if (subject == null || subject.isBlank()) {
+      throw new EventRejectedException("missing CloudEvents attribute 'subject' (node name)");
+    }
+    if (event.getTime() == null) {
+      throw new EventRejectedException("missing CloudEvents attribute 'time'");
+    }
+    long epoch = longExtension(event, EPOCH);
+    long seq = longExtension(event, SEQ);
+    FleetEvent data = decodeData(event, type);
+    Instant time = event.getTime().toInstant();
+    try {
+      return new Envelope<>(
+          event.getId(), event.getSource(), event.getType(), subject, time, epoch, seq, data);
+    } catch (IllegalArgumentException e) {
+      throw new EventRejectedException("invalid envelope: " + e.getMessage(), e);
+    }
+  }
+
+  private static CloudEvent parseEnvelope(byte[] bytes) throws EventRejectedException {
+    try {
+      return FORMAT.deserialize(bytes);
+    } catch (EventDeserializationException e) {
+      throw new EventRejectedException("not a CloudEvents JSON envelope: " + rootMessage(e), e);
+    } catch (RuntimeException e) {
+      throw new EventRejectedException("malformed envelope: " + rootMessage(e), e);
+    }
+  }
+
+  private static long longExtension(CloudEvent event, String name) throws EventRejectedException {
+    Object value = event.getExtension(name);
+    if (value == null) {
+      throw new EventRejectedException("missing CloudEvents extension '" + name + "'");
+    }
+    if (value instanceof Number number && number.doubleValue() == number.longValue()) {
+      if (number.longValue() < 0) {
+        throw new EventRejectedException("extension '" + name + "' must not be negative");
+      }
+      return number.longValue();
+    }
+    throw new EventRejectedException(
+        "extension '" + name + "' must be an integer, got " + describe(value));
+  }
+
+  private static FleetEvent decodeData(CloudEvent event, EventType type)
+      throws EventRejectedException {
+    if (event.getData() == null) {
+      throw new EventRejectedException("missing data for " + event.getType());
+    }
+    try {
+      JsonNode node =
+          event.getData() instanceof JsonCloudEventData json
+              ? json.getNode()
+              : MAPPER.readTree(event.getData().toBytes());
+      if (!node.isObject()) {
+        throw new EventRejectedException(
+            "data of " + event.getType() + " must be a JSON object, got " + node.getNodeType());
+      }
+      return MAPPER.treeToValue(node, type.payload());
+    } catch (JsonMappingException e) {
+      throw new EventRejectedException(
+          "invalid data for " + event.getType() + ": " + describe(e), e);
+    } catch (IOException e) {
+      throw new EventRejectedException(
+          "malformed data for " + event.getType() + ": " + rootMessage(e), e);
+    } catch (RuntimeException e) {
+      throw new EventRejectedException(
+          "invalid data for " + event.getType() + ": " + rootMessage(e), e);
+    }
+  }
+
+  /** "field 'gpus[0].memoryMiB': reason", from Jackson's path and the innermost cause. */
+  private static String describe(JsonMappingException e) {
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        if (!path.isEmpty()) {
+          path.append('.');
+        }
+        path.append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        path.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    String reason = rootMessage(e);
+    return path.isEmpty() ? reason : "field '" + path + "': " + reason;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message =
+        root instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : root.getMessage();
+    if (message == null) {
+      return root.getClass().getSimpleName();
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  private static String describe(Object value) {
+    return value.getClass().getSimpleName() + " '" + value + "'";
+  }
+}

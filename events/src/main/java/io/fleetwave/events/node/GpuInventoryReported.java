@@ -1,0 +1,11 @@
+package io.fleetwave.events.node;
+
+import java.util.List;
+
+/** The full GPU state of a node, published at start and after every change. */
+public record GpuInventoryReported(List<Gpu> gpus) implements NodeEvent {
+  public GpuInventoryReported {
+    Require.notNull(gpus, "gpus");
+    gpus = List.copyOf(gpus);
+  }
+}

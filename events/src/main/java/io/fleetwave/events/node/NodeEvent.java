@@ -1,0 +1,7 @@
+package io.fleetwave.events.node;
+
+import io.fleetwave.events.FleetEvent;
+
+/** Everything an agent publishes on {@code fleet.node-events}. */
+public sealed interface NodeEvent extends FleetEvent
+    permits NodeRegistered, GpuInventoryReported, Heartbeat, AgentStopping {}

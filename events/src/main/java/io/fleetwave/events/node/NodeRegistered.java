@@ -1,0 +1,42 @@
+package io.fleetwave.events.node;
+
+import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.node.Require.notNull;
+
+import java.util.Map;
+
+/**
+ * The host facts of a node, published at agent start and whenever they change.
+ *
+ * @param reasons for each detected fact (e.g. {@code driverRoot}), why that value was chosen
+ */
+public record NodeRegistered(
+    String hostname,
+    HostKind hostKind,
+    String osId,
+    String osVersion,
+    String kernel,
+    boolean readOnlyRoot,
+    boolean systemd,
+    String driverRoot,
+    String deviceRoot,
+    DriverProvider driverProvider,
+    String driverVersion,
+    String zone,
+    Map<String, String> labels,
+    Map<String, String> reasons)
+    implements NodeEvent {
+
+  public NodeRegistered {
+    notBlank(hostname, "hostname");
+    notNull(hostKind, "hostKind");
+    notBlank(osId, "osId");
+    notNull(osVersion, "osVersion");
+    notBlank(kernel, "kernel");
+    notBlank(driverRoot, "driverRoot");
+    notBlank(deviceRoot, "deviceRoot");
+    notNull(driverProvider, "driverProvider");
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    reasons = reasons == null ? Map.of() : Map.copyOf(reasons);
+  }
+}
