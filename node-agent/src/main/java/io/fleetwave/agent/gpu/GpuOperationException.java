@@ -1,0 +1,36 @@
+package io.fleetwave.agent.gpu;
+
+/**
+ * A GPU operation the hardware (or driver) refused. The message always names the GPU and the
+ * operation; {@link #holder()} names what blocks it, where something does.
+ */
+public class GpuOperationException extends RuntimeException {
+  private final int gpu;
+  private final String operation;
+  private final String holder;
+
+  public GpuOperationException(int gpu, String operation, String reason) {
+    this(gpu, operation, reason, null, null);
+  }
+
+  public GpuOperationException(
+      int gpu, String operation, String reason, String holder, Throwable cause) {
+    super("GPU " + gpu + ": " + operation + " failed: " + reason, cause);
+    this.gpu = gpu;
+    this.operation = operation;
+    this.holder = holder;
+  }
+
+  public int gpu() {
+    return gpu;
+  }
+
+  public String operation() {
+    return operation;
+  }
+
+  /** What holds the GPU and blocks the operation (a process, a client, "VFs enabled"), or null. */
+  public String holder() {
+    return holder;
+  }
+}
