@@ -63,8 +63,9 @@ public final class EventCodec {
             .withSubject(envelope.subject())
             .withTime(envelope.time().atOffset(ZoneOffset.UTC))
             .withDataContentType(Envelope.DATA_CONTENT_TYPE)
-            .withExtension(EPOCH, envelope.epoch())
-            .withExtension(SEQ, envelope.seq())
+            // CloudEvents integers are 32-bit; epoch and seq are 64-bit, so they travel as strings.
+            .withExtension(EPOCH, Long.toString(envelope.epoch()))
+            .withExtension(SEQ, Long.toString(envelope.seq()))
             .withData(JsonCloudEventData.wrap(MAPPER.valueToTree(envelope.data())))
             .build();
     return FORMAT.serialize(event);
@@ -111,14 +112,16 @@ public final class EventCodec {
     if (value == null) {
       throw new EventRejectedException("missing CloudEvents extension '" + name + "'");
     }
-    if (value instanceof Number number && number.doubleValue() == number.longValue()) {
-      if (number.longValue() < 0) {
-        throw new EventRejectedException("extension '" + name + "' must not be negative");
-      }
-      return number.longValue();
+    String digits = value instanceof Number number ? number.toString() : value.toString();
+    if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(Character::isDigit)) {
+      throw new EventRejectedException(
+          "extension '" + name + "' must be a non-negative integer, got " + describe(value));
     }
-    throw new EventRejectedException(
-        "extension '" + name + "' must be an integer, got " + describe(value));
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      throw new EventRejectedException("extension '" + name + "' is out of range: " + digits, e);
+    }
   }
 
   private static FleetEvent decodeData(CloudEvent event, EventType type)

@@ -1,0 +1,161 @@
+package io.fleetwave.events.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.node.DriverProvider;
+import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.NodeRegistered;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class EventCodecTest {
+  private static final NodeRegistered TALOS =
+      new NodeRegistered(
+          "talos-h200-0",
+          HostKind.TALOS,
+          "talos",
+          "1.11.2",
+          "6.12.48-talos",
+          true,
+          false,
+          "/usr/local",
+          "/",
+          DriverProvider.OS_IMAGE,
+          "580.95.05",
+          "zone-a",
+          Map.of("pool", "training"),
+          Map.of("readOnlyRoot", "mountinfo: / ro"));
+
+  @Test
+  void encodesAStructuredCloudEvent() throws Exception {
+    ObjectNode json = json(envelope(TALOS));
+
+    assertThat(json.get("specversion").asText()).isEqualTo("1.0");
+    assertThat(json.get("type").asText()).isEqualTo("io.fleetwave.node.registered.v1");
+    assertThat(json.get("subject").asText()).isEqualTo("talos-h200-0");
+    assertThat(json.get("datacontenttype").asText()).isEqualTo("application/json");
+    assertThat(json.get("epoch").asText()).isEqualTo("1700000000000");
+    assertThat(json.get("seq").asText()).isEqualTo("7");
+    assertThat(json.at("/data/hostKind").asText()).isEqualTo("talos");
+    assertThat(json.at("/data/driverProvider").asText()).isEqualTo("os-image");
+  }
+
+  @Test
+  void rejectsMalformedJson() {
+    assertRejected("{\"specversion\": ".getBytes(StandardCharsets.UTF_8), "envelope");
+  }
+
+  @Test
+  void rejectsAnEmptyRecord() {
+    assertRejected(new byte[0], "empty record value");
+  }
+
+  @Test
+  void rejectsAnUnknownType() {
+    assertRejected(edit(j -> j.put("type", "io.fleetwave.node.exploded.v1")), "unknown event type");
+  }
+
+  @Test
+  void rejectsANewerVersionNamingTheVersionItKnows() {
+    assertRejected(
+        edit(j -> j.put("type", "io.fleetwave.node.registered.v2")),
+        "newer than this build understands (up to v1)");
+  }
+
+  @Test
+  void rejectsATypeWithoutVersion() {
+    assertRejected(edit(j -> j.put("type", "io.fleetwave.node.registered")), "no version suffix");
+  }
+
+  @Test
+  void rejectsAMissingSubject() {
+    assertRejected(edit(j -> j.remove("subject")), "'subject'");
+  }
+
+  @Test
+  void rejectsAMissingEpoch() {
+    assertRejected(edit(j -> j.remove("epoch")), "missing CloudEvents extension 'epoch'");
+  }
+
+  @Test
+  void rejectsANonNumericSeq() {
+    assertRejected(
+        edit(j -> j.put("seq", "seven")), "extension 'seq' must be a non-negative integer");
+  }
+
+  @Test
+  void rejectsAMissingRequiredDataField() {
+    assertRejected(edit(j -> ((ObjectNode) j.get("data")).remove("hostname")), "hostname");
+  }
+
+  @Test
+  void rejectsAWrongFieldTypeNamingTheField() {
+    assertRejected(
+        edit(j -> ((ObjectNode) j.get("data")).put("readOnlyRoot", "yes")), "field 'readOnlyRoot'");
+  }
+
+  @Test
+  void rejectsAnUnknownEnumValueNamingIt() {
+    assertRejected(
+        edit(j -> ((ObjectNode) j.get("data")).put("hostKind", "windows")),
+        "unknown host kind 'windows'");
+  }
+
+  @Test
+  void rejectsDataThatIsNotAnObject() {
+    assertRejected(edit(j -> j.put("data", 42)), "must be a JSON object");
+  }
+
+  @Test
+  void acceptsUnknownExtraFieldsWithinAVersion() throws Exception {
+    byte[] bytes = edit(j -> ((ObjectNode) j.get("data")).put("addedLater", 1));
+
+    assertThat(EventCodec.decode(bytes).data()).isEqualTo(TALOS);
+  }
+
+  @Test
+  void heartbeatRoundTrips() throws Exception {
+    Envelope<Heartbeat> beat = envelope(new Heartbeat("boot-1", 30));
+
+    assertThat(EventCodec.decode(EventCodec.encode(beat))).isEqualTo(beat);
+  }
+
+  private static <E extends io.fleetwave.events.FleetEvent> Envelope<E> envelope(E data) {
+    return Envelope.of(
+        URI.create("fleetwave:agent/talos-h200-0"),
+        "talos-h200-0",
+        Instant.parse("2026-11-29T10:15:30.123Z"),
+        1_700_000_000_000L,
+        7,
+        data);
+  }
+
+  private static ObjectNode json(Envelope<?> envelope) throws Exception {
+    return (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(envelope));
+  }
+
+  private static byte[] edit(Consumer<ObjectNode> change) {
+    try {
+      ObjectNode json = json(envelope(TALOS));
+      change.accept(json);
+      return EventCodec.mapper().writeValueAsBytes(json);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static void assertRejected(byte[] bytes, String reasonPart) {
+    assertThatThrownBy(() -> EventCodec.decode(bytes))
+        .isInstanceOf(EventRejectedException.class)
+        .hasMessageContaining(reasonPart);
+  }
+}
