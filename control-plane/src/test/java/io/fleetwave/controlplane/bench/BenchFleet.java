@@ -1,0 +1,99 @@
+package io.fleetwave.controlplane.bench;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.DriverProvider;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.node.GpuInstance;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
+import java.net.URI;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark's synthetic fleet: node {@code i} sends a registration, an inventory of 8 H100s and
+ * then heartbeats, with an inventory change every tenth event, so the projection sees the same mix
+ * of small and large events an idle fleet produces.
+ */
+final class BenchFleet {
+  static final long EPOCH = 1_764_000_000_000L;
+  private static final HostKind[] KINDS = HostKind.values();
+
+  private BenchFleet() {}
+
+  static String nodeName(int node) {
+    return "bench-%05d".formatted(node);
+  }
+
+  /** Event {@code seq} of node {@code node}. */
+  static Envelope<NodeEvent> event(int node, long seq, Instant time) {
+    NodeEvent data;
+    if (seq == 0) {
+      data = registration(node);
+    } else if (seq % 10 == 1) {
+      data = inventory(node, (int) (seq / 10) % 3);
+    } else {
+      data = new Heartbeat("boot-" + node, seq * 10);
+    }
+    String name = nodeName(node);
+    return Envelope.of(URI.create("fleetwave:bench/" + name), name, time, EPOCH, seq, data);
+  }
+
+  static byte[] encoded(int node, long seq) {
+    return EventCodec.encode(event(node, seq, Instant.now().truncatedTo(ChronoUnit.MICROS)));
+  }
+
+  private static NodeRegistered registration(int node) {
+    HostKind kind = KINDS[node % KINDS.length];
+    return new NodeRegistered(
+        nodeName(node),
+        kind,
+        "ubuntu",
+        "22.04",
+        "5.15.0-1048-nvidia",
+        false,
+        true,
+        "/",
+        "/",
+        DriverProvider.HOST_PACKAGE,
+        "580.95.05",
+        "zone-" + (node % 4),
+        Map.of("pool", node % 2 == 0 ? "training" : "inference"),
+        Map.of("driverRoot", "bench"));
+  }
+
+  private static GpuInventoryReported inventory(int node, int variant) {
+    List<Gpu> gpus = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      List<GpuInstance> instances =
+          variant == 0
+              ? List.of()
+              : List.of(new GpuInstance("3g.40gb", 0, 4), new GpuInstance("3g.40gb", 4, 4));
+      gpus.add(
+          new Gpu(
+              i,
+              "GPU-%05d-%d".formatted(node, i),
+              "0000:%02x:00.0".formatted(0x10 + i),
+              "0x233010DE",
+              "NVIDIA H100 80GB HBM3",
+              81559,
+              true,
+              variant == 0 ? MigMode.DISABLED : MigMode.ENABLED,
+              variant == 0 ? MigMode.DISABLED : MigMode.ENABLED,
+              instances,
+              0,
+              0,
+              GpuHealth.HEALTHY));
+    }
+    return new GpuInventoryReported(gpus);
+  }
+}

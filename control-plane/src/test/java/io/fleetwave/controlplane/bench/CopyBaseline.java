@@ -1,0 +1,56 @@
+package io.fleetwave.controlplane.bench;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.NodeEvent;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.postgresql.PGConnection;
+
+/**
+ * The ceiling: the same events as rows of a plain table (the history table's columns, no keys), by
+ * COPY from memory, on the same database. Only the COPY itself is timed.
+ */
+final class CopyBaseline {
+  private CopyBaseline() {}
+
+  static double measure(Connection db, ProjectionBench.BenchSettings settings) throws Exception {
+    try (Statement s = db.createStatement()) {
+      s.execute(
+          "CREATE TABLE bench_copy (node text, epoch bigint, seq bigint, event_id text,"
+              + " event_type text, event_time timestamptz, payload jsonb)");
+    }
+    byte[] csv = csv(settings);
+    long start = System.nanoTime();
+    long rows =
+        db.unwrap(PGConnection.class)
+            .getCopyAPI()
+            .copyIn("COPY bench_copy FROM STDIN WITH (FORMAT csv)", new ByteArrayInputStream(csv));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf("COPY of %,d rows in %.1f s%n", rows, seconds);
+    return rows / seconds;
+  }
+
+  private static byte[] csv(ProjectionBench.BenchSettings settings) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024 * 1024);
+    Instant time = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    StringBuilder line = new StringBuilder(4096);
+    for (long seq = 0; seq < settings.eventsPerNode(); seq++) {
+      for (int node = 0; node < settings.nodes(); node++) {
+        Envelope<NodeEvent> e = BenchFleet.event(node, seq, time);
+        String payload = EventCodec.mapper().writeValueAsString(e.data());
+        line.setLength(0);
+        line.append(e.subject()).append(',').append(e.epoch()).append(',').append(e.seq());
+        line.append(',').append(e.id()).append(',').append(e.type()).append(',');
+        line.append(e.time()).append(",\"").append(payload.replace("\"", "\"\"")).append("\"\n");
+        out.write(line.toString().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,65 @@
+package io.fleetwave.controlplane.bench;
+
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Publishes the benchmark's events the way agents do: idempotent, acks=all, key = node. */
+final class EventLoad {
+  private EventLoad() {}
+
+  static KafkaProducer<String, byte[]> producer(String bootstrap) {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrap,
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            true,
+            ProducerConfig.LINGER_MS_CONFIG,
+            5,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            256 * 1024,
+            ProducerConfig.MAX_BLOCK_MS_CONFIG,
+            60_000),
+        new StringSerializer(),
+        new ByteArraySerializer());
+  }
+
+  static ProducerRecord<String, byte[]> record(int node, long seq) {
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(
+            Topics.NODE_EVENTS, BenchFleet.nodeName(node), BenchFleet.encoded(node, seq));
+    record.headers().add(new RecordHeader("content-type", EventCodec.CONTENT_TYPE.getBytes()));
+    return record;
+  }
+
+  /** Publishes every event, interleaving nodes as a fleet does; returns events per second. */
+  static double publishAll(String bootstrap, ProjectionBench.BenchSettings settings)
+      throws Exception {
+    long start = System.nanoTime();
+    try (KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
+      for (long seq = 0; seq < settings.eventsPerNode(); seq++) {
+        for (int node = 0; node < settings.nodes(); node++) {
+          producer.send(record(node, seq));
+        }
+      }
+      producer.flush();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf("published %,d events in %.1f s%n", settings.totalEvents(), seconds);
+    return settings.totalEvents() / seconds;
+  }
+
+  static void awaitQuietly(Thread thread) throws InterruptedException {
+    thread.join(TimeUnit.SECONDS.toMillis(30));
+  }
+}

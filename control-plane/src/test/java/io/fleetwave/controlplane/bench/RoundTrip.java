@@ -1,0 +1,68 @@
+package io.fleetwave.controlplane.bench;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/** The baseline for latency: a bare produce-to-consume round trip on the same broker. */
+final class RoundTrip implements AutoCloseable {
+  static final String TOPIC = "bench.roundtrip";
+
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final ConcurrentLinkedQueue<Long> delaysMicros = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final Thread poller;
+
+  RoundTrip(String bootstrap) {
+    consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, "bench-roundtrip",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer());
+    consumer.subscribe(List.of(TOPIC));
+    while (consumer.assignment().isEmpty()) {
+      consumer.poll(Duration.ofMillis(100));
+    }
+    consumer.seekToEnd(consumer.assignment());
+    consumer.assignment().forEach(consumer::position);
+    poller = Thread.ofPlatform().name("bench-roundtrip").start(this::poll);
+  }
+
+  private void poll() {
+    while (running.get()) {
+      for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+        long sent = ByteBuffer.wrap(record.value()).getLong();
+        delaysMicros.add((System.nanoTime() - sent) / 1000);
+      }
+    }
+    consumer.close();
+  }
+
+  static void send(KafkaProducer<String, byte[]> producer, int key) {
+    byte[] now = ByteBuffer.allocate(Long.BYTES).putLong(System.nanoTime()).array();
+    producer.send(new ProducerRecord<>(TOPIC, "rt-" + key, now));
+  }
+
+  Percentiles result() {
+    return Percentiles.of(delaysMicros.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    running.set(false);
+    poller.join(10_000);
+  }
+}
