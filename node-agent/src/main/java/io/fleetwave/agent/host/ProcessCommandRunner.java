@@ -19,7 +19,8 @@ public final class ProcessCommandRunner implements CommandRunner {
   public CommandResult run(List<String> argv, Duration timeout) {
     Process process;
     try {
-      process = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.DISCARD).start();
+      process = new ProcessBuilder(argv).start();
+      process.getOutputStream().close(); // no command of ours reads stdin
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + String.join(" ", argv), e);
     }
