@@ -124,6 +124,9 @@ public final class SystemBus implements AutoCloseable {
           e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof org.freedesktop.dbus.exceptions.DBusExecutionException remote) {
+        throw new SystemBusCallException(what, remote.getType(), remote.getMessage(), remote);
+      }
       throw new SystemBusUnavailableException(
           "systemd unreachable: " + what + " failed: " + cause.getMessage(), cause);
     } catch (InterruptedException e) {
