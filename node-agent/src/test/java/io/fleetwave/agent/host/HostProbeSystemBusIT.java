@@ -9,6 +9,7 @@ import io.fleetwave.events.node.HostKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The systemd check over real UNIX sockets: a real dbus-daemon, and a bus that never answers. */
@@ -52,6 +53,7 @@ class HostProbeSystemBusIT {
   }
 
   @Test
+  @Timeout(20) // a regression must fail, not hang the build
   void aBusThatAcceptsAndNeverAnswersEndsWithinTheDefaultBound() throws Exception {
     ubuntu();
     try (SilentSocket silent = new SilentSocket(dir.resolve("run/dbus/system_bus_socket"))) {
@@ -68,6 +70,7 @@ class HostProbeSystemBusIT {
   }
 
   @Test
+  @Timeout(20)
   void theBusBoundIsConfigurable() throws Exception {
     ubuntu();
     try (SilentSocket silent = new SilentSocket(dir.resolve("run/dbus/system_bus_socket"))) {
