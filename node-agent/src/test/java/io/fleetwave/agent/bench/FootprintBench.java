@@ -13,12 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -67,8 +67,14 @@ public final class FootprintBench {
       List<String> resolvedArgs =
           agentArgs.stream().map(a -> a.replace("{bootstrap}", bootstrap)).toList();
       try (KafkaConsumer<String, String> consumer = consumer(bootstrap)) {
-        consumer.subscribe(List.of(Topics.NODE_EVENTS));
-        consumer.poll(Duration.ofMillis(200)); // join the group before the agent starts
+        // Manual assignment, no consumer group: no rebalance delay inside the measured time.
+        List<TopicPartition> partitions =
+            consumer.partitionsFor(Topics.NODE_EVENTS, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        partitions.forEach(consumer::position);
 
         Process agent = launch(jvmFlags, mainClass, resolvedArgs);
         long started = System.nanoTime();
@@ -211,8 +217,6 @@ public final class FootprintBench {
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
             bootstrap,
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "footprint-" + UUID.randomUUID(),
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
             "earliest",
             ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
