@@ -23,6 +23,9 @@ public interface SystemdManager extends DBusInterface {
   /** Asks systemd to emit job signals. */
   void Subscribe();
 
+  /** Starts an orderly reboot of the host (systemctl reboot). */
+  void Reboot();
+
   /** Sent when a job finishes; {@code result} is "done" on success. */
   class JobRemoved extends DBusSignal {
     private final UInt32 id;

@@ -95,6 +95,11 @@ final class FakeSystemd implements AutoCloseable {
     public void Subscribe() {}
 
     @Override
+    public void Reboot() {
+      calls.add("reboot");
+    }
+
+    @Override
     public String getObjectPath() {
       return "/org/freedesktop/systemd1";
     }

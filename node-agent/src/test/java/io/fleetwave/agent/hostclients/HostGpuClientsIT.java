@@ -82,6 +82,28 @@ class HostGpuClientsIT {
   }
 
   @Test
+  void aPolicyAllowedRebootGoesToSystemdOverDbus() throws Exception {
+    try (PrivateBus bus = PrivateBus.start(dir.resolve("run/dbus/system_bus_socket"));
+        FakeSystemd systemd = new FakeSystemd(bus.address(), Map.of())) {
+      new SystemdReboot(ubuntuFacts(), Duration.ofSeconds(3)).reboot("targeted reset impossible");
+      assertThat(systemd.calls()).containsExactly("reboot");
+    }
+  }
+
+  @Test
+  void withoutSystemdARebootIsRefusedWithTheReason() {
+    new HostTree(dir)
+        .osRelease("talos", "v1.13.0")
+        .kernel("6.18.29-talos")
+        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
+        .driver("/usr/local", "lib64");
+    HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
+    assertThatThrownBy(() -> new SystemdReboot(facts, Duration.ofSeconds(3)).reboot("reset failed"))
+        .hasMessage(
+            "cannot reboot the node (reset failed): no systemd on this host (systemd=false: run/systemd/system absent)");
+  }
+
+  @Test
   void withoutSystemdNothingIsTouchedAndAWarningIsReturned() throws Exception {
     new HostTree(dir)
         .osRelease("talos", "v1.13.0")

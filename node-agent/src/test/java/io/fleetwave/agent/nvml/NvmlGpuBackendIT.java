@@ -208,6 +208,23 @@ class NvmlGpuBackendIT {
     }
   }
 
+  @Test
+  void vfsAreEnabledThroughSysfsAndThenBlockTheReset() throws Exception {
+    backend.setVfsEnabled(1, 16);
+
+    assertThat(Files.readString(hostRoot.resolve("sys/bus/pci/devices/0000:3b:00.0/sriov_numvfs")))
+        .isEqualTo("16");
+    assertThat(backend.inventory().get(1).vfsEnabled()).isEqualTo(16);
+    assertThatThrownBy(() -> backend.resetGpu(1))
+        .isInstanceOfSatisfying(
+            GpuOperationException.class, e -> assertThat(e.holder()).isEqualTo("VFs enabled"))
+        .hasMessage("GPU 1: resetGpu failed: SR-IOV VFs are enabled (16); disable them first");
+    assertThatThrownBy(() -> backend.setVfsEnabled(0, 1))
+        .hasMessage(
+            "GPU 0: setVfsEnabled(1) failed: PF 0000:07:00.0: no such PCI function under sys/bus/pci/devices");
+    assertThat(hostRoot.resolve("nvidia-smi.log")).doesNotExist();
+  }
+
   private static void deleteTree(Path dir) {
     try (var walk = Files.walk(dir)) {
       walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
