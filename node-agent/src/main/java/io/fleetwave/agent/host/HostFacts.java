@@ -1,0 +1,64 @@
+package io.fleetwave.agent.host;
+
+import io.fleetwave.events.node.DriverProvider;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.NodeRegistered;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the host probe found, each value with the reason it was chosen. Host paths ({@code
+ * driverRoot}, {@code deviceRoot}, {@code stateDirectory}) are as the host sees them; {@link
+ * #resolve} turns one into a path the agent can open under its host root.
+ *
+ * @param nvmlLibrary libnvidia-ml.so.1 under the driver root, as the agent opens it
+ * @param nvidiaSmi nvidia-smi under the driver root, as the agent runs it
+ * @param reasons for each fact name (osId, kernel, hostKind, driverRoot, ...) why it has its value
+ */
+public record HostFacts(
+    Path hostRoot,
+    String hostname,
+    HostKind hostKind,
+    String osId,
+    String osVersion,
+    String kernel,
+    boolean readOnlyRoot,
+    boolean systemd,
+    String driverRoot,
+    String deviceRoot,
+    DriverProvider driverProvider,
+    Optional<String> stateDirectory,
+    Optional<Path> nvmlLibrary,
+    Optional<Path> nvidiaSmi,
+    Map<String, String> reasons) {
+
+  public HostFacts {
+    reasons = Map.copyOf(reasons);
+  }
+
+  /** A host path (e.g. {@code /run/nvidia/driver/bin}) as the agent opens it. */
+  public Path resolve(String hostPath) {
+    return HostPaths.resolve(hostRoot, hostPath);
+  }
+
+  /** The NodeRegistered event for these facts, with every reason. */
+  public NodeRegistered toNodeRegistered(
+      String driverVersion, String zone, Map<String, String> labels) {
+    return new NodeRegistered(
+        hostname,
+        hostKind,
+        osId,
+        osVersion,
+        kernel,
+        readOnlyRoot,
+        systemd,
+        driverRoot,
+        deviceRoot,
+        driverProvider,
+        driverVersion,
+        zone,
+        labels,
+        reasons);
+  }
+}

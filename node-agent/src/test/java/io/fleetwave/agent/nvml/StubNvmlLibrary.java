@@ -1,0 +1,107 @@
+package io.fleetwave.agent.nvml;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds the stand-in libnvidia-ml.so.1 (src/test/c/nvml_stub.c) with gcc into a driver root, and
+ * reaches its test controls through FFM. Skips, with the reason, where gcc is missing.
+ */
+final class StubNvmlLibrary {
+  private static final Path SOURCE = Path.of("src/test/c/nvml_stub.c");
+
+  private final MethodHandle resetState;
+  private final MethodHandle addProcess;
+  private final MethodHandle commitReset;
+
+  private StubNvmlLibrary(Path library) {
+    SymbolLookup controls = SymbolLookup.libraryLookup(library, Arena.global());
+    Linker linker = Linker.nativeLinker();
+    resetState =
+        linker.downcallHandle(
+            controls.find("fleetwaveStubResetState").orElseThrow(), FunctionDescriptor.ofVoid());
+    addProcess =
+        linker.downcallHandle(
+            controls.find("fleetwaveStubAddProcess").orElseThrow(),
+            FunctionDescriptor.ofVoid(
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+    commitReset =
+        linker.downcallHandle(
+            controls.find("fleetwaveStubCommitReset").orElseThrow(),
+            FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
+  }
+
+  /** Compiles the stub into {@code libDir/libnvidia-ml.so.1} and opens its controls. */
+  static StubNvmlLibrary build(Path libDir) {
+    Path gcc = findGcc();
+    assumeTrue(
+        gcc != null,
+        "gcc not found on PATH: cannot build the stand-in libnvidia-ml.so.1 for the NVML FFM test");
+    try {
+      Files.createDirectories(libDir);
+      Path library = libDir.resolve("libnvidia-ml.so.1");
+      Process process =
+          new ProcessBuilder(
+                  gcc.toString(),
+                  "-shared",
+                  "-fPIC",
+                  "-O1",
+                  "-o",
+                  library.toString(),
+                  SOURCE.toString())
+              .redirectErrorStream(true)
+              .start();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException("gcc did not finish within 60 s");
+      }
+      String output = new String(process.getInputStream().readAllBytes());
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException("gcc failed (" + process.exitValue() + "): " + output);
+      }
+      return new StubNvmlLibrary(library);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void resetState() throws Throwable {
+    resetState.invokeExact();
+  }
+
+  void addProcess(int gpu, int pid, long bytes) throws Throwable {
+    addProcess.invokeExact(gpu, pid, bytes);
+  }
+
+  /** What the hardware does on a GPU reset: pending MIG mode becomes current, instances go. */
+  void commitReset(int gpu) throws Throwable {
+    commitReset.invokeExact(gpu);
+  }
+
+  private static Path findGcc() {
+    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+      for (String name : List.of("gcc", "cc")) {
+        Path candidate = Path.of(dir, name);
+        if (Files.isExecutable(candidate)) {
+          return candidate;
+        }
+      }
+    }
+    return null;
+  }
+}
