@@ -64,7 +64,7 @@ final class Ed25519Keys {
       text = text.substring(begin.length(), to);
     }
     try {
-      return Base64.getMimeDecoder().decode(text.replaceAll("\\s", ""));
+      return Base64.getDecoder().decode(text.replaceAll("\\s", ""));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(what + " is not valid base64: " + e.getMessage(), e);
     }

@@ -64,7 +64,7 @@ public record GpuSpec(
     if (map == null) {
       return Collections.emptySortedMap();
     }
-    if (map.containsKey(null)) {
+    if (map.keySet().stream().anyMatch(java.util.Objects::isNull)) {
       throw new IllegalArgumentException("a map key must not be null");
     }
     return Collections.unmodifiableSortedMap(new TreeMap<>(map));
