@@ -94,7 +94,9 @@ final class GpuChange {
           continue;
         }
         VgpuType want = vgpuTypes.get(vf.index());
-        boolean backingMayGo = !destroyed.isEmpty() && migBacked(model, current);
+        // A MIG mode change leaves no current type valid (MIG-backed types need MIG, time-sliced
+        // ones need it off); a destroyed instance may be the one backing a MIG-backed type.
+        boolean backingMayGo = modeChanges || (!destroyed.isEmpty() && migBacked(model, current));
         if (want == null || want.id() != current || backingMayGo) {
           change.add(
               StepKind.CLEAR_VGPU_TYPE,
