@@ -11,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 
 class ReconcilerProperties {
@@ -89,6 +90,30 @@ class ReconcilerProperties {
     plan.steps().forEach(model::apply);
 
     assertThat(model.vfsAtReset).allMatch(vfs -> vfs == 0);
+  }
+
+  /** The agent crashes after any step: replanning from what is there finishes the job, no more. */
+  @Property(tries = 300)
+  void aCrashAfterAnyStepConvergesWithoutRedoingWork(
+      @ForAll("scenarios") Scenario scenario, @ForAll @IntRange(min = 0, max = 40) int crashAfter)
+      throws Exception {
+    Plan plan = reconciler.plan(scenario.observed(), scenario.spec());
+    int done = Math.min(crashAfter, plan.steps().size());
+    NodeModel model = new NodeModel(scenario.observed(), Scenarios.CATALOG);
+    plan.steps().subList(0, done).forEach(model::apply);
+
+    Plan rest = reconciler.plan(model.observe(), scenario.spec());
+    rest.steps().forEach(model::apply);
+
+    assertThat(model.mismatches(scenario.spec())).isEmpty();
+    assertThat(done + rest.steps().size())
+        .as("steps before the crash %s, after %s", plan.steps().subList(0, done), rest.steps())
+        .isLessThanOrEqualTo(plan.steps().size());
+    assertThat(createdInstances(rest)).isLessThanOrEqualTo(createdInstances(plan));
+  }
+
+  private static long createdInstances(Plan plan) {
+    return plan.steps().stream().filter(s -> s.kind() == StepKind.CREATE_INSTANCE).count();
   }
 
   @Property(tries = 200)
