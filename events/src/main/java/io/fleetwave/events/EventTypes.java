@@ -1,9 +1,21 @@
 package io.fleetwave.events;
 
+import io.fleetwave.events.command.ApplyNodeSpec;
+import io.fleetwave.events.command.Reprobe;
+import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.GateHeld;
+import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.node.StepFailed;
+import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.node.StepSucceeded;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -20,7 +32,21 @@ public final class EventTypes {
           new EventType("io.fleetwave.node.registered", 1, NodeRegistered.class),
           new EventType("io.fleetwave.node.gpu-inventory-reported", 1, GpuInventoryReported.class),
           new EventType("io.fleetwave.node.heartbeat", 1, Heartbeat.class),
-          new EventType("io.fleetwave.node.agent-stopping", 1, AgentStopping.class));
+          new EventType("io.fleetwave.node.agent-stopping", 1, AgentStopping.class),
+          // Issue 4: reconcile progress, on fleet.node-events.
+          new EventType("io.fleetwave.node.booted", 1, NodeBooted.class),
+          new EventType("io.fleetwave.node.spec-accepted", 1, SpecAccepted.class),
+          new EventType("io.fleetwave.node.spec-rejected", 1, SpecRejected.class),
+          new EventType("io.fleetwave.node.step-started", 1, StepStarted.class),
+          new EventType("io.fleetwave.node.step-succeeded", 1, StepSucceeded.class),
+          new EventType("io.fleetwave.node.step-failed", 1, StepFailed.class),
+          new EventType("io.fleetwave.node.spec-applied", 1, SpecApplied.class),
+          new EventType("io.fleetwave.node.gate-held", 1, GateHeld.class),
+          new EventType("io.fleetwave.node.gate-released", 1, GateReleased.class),
+          // Issue 4: signed commands, on fleet.node-desired and fleet.node-commands.
+          new EventType("io.fleetwave.command.apply-node-spec", 1, ApplyNodeSpec.class),
+          new EventType("io.fleetwave.command.reset-gpu", 1, ResetGpu.class),
+          new EventType("io.fleetwave.command.reprobe", 1, Reprobe.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

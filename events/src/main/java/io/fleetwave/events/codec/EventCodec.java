@@ -73,10 +73,7 @@ public final class EventCodec {
 
   /** Decodes one record value. Never throws anything but {@link EventRejectedException}. */
   public static Envelope<FleetEvent> decode(byte[] bytes) throws EventRejectedException {
-    if (bytes == null || bytes.length == 0) {
-      throw new EventRejectedException("empty record value");
-    }
-    CloudEvent event = parseEnvelope(bytes);
+    CloudEvent event = parseCloudEvent(bytes);
     EventType type = EventTypes.resolve(event.getType());
     String subject = event.getSubject();
     if (subject == null || subject.isBlank()) {
@@ -87,7 +84,7 @@ public final class EventCodec {
     }
     long epoch = longExtension(event, EPOCH);
     long seq = longExtension(event, SEQ);
-    FleetEvent data = decodeData(event, type);
+    FleetEvent data = decodePayload(event, type);
     Instant time = event.getTime().toInstant();
     try {
       return new Envelope<>(
@@ -97,7 +94,14 @@ public final class EventCodec {
     }
   }
 
-  private static CloudEvent parseEnvelope(byte[] bytes) throws EventRejectedException {
+  /**
+   * Parses a structured CloudEvents JSON record without looking at its type or data; shared with
+   * the command codec so both streams have one format and one set of rejection reasons.
+   */
+  public static CloudEvent parseCloudEvent(byte[] bytes) throws EventRejectedException {
+    if (bytes == null || bytes.length == 0) {
+      throw new EventRejectedException("empty record value");
+    }
     try {
       return FORMAT.deserialize(bytes);
     } catch (EventDeserializationException e) {
@@ -124,7 +128,8 @@ public final class EventCodec {
     }
   }
 
-  private static FleetEvent decodeData(CloudEvent event, EventType type)
+  /** Decodes the data of a parsed CloudEvent as the payload of {@code type}, naming bad fields. */
+  public static FleetEvent decodePayload(CloudEvent event, EventType type)
       throws EventRejectedException {
     if (event.getData() == null) {
       throw new EventRejectedException("missing data for " + event.getType());

@@ -4,4 +4,16 @@ import io.fleetwave.events.FleetEvent;
 
 /** Everything an agent publishes on {@code fleet.node-events}. */
 public sealed interface NodeEvent extends FleetEvent
-    permits NodeRegistered, GpuInventoryReported, Heartbeat, AgentStopping {}
+    permits NodeRegistered,
+        GpuInventoryReported,
+        Heartbeat,
+        AgentStopping,
+        NodeBooted,
+        SpecAccepted,
+        SpecRejected,
+        StepStarted,
+        StepSucceeded,
+        StepFailed,
+        SpecApplied,
+        GateHeld,
+        GateReleased {}

@@ -1,0 +1,15 @@
+package io.fleetwave.events.node;
+
+import static io.fleetwave.events.node.Require.notNegative;
+import static io.fleetwave.events.node.Require.notNull;
+import static io.fleetwave.events.node.Require.positive;
+
+/** A step finished within its deadline. */
+public record StepSucceeded(long generation, PlannedStep step, long elapsedMillis)
+    implements NodeEvent {
+  public StepSucceeded {
+    positive(generation, "generation");
+    notNull(step, "step");
+    notNegative(elapsedMillis, "elapsedMillis");
+  }
+}

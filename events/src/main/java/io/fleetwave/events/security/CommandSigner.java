@@ -1,0 +1,74 @@
+package io.fleetwave.events.security;
+
+import io.fleetwave.events.command.CommandCodec;
+import io.fleetwave.events.command.CommandEnvelope;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * Signs commands with the control plane's Ed25519 private key (JDK {@code Signature "Ed25519"}).
+ * Thread-safe: each call uses its own {@link Signature}.
+ */
+public final class CommandSigner {
+  private final PrivateKey privateKey;
+  private final PublicKey publicKey;
+
+  private CommandSigner(PrivateKey privateKey, PublicKey publicKey) {
+    this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
+    this.publicKey = publicKey;
+  }
+
+  /** From configuration: a PKCS#8 private key, PEM or bare base64 of the DER. */
+  public static CommandSigner fromPkcs8(String pemOrBase64) {
+    return new CommandSigner(Ed25519Keys.privateKey(pemOrBase64), null);
+  }
+
+  /**
+   * A fresh key pair, for the demo and tests; {@link #publicKeyPem()} gives agents the other half.
+   */
+  public static CommandSigner generate() {
+    try {
+      KeyPair pair = KeyPairGenerator.getInstance(Ed25519Keys.ALGORITHM).generateKeyPair();
+      return new CommandSigner(pair.getPrivate(), pair.getPublic());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JDK offers no Ed25519 key generator", e);
+    }
+  }
+
+  /** The command with its signature set (replacing any earlier one). */
+  public CommandEnvelope sign(CommandEnvelope command) {
+    try {
+      Signature signature = Signature.getInstance(Ed25519Keys.ALGORITHM);
+      signature.initSign(privateKey);
+      signature.update(CommandCodec.signingInput(command));
+      return command.withSignature(Base64.getEncoder().encodeToString(signature.sign()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot sign " + command.type() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The private key as PKCS#8 PEM, to put in configuration. */
+  public String privateKeyPem() {
+    return Ed25519Keys.pem("PRIVATE KEY", privateKey.getEncoded());
+  }
+
+  /** The public key as X.509 PEM; only known for {@link #generate()}d signers. */
+  public String publicKeyPem() {
+    if (publicKey == null) {
+      throw new IllegalStateException(
+          "the public key of a configured signing key is configured separately");
+    }
+    return Ed25519Keys.pem("PUBLIC KEY", publicKey.getEncoded());
+  }
+
+  /** A verifier for this signer's key; only for {@link #generate()}d signers. */
+  public CommandVerifier verifier() {
+    return CommandVerifier.fromX509(publicKeyPem());
+  }
+}

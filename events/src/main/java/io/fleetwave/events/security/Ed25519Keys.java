@@ -1,0 +1,72 @@
+package io.fleetwave.events.security;
+
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+
+/**
+ * Reads Ed25519 keys from configuration: PEM ({@code -----BEGIN PRIVATE KEY-----} PKCS#8, {@code
+ * -----BEGIN PUBLIC KEY-----} X.509) or the bare base64 of the same DER bytes, as {@code openssl
+ * genpkey -algorithm ed25519} writes them.
+ */
+final class Ed25519Keys {
+  static final String ALGORITHM = "Ed25519";
+
+  private Ed25519Keys() {}
+
+  static PrivateKey privateKey(String pemOrBase64) {
+    byte[] der = der(pemOrBase64, "PRIVATE KEY", "command signing key");
+    try {
+      return KeyFactory.getInstance(ALGORITHM).generatePrivate(new PKCS8EncodedKeySpec(der));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "command signing key is not an Ed25519 PKCS#8 private key: " + e.getMessage(), e);
+    }
+  }
+
+  static PublicKey publicKey(String pemOrBase64) {
+    byte[] der = der(pemOrBase64, "PUBLIC KEY", "command verification key");
+    try {
+      return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(der));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "command verification key is not an Ed25519 X.509 public key: " + e.getMessage(), e);
+    }
+  }
+
+  static String pem(String label, byte[] der) {
+    String body = Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der);
+    return "-----BEGIN " + label + "-----\n" + body + "\n-----END " + label + "-----\n";
+  }
+
+  private static byte[] der(String pemOrBase64, String label, String what) {
+    if (pemOrBase64 == null || pemOrBase64.isBlank()) {
+      throw new IllegalArgumentException(what + " is not configured (empty)");
+    }
+    String text = pemOrBase64.strip();
+    if (text.startsWith("-----BEGIN")) {
+      String begin = "-----BEGIN " + label + "-----";
+      String end = "-----END " + label + "-----";
+      int from = text.indexOf(begin);
+      int to = text.indexOf(end);
+      if (from != 0 || to < 0) {
+        throw new IllegalArgumentException(
+            what
+                + " must be a PEM '"
+                + label
+                + "' block, got: "
+                + text.lines().findFirst().orElse(""));
+      }
+      text = text.substring(begin.length(), to);
+    }
+    try {
+      return Base64.getDecoder().decode(text.replaceAll("\\s", ""));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(what + " is not valid base64: " + e.getMessage(), e);
+    }
+  }
+}

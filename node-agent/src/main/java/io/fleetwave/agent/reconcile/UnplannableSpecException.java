@@ -1,0 +1,14 @@
+package io.fleetwave.agent.reconcile;
+
+/**
+ * A spec this node cannot reach whatever it does (an unknown profile, a layout that does not fit,
+ * VFs on a GPU without SR-IOV). The message names the GPU and the field; the agent reports it as
+ * SpecRejected with code {@value #CODE} and changes nothing.
+ */
+public class UnplannableSpecException extends Exception {
+  public static final String CODE = "unplannable";
+
+  public UnplannableSpecException(String reason) {
+    super(reason);
+  }
+}
