@@ -37,8 +37,8 @@ public interface GpuBackend extends AutoCloseable {
   List<String> handleHolders(int gpu);
 
   /**
-   * Resets this GPU alone. Refused while compute processes run, another client holds it, or VFs
-   * are enabled; the exception names the holder.
+   * Resets this GPU alone. Refused while compute processes run, another client holds it, or VFs are
+   * enabled; the exception names the holder.
    */
   void resetGpu(int gpu);
 
