@@ -36,8 +36,9 @@ final class SimulatedKernelModules {
     return deps;
   }
 
+  /** Loaded modules in load (dependency) order. */
   List<String> loaded() {
-    return List.copyOf(loaded);
+    return DEPENDENCIES.keySet().stream().filter(loaded::contains).toList();
   }
 
   boolean isLoaded(String module) {
