@@ -30,20 +30,90 @@ final class FleetFileParser {
 
   private FleetFileParser() {}
 
-  // The file's own shape, before checks.
-  record RawFleet(@JsonProperty("nodes") List<RawGroup> nodes) {}
+  // The file's own shape, before checks. Mutable classes rather than records: Jackson reports an
+  // unknown field of a record only after the whole mapping, at the wrong line.
+  static final class RawFleet {
+    @JsonProperty("nodes")
+    List<RawGroup> nodes;
 
-  record RawGroup(
-      @JsonProperty("name-prefix") String namePrefix,
-      @JsonProperty("count") Integer count,
-      @JsonProperty("host") String host,
-      @JsonProperty("os-version") String osVersion,
-      @JsonProperty("zone") String zone,
-      @JsonProperty("labels") Map<String, String> labels,
-      @JsonProperty("driver-version") String driverVersion,
-      @JsonProperty("gpus") List<RawGpus> gpus) {}
+    List<RawGroup> nodes() {
+      return nodes;
+    }
+  }
 
-  record RawGpus(@JsonProperty("model") String model, @JsonProperty("count") Integer count) {}
+  static final class RawGroup {
+    @JsonProperty("name-prefix")
+    String namePrefix;
+
+    @JsonProperty("count")
+    Integer count;
+
+    @JsonProperty("host")
+    String host;
+
+    @JsonProperty("os-version")
+    String osVersion;
+
+    @JsonProperty("zone")
+    String zone;
+
+    @JsonProperty("labels")
+    Map<String, String> labels;
+
+    @JsonProperty("driver-version")
+    String driverVersion;
+
+    @JsonProperty("gpus")
+    List<RawGpus> gpus;
+
+    String namePrefix() {
+      return namePrefix;
+    }
+
+    Integer count() {
+      return count;
+    }
+
+    String host() {
+      return host;
+    }
+
+    String osVersion() {
+      return osVersion;
+    }
+
+    String zone() {
+      return zone;
+    }
+
+    Map<String, String> labels() {
+      return labels;
+    }
+
+    String driverVersion() {
+      return driverVersion;
+    }
+
+    List<RawGpus> gpus() {
+      return gpus;
+    }
+  }
+
+  static final class RawGpus {
+    @JsonProperty("model")
+    String model;
+
+    @JsonProperty("count")
+    Integer count;
+
+    String model() {
+      return model;
+    }
+
+    Integer count() {
+      return count;
+    }
+  }
 
   static FleetFile parse(String yaml, String source) {
     RawFleet raw;
