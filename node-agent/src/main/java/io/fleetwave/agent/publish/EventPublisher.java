@@ -61,6 +61,8 @@ public final class EventPublisher implements AutoCloseable {
 
   private final KafkaProducer<String, byte[]> producer;
   private final String topic;
+  private final String bootstrapServers;
+  private final Duration maxBlock;
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong acknowledged = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
@@ -68,6 +70,8 @@ public final class EventPublisher implements AutoCloseable {
 
   public EventPublisher(Settings settings) {
     this.topic = settings.topic();
+    this.bootstrapServers = settings.bootstrapServers();
+    this.maxBlock = settings.maxBlock();
     this.producer = new KafkaProducer<>(producerConfig(settings));
   }
 
@@ -91,6 +95,29 @@ public final class EventPublisher implements AutoCloseable {
     config.put(ProducerConfig.CLIENT_ID_CONFIG, "fleetwave-agent");
     config.putAll(settings.overrides());
     return config;
+  }
+
+  /**
+   * Waits, within max.block.ms, until the broker answers and the topic exists, so a launcher fails
+   * at once with a clear message instead of every send timing out one after the other.
+   *
+   * @throws IllegalStateException naming the servers, the topic and the bound
+   */
+  public void awaitTopic() {
+    try {
+      producer.partitionsFor(topic);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Kafka at "
+              + bootstrapServers
+              + " did not serve topic "
+              + topic
+              + " within "
+              + maxBlock
+              + " (is the broker up and the topic created?): "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /** Called (on the producer's I/O thread) for every event that could not be delivered. */

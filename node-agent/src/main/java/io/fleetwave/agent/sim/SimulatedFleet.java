@@ -37,18 +37,21 @@ public final class SimulatedFleet implements AutoCloseable {
    * @param topic where node events go
    * @param schedulerThreads threads shared by all agents
    * @param closeTimeout bound on close(): AgentStopping acks plus the producer flush
+   * @param kafkaWait bound on waiting for the broker (at start, and per send for metadata/buffer)
    */
   public record Settings(
       String bootstrapServers,
       Duration heartbeatInterval,
       String topic,
       int schedulerThreads,
-      Duration closeTimeout) {
+      Duration closeTimeout,
+      Duration kafkaWait) {
     public Settings {
       Objects.requireNonNull(bootstrapServers, "bootstrapServers");
       Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(closeTimeout, "closeTimeout");
+      Objects.requireNonNull(kafkaWait, "kafkaWait");
       if (schedulerThreads < 1) {
         throw new IllegalArgumentException("schedulerThreads must be at least 1");
       }
@@ -60,7 +63,8 @@ public final class SimulatedFleet implements AutoCloseable {
           heartbeatInterval,
           Topics.NODE_EVENTS,
           Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4),
-          Duration.ofSeconds(30));
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(10));
     }
   }
 
@@ -85,7 +89,11 @@ public final class SimulatedFleet implements AutoCloseable {
     return start(fleet, Settings.of(bootstrapServers, heartbeatInterval));
   }
 
-  /** Creates every node and starts its agent (NodeRegistered, GpuInventoryReported, heartbeats). */
+  /**
+   * Creates every node and starts its agent (NodeRegistered, GpuInventoryReported, heartbeats).
+   *
+   * @throws IllegalStateException when the broker does not serve the topic within kafkaWait
+   */
   public static SimulatedFleet start(FleetFile fleet, Settings settings) {
     EventPublisher publisher =
         new EventPublisher(
@@ -93,8 +101,14 @@ public final class SimulatedFleet implements AutoCloseable {
                 settings.bootstrapServers(),
                 settings.topic(),
                 Duration.ofSeconds(30),
-                Duration.ofSeconds(10),
+                settings.kafkaWait(),
                 Map.of()));
+    try {
+      publisher.awaitTopic();
+    } catch (RuntimeException e) {
+      publisher.close(Duration.ZERO);
+      throw e;
+    }
     ScheduledExecutorService scheduler =
         Executors.newScheduledThreadPool(settings.schedulerThreads(), daemonThreads());
     AgentSettings agentSettings =

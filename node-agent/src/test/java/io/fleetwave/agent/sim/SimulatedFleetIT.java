@@ -224,7 +224,8 @@ class SimulatedFleetIT {
                 Duration.ofMillis(500),
                 TOPIC,
                 2,
-                Duration.ofSeconds(20)));
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(10)));
     reader = new NodeEventsReader(kafka.bootstrapServers(), TOPIC);
   }
 
@@ -416,7 +417,8 @@ class SimulatedFleetIT {
                 Duration.ofSeconds(30),
                 topic,
                 1,
-                Duration.ofSeconds(20)));
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(10)));
     small.close();
     assertThat(small.publisher().failed()).isZero();
     assertThat(small.publisher().acknowledged()).isEqualTo(small.publisher().sent());

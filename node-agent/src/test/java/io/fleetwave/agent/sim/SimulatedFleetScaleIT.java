@@ -47,7 +47,8 @@ class SimulatedFleetScaleIT {
                   Duration.ofSeconds(30),
                   TOPIC,
                   2,
-                  Duration.ofSeconds(60)));
+                  Duration.ofSeconds(60),
+                  Duration.ofSeconds(10)));
       long startReturnedMs = (System.nanoTime() - started) / 1_000_000;
       try {
         assertThat(fleet.nodes()).hasSize(10_000);
