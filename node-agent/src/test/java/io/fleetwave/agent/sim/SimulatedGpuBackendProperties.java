@@ -2,7 +2,6 @@ package io.fleetwave.agent.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.agent.gpu.VirtualFunction;
@@ -456,10 +455,5 @@ class SimulatedGpuBackendProperties {
 
   private static MigMode mode(boolean enabled) {
     return enabled ? MigMode.ENABLED : MigMode.DISABLED;
-  }
-
-  @SuppressWarnings("unused")
-  private static void unreachable() {
-    fail("unreachable");
   }
 }
