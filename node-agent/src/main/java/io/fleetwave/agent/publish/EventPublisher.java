@@ -1,0 +1,198 @@
+package io.fleetwave.agent.publish;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes node events to Kafka: idempotent producer, acks=all, key = node name, value = the
+ * CloudEvents JSON of the envelope. Every send is bounded (max.block.ms, delivery.timeout.ms) and
+ * every failure is reported: the returned future fails, the failure counter grows, the failure
+ * listener and the log hear of it. One instance is meant to be shared by many agents.
+ */
+public final class EventPublisher implements AutoCloseable {
+  public static final String CONTENT_TYPE_HEADER = "content-type";
+  private static final System.Logger LOG = System.getLogger(EventPublisher.class.getName());
+
+  /**
+   * @param bootstrapServers Kafka bootstrap servers
+   * @param topic where node events go (normally {@link Topics#NODE_EVENTS})
+   * @param deliveryTimeout bound on one event from send to acknowledgement, retries included
+   * @param maxBlock bound on a send waiting for metadata or buffer space
+   * @param overrides further producer properties (e.g. security settings), applied last
+   */
+  public record Settings(
+      String bootstrapServers,
+      String topic,
+      Duration deliveryTimeout,
+      Duration maxBlock,
+      Map<String, Object> overrides) {
+    public Settings {
+      Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+      Objects.requireNonNull(topic, "topic");
+      overrides = Map.copyOf(overrides);
+    }
+
+    public static Settings of(String bootstrapServers) {
+      return new Settings(
+          bootstrapServers,
+          Topics.NODE_EVENTS,
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(10),
+          Map.of());
+    }
+  }
+
+  private final KafkaProducer<String, byte[]> producer;
+  private final String topic;
+  private final String bootstrapServers;
+  private final Duration maxBlock;
+  private final AtomicLong sent = new AtomicLong();
+  private final AtomicLong acknowledged = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private volatile BiConsumer<Envelope<?>, Exception> failureListener = (envelope, error) -> {};
+
+  public EventPublisher(Settings settings) {
+    this.topic = settings.topic();
+    this.bootstrapServers = settings.bootstrapServers();
+    this.maxBlock = settings.maxBlock();
+    this.producer = new KafkaProducer<>(producerConfig(settings));
+  }
+
+  /** The producer properties this publisher uses. */
+  public static Map<String, Object> producerConfig(Settings settings) {
+    Map<String, Object> config = new HashMap<>();
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    int delivery = (int) settings.deliveryTimeout().toMillis();
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, delivery);
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(10_000, delivery / 2));
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    // Inventories of thousands of nodes are repetitive JSON: compress, and batch more per request.
+    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.maxBlock().toMillis());
+    config.put(ProducerConfig.CLIENT_ID_CONFIG, "fleetwave-agent");
+    config.putAll(settings.overrides());
+    return config;
+  }
+
+  /**
+   * Waits, within max.block.ms, until the broker answers and the topic exists, so a launcher fails
+   * at once with a clear message instead of every send timing out one after the other.
+   *
+   * @throws IllegalStateException naming the servers, the topic and the bound
+   */
+  public void awaitTopic() {
+    try {
+      producer.partitionsFor(topic);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Kafka at "
+              + bootstrapServers
+              + " did not serve topic "
+              + topic
+              + " within "
+              + maxBlock
+              + " (is the broker up and the topic created?): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Called (on the producer's I/O thread) for every event that could not be delivered. */
+  public void onFailure(BiConsumer<Envelope<?>, Exception> listener) {
+    this.failureListener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /**
+   * Sends one envelope, keyed by its subject (the node name). Events of one node keep their order
+   * as long as one caller at a time publishes for that node (see {@link NodeEventStream}).
+   */
+  public CompletableFuture<RecordMetadata> publish(Envelope<?> envelope) {
+    CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(topic, envelope.subject(), EventCodec.encode(envelope));
+    record
+        .headers()
+        .add(
+            new RecordHeader(
+                CONTENT_TYPE_HEADER, EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8)));
+    sent.incrementAndGet();
+    try {
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error == null) {
+              acknowledged.incrementAndGet();
+              result.complete(metadata);
+            } else {
+              fail(envelope, error, result);
+            }
+          });
+    } catch (RuntimeException e) {
+      fail(envelope, e, result);
+    }
+    return result;
+  }
+
+  private void fail(Envelope<?> envelope, Exception error, CompletableFuture<?> result) {
+    failed.incrementAndGet();
+    LOG.log(
+        Level.WARNING,
+        "event {0} #{1}/{2} of node {3} was not delivered to {4}: {5}",
+        envelope.type(),
+        envelope.epoch(),
+        envelope.seq(),
+        envelope.subject(),
+        topic,
+        error.toString());
+    try {
+      failureListener.accept(envelope, error);
+    } finally {
+      result.completeExceptionally(error);
+    }
+  }
+
+  public long sent() {
+    return sent.get();
+  }
+
+  public long acknowledged() {
+    return acknowledged.get();
+  }
+
+  public long failed() {
+    return failed.get();
+  }
+
+  /** Waits up to {@code timeout} for events in flight, then closes; undelivered ones fail. */
+  public void close(Duration timeout) {
+    producer.close(timeout);
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(30));
+  }
+}

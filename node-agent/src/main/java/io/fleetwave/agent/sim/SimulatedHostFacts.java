@@ -1,0 +1,48 @@
+package io.fleetwave.agent.sim;
+
+import io.fleetwave.agent.fleet.HostOs;
+import io.fleetwave.agent.fleet.NodeSpec;
+import io.fleetwave.events.node.NodeRegistered;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The NodeRegistered facts of a simulated node, each with the reason it has that value. */
+public final class SimulatedHostFacts {
+  private SimulatedHostFacts() {}
+
+  public static NodeRegistered of(NodeSpec node) {
+    HostOs os = node.os();
+    String origin =
+        "simulated " + os.kind() + " host (fleet group " + node.group().namePrefix() + ")";
+    Map<String, String> reasons = new LinkedHashMap<>();
+    reasons.put("hostKind", origin);
+    reasons.put("osId", origin + ": os-release ID=" + os.osId());
+    reasons.put("osVersion", origin + ": os-release VERSION_ID=" + os.osVersion());
+    reasons.put("kernel", origin + ": kernel shipped with " + os.osId() + " " + os.osVersion());
+    reasons.put(
+        "readOnlyRoot", origin + (os.readOnlyRoot() ? ": root mounted ro" : ": root mounted rw"));
+    reasons.put(
+        "systemd",
+        origin + (os.systemd() ? ": /run/systemd/system present" : ": no /run/systemd/system"));
+    reasons.put("driverRoot", origin + ": driver libraries under " + os.driverRoot());
+    reasons.put("deviceRoot", origin + ": /dev/nvidia* under " + os.deviceRoot());
+    reasons.put(
+        "driverProvider", origin + ": driver provided as " + os.driverProvider().wireName());
+    reasons.put("driverVersion", origin + ": driver-version of the fleet file");
+    return new NodeRegistered(
+        node.name(),
+        os.kind(),
+        os.osId(),
+        os.osVersion(),
+        os.kernel(),
+        os.readOnlyRoot(),
+        os.systemd(),
+        os.driverRoot(),
+        os.deviceRoot(),
+        os.driverProvider(),
+        node.group().driverVersion(),
+        node.group().zone(),
+        node.group().labels(),
+        reasons);
+  }
+}
