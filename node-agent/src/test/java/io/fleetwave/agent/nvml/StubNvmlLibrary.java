@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * Builds the stand-in libnvidia-ml.so.1 (src/test/c/nvml_stub.c) with gcc into a driver root, and
  * reaches its test controls through FFM. Skips, with the reason, where gcc is missing.
  */
-final class StubNvmlLibrary {
+public final class StubNvmlLibrary {
   private static final Path SOURCE = Path.of("src/test/c/nvml_stub.c");
 
   private final MethodHandle resetState;
@@ -44,7 +44,7 @@ final class StubNvmlLibrary {
   }
 
   /** Compiles the stub into {@code libDir/libnvidia-ml.so.1} and opens its controls. */
-  static StubNvmlLibrary build(Path libDir) {
+  public static StubNvmlLibrary build(Path libDir) {
     Path gcc = findGcc();
     assumeTrue(
         gcc != null,

@@ -1,0 +1,133 @@
+package io.fleetwave.agent;
+
+import io.fleetwave.agent.host.HostFacts;
+import io.fleetwave.agent.host.HostProbe;
+import io.fleetwave.agent.host.HostProbeSettings;
+import io.fleetwave.agent.host.ProcessCommandRunner;
+import io.fleetwave.agent.hostclients.SystemdReboot;
+import io.fleetwave.agent.nvml.NvmlGpuBackend;
+import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.agent.reset.NodeReboot;
+import io.fleetwave.agent.reset.ResetPolicy;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.NodeRegistered;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agent on a real GPU node: probe the host, open NVML from the detected driver root, publish
+ * facts, inventory and heartbeats until SIGTERM. {@code --probe-only} prints the two events and
+ * exits without touching anything.
+ */
+public final class AgentMain {
+  private AgentMain() {}
+
+  public static void main(String[] args) throws Exception {
+    AgentOptions options;
+    try {
+      options = AgentOptions.parse(args, System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("fleetwave-agent: " + e.getMessage());
+      System.err.println(AgentOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    HostFacts facts = probe(options);
+    NodeReboot reboot =
+        options.rebootAllowed() && facts.systemd()
+            ? new SystemdReboot(facts, options.busTimeout())
+            : reason -> {
+              throw new IllegalStateException("node reboot is not allowed here: " + reason);
+            };
+    ResetPolicy policy = new ResetPolicy(options.rebootAllowed(), Duration.ofSeconds(60));
+    try (NvmlGpuBackend gpus =
+        NvmlGpuBackend.open(facts, new ProcessCommandRunner(), policy, reboot)) {
+      NodeRegistered registered =
+          facts.toNodeRegistered(gpus.driverVersion(), options.zone(), options.labels());
+      if (options.probeOnly()) {
+        System.out.println(json(registered));
+        System.out.println(json(new GpuInventoryReported(gpus.inventory())));
+        return;
+      }
+      run(options, facts, registered, gpus);
+    }
+  }
+
+  private static HostFacts probe(AgentOptions options) {
+    HostProbeSettings settings =
+        HostProbeSettings.detectAll(options.hostRoot()).withBusTimeout(options.busTimeout());
+    if (options.driverRoot().isPresent()) {
+      settings = settings.withDriverRoot(options.driverRoot().get());
+    }
+    if (options.deviceRoot().isPresent()) {
+      settings = settings.withDeviceRoot(options.deviceRoot().get());
+    }
+    return new HostProbe(settings).probe();
+  }
+
+  private static void run(
+      AgentOptions options, HostFacts facts, NodeRegistered registered, NvmlGpuBackend gpus)
+      throws InterruptedException {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    try (EventPublisher publisher =
+        new EventPublisher(EventPublisher.Settings.of(options.bootstrapServers().orElseThrow()))) {
+      publisher.awaitTopic();
+      NodeAgent agent =
+          new NodeAgent(
+              registered,
+              gpus,
+              () -> bootId(facts),
+              publisher,
+              scheduler,
+              AgentSettings.of(
+                  options.heartbeatInterval(),
+                  URI.create("fleetwave:agent/" + registered.hostname())),
+              0);
+      agent.start();
+      // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
+      long every = options.inventoryInterval().toMillis();
+      scheduler.scheduleWithFixedDelay(
+          agent::inventoryMayHaveChanged, every, every, TimeUnit.MILLISECONDS);
+      CountDownLatch stopped = new CountDownLatch(1);
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    agent
+                        .stop("SIGTERM")
+                        .orTimeout(10, TimeUnit.SECONDS)
+                        .exceptionally(e -> null)
+                        .join();
+                    stopped.countDown();
+                  },
+                  "fleetwave-agent-stop"));
+      stopped.await();
+    } finally {
+      scheduler.shutdownNow();
+    }
+  }
+
+  private static String bootId(HostFacts facts) {
+    try {
+      return Files.readString(facts.resolve("/proc/sys/kernel/random/boot_id")).trim();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static String json(Object event) throws IOException {
+    Map<String, Object> wrapped = new LinkedHashMap<>();
+    wrapped.put("type", event.getClass().getSimpleName());
+    wrapped.put("data", event);
+    return EventCodec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(wrapped);
+  }
+}

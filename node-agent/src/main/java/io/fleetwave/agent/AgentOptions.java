@@ -1,0 +1,126 @@
+package io.fleetwave.agent;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The real agent's settings: command-line options win, then environment variables, then defaults.
+ * Nothing here has to be right for the host to be detected; the driver and device roots are only
+ * overrides (seed 004).
+ */
+record AgentOptions(
+    Optional<String> bootstrapServers,
+    Path hostRoot,
+    Optional<String> driverRoot,
+    Optional<String> deviceRoot,
+    String zone,
+    Map<String, String> labels,
+    Duration heartbeatInterval,
+    Duration inventoryInterval,
+    Duration busTimeout,
+    boolean rebootAllowed,
+    boolean probeOnly) {
+
+  static final String USAGE =
+      """
+      usage: fleetwave-agent --bootstrap HOST:PORT [options]
+             fleetwave-agent --probe-only [options]
+        --bootstrap HOST:PORT     Kafka (env FLEETWAVE_KAFKA_BOOTSTRAP)
+        --host-root DIR           where the host's / is mounted (env FLEETWAVE_HOST_ROOT, default /)
+        --driver-root PATH        override the detected driver root (env FLEETWAVE_DRIVER_ROOT)
+        --device-root PATH        override the detected device root (env FLEETWAVE_DEVICE_ROOT)
+        --zone NAME               failure domain (env FLEETWAVE_ZONE, default "default")
+        --labels k=v,k=v          node labels (env FLEETWAVE_LABELS)
+        --heartbeat-seconds N     default 10
+        --inventory-seconds N     how often GPU state is re-read, default 15
+        --bus-timeout-seconds N   bound on every D-Bus call, default 3
+        --allow-reboot            a node reboot may stand in for an impossible GPU reset
+        --probe-only              print NodeRegistered and GpuInventoryReported as JSON and exit;
+                                  reads only, changes nothing\
+      """;
+
+  static AgentOptions parse(String[] args, Map<String, String> env) {
+    Map<String, String> values = new LinkedHashMap<>();
+    boolean reboot = false;
+    boolean probeOnly = false;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--allow-reboot" -> reboot = true;
+        case "--probe-only" -> probeOnly = true;
+        case "--bootstrap",
+            "--host-root",
+            "--driver-root",
+            "--device-root",
+            "--zone",
+            "--labels",
+            "--heartbeat-seconds",
+            "--inventory-seconds",
+            "--bus-timeout-seconds" -> {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException(arg + " needs a value");
+          }
+          values.put(arg, args[++i]);
+        }
+        default -> throw new IllegalArgumentException("unknown option " + arg);
+      }
+    }
+    Optional<String> bootstrap = option(values, env, "--bootstrap", "FLEETWAVE_KAFKA_BOOTSTRAP");
+    if (!probeOnly && bootstrap.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--bootstrap HOST:PORT (or FLEETWAVE_KAFKA_BOOTSTRAP) is required");
+    }
+    return new AgentOptions(
+        bootstrap,
+        Path.of(option(values, env, "--host-root", "FLEETWAVE_HOST_ROOT").orElse("/")),
+        option(values, env, "--driver-root", "FLEETWAVE_DRIVER_ROOT"),
+        option(values, env, "--device-root", "FLEETWAVE_DEVICE_ROOT"),
+        option(values, env, "--zone", "FLEETWAVE_ZONE").orElse("default"),
+        labels(option(values, env, "--labels", "FLEETWAVE_LABELS").orElse("")),
+        seconds(values, "--heartbeat-seconds", 10),
+        seconds(values, "--inventory-seconds", 15),
+        seconds(values, "--bus-timeout-seconds", 3),
+        reboot,
+        probeOnly);
+  }
+
+  private static Optional<String> option(
+      Map<String, String> values, Map<String, String> env, String flag, String variable) {
+    String value = values.getOrDefault(flag, env.get(variable));
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  private static Duration seconds(Map<String, String> values, String flag, long fallback) {
+    String value = values.get(flag);
+    if (value == null) {
+      return Duration.ofSeconds(fallback);
+    }
+    try {
+      long seconds = Long.parseLong(value);
+      if (seconds <= 0) {
+        throw new IllegalArgumentException(flag + " must be positive, got " + value);
+      }
+      return Duration.ofSeconds(seconds);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + " must be a whole number of seconds, got " + value);
+    }
+  }
+
+  static Map<String, String> labels(String text) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("label '" + pair + "' is not key=value");
+      }
+      labels.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return Map.copyOf(labels);
+  }
+}
