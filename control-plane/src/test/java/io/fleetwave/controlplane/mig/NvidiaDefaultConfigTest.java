@@ -44,7 +44,9 @@ class NvidiaDefaultConfigTest {
           "all-7g.144gb",
           "all-7g.189gb",
           "all-7g.269gb",
-          "all-7g.278gb");
+          "all-7g.278gb",
+          "all-1g.24gb.me",
+          "all-1g.35gb.me");
 
   private final MigConfigFile file =
       new MigConfigImporter(CATALOG).importFile(MigTestFiles.read("nvidia-config-default.yaml"));
