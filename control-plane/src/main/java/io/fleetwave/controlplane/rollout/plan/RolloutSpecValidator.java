@@ -114,9 +114,6 @@ public final class RolloutSpecValidator {
                 "'" + model + "' is neither a PCI device id (0x233010DE) nor a known GPU model"));
       }
     }
-    if (target.hostKinds().contains(null)) {
-      problems.add(new RolloutSpecProblem("target.hostKinds", "null host kind"));
-    }
     if (new HashSet<>(target.nodes()).size() != target.nodes().size()) {
       problems.add(new RolloutSpecProblem("target.nodes", "a node is listed twice"));
     }
