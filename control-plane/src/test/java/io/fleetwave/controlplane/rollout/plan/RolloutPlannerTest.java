@@ -258,10 +258,12 @@ class RolloutPlannerTest {
                 null),
             fleet);
 
+    // The catalogue minimum of the RTX PRO 6000 is its MIG minimum; it applies to any driver.
     assertThat(downgrade.excluded())
         .extracting(ExcludedNode::node, ExcludedNode::reason)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("b200", ExclusionReason.DRIVER_CANNOT_SERVE));
+            org.assertj.core.groups.Tuple.tuple("b200", ExclusionReason.DRIVER_CANNOT_SERVE),
+            org.assertj.core.groups.Tuple.tuple("rtx", ExclusionReason.DRIVER_CANNOT_SERVE));
     assertThat(downgrade.excluded().getFirst().detail()).contains("B200 needs >= 570.00");
     assertThat(rtxMig.excluded())
         .singleElement()
