@@ -3,7 +3,6 @@ package io.fleetwave.controlplane.rollout.plan;
 import io.fleetwave.controlplane.driver.DriverVersion;
 import io.fleetwave.controlplane.mig.MigConfig;
 import io.fleetwave.controlplane.mig.MigConfigRegistry;
-import io.fleetwave.controlplane.mig.PciDeviceFilter;
 import io.fleetwave.events.gpu.GpuCatalog;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -232,12 +231,5 @@ public final class RolloutSpecValidator {
       problems.add(new RolloutSpecProblem(field, "is required"));
       return null;
     }
-  }
-
-  static String normalizeModel(GpuCatalog catalog, String model) {
-    return catalog
-        .find(model)
-        .map(m -> PciDeviceFilter.normalize(m.pciDeviceId()))
-        .orElse(PciDeviceFilter.normalize(model));
   }
 }
