@@ -49,7 +49,8 @@ final class NodeChangePlanner {
                 .flatMap(i -> i.errors().stream().map(e -> "GPU " + i.gpuIndex() + ": " + e))
                 .collect(Collectors.joining("; ")));
       }
-      if (resolution.configured().isEmpty()) {
+      // With a driver change as well, such a node still gets the driver; its GPUs stay as they are.
+      if (resolution.configured().isEmpty() && rollout.driverVersion() == null) {
         return excluded(
             node,
             ExclusionReason.NO_MATCHING_GPU,

@@ -129,6 +129,37 @@ class RolloutPlannerTest {
   }
 
   @Test
+  void withADriverChangeTooANodeNoMigEntryMatchesStillGetsTheDriver() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "l40s",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("L40S", 2, false, List.of())),
+                node(
+                    "h100",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("H100-80GB", 1, false, List.of()))));
+
+    RolloutPlan plan =
+        planner.plan(spec(RolloutTarget.wholeFleet(), "all-balanced", "580.95.05"), fleet);
+
+    assertThat(plan.excluded()).isEmpty();
+    NodePlan l40s = find(plan, "l40s");
+    assertThat(l40s.gpuChanges()).isEmpty();
+    assertThat(l40s.untouchedGpus()).extracting(UntouchedGpu::gpuIndex).containsExactly(0, 1);
+    assertThat(l40s.driver().toVersion()).isEqualTo("580.95.05");
+    assertThat(find(plan, "h100").gpuChanges()).hasSize(1);
+  }
+
+  @Test
   void invalidLayoutExcludesTheNodeNamingModelAndProfile() {
     FleetSnapshot fleet =
         new FleetSnapshot(
