@@ -1,0 +1,21 @@
+package io.fleetwave.controlplane.rollout.plan;
+
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The fleet at planning time; nodes are held sorted by name so that plans never depend on order.
+ */
+public record FleetSnapshot(List<FleetNode> nodes) {
+  public FleetSnapshot {
+    nodes = nodes.stream().sorted(Comparator.comparing(FleetNode::name)).toList();
+    Set<String> names = new HashSet<>();
+    for (FleetNode node : nodes) {
+      if (!names.add(node.name())) {
+        throw new IllegalArgumentException("node " + node.name() + " appears twice in the fleet");
+      }
+    }
+  }
+}

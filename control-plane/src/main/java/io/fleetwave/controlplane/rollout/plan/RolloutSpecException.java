@@ -1,0 +1,21 @@
+package io.fleetwave.controlplane.rollout.plan;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** A rollout request was refused (HTTP 422); carries every problem found. */
+public final class RolloutSpecException extends RuntimeException {
+  private final transient List<RolloutSpecProblem> problems;
+
+  public RolloutSpecException(List<RolloutSpecProblem> problems) {
+    super(
+        problems.stream()
+            .map(RolloutSpecProblem::toString)
+            .collect(Collectors.joining("; ", "invalid rollout: ", "")));
+    this.problems = List.copyOf(problems);
+  }
+
+  public List<RolloutSpecProblem> problems() {
+    return problems;
+  }
+}

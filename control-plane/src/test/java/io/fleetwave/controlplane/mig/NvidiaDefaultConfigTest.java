@@ -1,0 +1,180 @@
+package io.fleetwave.controlplane.mig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.gpu.GpuModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** NVIDIA's published config-default.yaml: what real users bring. */
+class NvidiaDefaultConfigTest {
+  private static final GpuCatalog CATALOG = GpuCatalog.bundled();
+  // Configs whose profiles belong only to GPUs the catalogue does not hold yet (A30, GH200 144G,
+  // GH200/H100 96GB, GB300, B300, the 189GB GB200 variant; 1g.24gb+me and 1g.35gb+me are +me
+  // variants no catalogue model has): they import, and resolve to a refusal on every catalogue GPU.
+  private static final Set<String> ONLY_FOR_MODELS_OUTSIDE_THE_CATALOGUE =
+      Set.of(
+          "all-1g.6gb",
+          "all-1g.6gb.me",
+          "all-2g.12gb",
+          "all-2g.12gb.me",
+          "all-4g.24gb",
+          "all-3g.48gb",
+          "all-4g.48gb",
+          "all-7g.96gb",
+          "all-1g.34gb",
+          "all-1g.34gb.me",
+          "all-1g.36gb",
+          "all-1g.67gb",
+          "all-1g.70gb",
+          "all-2g.36gb",
+          "all-2g.67gb",
+          "all-2g.70gb",
+          "all-3g.72gb",
+          "all-3g.95gb",
+          "all-3g.135gb",
+          "all-3g.139gb",
+          "all-4g.72gb",
+          "all-4g.95gb",
+          "all-4g.135gb",
+          "all-4g.139gb",
+          "all-7g.144gb",
+          "all-7g.189gb",
+          "all-7g.269gb",
+          "all-7g.278gb",
+          "all-1g.24gb.me",
+          "all-1g.35gb.me");
+
+  private final MigConfigFile file =
+      new MigConfigImporter(CATALOG).importFile(MigTestFiles.read("nvidia-config-default.yaml"));
+
+  @Test
+  void everyConfigImports() {
+    assertThat(file.configs()).hasSize(81);
+    assertThat(file.configs().keySet()).contains("all-disabled", "all-enabled", "all-balanced");
+  }
+
+  @Test
+  void everyConfigResolvesOnEveryCatalogueGpu() {
+    List<NodeGpu> oneOfEach = oneGpuOfEveryModel();
+    MigConfigResolver resolver = new MigConfigResolver(CATALOG);
+    Set<String> noCatalogueGpuTakesIt = new java.util.TreeSet<>();
+    for (MigConfig config : file.configs().values()) {
+      MigResolution resolution = resolver.resolve(config, oneOfEach);
+      assertThat(resolution.gpus()).as(config.name()).hasSize(oneOfEach.size());
+      for (GpuResolution.Invalid invalid : resolution.invalid()) {
+        assertThat(invalid.errors())
+            .as(config.name())
+            .allSatisfy(e -> assertThat(e).contains("config '" + config.name() + "'"));
+      }
+      if (resolution.configured().isEmpty()) {
+        noCatalogueGpuTakesIt.add(config.name());
+      }
+    }
+    assertThat(noCatalogueGpuTakesIt).isEqualTo(ONLY_FOR_MODELS_OUTSIDE_THE_CATALOGUE);
+  }
+
+  @Test
+  void allBalancedGivesEveryMigModelItsBalancedLayout() {
+    MigResolution resolution =
+        new MigConfigResolver(CATALOG)
+            .resolve(file.config("all-balanced").orElseThrow(), oneGpuOfEveryModel());
+
+    for (GpuResolution.Configured gpu : resolution.configured()) {
+      int expected = gpu.model().shortName().equals("RTX-PRO-6000") ? 3 : 4;
+      assertThat(gpu.placements()).as(gpu.model().shortName()).hasSize(expected);
+    }
+    assertThat(resolution.configured())
+        .extracting(c -> c.model().shortName())
+        .containsExactlyInAnyOrder(
+            "A100-40GB",
+            "A100-80GB",
+            "H100-80GB",
+            "H100-NVL",
+            "H200",
+            "B200",
+            "GB200",
+            "RTX-PRO-6000");
+    assertThat(resolution.unmatched())
+        .extracting(GpuResolution::pciDeviceId)
+        .containsExactlyInAnyOrder("0x27B810DE", "0x26B910DE", "0x1EB810DE");
+  }
+
+  @Test
+  void firstMatchingEntryWinsAndDevicesLimitTheMatch() {
+    MigConfig config =
+        MigConfigParser.parse(
+                """
+                version: v1
+                mig-configs:
+                  split:
+                    - device-filter: "0x233010DE"
+                      devices: [1]
+                      mig-enabled: true
+                      mig-devices: {"7g.80gb": 1}
+                    - device-filter: "0x233010DE"
+                      devices: all
+                      mig-enabled: true
+                      mig-devices: {"1g.10gb": 7}
+                """)
+            .config("split")
+            .orElseThrow();
+    List<NodeGpu> gpus =
+        List.of(
+            new NodeGpu(0, "0x233010DE", null),
+            new NodeGpu(1, "0x233010de", null),
+            new NodeGpu(2, "0x26B910DE", null));
+
+    MigResolution resolution = new MigConfigResolver(CATALOG).resolve(config, gpus);
+
+    assertThat(resolution.configured())
+        .extracting(c -> c.gpuIndex(), c -> c.entry().position(), c -> c.placements().size())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(0, 2, 7),
+            org.assertj.core.groups.Tuple.tuple(1, 1, 1));
+    assertThat(resolution.unmatched())
+        .singleElement()
+        .satisfies(u -> assertThat(u.reason()).contains("keeps its current MIG state"));
+  }
+
+  @Test
+  void importRefusesAFilteredLayoutThatDoesNotFitItsModel() {
+    String yaml =
+        """
+        version: v1
+        mig-configs:
+          bad:
+            - device-filter: ["0x20B010DE"]
+              devices: all
+              mig-enabled: true
+              mig-devices: {"1g.10gb": 7}
+            - device-filter: "0x26B910DE"
+              devices: all
+              mig-enabled: true
+              mig-devices: {}
+            - devices: all
+              mig-enabled: true
+              mig-devices: {"3g.40gb": 3}
+        """;
+
+    MigConfigException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            MigConfigException.class, () -> new MigConfigImporter(CATALOG).importFile(yaml));
+
+    assertThat(e.problems()).extracting(MigConfigProblem::line).containsExactly(4, 8, 12, 12);
+    assertThat(e.problems().get(0).message()).contains("A100-40GB", "1g.10gb");
+    assertThat(e.problems().get(1).message()).contains("L40S", "not MIG capable");
+    assertThat(e.problems().get(2).message()).contains("3g.40gb");
+  }
+
+  private static List<NodeGpu> oneGpuOfEveryModel() {
+    List<NodeGpu> gpus = new ArrayList<>();
+    for (GpuModel model : CATALOG.models()) {
+      gpus.add(new NodeGpu(gpus.size(), model.pciDeviceId(), null));
+    }
+    return gpus;
+  }
+}
