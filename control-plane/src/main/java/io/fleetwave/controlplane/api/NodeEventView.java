@@ -1,0 +1,8 @@
+package io.fleetwave.controlplane.api;
+
+import java.time.Instant;
+import java.util.Map;
+
+/** One entry of a node's event history. */
+public record NodeEventView(
+    String id, String type, long epoch, long seq, Instant time, Map<String, Object> payload) {}

@@ -1,0 +1,151 @@
+package io.fleetwave.controlplane.api;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** Reads of the node projection for the API: a page of nodes with their GPUs, or one node. */
+@ApplicationScoped
+public class NodeQueries {
+  private final Pool pool;
+
+  public NodeQueries(Pool pool) {
+    this.pool = pool;
+  }
+
+  public Uni<Page<NodeView>> list(NodeFilter filter, PageRequest paging) {
+    NodeFilter.Condition condition = filter.toSql();
+    List<Object> pageParams = new ArrayList<>(condition.params());
+    pageParams.add(paging.size());
+    pageParams.add(paging.offset());
+    String pageSql =
+        "SELECT n.* FROM nodes n WHERE "
+            + condition.sql()
+            + " ORDER BY n.name LIMIT $"
+            + (pageParams.size() - 1)
+            + " OFFSET $"
+            + pageParams.size();
+    String countSql = "SELECT count(*) AS total FROM nodes n WHERE " + condition.sql();
+    Uni<Long> total =
+        pool.preparedQuery(countSql)
+            .execute(Tuple.from(condition.params()))
+            .map(rows -> rows.iterator().next().getLong("total"));
+    Uni<List<NodeView>> items =
+        pool.preparedQuery(pageSql).execute(Tuple.from(pageParams)).chain(this::withGpus);
+    return Uni.combine()
+        .all()
+        .unis(items, total)
+        .with((nodes, count) -> new Page<>(nodes, paging.page(), paging.size(), count));
+  }
+
+  public Uni<Optional<NodeView>> find(String name) {
+    return pool.preparedQuery("SELECT n.* FROM nodes n WHERE n.name = $1")
+        .execute(Tuple.of(name))
+        .chain(this::withGpus)
+        .map(nodes -> nodes.stream().findFirst());
+  }
+
+  private Uni<List<NodeView>> withGpus(RowSet<Row> nodeRows) {
+    List<Row> nodes = new ArrayList<>();
+    nodeRows.forEach(nodes::add);
+    if (nodes.isEmpty()) {
+      return Uni.createFrom().item(List.of());
+    }
+    Tuple names =
+        Tuple.tuple()
+            .addArrayOfString(nodes.stream().map(r -> r.getString("name")).toArray(String[]::new));
+    Uni<RowSet<Row>> gpus =
+        pool.preparedQuery("SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index")
+            .execute(names);
+    Uni<RowSet<Row>> instances =
+        pool.preparedQuery(
+                "SELECT * FROM gpu_instances WHERE node = ANY($1)"
+                    + " ORDER BY node, gpu_index, placement_start")
+            .execute(names);
+    return Uni.combine()
+        .all()
+        .unis(gpus, instances)
+        .with((gpuRows, instanceRows) -> assemble(nodes, gpuRows, instanceRows));
+  }
+
+  private static List<NodeView> assemble(
+      List<Row> nodes, RowSet<Row> gpuRows, RowSet<Row> instanceRows) {
+    Map<String, List<NodeView.InstanceView>> instancesByGpu = new HashMap<>();
+    for (Row row : instanceRows) {
+      instancesByGpu
+          .computeIfAbsent(gpuKey(row), k -> new ArrayList<>())
+          .add(
+              new NodeView.InstanceView(
+                  row.getString("profile"),
+                  new NodeView.Placement(
+                      row.getInteger("placement_start"), row.getInteger("placement_size"))));
+    }
+    Map<String, List<NodeView.GpuView>> gpusByNode = new HashMap<>();
+    for (Row row : gpuRows) {
+      gpusByNode
+          .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
+          .add(
+              new NodeView.GpuView(
+                  row.getInteger("gpu_index"),
+                  row.getString("uuid"),
+                  row.getString("pci_bus_id"),
+                  row.getString("pci_device_id"),
+                  row.getString("product"),
+                  row.getLong("memory_mib"),
+                  row.getBoolean("mig_capable"),
+                  row.getString("mig_mode"),
+                  row.getString("mig_mode_pending"),
+                  instancesByGpu.getOrDefault(gpuKey(row), List.of()),
+                  row.getInteger("vfs_total"),
+                  row.getInteger("vfs_enabled"),
+                  row.getString("health")));
+    }
+    return nodes.stream()
+        .map(row -> node(row, gpusByNode.getOrDefault(row.getString("name"), List.of())))
+        .toList();
+  }
+
+  private static NodeView node(Row row, List<NodeView.GpuView> gpus) {
+    OffsetDateTime lastSeen = row.getOffsetDateTime("last_seen");
+    return new NodeView(
+        row.getString("name"),
+        row.getString("host_kind"),
+        row.getString("os_id"),
+        row.getString("os_version"),
+        row.getString("kernel"),
+        row.getBoolean("read_only_root"),
+        row.getBoolean("systemd"),
+        row.getString("driver_root"),
+        row.getString("device_root"),
+        row.getString("driver_provider"),
+        row.getString("driver_version"),
+        row.getString("zone"),
+        strings(row.getJsonObject("labels")),
+        strings(row.getJsonObject("reasons")),
+        lastSeen == null ? null : lastSeen.toInstant(),
+        gpus);
+  }
+
+  private static String gpuKey(Row row) {
+    return row.getString("node") + "#" + row.getInteger("gpu_index");
+  }
+
+  private static Map<String, String> strings(JsonObject json) {
+    Map<String, String> map = new TreeMap<>();
+    if (json != null) {
+      json.forEach(entry -> map.put(entry.getKey(), String.valueOf(entry.getValue())));
+    }
+    return map;
+  }
+}

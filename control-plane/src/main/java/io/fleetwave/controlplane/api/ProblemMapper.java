@@ -1,0 +1,28 @@
+package io.fleetwave.controlplane.api;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Renders every API error as application/problem+json. */
+public class ProblemMapper {
+
+  @ServerExceptionMapper
+  public Response problem(ProblemException e) {
+    return respond(e.problem());
+  }
+
+  /** Framework errors (unknown path, wrong method, unparsable body) in the same shape. */
+  @ServerExceptionMapper
+  public Response webApplication(WebApplicationException e) {
+    int status = e.getResponse().getStatus();
+    Response.StatusType info = Response.Status.fromStatusCode(status);
+    String title = info == null ? "HTTP " + status : info.getReasonPhrase();
+    return respond(new Problem(URI.create("about:blank"), title, status, e.getMessage()));
+  }
+
+  private static Response respond(Problem problem) {
+    return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+  }
+}

@@ -1,0 +1,17 @@
+package io.fleetwave.controlplane.projection;
+
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.NodeRegistered;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What one batch changes for one node: its new position and last-seen time, and the newest facts
+ * and GPU inventory among the applied events (empty when the batch carried none).
+ */
+public record NodeChange(
+    String node,
+    NodePosition position,
+    Instant lastSeen,
+    Optional<NodeRegistered> facts,
+    Optional<GpuInventoryReported> inventory) {}

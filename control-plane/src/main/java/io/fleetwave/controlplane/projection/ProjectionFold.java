@@ -1,0 +1,74 @@
+package io.fleetwave.controlplane.projection;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The pure heart of the projection: given each node's stored position and a batch of events in log
+ * order, decide which events apply and what they change. An event applies only when its (epoch,
+ * seq) comes strictly after the node's position so far, so duplicates, redeliveries, replays and
+ * older-after-newer events change nothing. No I/O; the writer runs it under the row locks.
+ */
+public final class ProjectionFold {
+  private ProjectionFold() {}
+
+  public static BatchChanges fold(
+      Map<String, NodePosition> stored, List<Envelope<NodeEvent>> events) {
+    Map<String, NodeAccumulator> byNode = new LinkedHashMap<>();
+    Map<String, NodePosition> positions = new HashMap<>(stored);
+    List<Envelope<NodeEvent>> applied = new ArrayList<>();
+    int skipped = 0;
+    for (Envelope<NodeEvent> event : events) {
+      String node = event.subject();
+      NodePosition position = positions.getOrDefault(node, NodePosition.NONE);
+      if (!position.precedes(event)) {
+        skipped++;
+        continue;
+      }
+      positions.put(node, NodePosition.of(event));
+      applied.add(event);
+      byNode.computeIfAbsent(node, NodeAccumulator::new).apply(event);
+    }
+    return new BatchChanges(
+        applied, skipped, byNode.values().stream().map(NodeAccumulator::change).toList());
+  }
+
+  private static final class NodeAccumulator {
+    private final String node;
+    private NodePosition position = NodePosition.NONE;
+    private Instant lastSeen;
+    private NodeRegistered facts;
+    private GpuInventoryReported inventory;
+
+    NodeAccumulator(String node) {
+      this.node = node;
+    }
+
+    void apply(Envelope<NodeEvent> event) {
+      position = NodePosition.of(event);
+      lastSeen = event.time();
+      switch (event.data()) {
+        case NodeRegistered registered -> facts = registered;
+        case GpuInventoryReported reported -> inventory = reported;
+        case Heartbeat ignored -> {}
+        case AgentStopping ignored -> {}
+      }
+    }
+
+    NodeChange change() {
+      return new NodeChange(
+          node, position, lastSeen, Optional.ofNullable(facts), Optional.ofNullable(inventory));
+    }
+  }
+}

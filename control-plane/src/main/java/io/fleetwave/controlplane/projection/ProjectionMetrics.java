@@ -1,0 +1,54 @@
+package io.fleetwave.controlplane.projection;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** The projection's own meters, exported on /q/metrics with the {@code fleetwave_} prefix. */
+@ApplicationScoped
+public class ProjectionMetrics {
+  private final Counter projected;
+  private final Counter duplicates;
+  private final Counter deadLettered;
+  private final DistributionSummary batchSize;
+
+  public ProjectionMetrics(MeterRegistry registry) {
+    projected =
+        Counter.builder("fleetwave.projection.events.projected")
+            .description("Node events applied to the projection")
+            .register(registry);
+    duplicates =
+        Counter.builder("fleetwave.projection.events.skipped")
+            .description("Node events skipped as duplicates, replays or older than the applied one")
+            .register(registry);
+    deadLettered =
+        Counter.builder("fleetwave.projection.events.dead.lettered")
+            .description("Records refused and sent to the dead-letter topic")
+            .register(registry);
+    batchSize =
+        DistributionSummary.builder("fleetwave.projection.batch.size")
+            .description("Records per consumed batch")
+            .publishPercentileHistogram()
+            .register(registry);
+  }
+
+  public void recordBatch(int records, BatchChanges changes, int rejected) {
+    batchSize.record(records);
+    projected.increment(changes.applied().size());
+    duplicates.increment(changes.skipped());
+    deadLettered.increment(rejected);
+  }
+
+  public double projected() {
+    return projected.count();
+  }
+
+  public double skipped() {
+    return duplicates.count();
+  }
+
+  public double deadLettered() {
+    return deadLettered.count();
+  }
+}

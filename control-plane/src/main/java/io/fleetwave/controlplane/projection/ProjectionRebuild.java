@@ -1,0 +1,207 @@
+package io.fleetwave.controlplane.projection;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.node.NodeEvent;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Rebuilds the projection from offset 0 of fleet.node-events into a scratch schema with the live
+ * apply code, waits until the live consumer has committed at least as far, and compares the two row
+ * by row. Blocking: call it from a worker thread. One rebuild at a time.
+ *
+ * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
+ * offsets are in the live projection only and show up as differences.
+ */
+@ApplicationScoped
+public class ProjectionRebuild {
+  public static final ProjectionTables SCRATCH = new ProjectionTables("projection_rebuild");
+  private static final Logger LOG = Logger.getLogger(ProjectionRebuild.class);
+  private static final Duration POLL = Duration.ofMillis(500);
+
+  private final ProjectionWriter writer;
+  private final Pool pool;
+  private final Map<String, Object> kafkaConfig;
+  private final String liveGroup;
+  private final AtomicBoolean running = new AtomicBoolean();
+
+  public ProjectionRebuild(
+      ProjectionWriter writer,
+      Pool pool,
+      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+      @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup) {
+    this.writer = writer;
+    this.pool = pool;
+    this.kafkaConfig = kafkaConfig;
+    this.liveGroup = liveGroup;
+  }
+
+  /**
+   * @throws RebuildTimeoutException when it takes longer than {@code timeout}
+   * @throws IllegalStateException when another rebuild is running
+   */
+  public RebuildReport rebuild(Duration timeout) {
+    if (!running.compareAndSet(false, true)) {
+      throw new IllegalStateException("a projection rebuild is already running");
+    }
+    try {
+      return run(new Deadline(timeout));
+    } finally {
+      running.set(false);
+    }
+  }
+
+  private RebuildReport run(Deadline deadline) {
+    long started = System.nanoTime();
+    ProjectionComparison.recreate(pool, SCRATCH).await().atMost(deadline.remaining("preparing"));
+    long[] counts = new long[2];
+    Map<TopicPartition, Long> ends = replay(deadline, counts);
+    awaitLiveConsumer(ends, deadline);
+    List<String> differences =
+        ProjectionComparison.differences(
+            pool, ProjectionTables.LIVE, SCRATCH, deadline.remaining("comparing"));
+    Map<String, Long> rows =
+        ProjectionComparison.rowCounts(pool, SCRATCH, deadline.remaining("counting"));
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    LOG.infof(
+        "projection rebuilt from offset 0: %d records (%d refused), %s, equal=%s in %d ms",
+        counts[0], counts[1], rows, differences.isEmpty(), millis);
+    return new RebuildReport(
+        differences.isEmpty(), counts[0], counts[1], rows, differences, millis);
+  }
+
+  /** Reads every partition from the beginning up to its end offset as of the start. */
+  private Map<TopicPartition, Long> replay(Deadline deadline, long[] counts) {
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerConfig())) {
+      List<TopicPartition> partitions =
+          consumer
+              .partitionsFor(Topics.NODE_EVENTS, deadline.remaining("listing partitions"))
+              .stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends =
+          consumer.endOffsets(partitions, deadline.remaining("reading end offsets"));
+      while (!caughtUp(consumer, ends, deadline)) {
+        List<Envelope<NodeEvent>> events = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+          if (record.offset() >= ends.get(new TopicPartition(record.topic(), record.partition()))) {
+            continue;
+          }
+          counts[0]++;
+          switch (RecordDecoder.decode(record.key(), record.value())) {
+            case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
+            case DecodedRecord.Rejected ignored -> counts[1]++;
+          }
+        }
+        writer.apply(SCRATCH, events).await().atMost(deadline.remaining("applying a batch"));
+      }
+      return ends;
+    }
+  }
+
+  private static boolean caughtUp(
+      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> ends, Deadline deadline) {
+    for (var end : ends.entrySet()) {
+      if (consumer.position(end.getKey(), deadline.remaining("reading positions"))
+          < end.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The live projection holds every replayed event once its group has committed past them. */
+  private void awaitLiveConsumer(Map<TopicPartition, Long> ends, Deadline deadline) {
+    Map<String, Object> adminConfig = new HashMap<>(kafkaConfig);
+    try (Admin admin = Admin.create(adminConfig)) {
+      while (true) {
+        Map<TopicPartition, OffsetAndMetadata> committed =
+            admin
+                .listConsumerGroupOffsets(liveGroup)
+                .partitionsToOffsetAndMetadata()
+                .get(
+                    deadline.remaining("reading the live group's offsets").toMillis(),
+                    TimeUnit.MILLISECONDS);
+        Set<TopicPartition> behind =
+            ends.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .filter(
+                    e ->
+                        committed.get(e.getKey()) == null
+                            || committed.get(e.getKey()).offset() < e.getValue())
+                .map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
+        if (behind.isEmpty()) {
+          return;
+        }
+        deadline.remaining("waiting for the live projection to catch up on " + behind);
+        Thread.sleep(200); // polling the broker's committed offsets; bounded by the deadline
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the live projection", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot read the offsets of group " + liveGroup + ": " + e.getCause().getMessage(), e);
+    } catch (TimeoutException e) {
+      throw new RebuildTimeoutException(
+          "timed out reading the offsets of group " + liveGroup + " from Kafka");
+    }
+  }
+
+  private Map<String, Object> consumerConfig() {
+    Map<String, Object> config = new HashMap<>(kafkaConfig);
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    config.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    return config;
+  }
+
+  /** A fixed end time; asking for the remaining time past it fails with the stage's name. */
+  private static final class Deadline {
+    private final long endNanos;
+    private final Duration total;
+
+    Deadline(Duration total) {
+      this.total = total;
+      this.endNanos = System.nanoTime() + total.toNanos();
+    }
+
+    Duration remaining(String stage) {
+      long left = endNanos - System.nanoTime();
+      if (left <= 0) {
+        throw new RebuildTimeoutException(
+            "projection rebuild did not finish within " + total.toSeconds() + " s (" + stage + ")");
+      }
+      return Duration.ofNanos(left);
+    }
+  }
+}

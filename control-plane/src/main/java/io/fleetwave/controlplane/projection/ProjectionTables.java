@@ -1,0 +1,84 @@
+package io.fleetwave.controlplane.projection;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The SQL of the projection's writes against one schema: {@code public} for the live projection, a
+ * scratch schema for a rebuild. The same statements serve both, so a rebuild exercises exactly the
+ * live apply code.
+ */
+public final class ProjectionTables {
+  /** Tables in dependency order (parents first). */
+  public static final List<String> TABLES =
+      List.of("nodes", "gpus", "gpu_instances", "node_events");
+
+  private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  /** The live projection (declared after IDENTIFIER, which its constructor uses). */
+  public static final ProjectionTables LIVE = new ProjectionTables("public");
+
+  private final String schema;
+  final String ensureNodes;
+  final String lockNodes;
+  final String updateFacts;
+  final String updatePosition;
+  final String deleteInstances;
+  final String deleteGpus;
+  final String insertGpu;
+  final String insertInstance;
+  final String insertHistory;
+
+  public ProjectionTables(String schema) {
+    if (!IDENTIFIER.matcher(schema).matches()) {
+      throw new IllegalArgumentException("not a plain SQL identifier: '" + schema + "'");
+    }
+    this.schema = schema;
+    String s = schema + ".";
+    // Rows first, so that FOR UPDATE has something to lock even for a node never seen before.
+    ensureNodes =
+        "INSERT INTO "
+            + s
+            + "nodes (name, last_epoch, last_seq) SELECT n, -1, -1 FROM unnest($1::text[]) AS n"
+            + " ORDER BY n ON CONFLICT (name) DO NOTHING";
+    lockNodes =
+        "SELECT name, last_epoch, last_seq FROM "
+            + s
+            + "nodes WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE";
+    updateFacts =
+        "UPDATE "
+            + s
+            + "nodes SET host_kind = $2, os_id = $3, os_version = $4, kernel = $5,"
+            + " read_only_root = $6, systemd = $7, driver_root = $8, device_root = $9,"
+            + " driver_provider = $10, driver_version = $11, zone = $12, labels = $13::jsonb,"
+            + " reasons = $14::jsonb WHERE name = $1";
+    updatePosition =
+        "UPDATE " + s + "nodes SET last_epoch = $2, last_seq = $3, last_seen = $4 WHERE name = $1";
+    deleteInstances = "DELETE FROM " + s + "gpu_instances WHERE node = ANY($1::text[])";
+    deleteGpus = "DELETE FROM " + s + "gpus WHERE node = ANY($1::text[])";
+    insertGpu =
+        "INSERT INTO "
+            + s
+            + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
+            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+    insertInstance =
+        "INSERT INTO "
+            + s
+            + "gpu_instances (node, gpu_index, profile, placement_start, placement_size)"
+            + " VALUES ($1, $2, $3, $4, $5)";
+    insertHistory =
+        "INSERT INTO "
+            + s
+            + "node_events (node, epoch, seq, event_id, event_type, event_time, payload)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) ON CONFLICT (node, epoch, seq) DO NOTHING";
+  }
+
+  public String schema() {
+    return schema;
+  }
+
+  public String table(String name) {
+    return schema + "." + name;
+  }
+}

@@ -1,0 +1,38 @@
+package io.fleetwave.controlplane.projection;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.NodeEvent;
+
+/**
+ * Turns a raw record (key, value) into a node event or a rejection reason. Beyond the codec's
+ * checks, the key must be present and equal the subject: the key decides the partition, and the
+ * per-node order the projection relies on holds only within one partition.
+ */
+public final class RecordDecoder {
+  private RecordDecoder() {}
+
+  @SuppressWarnings("unchecked")
+  public static DecodedRecord decode(String key, byte[] value) {
+    if (key == null) {
+      return new DecodedRecord.Rejected("record has no key (expected the node name)");
+    }
+    Envelope<FleetEvent> envelope;
+    try {
+      envelope = EventCodec.decode(value);
+    } catch (EventRejectedException e) {
+      return new DecodedRecord.Rejected(e.getMessage());
+    }
+    if (!(envelope.data() instanceof NodeEvent)) {
+      return new DecodedRecord.Rejected("event type '" + envelope.type() + "' is not a node event");
+    }
+    if (!key.equals(envelope.subject())) {
+      return new DecodedRecord.Rejected(
+          "record key '" + key + "' does not match the event subject '" + envelope.subject() + "'");
+    }
+    Envelope<NodeEvent> nodeEnvelope = (Envelope<NodeEvent>) (Envelope<?>) envelope;
+    return new DecodedRecord.Accepted(nodeEnvelope);
+  }
+}
