@@ -10,8 +10,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The seam for the demo's simulated fleet: with {@code fleetwave.demo.enabled=true} (set by {@code
- * ./fleetwave demo}) it is meant to start the simulated agents of {@code fleetwave.demo.fleet-file}
- * (or the bundled fleet) against {@code kafka.bootstrap.servers}, and stop them on shutdown.
+ * ./fleetwave demo}) it is meant to start the simulated agents of {@code fleetwave.demo.fleet} (or
+ * the bundled fleet) against {@code kafka.bootstrap.servers}, and stop them on shutdown.
  *
  * <p>NOT WIRED YET: the simulated fleet (io.fleetwave.agent.sim.SimulatedFleet, node-agent) is
  * being written in parallel; the lead plugs it into {@link #start} and {@link #stop}. Until then
@@ -27,7 +27,7 @@ public class DemoFleet {
 
   public DemoFleet(
       @ConfigProperty(name = "fleetwave.demo.enabled", defaultValue = "false") boolean enabled,
-      @ConfigProperty(name = "fleetwave.demo.fleet-file") Optional<String> fleetFile,
+      @ConfigProperty(name = "fleetwave.demo.fleet") Optional<String> fleetFile,
       @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
     this.enabled = enabled;
     this.fleetFile = fleetFile;
