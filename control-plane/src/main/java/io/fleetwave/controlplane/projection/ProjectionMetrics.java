@@ -3,9 +3,14 @@ package io.fleetwave.controlplane.projection;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** The projection's own meters, exported on /q/metrics with the {@code fleetwave_} prefix. */
+/**
+ * The projection's own meters, exported on /q/metrics with the {@code fleetwave_} prefix; created
+ * at start so that they are exported (at zero) before the first batch.
+ */
+@Startup
 @ApplicationScoped
 public class ProjectionMetrics {
   private final Counter projected;

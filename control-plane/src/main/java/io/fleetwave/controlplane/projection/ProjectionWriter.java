@@ -8,6 +8,7 @@ import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -177,9 +178,10 @@ public class ProjectionWriter {
     return instant.atOffset(ZoneOffset.UTC);
   }
 
-  private static String json(Object value) {
+  /** A JsonObject, not a String: the PG client would store a String as a jsonb string scalar. */
+  private static JsonObject json(Object value) {
     try {
-      return EventCodec.mapper().writeValueAsString(value);
+      return new JsonObject(EventCodec.mapper().writeValueAsString(value));
     } catch (JsonProcessingException e) {
       // Every value here came out of the same mapper's decoder a moment ago.
       throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);

@@ -1,0 +1,299 @@
+package io.fleetwave.controlplane.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The REST API over a small projected fleet, all nodes labelled suite=api. */
+@QuarkusTest
+class NodesApiIT {
+  private static final String A = "api-a-ubuntu";
+  private static final String B = "api-b-talos";
+  private static final String C = "api-c-cos";
+  private static final String D = "api-d-vgpu";
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  /** The summary before this class published its fleet; set once, by the first test to run. */
+  private static JsonPath summaryBefore;
+
+  /** Once per class, but in a test's context: RestAssured is pointed at Quarkus only then. */
+  @BeforeEach
+  void projectFleetOnce() {
+    if (summaryBefore != null) {
+      return;
+    }
+    summaryBefore = summary();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      publish(
+          topic,
+          A,
+          HostKind.UBUNTU,
+          Map.of("suite", "api", "pool", "training", "tier", "gold"),
+          Events.H100,
+          2,
+          MigMode.ENABLED);
+      publish(
+          topic,
+          B,
+          HostKind.TALOS,
+          Map.of("suite", "api", "pool", "inference"),
+          Events.L4,
+          1,
+          MigMode.DISABLED);
+      publish(topic, C, HostKind.COS, Map.of("suite", "api"), Events.H200, 4, MigMode.DISABLED);
+      publish(
+          topic,
+          D,
+          HostKind.VGPU_HOST,
+          Map.of("suite", "api", "pool", "training"),
+          Events.H100,
+          1,
+          MigMode.DISABLED);
+    }
+    await("the api-* nodes projected")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                List.of(A, B, C, D).stream()
+                    .allMatch(n -> Arrays.equals(ProjectionRows.position(n), new long[] {1, 2})));
+  }
+
+  private static void publish(
+      TopicClient topic,
+      String node,
+      HostKind kind,
+      Map<String, String> labels,
+      String model,
+      int gpus,
+      MigMode mode) {
+    topic.publish(Events.envelope(node, 1, 0, Events.registered(node, kind, "580.95.05", labels)));
+    topic.publish(Events.envelope(node, 1, 1, Events.inventory(model, gpus, mode)));
+    topic.publish(Events.envelope(node, 1, 2, Events.heartbeat(10)));
+  }
+
+  private static List<String> names(String query) {
+    return given()
+        .get("/api/v1/nodes?" + query)
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getList("items.name");
+  }
+
+  @Test
+  void filtersByHostKindGpuModelAndLabelSelector() {
+    assertThat(names("selector=suite%3Dapi")).containsExactly(A, B, C, D);
+    assertThat(names("selector=suite%3Dapi&hostKind=talos")).containsExactly(B);
+    assertThat(names("selector=suite%3Dapi&hostKind=vgpu-host")).containsExactly(D);
+    assertThat(names("selector=suite%3Dapi&gpuModel=0x233010de")).containsExactly(A, D);
+    assertThat(names("selector=suite%3Dapi&gpuModel=" + Events.L4)).containsExactly(B);
+    assertThat(names("selector=suite%3Dapi,pool in (training)")).containsExactly(A, D);
+    assertThat(names("selector=suite%3Dapi,pool notin (training)")).containsExactly(B, C);
+    assertThat(names("selector=suite%3Dapi,!pool")).containsExactly(C);
+    assertThat(names("selector=suite%3Dapi,pool")).containsExactly(A, B, D);
+    assertThat(names("selector=suite%3D%3Dapi,tier!%3Dgold")).containsExactly(B, C, D);
+    assertThat(names("selector=suite%3Dapi&hostKind=ubuntu&gpuModel=" + Events.H200)).isEmpty();
+  }
+
+  @Test
+  void pagesWithATotal() {
+    given()
+        .get("/api/v1/nodes?selector=suite%3Dapi&size=3&page=0")
+        .then()
+        .statusCode(200)
+        .body("items.name", contains(A, B, C))
+        .body("total", equalTo(4))
+        .body("page", equalTo(0))
+        .body("size", equalTo(3));
+    given()
+        .get("/api/v1/nodes?selector=suite%3Dapi&size=3&page=1")
+        .then()
+        .statusCode(200)
+        .body("items.name", contains(D))
+        .body("total", equalTo(4));
+    given()
+        .get("/api/v1/nodes?selector=suite%3Dapi&size=3&page=2")
+        .then()
+        .statusCode(200)
+        .body("items.size()", equalTo(0))
+        .body("total", equalTo(4));
+  }
+
+  @Test
+  void showsTheFactsAndGpusOfANode() {
+    given()
+        .get("/api/v1/nodes/" + A)
+        .then()
+        .statusCode(200)
+        .body("name", equalTo(A))
+        .body("hostKind", equalTo("ubuntu"))
+        .body("osId", equalTo("ubuntu"))
+        .body("osVersion", equalTo("24.04"))
+        .body("kernel", equalTo("6.8.0-85-generic"))
+        .body("readOnlyRoot", equalTo(false))
+        .body("systemd", equalTo(true))
+        .body("driverRoot", equalTo("/"))
+        .body("deviceRoot", equalTo("/"))
+        .body("driverProvider", equalTo("host-package"))
+        .body("driverVersion", equalTo("580.95.05"))
+        .body("zone", equalTo("zone-a"))
+        .body("labels.tier", equalTo("gold"))
+        .body("lastSeen", equalTo("2026-11-01T10:16:42.123456Z"))
+        .body("gpus.index", contains(0, 1))
+        .body("gpus[1].uuid", equalTo("GPU-" + Events.H100 + "-1"))
+        .body("gpus[1].pciBusId", equalTo("00000000:19:00.0"))
+        .body("gpus[0].pciDeviceId", equalTo(Events.H100))
+        .body("gpus[0].product", equalTo("NVIDIA H100 80GB HBM3"))
+        .body("gpus[0].memoryMiB", equalTo(81559))
+        .body("gpus[0].migCapable", equalTo(true))
+        .body("gpus[0].migMode", equalTo("enabled"))
+        .body("gpus[0].migModePending", equalTo("enabled"))
+        .body("gpus[0].instances.profile", contains("3g.40gb", "3g.40gb"))
+        .body("gpus[0].instances[1].placement.start", equalTo(4))
+        .body("gpus[0].instances[1].placement.size", equalTo(4))
+        .body("gpus[0].vfsTotal", equalTo(0))
+        .body("gpus[0].vfsEnabled", equalTo(0))
+        .body("gpus[0].health", equalTo("healthy"));
+    given()
+        .get("/api/v1/nodes/" + B)
+        .then()
+        .statusCode(200)
+        .body("hostKind", equalTo("talos"))
+        .body("readOnlyRoot", equalTo(true))
+        .body("systemd", equalTo(false))
+        .body("driverRoot", equalTo("/usr/local"))
+        .body("driverProvider", equalTo("os-image"))
+        .body("reasons.driverRoot", containsString("/usr/local"))
+        .body("gpus[0].migCapable", equalTo(false))
+        .body("gpus[0].migMode", equalTo("unsupported"))
+        .body("gpus[0].instances.size()", equalTo(0));
+    given()
+        .get("/api/v1/nodes/" + C)
+        .then()
+        .statusCode(200)
+        .body("driverRoot", equalTo("/home/kubernetes/bin/nvidia"))
+        .body("gpus.size()", equalTo(4));
+  }
+
+  @Test
+  void listsANodesEventsNewestFirst() {
+    given()
+        .get("/api/v1/nodes/" + A + "/events")
+        .then()
+        .statusCode(200)
+        .body("items.seq", contains(2, 1, 0))
+        .body(
+            "items.type",
+            contains(
+                "io.fleetwave.node.heartbeat.v1",
+                "io.fleetwave.node.gpu-inventory-reported.v1",
+                "io.fleetwave.node.registered.v1"))
+        .body("items[2].payload.hostKind", equalTo("ubuntu"))
+        .body("total", equalTo(3));
+    given()
+        .get("/api/v1/nodes/" + A + "/events?size=1&page=1")
+        .then()
+        .statusCode(200)
+        .body("items.seq", contains(1))
+        .body("total", equalTo(3));
+  }
+
+  @Test
+  void countsTheFleet() {
+    JsonPath after = summary();
+    assertThat(delta(after, "totalNodes")).isEqualTo(4);
+    assertThat(delta(after, "totalGpus")).isEqualTo(8);
+    for (String kind : List.of("ubuntu", "talos", "cos", "vgpu-host")) {
+      assertThat(delta(after, "hostKinds.'" + kind + "'")).as(kind).isEqualTo(1);
+    }
+    assertThat(delta(after, "migModes.enabled")).isEqualTo(2);
+    assertThat(delta(after, "migModes.disabled")).isEqualTo(5);
+    assertThat(delta(after, "migModes.unsupported")).isEqualTo(1);
+    assertThat(delta(after, "health.healthy")).isEqualTo(8);
+    assertThat(modelDelta(after, Events.H100, "gpus")).isEqualTo(3);
+    assertThat(modelDelta(after, Events.H100, "nodes")).isEqualTo(2);
+    assertThat(modelDelta(after, Events.H200, "gpus")).isEqualTo(4);
+    assertThat(modelDelta(after, Events.L4, "gpus")).isEqualTo(1);
+    assertThat(after.getString("gpuModels.find { it.pciDeviceId == '" + Events.L4 + "' }.product"))
+        .isEqualTo("NVIDIA L4");
+  }
+
+  @Test
+  void answersBadRequestsWithSpecificProblems() {
+    problem("/api/v1/nodes?size=0", 400, "bad-paging", "'size' must be between 1 and 500, got '0'");
+    problem("/api/v1/nodes?size=501", 400, "bad-paging", "'size' must be between 1 and 500");
+    problem("/api/v1/nodes?page=-1", 400, "bad-paging", "'page' must be 0 or more");
+    problem("/api/v1/nodes?page=first", 400, "bad-paging", "'page' is not an integer");
+    problem(
+        "/api/v1/nodes?selector=pool in (a",
+        400,
+        "bad-selector",
+        "expected ',' or ')' in the value set at position 10, found end of input");
+    problem("/api/v1/nodes?selector=pool%3D%3D%3Da", 400, "bad-selector", "position");
+    problem("/api/v1/nodes?selector=-bad", 400, "bad-selector", "label key '-bad' is invalid");
+    problem("/api/v1/nodes?hostKind=windows", 400, "bad-host-kind", "unknown host kind 'windows'");
+    problem("/api/v1/nodes?gpuModel=H100", 400, "bad-gpu-model", "got 'H100'");
+    problem("/api/v1/nodes/no-such-node", 404, "unknown-node", "no node named 'no-such-node'");
+    problem(
+        "/api/v1/nodes/no-such-node/events", 404, "unknown-node", "no node named 'no-such-node'");
+    problem("/api/v1/nodes/" + A + "/events?size=x", 400, "bad-paging", "'size' is not an integer");
+    given()
+        .post("/api/v1/admin/projection/rebuild?timeoutSeconds=0")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("'timeoutSeconds'"));
+  }
+
+  private static void problem(String path, int status, String slug, String detail) {
+    given()
+        .get(path)
+        .then()
+        .statusCode(status)
+        .contentType("application/problem+json")
+        .body("status", equalTo(status))
+        .body("type", endsWith("/" + slug))
+        .body("title", org.hamcrest.Matchers.not(org.hamcrest.Matchers.emptyOrNullString()))
+        .body("detail", containsString(detail));
+  }
+
+  private static JsonPath summary() {
+    return given().get("/api/v1/fleet/summary").then().statusCode(200).extract().jsonPath();
+  }
+
+  private long delta(JsonPath after, String path) {
+    return value(after, path) - value(summaryBefore, path);
+  }
+
+  private static long value(JsonPath json, String path) {
+    Object value = json.get(path);
+    return value == null ? 0 : ((Number) value).longValue();
+  }
+
+  private long modelDelta(JsonPath after, String model, String field) {
+    String path = "gpuModels.find { it.pciDeviceId == '" + model + "' }." + field;
+    return value(after, path) - value(summaryBefore, path);
+  }
+}

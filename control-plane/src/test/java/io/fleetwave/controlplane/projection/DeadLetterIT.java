@@ -1,0 +1,152 @@
+package io.fleetwave.controlplane.projection;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Invariant 7: each kind of bad record lands on fleet.node-events.dlq unchanged with its cause in
+ * the headers, and the good events around them are projected.
+ */
+@QuarkusTest
+class DeadLetterIT {
+  private static final String NODE = "dlq-0";
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  private record Bad(String key, byte[] value, String reason, RecordMetadata sent) {}
+
+  @Test
+  void badRecordsAreDeadLetteredWithTheirCauseAndTheGoodOnesAroundThemAreProjected() {
+    Envelope<NodeEvent> registered =
+        Events.envelope(
+            NODE, 1, 0, Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of()));
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      topic.publish(registered);
+      List<Bad> bad =
+          List.of(
+              bad(topic, NODE, "{\"specversion\": ".getBytes(StandardCharsets.UTF_8), "envelope"),
+              bad(
+                  topic,
+                  NODE,
+                  edit(registered, j -> j.put("type", "io.fleetwave.node.exploded.v1")),
+                  "unknown event type 'io.fleetwave.node.exploded.v1'"),
+              bad(
+                  topic,
+                  NODE,
+                  edit(registered, j -> j.put("type", "io.fleetwave.node.registered.v2")),
+                  "newer than this build understands"),
+              bad(
+                  topic,
+                  NODE,
+                  edit(registered, j -> ((ObjectNode) j.get("data")).remove("hostname")),
+                  "hostname"),
+              bad(
+                  topic,
+                  NODE,
+                  edit(registered, j -> ((ObjectNode) j.get("data")).put("readOnlyRoot", "yes")),
+                  "field 'readOnlyRoot'"),
+              bad(
+                  topic,
+                  null,
+                  EventCodec.encode(Events.envelope(NODE, 1, 1, Events.heartbeat(1))),
+                  "record has no key"),
+              bad(
+                  topic,
+                  "someone-else",
+                  EventCodec.encode(Events.envelope(NODE, 1, 1, Events.heartbeat(1))),
+                  "does not match the event subject 'dlq-0'"));
+      topic.publish(
+          Events.envelope(NODE, 1, 2, Events.inventory(Events.H100, 1, MigMode.DISABLED)));
+      topic.publish(Events.envelope(NODE, 1, 3, Events.heartbeat(2)));
+
+      await("the good events after the bad ones to be projected")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 3}));
+      await("every bad record on the dead-letter topic")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertDeadLettered(topic.deadLetters(), bad));
+    }
+    given()
+        .get("/api/v1/nodes/" + NODE)
+        .then()
+        .statusCode(200)
+        .body("hostKind", equalTo("ubuntu"))
+        .body("gpus.size()", equalTo(1));
+    given()
+        .get("/api/v1/nodes/" + NODE + "/events")
+        .then()
+        .statusCode(200)
+        .body("items.seq", contains(3, 2, 0));
+  }
+
+  private static void assertDeadLettered(
+      List<ConsumerRecord<String, byte[]>> letters, List<Bad> bad) {
+    for (Bad expected : bad) {
+      ConsumerRecord<String, byte[]> letter =
+          letters.stream()
+              .filter(
+                  r ->
+                      header(r, Topics.DLQ_PARTITION_HEADER)
+                              .equals(Integer.toString(expected.sent().partition()))
+                          && header(r, Topics.DLQ_OFFSET_HEADER)
+                              .equals(Long.toString(expected.sent().offset())))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "no dead letter for the record expected to fail with '"
+                              + expected.reason()
+                              + "'"));
+      assertThat(header(letter, Topics.DLQ_REASON_HEADER)).contains(expected.reason());
+      assertThat(header(letter, Topics.DLQ_TOPIC_HEADER)).isEqualTo(Topics.NODE_EVENTS);
+      assertThat(letter.key()).isEqualTo(expected.key());
+      assertThat(letter.value()).isEqualTo(expected.value());
+    }
+  }
+
+  private static String header(ConsumerRecord<String, byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  private static Bad bad(TopicClient topic, String key, byte[] value, String reason) {
+    return new Bad(key, value, reason, topic.publishRaw(key, value));
+  }
+
+  private static byte[] edit(Envelope<NodeEvent> envelope, Consumer<ObjectNode> change) {
+    try {
+      ObjectNode json = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(envelope));
+      change.accept(json);
+      return EventCodec.mapper().writeValueAsBytes(json);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.fleetwave.controlplane.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProjectionFoldTest {
+  private static final Envelope<NodeEvent> REGISTERED =
+      Events.envelope("n", 2, 0, Events.registered("n", HostKind.TALOS, "580", Map.of()));
+  private static final Envelope<NodeEvent> INVENTORY =
+      Events.envelope("n", 2, 1, Events.inventory(Events.H100, 1, MigMode.DISABLED));
+  private static final Envelope<NodeEvent> BEAT = Events.envelope("n", 2, 2, Events.heartbeat(5));
+
+  @Test
+  void appliesEventsAfterTheStoredPositionAndKeepsTheNewestFactsAndInventory() {
+    BatchChanges changes = ProjectionFold.fold(Map.of(), List.of(REGISTERED, INVENTORY, BEAT));
+
+    assertThat(changes.applied()).containsExactly(REGISTERED, INVENTORY, BEAT);
+    assertThat(changes.skipped()).isZero();
+    NodeChange change = changes.nodes().getFirst();
+    assertThat(change.position()).isEqualTo(new NodePosition(2, 2));
+    assertThat(change.lastSeen()).isEqualTo(BEAT.time());
+    assertThat(change.facts())
+        .contains((io.fleetwave.events.node.NodeRegistered) REGISTERED.data());
+    assertThat(change.inventory())
+        .contains((io.fleetwave.events.node.GpuInventoryReported) INVENTORY.data());
+  }
+
+  @Test
+  void skipsEventsAtOrBeforeTheStoredPosition() {
+    BatchChanges changes =
+        ProjectionFold.fold(
+            Map.of("n", new NodePosition(2, 1)), List.of(REGISTERED, INVENTORY, BEAT));
+
+    assertThat(changes.applied()).containsExactly(BEAT);
+    assertThat(changes.skipped()).isEqualTo(2);
+    assertThat(changes.nodes().getFirst().facts()).isEmpty();
+    assertThat(changes.nodes().getFirst().inventory()).isEmpty();
+  }
+
+  @Test
+  void aDuplicateOrAnOlderEventWithinTheBatchChangesNothing() {
+    Envelope<NodeEvent> olderEpoch =
+        Events.envelope("n", 1, 99, Events.registered("n", HostKind.COS, "470", Map.of()));
+    BatchChanges changes =
+        ProjectionFold.fold(Map.of(), List.of(REGISTERED, BEAT, INVENTORY, BEAT, olderEpoch));
+
+    assertThat(changes.applied()).containsExactly(REGISTERED, BEAT);
+    assertThat(changes.skipped()).isEqualTo(3);
+    assertThat(changes.nodes().getFirst().inventory()).isEmpty();
+    assertThat(changes.nodes().getFirst().position()).isEqualTo(new NodePosition(2, 2));
+  }
+
+  @Test
+  void aNewEpochStartsAgainFromSequenceZero() {
+    Envelope<NodeEvent> restarted = Events.envelope("n", 3, 0, Events.heartbeat(1));
+    BatchChanges changes =
+        ProjectionFold.fold(Map.of("n", new NodePosition(2, 500)), List.of(restarted));
+
+    assertThat(changes.applied()).containsExactly(restarted);
+    assertThat(changes.nodes().getFirst().position()).isEqualTo(new NodePosition(3, 0));
+  }
+
+  @Test
+  void keepsNodesApart() {
+    Envelope<NodeEvent> other = Events.envelope("m", 0, 0, Events.heartbeat(1));
+    BatchChanges changes =
+        ProjectionFold.fold(Map.of("n", new NodePosition(9, 9)), List.of(BEAT, other));
+
+    assertThat(changes.applied()).containsExactly(other);
+    assertThat(changes.nodes()).extracting(NodeChange::node).containsExactly("m");
+  }
+}
