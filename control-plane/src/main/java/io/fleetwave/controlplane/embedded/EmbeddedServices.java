@@ -57,12 +57,17 @@ public final class EmbeddedServices implements AutoCloseable {
         EmbeddedPostgres.PASSWORD);
   }
 
+  /** Quarkus has closed its log handlers by the time the services stop: say it on stderr. */
+  private static void stopped(String message) {
+    System.err.println("fleetwave: " + message);
+  }
+
   @Override
   public void close() {
     if (kafka != null) {
       try {
         kafka.close();
-        LOG.info("embedded Kafka broker stopped");
+        stopped("embedded Kafka broker stopped");
       } catch (RuntimeException e) {
         LOG.warnf(e, "embedded Kafka broker did not stop cleanly");
       }
@@ -70,7 +75,7 @@ public final class EmbeddedServices implements AutoCloseable {
     if (postgres != null) {
       try {
         postgres.close();
-        LOG.info("embedded PostgreSQL stopped");
+        stopped("embedded PostgreSQL stopped");
       } catch (RuntimeException e) {
         LOG.warnf(e, "embedded PostgreSQL did not stop cleanly");
       }
