@@ -1,21 +1,22 @@
 package io.fleetwave.controlplane.embedded;
 
+import io.fleetwave.agent.fleet.FleetFile;
+import io.fleetwave.agent.sim.SimulatedFleet;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * The seam for the demo's simulated fleet: with {@code fleetwave.demo.enabled=true} (set by {@code
- * ./fleetwave demo}) it is meant to start the simulated agents of {@code fleetwave.demo.fleet} (or
- * the bundled fleet) against {@code kafka.bootstrap.servers}, and stop them on shutdown.
- *
- * <p>NOT WIRED YET: the simulated fleet (io.fleetwave.agent.sim.SimulatedFleet, node-agent) is
- * being written in parallel; the lead plugs it into {@link #start} and {@link #stop}. Until then
- * this only logs that no agents run.
+ * The demo's simulated fleet: with {@code fleetwave.demo.enabled=true} (set by {@code ./fleetwave
+ * demo}) it runs the simulated agents of {@code fleetwave.demo.fleet} (default: the bundled demo
+ * fleet) in this JVM against {@code kafka.bootstrap.servers}, and stops them on shutdown. Off by
+ * default, so tests and production never start agents.
  */
 @ApplicationScoped
 public class DemoFleet {
@@ -23,38 +24,37 @@ public class DemoFleet {
 
   private final boolean enabled;
   private final Optional<String> fleetFile;
+  private final Duration heartbeatInterval;
   private final String bootstrapServers;
+  private SimulatedFleet fleet;
 
   public DemoFleet(
       @ConfigProperty(name = "fleetwave.demo.enabled", defaultValue = "false") boolean enabled,
       @ConfigProperty(name = "fleetwave.demo.fleet") Optional<String> fleetFile,
+      @ConfigProperty(name = "fleetwave.demo.heartbeat-interval", defaultValue = "10s")
+          Duration heartbeatInterval,
       @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
     this.enabled = enabled;
     this.fleetFile = fleetFile;
+    this.heartbeatInterval = heartbeatInterval;
     this.bootstrapServers = bootstrapServers;
   }
 
   void onStart(@Observes StartupEvent event) {
     if (enabled) {
-      start();
+      FleetFile file =
+          fleetFile.map(Path::of).map(FleetFile::read).orElseGet(FleetFile::bundledDemo);
+      fleet = SimulatedFleet.start(file, bootstrapServers, heartbeatInterval);
+      LOG.infof(
+          "demo fleet: %d simulated nodes from %s, heartbeat every %s",
+          fleet.nodes().size(), fleetFile.orElse("the bundled demo fleet"), heartbeatInterval);
     }
   }
 
   void onStop(@Observes ShutdownEvent event) {
-    if (enabled) {
-      stop();
+    if (fleet != null) {
+      fleet.close();
+      fleet = null;
     }
-  }
-
-  void start() {
-    // Lead: start SimulatedFleet here with fleetFile (or the bundled fleet) and bootstrapServers.
-    LOG.warnf(
-        "demo fleet requested (fleet file: %s, Kafka: %s) but the simulated fleet is not wired in"
-            + " yet: no agents are running",
-        fleetFile.orElse("<bundled>"), bootstrapServers);
-  }
-
-  void stop() {
-    // Lead: stop the SimulatedFleet started in start().
   }
 }

@@ -2,10 +2,19 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.GateHeld;
+import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.node.StepFailed;
+import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.node.StepSucceeded;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -61,8 +70,19 @@ public final class ProjectionFold {
       switch (event.data()) {
         case NodeRegistered registered -> facts = registered;
         case GpuInventoryReported reported -> inventory = reported;
-        case Heartbeat ignored -> {}
-        case AgentStopping ignored -> {}
+        // The rest count for order, last-seen and history; their state has no table yet. Listed,
+        // not defaulted, so that a new event type makes this switch fail to compile.
+        case Heartbeat _,
+            AgentStopping _,
+            NodeBooted _,
+            SpecAccepted _,
+            SpecRejected _,
+            StepStarted _,
+            StepSucceeded _,
+            StepFailed _,
+            SpecApplied _,
+            GateHeld _,
+            GateReleased _ -> {}
       }
     }
 
