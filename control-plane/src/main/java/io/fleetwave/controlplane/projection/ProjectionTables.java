@@ -52,8 +52,13 @@ public final class ProjectionTables {
             + " read_only_root = $6, systemd = $7, driver_root = $8, device_root = $9,"
             + " driver_provider = $10, driver_version = $11, zone = $12, labels = $13::jsonb,"
             + " reasons = $14::jsonb WHERE name = $1";
+    // Whole-batch statements over arrays: one execution per batch instead of one per row.
     updatePosition =
-        "UPDATE " + s + "nodes SET last_epoch = $2, last_seq = $3, last_seen = $4 WHERE name = $1";
+        "UPDATE "
+            + s
+            + "nodes AS n SET last_epoch = u.epoch, last_seq = u.seq, last_seen = u.seen FROM"
+            + " unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[])"
+            + " AS u(name, epoch, seq, seen) WHERE n.name = u.name";
     deleteInstances = "DELETE FROM " + s + "gpu_instances WHERE node = ANY($1::text[])";
     deleteGpus = "DELETE FROM " + s + "gpus WHERE node = ANY($1::text[])";
     insertGpu =
@@ -71,7 +76,9 @@ public final class ProjectionTables {
         "INSERT INTO "
             + s
             + "node_events (node, epoch, seq, event_id, event_type, event_time, payload)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) ON CONFLICT (node, epoch, seq) DO NOTHING";
+            + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
+            + " $5::text[], $6::timestamptz[], $7::text[]::jsonb[])"
+            + " ON CONFLICT (node, epoch, seq) DO NOTHING";
   }
 
   public String schema() {

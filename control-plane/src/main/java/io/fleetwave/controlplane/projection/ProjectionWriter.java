@@ -69,17 +69,10 @@ public class ProjectionWriter {
 
   private Uni<Void> write(SqlConnection conn, ProjectionTables tables, BatchChanges changes) {
     List<Tuple> facts = new ArrayList<>();
-    List<Tuple> positions = new ArrayList<>();
     List<String> inventoried = new ArrayList<>();
     List<Tuple> gpus = new ArrayList<>();
     List<Tuple> instances = new ArrayList<>();
     for (NodeChange change : changes.nodes()) {
-      positions.add(
-          Tuple.of(
-              change.node(),
-              change.position().epoch(),
-              change.position().seq(),
-              utc(change.lastSeen())));
       change.facts().ifPresent(registered -> facts.add(factsTuple(change.node(), registered)));
       change
           .inventory()
@@ -100,10 +93,9 @@ public class ProjectionWriter {
                 }
               });
     }
-    List<Tuple> history = changes.applied().stream().map(ProjectionWriter::historyTuple).toList();
     Tuple inventoriedNames = Tuple.tuple().addArrayOfString(inventoried.toArray(String[]::new));
     return batch(conn, tables.updateFacts, facts)
-        .chain(() -> batch(conn, tables.updatePosition, positions))
+        .chain(() -> whole(conn, tables.updatePosition, positionArrays(changes.nodes())))
         .chain(
             () ->
                 inventoried.isEmpty()
@@ -115,7 +107,62 @@ public class ProjectionWriter {
                         .replaceWithVoid())
         .chain(() -> batch(conn, tables.insertGpu, gpus))
         .chain(() -> batch(conn, tables.insertInstance, instances))
-        .chain(() -> batch(conn, tables.insertHistory, history));
+        .chain(() -> whole(conn, tables.insertHistory, historyArrays(changes.applied())));
+  }
+
+  private static Uni<Void> whole(SqlConnection conn, String sql, Tuple arrays) {
+    return conn.preparedQuery(sql).execute(arrays).replaceWithVoid();
+  }
+
+  /** The new position of every node of the batch, as four parallel arrays. */
+  private static Tuple positionArrays(List<NodeChange> nodes) {
+    int n = nodes.size();
+    String[] names = new String[n];
+    Long[] epochs = new Long[n];
+    Long[] seqs = new Long[n];
+    OffsetDateTime[] seen = new OffsetDateTime[n];
+    for (int i = 0; i < n; i++) {
+      NodeChange change = nodes.get(i);
+      names[i] = change.node();
+      epochs[i] = change.position().epoch();
+      seqs[i] = change.position().seq();
+      seen[i] = utc(change.lastSeen());
+    }
+    return Tuple.tuple()
+        .addArrayOfString(names)
+        .addArrayOfLong(epochs)
+        .addArrayOfLong(seqs)
+        .addArrayOfOffsetDateTime(seen);
+  }
+
+  /** The applied events as seven parallel arrays; payloads as JSON text, cast to jsonb in SQL. */
+  private static Tuple historyArrays(List<Envelope<NodeEvent>> applied) {
+    int n = applied.size();
+    String[] nodes = new String[n];
+    Long[] epochs = new Long[n];
+    Long[] seqs = new Long[n];
+    String[] ids = new String[n];
+    String[] types = new String[n];
+    OffsetDateTime[] times = new OffsetDateTime[n];
+    String[] payloads = new String[n];
+    for (int i = 0; i < n; i++) {
+      Envelope<NodeEvent> event = applied.get(i);
+      nodes[i] = event.subject();
+      epochs[i] = event.epoch();
+      seqs[i] = event.seq();
+      ids[i] = event.id();
+      types[i] = event.type();
+      times[i] = utc(event.time());
+      payloads[i] = text(event.data());
+    }
+    return Tuple.tuple()
+        .addArrayOfString(nodes)
+        .addArrayOfLong(epochs)
+        .addArrayOfLong(seqs)
+        .addArrayOfString(ids)
+        .addArrayOfString(types)
+        .addArrayOfOffsetDateTime(times)
+        .addArrayOfString(payloads);
   }
 
   private static Uni<Void> batch(SqlConnection conn, String sql, List<Tuple> tuples) {
@@ -162,26 +209,18 @@ public class ProjectionWriter {
             gpu.health().wireName()));
   }
 
-  private static Tuple historyTuple(Envelope<NodeEvent> event) {
-    return Tuple.from(
-        Arrays.asList(
-            event.subject(),
-            event.epoch(),
-            event.seq(),
-            event.id(),
-            event.type(),
-            utc(event.time()),
-            json(event.data())));
-  }
-
   private static OffsetDateTime utc(Instant instant) {
     return instant.atOffset(ZoneOffset.UTC);
   }
 
   /** A JsonObject, not a String: the PG client would store a String as a jsonb string scalar. */
   private static JsonObject json(Object value) {
+    return new JsonObject(text(value));
+  }
+
+  private static String text(Object value) {
     try {
-      return new JsonObject(EventCodec.mapper().writeValueAsString(value));
+      return EventCodec.mapper().writeValueAsString(value);
     } catch (JsonProcessingException e) {
       // Every value here came out of the same mapper's decoder a moment ago.
       throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);

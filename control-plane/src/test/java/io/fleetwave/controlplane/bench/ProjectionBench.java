@@ -105,7 +105,7 @@ public final class ProjectionBench {
           Integer.getInteger("bench.nodes", 10_000),
           Integer.getInteger("bench.eventsPerNode", 100),
           Integer.getInteger("bench.partitions", 8),
-          Integer.getInteger("bench.heartbeatsPerSecond", 2_000),
+          Integer.getInteger("bench.heartbeatsPerSecond", 1_000),
           Duration.ofSeconds(Integer.getInteger("bench.latencySeconds", 30)),
           100,
           Path.of(System.getProperty("bench.app", "target/quarkus-app")),
