@@ -53,8 +53,29 @@ public class ProjectionWriter {
                 .execute(nameTuple)
                 .chain(() -> conn.preparedQuery(tables.lockNodes).execute(nameTuple))
                 .map(ProjectionWriter::positions)
-                .map(stored -> ProjectionFold.fold(stored, events))
+                .chain(
+                    stored ->
+                        reconciles(conn, tables, nameTuple, events)
+                            .map(reconciles -> ProjectionFold.fold(stored, reconciles, events)))
                 .call(changes -> write(conn, tables, changes)));
+  }
+
+  /** The stored reconcile states, read only when the batch carries progress events. */
+  private static Uni<Map<String, ReconcileState>> reconciles(
+      SqlConnection conn,
+      ProjectionTables tables,
+      Tuple nameTuple,
+      List<Envelope<NodeEvent>> events) {
+    if (events.stream().noneMatch(e -> ReconcileState.concerns(e.data()))) {
+      return Uni.createFrom().item(Map.of());
+    }
+    return conn.preparedQuery(tables.selectReconciles)
+        .execute(nameTuple)
+        .chain(
+            reconcileRows ->
+                conn.preparedQuery(tables.selectSteps)
+                    .execute(nameTuple)
+                    .map(stepRows -> ReconcileRows.read(reconcileRows, stepRows)));
   }
 
   private static Map<String, NodePosition> positions(RowSet<Row> rows) {
@@ -73,7 +94,18 @@ public class ProjectionWriter {
     List<String> inventoried = new ArrayList<>();
     List<Tuple> gpus = new ArrayList<>();
     List<Tuple> instances = new ArrayList<>();
+    List<String> reconciled = new ArrayList<>();
+    List<Tuple> reconciles = new ArrayList<>();
+    List<Tuple> steps = new ArrayList<>();
     for (NodeChange change : changes.nodes()) {
+      change
+          .reconcile()
+          .ifPresent(
+              state -> {
+                reconciled.add(change.node());
+                reconciles.add(ReconcileRows.reconcileTuple(change.node(), state));
+                steps.addAll(ReconcileRows.stepTuples(change.node(), state));
+              });
       positions.add(
           Tuple.of(
               change.node(),
@@ -115,7 +147,16 @@ public class ProjectionWriter {
                         .replaceWithVoid())
         .chain(() -> batch(conn, tables.insertGpu, gpus))
         .chain(() -> batch(conn, tables.insertInstance, instances))
-        .chain(() -> batch(conn, tables.insertHistory, history));
+        .chain(() -> batch(conn, tables.insertHistory, history))
+        .chain(() -> batch(conn, tables.upsertReconcile, reconciles))
+        .chain(
+            () ->
+                reconciled.isEmpty()
+                    ? Uni.createFrom().voidItem()
+                    : conn.preparedQuery(tables.deleteSteps)
+                        .execute(Tuple.tuple().addArrayOfString(reconciled.toArray(String[]::new)))
+                        .replaceWithVoid())
+        .chain(() -> batch(conn, tables.insertStep, steps));
   }
 
   private static Uni<Void> batch(SqlConnection conn, String sql, List<Tuple> tuples) {
