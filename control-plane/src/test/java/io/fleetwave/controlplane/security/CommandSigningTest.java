@@ -40,7 +40,8 @@ class CommandSigningTest {
 
     CommandEnvelope signed = signing.sign(RESET);
     assertThat(signing.verifier().orElseThrow().verify(signed, "n", 0, NOW).accepted()).isTrue();
-    assertThat(CommandVerifier.fromX509(signing.publicKeyPem()).verify(signed, "n", 0, NOW).accepted())
+    assertThat(
+            CommandVerifier.fromX509(signing.publicKeyPem()).verify(signed, "n", 0, NOW).accepted())
         .isTrue();
   }
 
