@@ -18,8 +18,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The simulator endpoints in demo mode, over a one-node fleet. The only IT with its own profile
- * (a second Quarkus start): demo mode runs simulated agents in the JVM.
+ * The simulator endpoints in demo mode, over a one-node fleet. The only IT with its own profile (a
+ * second Quarkus start): demo mode runs simulated agents in the JVM.
  */
 @QuarkusTest
 @TestProfile(SimulatorDemoIT.DemoMode.class)
