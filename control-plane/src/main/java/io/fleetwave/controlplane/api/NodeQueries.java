@@ -1,5 +1,8 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.controlplane.spec.Convergence;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -30,7 +33,8 @@ public class NodeQueries {
     pageParams.add(paging.size());
     pageParams.add(paging.offset());
     String pageSql =
-        "SELECT n.* FROM nodes n WHERE "
+        "SELECT n.*, d.generation AS desired_generation FROM nodes n"
+            + " LEFT JOIN desired_specs d ON d.node = n.name WHERE "
             + condition.sql()
             + " ORDER BY n.name LIMIT $"
             + (pageParams.size() - 1)
@@ -50,7 +54,9 @@ public class NodeQueries {
   }
 
   public Uni<Optional<NodeView>> find(String name) {
-    return pool.preparedQuery("SELECT n.* FROM nodes n WHERE n.name = $1")
+    return pool.preparedQuery(
+            "SELECT n.*, d.generation AS desired_generation FROM nodes n"
+                + " LEFT JOIN desired_specs d ON d.node = n.name WHERE n.name = $1")
         .execute(Tuple.of(name))
         .chain(this::withGpus)
         .map(nodes -> nodes.stream().findFirst());
@@ -73,14 +79,23 @@ public class NodeQueries {
                 "SELECT * FROM gpu_instances WHERE node = ANY($1)"
                     + " ORDER BY node, gpu_index, placement_start")
             .execute(names);
+    Uni<Map<String, ReconcileState>> reconciles =
+        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
+            .execute(names)
+            .map(rows -> ReconcileRows.read(rows, List.of()));
     return Uni.combine()
         .all()
-        .unis(gpus, instances)
-        .with((gpuRows, instanceRows) -> assemble(nodes, gpuRows, instanceRows));
+        .unis(gpus, instances, reconciles)
+        .with(
+            (gpuRows, instanceRows, reconcileStates) ->
+                assemble(nodes, gpuRows, instanceRows, reconcileStates));
   }
 
   private static List<NodeView> assemble(
-      List<Row> nodes, RowSet<Row> gpuRows, RowSet<Row> instanceRows) {
+      List<Row> nodes,
+      RowSet<Row> gpuRows,
+      RowSet<Row> instanceRows,
+      Map<String, ReconcileState> reconciles) {
     Map<String, List<NodeView.InstanceView>> instancesByGpu = new HashMap<>();
     for (Row row : instanceRows) {
       instancesByGpu
@@ -112,12 +127,19 @@ public class NodeQueries {
                   row.getString("health")));
     }
     return nodes.stream()
-        .map(row -> node(row, gpusByNode.getOrDefault(row.getString("name"), List.of())))
+        .map(
+            row ->
+                node(
+                    row,
+                    gpusByNode.getOrDefault(row.getString("name"), List.of()),
+                    reconciles.get(row.getString("name"))))
         .toList();
   }
 
-  private static NodeView node(Row row, List<NodeView.GpuView> gpus) {
+  private static NodeView node(Row row, List<NodeView.GpuView> gpus, ReconcileState reconcile) {
     OffsetDateTime lastSeen = row.getOffsetDateTime("last_seen");
+    Long desired = row.getLong("desired_generation");
+    Convergence convergence = Convergence.of(desired, reconcile);
     return new NodeView(
         row.getString("name"),
         row.getString("host_kind"),
@@ -134,6 +156,10 @@ public class NodeQueries {
         strings(row.getJsonObject("labels")),
         strings(row.getJsonObject("reasons")),
         lastSeen == null ? null : lastSeen.toInstant(),
+        desired,
+        reconcile == null ? 0 : reconcile.appliedGeneration(),
+        convergence.converged(),
+        convergence.reason(),
         gpus);
   }
 

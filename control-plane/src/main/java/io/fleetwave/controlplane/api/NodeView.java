@@ -4,7 +4,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A node as the API shows it. Facts are null until the node's first NodeRegistered. */
+/**
+ * A node as the API shows it. Facts are null until the node's first NodeRegistered; {@code
+ * desiredGeneration} is null until the node's first spec; {@code notConvergedReason} is null when
+ * {@code converged}.
+ */
 public record NodeView(
     String name,
     String hostKind,
@@ -21,6 +25,10 @@ public record NodeView(
     Map<String, String> labels,
     Map<String, String> reasons,
     Instant lastSeen,
+    Long desiredGeneration,
+    long appliedGeneration,
+    boolean converged,
+    String notConvergedReason,
     List<GpuView> gpus) {
 
   public record GpuView(

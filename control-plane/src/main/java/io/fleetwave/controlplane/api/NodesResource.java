@@ -1,24 +1,39 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.spec.CommandAccepted;
+import io.fleetwave.controlplane.spec.ResetGpuRequest;
+import io.fleetwave.controlplane.spec.SpecPublished;
+import io.fleetwave.controlplane.spec.SpecRequest;
+import io.fleetwave.controlplane.spec.SpecService;
+import io.fleetwave.controlplane.spec.SpecView;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.jboss.resteasy.reactive.ResponseStatus;
 
 @Path("/api/v1/nodes")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodesResource {
   private final NodeQueries nodes;
   private final HistoryQueries history;
+  private final SpecService specs;
 
-  public NodesResource(NodeQueries nodes, HistoryQueries history) {
+  public NodesResource(NodeQueries nodes, HistoryQueries history, SpecService specs) {
     this.nodes = nodes;
     this.history = history;
+    this.specs = specs;
   }
 
   @GET
@@ -66,5 +81,66 @@ public class NodesResource {
               }
               return history.events(name, paging);
             });
+  }
+
+  @PUT
+  @Path("/{name}/spec")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @ResponseStatus(202)
+  @Operation(
+      summary = "Set the node's desired spec (merged onto the current one), signed and published",
+      description =
+          "GPUs not listed keep their current desired state (for a node's first spec: its observed"
+              + " state); omitted fields of a listed GPU keep theirs. The spec is validated against"
+              + " the node's observed GPUs and the GPU catalogue; on success generation + 1 is"
+              + " published to fleet.node-desired as a signed ApplyNodeSpec.")
+  @APIResponse(responseCode = "202", description = "published: node and new generation")
+  @APIResponse(
+      responseCode = "404",
+      description = "unknown node",
+      content =
+          @Content(
+              mediaType = Problem.MEDIA_TYPE,
+              schema = @Schema(implementation = Problem.class)))
+  @APIResponse(
+      responseCode = "422",
+      description = "invalid spec; `errors` names each GPU field; nothing published",
+      content =
+          @Content(
+              mediaType = Problem.MEDIA_TYPE,
+              schema = @Schema(implementation = Problem.class)))
+  @APIResponse(
+      responseCode = "503",
+      description = "no signing key configured, or Kafka did not acknowledge in time",
+      content =
+          @Content(
+              mediaType = Problem.MEDIA_TYPE,
+              schema = @Schema(implementation = Problem.class)))
+  public Uni<SpecPublished> putSpec(@PathParam("name") String name, SpecRequest request) {
+    return specs.put(name, request);
+  }
+
+  @GET
+  @Path("/{name}/spec")
+  @Operation(summary = "Desired spec, observed GPUs, last reconcile and whether it converged")
+  @APIResponse(responseCode = "200", description = "the node's spec view")
+  @APIResponse(responseCode = "404", description = "unknown node")
+  public Uni<SpecView> getSpec(@PathParam("name") String name) {
+    return specs.view(name);
+  }
+
+  @POST
+  @Path("/{name}/actions/reset-gpu")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @ResponseStatus(202)
+  @Operation(
+      summary = "Reset one GPU (signed one-shot ResetGpu on fleet.node-commands)",
+      description = "The command expires after fleetwave.commands.lifetime (default 5 min).")
+  @APIResponse(responseCode = "202", description = "published")
+  @APIResponse(responseCode = "404", description = "unknown node")
+  @APIResponse(responseCode = "422", description = "unknown GPU or no GPU index given")
+  @APIResponse(responseCode = "503", description = "no signing key, or Kafka timed out")
+  public Uni<CommandAccepted> resetGpu(@PathParam("name") String name, ResetGpuRequest request) {
+    return specs.resetGpu(name, request);
   }
 }

@@ -1,15 +1,22 @@
 package io.fleetwave.controlplane.api;
 
 import java.net.URI;
+import java.util.List;
 
 /** Thrown by the API to answer with a problem body; {@link ProblemMapper} renders it. */
 public class ProblemException extends RuntimeException {
   private final Problem problem;
 
   public ProblemException(int status, String slug, String title, String detail) {
+    this(status, slug, title, detail, List.of());
+  }
+
+  public ProblemException(
+      int status, String slug, String title, String detail, List<Problem.FieldError> errors) {
     super(detail);
     this.problem =
-        new Problem(URI.create("https://fleetwave.io/problems/" + slug), title, status, detail);
+        new Problem(
+            URI.create("https://fleetwave.io/problems/" + slug), title, status, detail, errors);
   }
 
   public static ProblemException badRequest(String slug, String title, String detail) {
@@ -19,6 +26,11 @@ public class ProblemException extends RuntimeException {
   public static ProblemException unknownNode(String name) {
     return new ProblemException(
         404, "unknown-node", "Unknown node", "no node named '" + name + "'");
+  }
+
+  /** 422: the request is well formed but cannot be applied; every field problem is listed. */
+  public static ProblemException invalid(String detail, List<Problem.FieldError> errors) {
+    return new ProblemException(422, "invalid-spec", "Invalid request", detail, errors);
   }
 
   public Problem problem() {

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.embedded;
 
 import io.fleetwave.agent.fleet.FleetFile;
 import io.fleetwave.agent.sim.SimulatedFleet;
+import io.fleetwave.controlplane.security.CommandSigning;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,25 +27,38 @@ public class DemoFleet {
   private final Optional<String> fleetFile;
   private final Duration heartbeatInterval;
   private final String bootstrapServers;
-  private SimulatedFleet fleet;
+  private final CommandSigning signing;
+  private volatile SimulatedFleet fleet;
 
   public DemoFleet(
       @ConfigProperty(name = "fleetwave.demo.enabled", defaultValue = "false") boolean enabled,
       @ConfigProperty(name = "fleetwave.demo.fleet") Optional<String> fleetFile,
       @ConfigProperty(name = "fleetwave.demo.heartbeat-interval", defaultValue = "10s")
           Duration heartbeatInterval,
-      @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+      @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+      CommandSigning signing) {
     this.enabled = enabled;
     this.fleetFile = fleetFile;
     this.heartbeatInterval = heartbeatInterval;
     this.bootstrapServers = bootstrapServers;
+    this.signing = signing;
+  }
+
+  /** The running simulated fleet; empty outside demo mode. */
+  public Optional<SimulatedFleet> fleet() {
+    return Optional.ofNullable(fleet);
   }
 
   void onStart(@Observes StartupEvent event) {
     if (enabled) {
       FleetFile file =
           fleetFile.map(Path::of).map(FleetFile::read).orElseGet(FleetFile::bundledDemo);
+      // SEAM (issue 4, lead to wire): the simulated agents must verify specs with this control
+      // plane's key. Once the agent side's SimulatedFleet.start overload taking a CommandVerifier
+      // is on main, pass signing.verifier().orElseThrow() here; demo mode always has a key
+      // (CommandSigning generates one when none is configured).
       fleet = SimulatedFleet.start(file, bootstrapServers, heartbeatInterval);
+      signing.verifier().ifPresent(v -> LOG.debug("demo fleet: command verifier ready"));
       LOG.infof(
           "demo fleet: %d simulated nodes from %s, heartbeat every %s",
           fleet.nodes().size(), fleetFile.orElse("the bundled demo fleet"), heartbeatInterval);

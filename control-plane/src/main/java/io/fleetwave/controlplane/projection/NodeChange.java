@@ -7,11 +7,13 @@ import java.util.Optional;
 
 /**
  * What one batch changes for one node: its new position and last-seen time, and the newest facts
- * and GPU inventory among the applied events (empty when the batch carried none).
+ * and GPU inventory among the applied events (empty when the batch carried none), and the node's
+ * reconcile state after the batch's progress events (empty when it carried none).
  */
 public record NodeChange(
     String node,
     NodePosition position,
     Instant lastSeen,
     Optional<NodeRegistered> facts,
-    Optional<GpuInventoryReported> inventory) {}
+    Optional<GpuInventoryReported> inventory,
+    Optional<ReconcileState> reconcile) {}

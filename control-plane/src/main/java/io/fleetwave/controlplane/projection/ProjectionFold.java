@@ -34,6 +34,17 @@ public final class ProjectionFold {
 
   public static BatchChanges fold(
       Map<String, NodePosition> stored, List<Envelope<NodeEvent>> events) {
+    return fold(stored, Map.of(), events);
+  }
+
+  /**
+   * @param reconciles the stored reconcile state of the batch's nodes (those without one start from
+   *     {@link ReconcileState#NONE}); needed only for batches with progress events
+   */
+  public static BatchChanges fold(
+      Map<String, NodePosition> stored,
+      Map<String, ReconcileState> reconciles,
+      List<Envelope<NodeEvent>> events) {
     Map<String, NodeAccumulator> byNode = new LinkedHashMap<>();
     Map<String, NodePosition> positions = new HashMap<>(stored);
     List<Envelope<NodeEvent>> applied = new ArrayList<>();
@@ -47,7 +58,10 @@ public final class ProjectionFold {
       }
       positions.put(node, NodePosition.of(event));
       applied.add(event);
-      byNode.computeIfAbsent(node, NodeAccumulator::new).apply(event);
+      byNode
+          .computeIfAbsent(
+              node, n -> new NodeAccumulator(n, reconciles.getOrDefault(n, ReconcileState.NONE)))
+          .apply(event);
     }
     return new BatchChanges(
         applied, skipped, byNode.values().stream().map(NodeAccumulator::change).toList());
@@ -59,9 +73,12 @@ public final class ProjectionFold {
     private Instant lastSeen;
     private NodeRegistered facts;
     private GpuInventoryReported inventory;
+    private ReconcileState reconcile;
+    private boolean reconcileChanged;
 
-    NodeAccumulator(String node) {
+    NodeAccumulator(String node, ReconcileState reconcile) {
       this.node = node;
+      this.reconcile = reconcile;
     }
 
     void apply(Envelope<NodeEvent> event) {
@@ -70,11 +87,7 @@ public final class ProjectionFold {
       switch (event.data()) {
         case NodeRegistered registered -> facts = registered;
         case GpuInventoryReported reported -> inventory = reported;
-        // The rest count for order, last-seen and history; their state has no table yet. Listed,
-        // not defaulted, so that a new event type makes this switch fail to compile.
-        case Heartbeat _,
-            AgentStopping _,
-            NodeBooted _,
+        case NodeBooted _,
             SpecAccepted _,
             SpecRejected _,
             StepStarted _,
@@ -82,13 +95,24 @@ public final class ProjectionFold {
             StepFailed _,
             SpecApplied _,
             GateHeld _,
-            GateReleased _ -> {}
+            GateReleased _ -> {
+          reconcile = reconcile.apply(event.data());
+          reconcileChanged = true;
+        }
+        // These count for order, last-seen and history only. Listed, not defaulted, so that a new
+        // event type makes this switch fail to compile.
+        case Heartbeat _, AgentStopping _ -> {}
       }
     }
 
     NodeChange change() {
       return new NodeChange(
-          node, position, lastSeen, Optional.ofNullable(facts), Optional.ofNullable(inventory));
+          node,
+          position,
+          lastSeen,
+          Optional.ofNullable(facts),
+          Optional.ofNullable(inventory),
+          reconcileChanged ? Optional.of(reconcile) : Optional.empty());
     }
   }
 }

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 public final class ProjectionTables {
   /** Tables in dependency order (parents first). */
   public static final List<String> TABLES =
-      List.of("nodes", "gpus", "gpu_instances", "node_events");
+      List.of("nodes", "gpus", "gpu_instances", "node_events", "node_reconcile", "reconcile_steps");
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
@@ -28,6 +28,11 @@ public final class ProjectionTables {
   final String insertGpu;
   final String insertInstance;
   final String insertHistory;
+  final String selectReconciles;
+  final String selectSteps;
+  final String upsertReconcile;
+  final String deleteSteps;
+  final String insertStep;
 
   public ProjectionTables(String schema) {
     if (!IDENTIFIER.matcher(schema).matches()) {
@@ -79,6 +84,33 @@ public final class ProjectionTables {
             + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
             + " $5::text[], $6::timestamptz[], $7::text[]::jsonb[])"
             + " ON CONFLICT (node, epoch, seq) DO NOTHING";
+    selectReconciles = "SELECT * FROM " + s + "node_reconcile WHERE node = ANY($1::text[])";
+    selectSteps = "SELECT * FROM " + s + "reconcile_steps WHERE node = ANY($1::text[])";
+    upsertReconcile =
+        "INSERT INTO "
+            + s
+            + "node_reconcile (node, accepted_generation, applied_generation, gate,"
+            + " gate_generation, gate_reason, boot_id, boot_pending, failure_generation,"
+            + " failure_step, failure_gpu, failure_reason, failure_holder, rejection_generation,"
+            + " rejection_code, rejection_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+            + " $11, $12, $13, $14, $15, $16) ON CONFLICT (node) DO UPDATE SET"
+            + " accepted_generation = EXCLUDED.accepted_generation,"
+            + " applied_generation = EXCLUDED.applied_generation, gate = EXCLUDED.gate,"
+            + " gate_generation = EXCLUDED.gate_generation, gate_reason = EXCLUDED.gate_reason,"
+            + " boot_id = EXCLUDED.boot_id, boot_pending = EXCLUDED.boot_pending,"
+            + " failure_generation = EXCLUDED.failure_generation,"
+            + " failure_step = EXCLUDED.failure_step, failure_gpu = EXCLUDED.failure_gpu,"
+            + " failure_reason = EXCLUDED.failure_reason,"
+            + " failure_holder = EXCLUDED.failure_holder,"
+            + " rejection_generation = EXCLUDED.rejection_generation,"
+            + " rejection_code = EXCLUDED.rejection_code,"
+            + " rejection_reason = EXCLUDED.rejection_reason";
+    deleteSteps = "DELETE FROM " + s + "reconcile_steps WHERE node = ANY($1::text[])";
+    insertStep =
+        "INSERT INTO "
+            + s
+            + "reconcile_steps (node, generation, ordinal, kind, gpu, detail, deadline_ms, state,"
+            + " reason, holder, elapsed_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
   }
 
   public String schema() {

@@ -53,8 +53,29 @@ public class ProjectionWriter {
                 .execute(nameTuple)
                 .chain(() -> conn.preparedQuery(tables.lockNodes).execute(nameTuple))
                 .map(ProjectionWriter::positions)
-                .map(stored -> ProjectionFold.fold(stored, events))
+                .chain(
+                    stored ->
+                        reconciles(conn, tables, nameTuple, events)
+                            .map(reconciles -> ProjectionFold.fold(stored, reconciles, events)))
                 .call(changes -> write(conn, tables, changes)));
+  }
+
+  /** The stored reconcile states, read only when the batch carries progress events. */
+  private static Uni<Map<String, ReconcileState>> reconciles(
+      SqlConnection conn,
+      ProjectionTables tables,
+      Tuple nameTuple,
+      List<Envelope<NodeEvent>> events) {
+    if (events.stream().noneMatch(e -> ReconcileState.concerns(e.data()))) {
+      return Uni.createFrom().item(Map.of());
+    }
+    return conn.preparedQuery(tables.selectReconciles)
+        .execute(nameTuple)
+        .chain(
+            reconcileRows ->
+                conn.preparedQuery(tables.selectSteps)
+                    .execute(nameTuple)
+                    .map(stepRows -> ReconcileRows.read(reconcileRows, stepRows)));
   }
 
   private static Map<String, NodePosition> positions(RowSet<Row> rows) {
@@ -72,7 +93,18 @@ public class ProjectionWriter {
     List<String> inventoried = new ArrayList<>();
     List<Tuple> gpus = new ArrayList<>();
     List<Tuple> instances = new ArrayList<>();
+    List<String> reconciled = new ArrayList<>();
+    List<Tuple> reconciles = new ArrayList<>();
+    List<Tuple> steps = new ArrayList<>();
     for (NodeChange change : changes.nodes()) {
+      change
+          .reconcile()
+          .ifPresent(
+              state -> {
+                reconciled.add(change.node());
+                reconciles.add(ReconcileRows.reconcileTuple(change.node(), state));
+                steps.addAll(ReconcileRows.stepTuples(change.node(), state));
+              });
       change.facts().ifPresent(registered -> facts.add(factsTuple(change.node(), registered)));
       change
           .inventory()
@@ -107,7 +139,16 @@ public class ProjectionWriter {
                         .replaceWithVoid())
         .chain(() -> batch(conn, tables.insertGpu, gpus))
         .chain(() -> batch(conn, tables.insertInstance, instances))
-        .chain(() -> whole(conn, tables.insertHistory, historyArrays(changes.applied())));
+        .chain(() -> whole(conn, tables.insertHistory, historyArrays(changes.applied())))
+        .chain(() -> batch(conn, tables.upsertReconcile, reconciles))
+        .chain(
+            () ->
+                reconciled.isEmpty()
+                    ? Uni.createFrom().voidItem()
+                    : conn.preparedQuery(tables.deleteSteps)
+                        .execute(Tuple.tuple().addArrayOfString(reconciled.toArray(String[]::new)))
+                        .replaceWithVoid())
+        .chain(() -> batch(conn, tables.insertStep, steps));
   }
 
   private static Uni<Void> whole(SqlConnection conn, String sql, Tuple arrays) {

@@ -21,12 +21,16 @@ public final class CommandSigner {
 
   private CommandSigner(PrivateKey privateKey, PublicKey publicKey) {
     this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
-    this.publicKey = publicKey;
+    this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
   }
 
-  /** From configuration: a PKCS#8 private key, PEM or bare base64 of the DER. */
+  /**
+   * From configuration: a PKCS#8 private key, PEM or bare base64 of the DER. The public half is
+   * derived from it, so {@link #publicKeyPem()} can hand it to operators.
+   */
   public static CommandSigner fromPkcs8(String pemOrBase64) {
-    return new CommandSigner(Ed25519Keys.privateKey(pemOrBase64), null);
+    PrivateKey key = Ed25519Keys.privateKey(pemOrBase64);
+    return new CommandSigner(key, Ed25519Keys.publicKeyOf(key));
   }
 
   /**
@@ -58,16 +62,12 @@ public final class CommandSigner {
     return Ed25519Keys.pem("PRIVATE KEY", privateKey.getEncoded());
   }
 
-  /** The public key as X.509 PEM; only known for {@link #generate()}d signers. */
+  /** The public key as X.509 PEM, for the agents' configuration. */
   public String publicKeyPem() {
-    if (publicKey == null) {
-      throw new IllegalStateException(
-          "the public key of a configured signing key is configured separately");
-    }
     return Ed25519Keys.pem("PUBLIC KEY", publicKey.getEncoded());
   }
 
-  /** A verifier for this signer's key; only for {@link #generate()}d signers. */
+  /** A verifier for this signer's key. */
   public CommandVerifier verifier() {
     return CommandVerifier.fromX509(publicKeyPem());
   }

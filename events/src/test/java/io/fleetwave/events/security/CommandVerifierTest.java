@@ -148,6 +148,21 @@ class CommandVerifierTest {
   }
 
   @Test
+  void aConfiguredPrivateKeyYieldsItsOwnPublicKey() throws Exception {
+    var pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+    CommandSigner configured =
+        CommandSigner.fromPkcs8(Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
+
+    assertThat(configured.publicKeyPem())
+        .contains(Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()));
+    assertThat(
+            CommandVerifier.fromX509(configured.publicKeyPem())
+                .verify(configured.sign(Fixtures.apply(NODE, 3)), NODE, 0, NOW)
+                .accepted())
+        .isTrue();
+  }
+
+  @Test
   void badKeyConfigurationSaysWhatIsWrong() {
     assertThatThrownBy(() -> CommandSigner.fromPkcs8(" "))
         .hasMessage("command signing key is not configured (empty)");

@@ -1,0 +1,122 @@
+package io.fleetwave.controlplane.spec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.spec.NodeSpec;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** SQL of the desired_specs and command_generations tables and the observed GPUs of a node. */
+final class DesiredSpecs {
+  private DesiredSpecs() {}
+
+  /** Serialises spec changes of one node for the rest of the transaction, even its first. */
+  static Uni<Void> lockNode(SqlClient conn, String node) {
+    return conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 4))")
+        .execute(Tuple.of("desired-spec:" + node))
+        .replaceWithVoid();
+  }
+
+  static Uni<Boolean> nodeExists(SqlClient conn, String node) {
+    return conn.preparedQuery("SELECT 1 FROM nodes WHERE name = $1")
+        .execute(Tuple.of(node))
+        .map(rows -> rows.size() > 0);
+  }
+
+  static Uni<Optional<NodeSpec>> current(SqlClient conn, String node) {
+    return conn.preparedQuery("SELECT spec FROM desired_specs WHERE node = $1")
+        .execute(Tuple.of(node))
+        .map(
+            rows ->
+                rows.size() == 0
+                    ? Optional.empty()
+                    : Optional.of(decode(rows.iterator().next().getJsonObject("spec"))));
+  }
+
+  static Uni<Void> save(SqlClient conn, NodeSpec spec, Instant now) {
+    return conn.preparedQuery(
+            "INSERT INTO desired_specs (node, generation, spec, updated_at) VALUES ($1, $2, $3, $4)"
+                + " ON CONFLICT (node) DO UPDATE SET generation = EXCLUDED.generation,"
+                + " spec = EXCLUDED.spec, updated_at = EXCLUDED.updated_at")
+        .execute(
+            Tuple.of(spec.node(), spec.generation(), encode(spec), now.atOffset(ZoneOffset.UTC)))
+        .replaceWithVoid();
+  }
+
+  /** The next one-shot command generation of a node (1 for its first). */
+  static Uni<Long> nextCommandGeneration(SqlClient conn, String node, Instant now) {
+    return conn.preparedQuery(
+            "INSERT INTO command_generations (node, generation, updated_at) VALUES ($1, 1, $2)"
+                + " ON CONFLICT (node) DO UPDATE SET generation ="
+                + " command_generations.generation + 1, updated_at = EXCLUDED.updated_at"
+                + " RETURNING generation")
+        .execute(Tuple.of(node, now.atOffset(ZoneOffset.UTC)))
+        .map(rows -> rows.iterator().next().getLong("generation"));
+  }
+
+  static Uni<List<ObservedGpu>> observedGpus(SqlClient conn, String node) {
+    Uni<Map<Integer, Map<String, Integer>>> instances =
+        conn.preparedQuery(
+                "SELECT gpu_index, profile, count(*)::int AS n FROM gpu_instances WHERE node = $1"
+                    + " GROUP BY gpu_index, profile")
+            .execute(Tuple.of(node))
+            .map(
+                rows -> {
+                  Map<Integer, Map<String, Integer>> byGpu = new HashMap<>();
+                  for (Row row : rows) {
+                    byGpu
+                        .computeIfAbsent(row.getInteger("gpu_index"), k -> new TreeMap<>())
+                        .put(row.getString("profile"), row.getInteger("n"));
+                  }
+                  return byGpu;
+                });
+    return instances.chain(
+        byGpu ->
+            conn.preparedQuery("SELECT * FROM gpus WHERE node = $1 ORDER BY gpu_index")
+                .execute(Tuple.of(node))
+                .map(
+                    rows -> {
+                      List<ObservedGpu> gpus = new java.util.ArrayList<>();
+                      for (Row row : rows) {
+                        int index = row.getInteger("gpu_index");
+                        gpus.add(
+                            new ObservedGpu(
+                                index,
+                                row.getString("pci_device_id"),
+                                row.getString("product"),
+                                "enabled".equals(row.getString("mig_mode")),
+                                byGpu.getOrDefault(index, Map.of()),
+                                row.getInteger("vfs_total"),
+                                row.getInteger("vfs_enabled")));
+                      }
+                      return gpus;
+                    }));
+  }
+
+  static JsonObject encode(NodeSpec spec) {
+    try {
+      return new JsonObject(EventCodec.mapper().writeValueAsString(spec));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode the spec of " + spec.node(), e);
+    }
+  }
+
+  static NodeSpec decode(JsonObject json) {
+    try {
+      return EventCodec.mapper().readValue(json.encode(), NodeSpec.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(
+          "a stored desired spec does not decode: " + e.getMessage(), e);
+    }
+  }
+}

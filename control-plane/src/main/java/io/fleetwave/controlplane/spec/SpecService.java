@@ -1,0 +1,188 @@
+package io.fleetwave.controlplane.spec;
+
+import io.fleetwave.controlplane.api.NodeQueries;
+import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.controlplane.security.CommandSigning;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.command.ApplyNodeSpec;
+import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.command.ResetGpu;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.spec.NodeSpec;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Desired specs and one-shot commands: validate, number, sign, publish.
+ *
+ * <p>Ordering of a spec change (why the database never claims a generation Kafka lacks): one
+ * PostgreSQL transaction takes a per-node advisory lock, reads the current desired spec, validates
+ * and merges the request, writes generation + 1, then sends the signed ApplyNodeSpec and waits for
+ * the broker's acknowledgement (bounded); it commits only after that. A broker timeout rolls the
+ * row back (503, nothing changed), and concurrent PUTs for one node queue on the lock, so no
+ * generation is used twice. The one window left: the broker acknowledged but the commit then
+ * failed; the next PUT reuses that generation, the agent rejects it as replayed (SpecRejected,
+ * shown as the node's not-converged reason) and a further PUT moves past it.
+ *
+ * <p>One-shot commands take their generation from a per-node counter committed before sending: a
+ * failed send leaves a gap, never a reused number, which is all a nonce needs.
+ */
+@ApplicationScoped
+public class SpecService {
+  private static final URI SOURCE = URI.create("fleetwave:control-plane");
+
+  private final Pool pool;
+  private final NodeQueries nodes;
+  private final CommandSigning signing;
+  private final CommandPublisher publisher;
+  private final SpecValidator validator = new SpecValidator(GpuCatalog.bundled());
+  private final Duration commandLifetime;
+  private final Clock clock = Clock.systemUTC();
+
+  public SpecService(
+      Pool pool,
+      NodeQueries nodes,
+      CommandSigning signing,
+      CommandPublisher publisher,
+      @ConfigProperty(name = "fleetwave.commands.lifetime", defaultValue = "5m")
+          Duration commandLifetime) {
+    this.pool = pool;
+    this.nodes = nodes;
+    this.signing = signing;
+    this.publisher = publisher;
+    this.commandLifetime = commandLifetime;
+  }
+
+  public Uni<SpecPublished> put(String node, SpecRequest request) {
+    signing.requireConfigured();
+    return pool.withTransaction(
+        conn ->
+            DesiredSpecs.lockNode(conn, node)
+                .chain(() -> requireNode(conn, node))
+                .chain(() -> DesiredSpecs.current(conn, node))
+                .chain(
+                    previous ->
+                        DesiredSpecs.observedGpus(conn, node)
+                            .map(observed -> validate(node, previous, observed, request)))
+                .call(spec -> DesiredSpecs.save(conn, spec, clock.instant()))
+                .call(spec -> publisher.send(Topics.NODE_DESIRED, signed(spec)))
+                .map(spec -> new SpecPublished(node, spec.generation())));
+  }
+
+  public Uni<CommandAccepted> resetGpu(String node, ResetGpuRequest request) {
+    signing.requireConfigured();
+    if (request == null || request.gpu() == null) {
+      throw ProblemException.invalid(
+          "the body needs the GPU index: {\"gpu\": 0}",
+          List.of(new io.fleetwave.controlplane.api.Problem.FieldError("gpu", "required")));
+    }
+    int gpu = request.gpu();
+    Instant now = clock.instant();
+    return pool.withTransaction(
+            conn ->
+                requireNode(conn, node)
+                    .chain(() -> DesiredSpecs.observedGpus(conn, node))
+                    .invoke(observed -> requireGpu(node, gpu, observed))
+                    .chain(() -> DesiredSpecs.nextCommandGeneration(conn, node, now)))
+        .chain(
+            generation -> {
+              ResetGpu reset = new ResetGpu(gpu, generation, now, now.plus(commandLifetime));
+              CommandEnvelope command = signing.sign(CommandEnvelope.of(SOURCE, node, now, reset));
+              return publisher
+                  .send(Topics.NODE_COMMANDS, command)
+                  .map(
+                      sent ->
+                          new CommandAccepted(
+                              node, command.type(), gpu, generation, reset.expiresAt()));
+            });
+  }
+
+  public Uni<SpecView> view(String node) {
+    Tuple name = Tuple.of(node);
+    Tuple names = Tuple.tuple().addArrayOfString(new String[] {node});
+    Uni<Optional<NodeSpec>> desired = pool.withConnection(conn -> DesiredSpecs.current(conn, node));
+    Uni<ReconcileState> reconcile =
+        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
+            .execute(names)
+            .chain(
+                rows ->
+                    pool.preparedQuery(
+                            "SELECT * FROM reconcile_steps WHERE node = $1 ORDER BY ordinal")
+                        .execute(name)
+                        .map(steps -> ReconcileRows.read(rows, steps).get(node)));
+    return nodes
+        .find(node)
+        .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(node)))
+        .chain(
+            view ->
+                Uni.combine()
+                    .all()
+                    .unis(desired, reconcile)
+                    .with(
+                        (spec, state) ->
+                            SpecViews.of(node, spec.orElse(null), view.gpus(), state)));
+  }
+
+  private NodeSpec validate(
+      String node, Optional<NodeSpec> previous, List<ObservedGpu> observed, SpecRequest request) {
+    return switch (validator.decide(previous, observed, request == null ? empty() : request)) {
+      case SpecDecision.Valid valid ->
+          valid.draft().toSpec(node, previous.map(NodeSpec::generation).orElse(0L) + 1);
+      case SpecDecision.Invalid invalid ->
+          throw ProblemException.invalid(
+              "the spec for node '"
+                  + node
+                  + "' has "
+                  + invalid.errors().size()
+                  + " problem(s); nothing was published",
+              invalid.errors());
+    };
+  }
+
+  private CommandEnvelope signed(NodeSpec spec) {
+    Instant now = clock.instant();
+    return signing.sign(
+        CommandEnvelope.of(SOURCE, spec.node(), now, new ApplyNodeSpec(spec, now, null)));
+  }
+
+  private static SpecRequest empty() {
+    return new SpecRequest(null, null, List.of());
+  }
+
+  private static Uni<Void> requireNode(SqlConnection conn, String node) {
+    return DesiredSpecs.nodeExists(conn, node)
+        .invoke(
+            exists -> {
+              if (!exists) {
+                throw ProblemException.unknownNode(node);
+              }
+            })
+        .replaceWithVoid();
+  }
+
+  private static void requireGpu(String node, int gpu, List<ObservedGpu> observed) {
+    if (observed.stream().noneMatch(g -> g.index() == gpu)) {
+      throw ProblemException.invalid(
+          "node '" + node + "' has no GPU " + gpu,
+          List.of(
+              new io.fleetwave.controlplane.api.Problem.FieldError(
+                  "gpu",
+                  "the node has no GPU "
+                      + gpu
+                      + "; its GPUs are "
+                      + observed.stream().map(ObservedGpu::index).toList())));
+    }
+  }
+}

@@ -1,0 +1,319 @@
+package io.fleetwave.controlplane.spec;
+
+import io.fleetwave.controlplane.api.Problem.FieldError;
+import io.fleetwave.controlplane.mig.MigLayoutResult;
+import io.fleetwave.controlplane.mig.MigLayoutValidator;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.gpu.VgpuType;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.GpuSpec;
+import io.fleetwave.events.spec.NodeSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Merges a spec request onto the node's current desired spec (or, for its first spec, its observed
+ * GPUs) and checks every listed GPU against what the node has and the GPU catalogue: index, MIG
+ * capability, profiles and fit ({@link MigLayoutValidator}), SR-IOV and VF count, vGPU types and
+ * the GPU instances MIG-backed types need. Pure; collects every problem, not just the first.
+ */
+public final class SpecValidator {
+  private final GpuCatalog catalog;
+
+  public SpecValidator(GpuCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  public SpecDecision decide(
+      Optional<NodeSpec> previous, List<ObservedGpu> observed, SpecRequest request) {
+    List<FieldError> errors = new ArrayList<>();
+    Map<Integer, ObservedGpu> observedByIndex = new HashMap<>();
+    observed.forEach(gpu -> observedByIndex.put(gpu.index(), gpu));
+    Map<Integer, GpuSpec> merged = new TreeMap<>();
+    if (previous.isPresent()) {
+      previous.get().gpus().forEach(gpu -> merged.put(gpu.index(), gpu));
+    } else {
+      observed.forEach(gpu -> merged.put(gpu.index(), asSpec(gpu)));
+    }
+    GatePolicy gate = gate(request.gate(), previous, errors);
+    String driverVersion = driverVersion(request.driverVersion(), previous, errors);
+    List<SpecRequest.Gpu> gpus = request.gpus() == null ? List.of() : request.gpus();
+    Set<Integer> seen = new HashSet<>();
+    for (int i = 0; i < gpus.size(); i++) {
+      String where = "gpus[" + i + "]";
+      SpecRequest.Gpu wanted = gpus.get(i);
+      if (wanted == null || wanted.index() == null) {
+        errors.add(new FieldError(where + ".index", "every listed GPU needs its index"));
+        continue;
+      }
+      if (!seen.add(wanted.index())) {
+        errors.add(
+            new FieldError(
+                where + ".index", "GPU " + wanted.index() + " is listed more than once"));
+        continue;
+      }
+      ObservedGpu gpu = observedByIndex.get(wanted.index());
+      if (gpu == null) {
+        errors.add(
+            new FieldError(
+                where + ".index",
+                "the node has no GPU "
+                    + wanted.index()
+                    + "; its GPUs are "
+                    + observed.stream().map(ObservedGpu::index).sorted().toList()));
+        continue;
+      }
+      GpuSpec base = merged.getOrDefault(gpu.index(), asSpec(gpu));
+      new GpuCheck(where, gpu, base, wanted, errors).run().ifPresent(s -> merged.put(s.index(), s));
+    }
+    if (!errors.isEmpty()) {
+      return new SpecDecision.Invalid(errors);
+    }
+    return new SpecDecision.Valid(new SpecDraft(driverVersion, List.copyOf(merged.values()), gate));
+  }
+
+  private static GatePolicy gate(
+      String wanted, Optional<NodeSpec> previous, List<FieldError> errors) {
+    GatePolicy current = previous.map(NodeSpec::gate).orElse(GatePolicy.HOLD_UNTIL_APPLIED);
+    if (wanted == null) {
+      return current;
+    }
+    try {
+      return GatePolicy.fromWireName(wanted);
+    } catch (IllegalArgumentException e) {
+      errors.add(new FieldError("gate", e.getMessage()));
+      return current;
+    }
+  }
+
+  private static String driverVersion(
+      String wanted, Optional<NodeSpec> previous, List<FieldError> errors) {
+    if (wanted == null) {
+      return previous.map(NodeSpec::driverVersion).orElse(null);
+    }
+    if (wanted.isBlank()) {
+      errors.add(new FieldError("driverVersion", "must be null or a version, e.g. 580.95.05"));
+    }
+    return wanted;
+  }
+
+  /** What a GPU is now, as a spec: the starting point of a node's first spec. */
+  static GpuSpec asSpec(ObservedGpu gpu) {
+    return new GpuSpec(
+        gpu.index(),
+        gpu.migEnabled(),
+        gpu.migEnabled() ? gpu.instances() : Map.of(),
+        gpu.vfsEnabled(),
+        Map.of());
+  }
+
+  /** The checks of one listed GPU; adds to {@code errors}, returns the merged spec when valid. */
+  private final class GpuCheck {
+    private final String where;
+    private final ObservedGpu gpu;
+    private final GpuSpec base;
+    private final SpecRequest.Gpu wanted;
+    private final List<FieldError> errors;
+    private final String name;
+    private final int errorsBefore;
+
+    GpuCheck(
+        String where,
+        ObservedGpu gpu,
+        GpuSpec base,
+        SpecRequest.Gpu wanted,
+        List<FieldError> errors) {
+      this.where = where;
+      this.gpu = gpu;
+      this.base = base;
+      this.wanted = wanted;
+      this.errors = errors;
+      this.name = "GPU " + gpu.index() + " (" + gpu.product() + ", " + gpu.pciDeviceId() + ")";
+      this.errorsBefore = errors.size();
+    }
+
+    Optional<GpuSpec> run() {
+      Optional<GpuModel> model = catalog.find(gpu.pciDeviceId());
+      boolean migEnabled = wanted.migEnabled() != null ? wanted.migEnabled() : base.migEnabled();
+      Map<String, Integer> instances =
+          wanted.instances() != null
+              ? wanted.instances()
+              : (migEnabled && base.migEnabled() ? base.instances() : Map.of());
+      int vfs = wanted.vfs() != null ? wanted.vfs() : base.vfs();
+      Map<Integer, String> vgpuTypes = vgpuTypes(wanted.vgpuTypes(), base.vgpuTypes());
+      if (model.isEmpty()) {
+        if (migEnabled || !instances.isEmpty() || vfs > 0 || !vgpuTypes.isEmpty()) {
+          error(
+              "index",
+              name
+                  + " is not in the GPU catalogue, so no MIG layout, VFs or vGPU types can be"
+                  + " checked for it");
+        }
+      } else {
+        checkMig(model.get(), migEnabled, instances);
+        checkVfs(model.get(), vfs);
+        checkVgpuTypes(model.get(), migEnabled, instances, vfs, vgpuTypes);
+      }
+      if (errors.size() > errorsBefore) {
+        return Optional.empty();
+      }
+      return Optional.of(new GpuSpec(gpu.index(), migEnabled, instances, vfs, vgpuTypes));
+    }
+
+    private Map<Integer, String> vgpuTypes(Map<String, String> asked, Map<Integer, String> kept) {
+      if (asked == null) {
+        return kept;
+      }
+      Map<Integer, String> types = new TreeMap<>();
+      for (var entry : asked.entrySet()) {
+        try {
+          int vf = Integer.parseInt(entry.getKey().strip());
+          if (vf < 0) {
+            throw new NumberFormatException();
+          }
+          if (entry.getValue() == null || entry.getValue().isBlank()) {
+            error("vgpuTypes." + entry.getKey(), "VF " + vf + " of " + name + " needs a type name");
+          } else {
+            types.put(vf, entry.getValue());
+          }
+        } catch (NumberFormatException e) {
+          error(
+              "vgpuTypes." + entry.getKey(),
+              "'" + entry.getKey() + "' is not a VF index (0, 1, ...) of " + name);
+        }
+      }
+      return types;
+    }
+
+    private void checkMig(GpuModel model, boolean migEnabled, Map<String, Integer> instances) {
+      for (var count : instances.entrySet()) {
+        if (count.getValue() == null || count.getValue() <= 0) {
+          error(
+              "instances." + count.getKey(),
+              "count must be positive for " + name + ", got " + count.getValue());
+          return;
+        }
+      }
+      if (!migEnabled) {
+        if (!instances.isEmpty()) {
+          error("instances", name + " asks for GPU instances " + instances + " with MIG off");
+        }
+        return;
+      }
+      if (!model.migCapable()) {
+        error("migEnabled", name + " is not MIG capable (" + model.shortName() + ")");
+        return;
+      }
+      if (MigLayoutValidator.validate(model, true, instances, where + ".instances")
+          instanceof MigLayoutResult.Rejected rejected) {
+        rejected.errors().forEach(message -> error("instances", name + ": " + message));
+      }
+    }
+
+    private void checkVfs(GpuModel model, int vfs) {
+      if (vfs < 0) {
+        error("vfs", "must not be negative for " + name + ", got " + vfs);
+      } else if (vfs > 0 && !model.sriovCapable()) {
+        error("vfs", name + " has no SR-IOV; it cannot enable " + vfs + " VFs");
+      } else if (vfs > gpu.vfsTotal()) {
+        error(
+            "vfs",
+            name
+                + " offers "
+                + gpu.vfsTotal()
+                + " VFs on this host, "
+                + vfs
+                + " asked"
+                + (gpu.vfsTotal() == 0 ? " (SR-IOV needs the vGPU host driver)" : ""));
+      }
+    }
+
+    private void checkVgpuTypes(
+        GpuModel model,
+        boolean migEnabled,
+        Map<String, Integer> instances,
+        int vfs,
+        Map<Integer, String> types) {
+      Map<String, Integer> perProfile = new HashMap<>();
+      Map<String, Integer> perTimeSliced = new HashMap<>();
+      for (var entry : types.entrySet()) {
+        String field = "vgpuTypes." + entry.getKey();
+        if (entry.getKey() >= vfs) {
+          error(
+              field,
+              "VF "
+                  + entry.getKey()
+                  + " of "
+                  + name
+                  + " will not exist: vfs is "
+                  + vfs
+                  + " (VFs are numbered from 0)");
+          continue;
+        }
+        Optional<VgpuType> type = model.vgpuType(entry.getValue());
+        if (type.isEmpty()) {
+          error(
+              field,
+              entry.getValue()
+                  + " is not a vGPU type of "
+                  + model.shortName()
+                  + "; creatable types are "
+                  + model.vgpuTypes().stream().map(VgpuType::name).toList());
+          continue;
+        }
+        VgpuType t = type.get();
+        if (t.migBacked()) {
+          int using = perProfile.merge(t.migProfile(), 1, Integer::sum);
+          int available = migEnabled ? instances.getOrDefault(t.migProfile(), 0) : 0;
+          if (using > available) {
+            error(
+                field,
+                t.name()
+                    + " on VF "
+                    + entry.getKey()
+                    + " of "
+                    + name
+                    + " needs its own "
+                    + t.migProfile()
+                    + " GPU instance; the spec has "
+                    + available
+                    + (migEnabled ? "" : " (MIG is off)")
+                    + " for "
+                    + using
+                    + " VFs of that type");
+          }
+        } else if (migEnabled) {
+          error(
+              field,
+              "time-sliced type "
+                  + t.name()
+                  + " is not creatable on "
+                  + name
+                  + " while MIG is enabled");
+        } else if (perTimeSliced.merge(t.name(), 1, Integer::sum) > t.maxPerGpu()) {
+          error(
+              field,
+              name
+                  + " holds at most "
+                  + t.maxPerGpu()
+                  + " x "
+                  + t.name()
+                  + " (VF "
+                  + entry.getKey()
+                  + " is one too many)");
+        }
+      }
+    }
+
+    private void error(String field, String message) {
+      errors.add(new FieldError(where + "." + field, message));
+    }
+  }
+}

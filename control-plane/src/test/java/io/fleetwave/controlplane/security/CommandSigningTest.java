@@ -1,0 +1,56 @@
+package io.fleetwave.controlplane.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.command.ResetGpu;
+import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.events.security.CommandVerifier;
+import java.net.URI;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CommandSigningTest {
+  private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+  private static final CommandEnvelope RESET =
+      CommandEnvelope.of(
+          URI.create("fleetwave:test"), "n", NOW, new ResetGpu(0, 1, NOW, NOW.plusSeconds(300)));
+
+  @Test
+  void withoutAKeyOutsideDemoModeNothingIsSignedAndTheAnswerIs503() {
+    CommandSigning signing = new CommandSigning(Optional.empty(), false);
+
+    assertThat(signing.configured()).isFalse();
+    assertThatThrownBy(() -> signing.sign(RESET))
+        .isInstanceOfSatisfying(
+            ProblemException.class,
+            e -> {
+              assertThat(e.problem().status()).isEqualTo(503);
+              assertThat(e.problem().detail()).startsWith("command signing key not configured");
+            });
+    assertThatThrownBy(signing::publicKeyPem).isInstanceOf(ProblemException.class);
+  }
+
+  @Test
+  void demoModeWithoutAKeyGeneratesOneItsAgentsCanVerify() {
+    CommandSigning signing = new CommandSigning(Optional.of(" "), true);
+
+    CommandEnvelope signed = signing.sign(RESET);
+    assertThat(signing.verifier().orElseThrow().verify(signed, "n", 0, NOW).accepted()).isTrue();
+    assertThat(
+            CommandVerifier.fromX509(signing.publicKeyPem()).verify(signed, "n", 0, NOW).accepted())
+        .isTrue();
+  }
+
+  @Test
+  void aConfiguredKeyIsUsedAndItsPublicKeyIsPublished() {
+    CommandSigner key = CommandSigner.generate();
+    CommandSigning signing = new CommandSigning(Optional.of(key.privateKeyPem()), false);
+
+    assertThat(signing.publicKeyPem()).isEqualTo(key.publicKeyPem());
+    assertThat(key.verifier().verify(signing.sign(RESET), "n", 0, NOW).accepted()).isTrue();
+  }
+}

@@ -1,0 +1,110 @@
+package io.fleetwave.controlplane.simulator;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulator endpoints in demo mode, over a one-node fleet. The only IT with its own profile (a
+ * second Quarkus start): demo mode runs simulated agents in the JVM.
+ */
+@QuarkusTest
+@TestProfile(SimulatorDemoIT.DemoMode.class)
+class SimulatorDemoIT {
+  private static final String NODE = "sim-vgpu-0";
+
+  public static class DemoMode implements QuarkusTestProfile {
+    @Override
+    public Map<String, String> getConfigOverrides() {
+      return Map.of(
+          "fleetwave.demo.enabled",
+          "true",
+          "fleetwave.demo.fleet",
+          Path.of("src/test/resources/fleets/simulator-tiny.yaml").toAbsolutePath().toString(),
+          "fleetwave.demo.heartbeat-interval",
+          "1s");
+    }
+  }
+
+  @Test
+  void processesAndHandlesReachTheSimulatedGpu() {
+    long pid =
+        given()
+            .contentType(ContentType.JSON)
+            .body("{\"gpu\": 0, \"name\": \"python3\"}")
+            .post("/api/v1/simulator/nodes/{name}/start-process", NODE)
+            .then()
+            .statusCode(200)
+            .body("action", equalTo("start-process"))
+            .extract()
+            .jsonPath()
+            .getLong("pid");
+    post("stop-process", "{\"gpu\": 0, \"pid\": " + pid + "}").statusCode(200);
+    post("stop-process", "{\"gpu\": 0, \"pid\": " + pid + "}")
+        .statusCode(422)
+        .body("detail", containsString("no such process"));
+
+    post("hold-handle", "{\"gpu\": 0, \"holder\": \"nvidia-persistenced\"}").statusCode(200);
+    post("release-handle", "{\"gpu\": 0, \"holder\": \"nv-hostengine\"}")
+        .statusCode(422)
+        .body("detail", containsString("nv-hostengine does not hold this GPU"));
+    post("release-handle", "{\"gpu\": 0, \"holder\": \"nvidia-persistenced\"}").statusCode(200);
+  }
+
+  @Test
+  void badBodiesAndUnknownNodesAreProblems() {
+    post("start-process", "{}")
+        .statusCode(422)
+        .contentType("application/problem+json")
+        .body("errors.field", hasItem("gpu"));
+    post("hold-handle", "{\"gpu\": 0}").statusCode(422).body("errors.field", hasItem("holder"));
+    post("start-process", "{not json").statusCode(400);
+    given()
+        .post("/api/v1/simulator/nodes/{name}/reboot", "nope")
+        .then()
+        .statusCode(404)
+        .body("detail", equalTo("node nope is not simulated"));
+  }
+
+  @Test
+  void aRebootOrACrashAndRestartStartsANewAgentRun() {
+    await("the simulated node projected")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProjectionRows.position(NODE) != null);
+    long epoch = ProjectionRows.position(NODE)[0];
+
+    given().post("/api/v1/simulator/nodes/{name}/reboot", NODE).then().statusCode(200);
+    await("a new agent run after the reboot")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProjectionRows.position(NODE)[0] > epoch);
+    long afterReboot = ProjectionRows.position(NODE)[0];
+
+    given().post("/api/v1/simulator/nodes/{name}/crash-agent", NODE).then().statusCode(200);
+    given().post("/api/v1/simulator/nodes/{name}/restart-agent", NODE).then().statusCode(200);
+    await("a new agent run after the restart")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProjectionRows.position(NODE)[0] > afterReboot);
+    assertThat(ProjectionRows.position(NODE)[0]).isGreaterThan(epoch);
+  }
+
+  private static io.restassured.response.ValidatableResponse post(String action, String body) {
+    return given()
+        .contentType(ContentType.JSON)
+        .body(body)
+        .post("/api/v1/simulator/nodes/{name}/" + action, NODE)
+        .then();
+  }
+}
