@@ -61,6 +61,17 @@ final class SignedCommands implements AutoCloseable {
     return send(Topics.NODE_DESIRED, signer.sign(unsigned(spec.node(), apply(spec))));
   }
 
+  /** Signs and sends without waiting (bulk); {@link #flush()} waits for all. */
+  void desiredAsync(NodeSpec spec) {
+    CommandEnvelope signed = signer.sign(unsigned(spec.node(), apply(spec)));
+    producer.send(
+        new ProducerRecord<>(Topics.NODE_DESIRED, spec.node(), CommandCodec.encode(signed)));
+  }
+
+  void flush() {
+    producer.flush();
+  }
+
   CommandEnvelope command(String node, NodeCommand command) {
     return send(Topics.NODE_COMMANDS, signer.sign(unsigned(node, command)));
   }
