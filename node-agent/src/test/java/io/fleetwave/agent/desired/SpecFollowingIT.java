@@ -391,14 +391,55 @@ class SpecFollowingIT {
     control.command(name, new ResetGpu(0, 9, now.minusSeconds(7200), now.minusSeconds(3600)));
     awaitRejected(name, "expired", 9);
 
+    // Signed and fresh, but impossible here: two 7g instances never fit one GPU.
+    control.desired(spec(name, 10, new GpuSpec(0, true, Map.of("7g.141gb", 2), 0, Map.of())));
+    awaitRejected(name, "unplannable", 10);
+    assertThat(log.of(name, SpecRejected.class).getLast().reason())
+        .contains("GPU 0")
+        .contains("instances.7g.141gb");
+
     assertThat(node.gpus().inventory()).isEqualTo(before);
     assertThat(node.gpus().virtualFunctions(0)).isEqualTo(vfsBefore);
     List<FleetEvent> events = payloads(name, node.epoch());
     assertThat(events)
-        .noneMatch(e -> e instanceof SpecAccepted a && a.generation() > 1)
+        .noneMatch(e -> e instanceof SpecAccepted a && a.generation() > 1 && a.generation() < 10)
+        .noneMatch(e -> e instanceof SpecAccepted a && a.generation() == 10)
         .noneMatch(e -> e instanceof StepStarted s && s.generation() > 1);
     assertThat(log.of(name, SpecRejected.class))
         .allSatisfy(r -> assertThat(r.commandId()).isNotNull());
+  }
+
+  @Test
+  void aMissingDesiredTopicFailsTheStartAtOnceNamingIt() {
+    SpecFollowing following = SpecFollowing.of(signer.verifier());
+    SpecFollowing missing =
+        new SpecFollowing(
+            following.verifier(),
+            "it.no-such-desired-topic",
+            following.commandsTopic(),
+            following.deadlines(),
+            following.retryBackoff(),
+            following.catchUpTimeout(),
+            following.interceptor(),
+            following.clock());
+    long started = System.nanoTime();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                SimulatedFleet.start(
+                    FleetFile.parse(FLEET, "SpecFollowingIT"),
+                    new SimulatedFleet.Settings(
+                        kafka.bootstrapServers(),
+                        Duration.ofMinutes(5),
+                        EVENTS,
+                        1,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(2)),
+                    missing,
+                    null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("it.no-such-desired-topic")
+        .hasMessageContaining(kafka.bootstrapServers());
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
