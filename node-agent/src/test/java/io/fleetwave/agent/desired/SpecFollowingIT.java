@@ -10,11 +10,17 @@ import static io.fleetwave.events.node.StepKind.SET_VGPU_TYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.agent.AgentSettings;
+import io.fleetwave.agent.NodeAgent;
 import io.fleetwave.agent.fleet.FleetFile;
+import io.fleetwave.agent.gate.AgentGate;
 import io.fleetwave.agent.gate.GateFile;
 import io.fleetwave.agent.gpu.VirtualFunction;
+import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reconcile.StepDeadlines;
 import io.fleetwave.agent.sim.SimulatedFleet;
+import io.fleetwave.agent.sim.SimulatedGpuBackend;
+import io.fleetwave.agent.sim.SimulatedHostFacts;
 import io.fleetwave.agent.sim.SimulatedNode;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.Envelope;
@@ -23,6 +29,8 @@ import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.Gpu;
@@ -41,6 +49,7 @@ import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GpuSpec;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +59,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -321,6 +332,109 @@ class SpecFollowingIT {
     assertThat(refused.step().kind()).isEqualTo(RESET_GPU);
     assertThat(refused.holder()).isEqualTo("4 SR-IOV VFs enabled");
     assertThat(node.gpus().inventory()).isEqualTo(before);
+  }
+
+  /**
+   * A MIG mode change left pending (set, never committed by a reset) on a GPU with VFs enabled: the
+   * reset needs the VFs off (rule 2), and enabling them again wipes instances (rule 4). The bundled
+   * H200 commits a mode at once, so this GPU is an H200 whose driver keeps the change pending until
+   * a reset, as Ampere does; the agent plans from the GPU's state, not from the model.
+   */
+  @Test
+  void aPendingModeWithVfsOnIsCommittedVfsOffResetVfsOnThenInstancesThenTypes() throws Exception {
+    String name = "pending-h200-0";
+    GpuModel h200 = GpuCatalog.bundled().find("0x233510DE").orElseThrow();
+    GpuModel pendingUntilReset =
+        new GpuModel(
+            h200.pciDeviceIds(),
+            h200.product(),
+            h200.shortName(),
+            h200.architecture(),
+            h200.memoryMiB(),
+            true,
+            h200.migModeSurvivesReboot(),
+            h200.minDriverVersion(),
+            h200.sriovVfs(),
+            h200.mig(),
+            h200.vgpuTypes());
+    SimulatedGpuBackend gpus =
+        new SimulatedGpuBackend(name, "580.95.05", List.of(pendingUntilReset), true);
+    gpus.setVfsEnabled(0, 4);
+    gpus.setMigMode(0, true);
+    assertThat(gpus.inventory().getFirst().migModePending()).isEqualTo(MigMode.ENABLED);
+    assertThat(gpus.inventory().getFirst().migMode()).isEqualTo(MigMode.DISABLED);
+
+    var facts =
+        SimulatedHostFacts.of(
+            FleetFile.parse(
+                    """
+                    nodes:
+                      - {name-prefix: pending-h200, count: 1, host: vgpu-host,
+                         driver-version: "580.95.05", gpus: [{model: H200, count: 1}]}
+                    """,
+                    "pending.yaml")
+                .nodes()
+                .getFirst());
+    SpecFollowing following = SpecFollowing.of(signer.verifier());
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    try (EventPublisher publisher =
+            new EventPublisher(
+                new EventPublisher.Settings(
+                    kafka.bootstrapServers(),
+                    EVENTS,
+                    Duration.ofSeconds(30),
+                    Duration.ofSeconds(10),
+                    Map.of()));
+        CommandFollower follower =
+            CommandFollower.start(
+                CommandFollower.Settings.of(
+                    kafka.bootstrapServers(), following, Duration.ofSeconds(10)),
+                name::equals)) {
+      NodeAgent agent =
+          new NodeAgent(
+              facts,
+              gpus,
+              gpus::bootId,
+              publisher,
+              scheduler,
+              AgentSettings.of(Duration.ofMinutes(5), URI.create("fleetwave:it")),
+              0);
+      agent.start();
+      SpecConverger converger =
+          new SpecConverger(
+              agent,
+              gpus,
+              new AgentGate(List.of()),
+              BootRecord.inMemory(),
+              gpus::bootId,
+              following,
+              scheduler,
+              scheduler);
+      converger.start();
+      follower.follow(converger);
+
+      GpuSpec wanted = new GpuSpec(0, true, Map.of("7g.141gb", 1), 4, Map.of(0, "H200-7-141C"));
+      control.desired(spec(name, 1, wanted));
+      awaitApplied(name, agent.epoch(), 1);
+
+      assertThat(succeededKinds(name, agent.epoch()))
+          .containsExactly(
+              StepKind.DISABLE_VFS,
+              RESET_GPU,
+              ENABLE_VFS,
+              CREATE_INSTANCE,
+              SET_VGPU_TYPE,
+              RELEASE_GATE);
+      Gpu gpu = gpus.inventory().getFirst();
+      assertThat(gpu.migMode()).isEqualTo(MigMode.ENABLED);
+      assertThat(gpu.vfsEnabled()).isEqualTo(4);
+      assertThat(gpu.instances()).extracting(GpuInstance::profile).containsExactly("7g.141gb");
+      assertThat(gpus.virtualFunctions(0).getFirst().currentVgpuTypeId()).isEqualTo(1104);
+      agent.stop("test done").get(10, java.util.concurrent.TimeUnit.SECONDS);
+      converger.stop();
+    } finally {
+      scheduler.shutdownNow();
+    }
   }
 
   @Test
