@@ -140,18 +140,34 @@ public final class CommandFollower implements AutoCloseable {
     return config;
   }
 
+  /**
+   * The topic's partitions. A consumer answers "unknown topic" at once, also for a topic created a
+   * moment ago whose metadata has not reached the broker yet, so ask again until the wait is over.
+   */
   private static List<TopicPartition> partitions(
       KafkaConsumer<?, ?> consumer, Settings settings, String topic) {
-    List<PartitionInfo> infos;
-    try {
-      infos = consumer.partitionsFor(topic, settings.kafkaWait());
-    } catch (RuntimeException e) {
-      throw unavailable(settings, topic, e.toString());
+    long deadline = System.nanoTime() + settings.kafkaWait().toNanos();
+    while (true) {
+      List<PartitionInfo> infos;
+      long left = deadline - System.nanoTime();
+      try {
+        infos = consumer.partitionsFor(topic, Duration.ofNanos(Math.max(left, 1)));
+      } catch (RuntimeException e) {
+        throw unavailable(settings, topic, e.toString());
+      }
+      if (infos != null && !infos.isEmpty()) {
+        return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+      }
+      if (deadline - System.nanoTime() <= 0) {
+        throw unavailable(settings, topic, "the topic does not exist");
+      }
+      try {
+        Thread.sleep(Math.min(100, Math.max(1, left / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw unavailable(settings, topic, "interrupted");
+      }
     }
-    if (infos == null || infos.isEmpty()) {
-      throw unavailable(settings, topic, "the topic does not exist");
-    }
-    return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
   }
 
   private static IllegalStateException unavailable(Settings settings, String topic, String why) {
