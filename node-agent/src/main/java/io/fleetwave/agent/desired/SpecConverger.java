@@ -3,6 +3,7 @@ package io.fleetwave.agent.desired;
 import io.fleetwave.agent.AgentHaltedException;
 import io.fleetwave.agent.NodeAgent;
 import io.fleetwave.agent.gpu.GpuBackend;
+import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.agent.reconcile.DevicePluginGate;
 import io.fleetwave.agent.reconcile.ObservedNode;
 import io.fleetwave.agent.reconcile.Outcome;
@@ -284,9 +285,22 @@ public final class SpecConverger implements CommandSink {
     if (spec == null) {
       return true;
     }
+    ObservedNode observed;
+    try {
+      observed = ObservedNode.read(backend, gate.released());
+    } catch (RuntimeException e) {
+      // No step ran, so no StepFailed: say why the gate stays held and try again later.
+      String reason =
+          node() + ": cannot read the GPUs to plan spec generation " + spec.generation();
+      if (!gate.released()) {
+        agent.publish(new GateHeld(spec.generation(), reason + ": " + e.getMessage()));
+      }
+      scheduleRetry(spec.generation(), reason + ": " + e);
+      return true;
+    }
     Plan plan;
     try {
-      plan = reconciler.plan(ObservedNode.read(backend, gate.released()), spec);
+      plan = reconciler.plan(observed, spec);
     } catch (UnplannableSpecException e) {
       agent.publish(
           new SpecRejected(
@@ -306,7 +320,8 @@ public final class SpecConverger implements CommandSink {
         appliedGeneration = spec.generation();
         failures = 0;
       }
-      case Outcome.Failed failed -> scheduleRetry(failed);
+      case Outcome.Failed failed ->
+          scheduleRetry(failed.event().generation(), failed.event().reason());
     }
     return true;
   }
@@ -327,15 +342,15 @@ public final class SpecConverger implements CommandSink {
     };
   }
 
-  private void scheduleRetry(Outcome.Failed failed) {
+  private void scheduleRetry(long generation, String reason) {
     failures++;
     var delay = following.backoff(failures);
     LOG.log(
         Level.INFO,
         "node {0}: spec generation {1} failed ({2}); retry in {3}",
         node(),
-        failed.event().generation(),
-        failed.event().reason(),
+        generation,
+        reason,
         delay);
     cancelRetry();
     retry =
@@ -356,10 +371,14 @@ public final class SpecConverger implements CommandSink {
    */
   private void resetGpu(ResetGpu command) {
     List<String> blockers = new ArrayList<>();
-    backend
-        .computeProcesses(command.gpu())
-        .forEach(p -> blockers.add("compute process " + p.pid() + " (" + p.name() + ")"));
-    blockers.addAll(backend.handleHolders(command.gpu()));
+    try {
+      backend
+          .computeProcesses(command.gpu())
+          .forEach(p -> blockers.add("compute process " + p.pid() + " (" + p.name() + ")"));
+      blockers.addAll(backend.handleHolders(command.gpu()));
+    } catch (GpuOperationException e) {
+      // e.g. no such GPU: the reset step itself fails with the hardware's reason
+    }
     Plan plan =
         new Plan(
             command.generation(),

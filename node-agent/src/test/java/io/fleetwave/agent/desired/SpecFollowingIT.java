@@ -332,6 +332,10 @@ class SpecFollowingIT {
     assertThat(refused.step().kind()).isEqualTo(RESET_GPU);
     assertThat(refused.holder()).isEqualTo("4 SR-IOV VFs enabled");
     assertThat(node.gpus().inventory()).isEqualTo(before);
+
+    control.command(name, new ResetGpu(5, 2, now, now.plusSeconds(60)));
+    assertThat(awaitStepFailed(name, 2).reason()).contains("GPU 5").contains("no such GPU");
+    assertThat(node.gpus().inventory()).isEqualTo(before);
   }
 
   /**
