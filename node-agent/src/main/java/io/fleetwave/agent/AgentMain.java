@@ -1,5 +1,11 @@
 package io.fleetwave.agent;
 
+import io.fleetwave.agent.desired.BootRecord;
+import io.fleetwave.agent.desired.CommandFollower;
+import io.fleetwave.agent.desired.SpecConverger;
+import io.fleetwave.agent.desired.SpecFollowing;
+import io.fleetwave.agent.gate.AgentGate;
+import io.fleetwave.agent.gate.GateFile;
 import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostProbe;
 import io.fleetwave.agent.host.HostProbeSettings;
@@ -12,12 +18,15 @@ import io.fleetwave.agent.reset.ResetPolicy;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.security.CommandVerifier;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,7 +35,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The agent on a real GPU node: probe the host, open NVML from the detected driver root, publish
  * facts, inventory and heartbeats until SIGTERM. {@code --probe-only} prints the two events and
- * exits without touching anything.
+ * exits without touching anything. With {@code --public-key}, the agent also follows its signed
+ * desired spec and commands ({@link SpecConverger}).
  */
 public final class AgentMain {
   private AgentMain() {}
@@ -38,6 +48,14 @@ public final class AgentMain {
     } catch (IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
       System.err.println(AgentOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    Optional<SpecFollowing> following;
+    try {
+      following = options.publicKey().map(key -> SpecFollowing.of(verifier(key)));
+    } catch (IllegalArgumentException e) {
+      System.err.println("fleetwave-agent: " + e.getMessage());
       System.exit(2);
       return;
     }
@@ -58,7 +76,7 @@ public final class AgentMain {
         System.out.println(json(new GpuInventoryReported(gpus.inventory())));
         return;
       }
-      run(options, facts, registered, gpus);
+      run(options, facts, registered, gpus, following);
     }
   }
 
@@ -75,7 +93,11 @@ public final class AgentMain {
   }
 
   private static void run(
-      AgentOptions options, HostFacts facts, NodeRegistered registered, NvmlGpuBackend gpus)
+      AgentOptions options,
+      HostFacts facts,
+      NodeRegistered registered,
+      NvmlGpuBackend gpus,
+      Optional<SpecFollowing> following)
       throws InterruptedException {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try (EventPublisher publisher =
@@ -93,6 +115,8 @@ public final class AgentMain {
                   URI.create("fleetwave:agent/" + registered.hostname())),
               0);
       agent.start();
+      Optional<CommandFollower> follower =
+          following.map(f -> follow(options, facts, agent, gpus, f, scheduler));
       // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
       long every = options.inventoryInterval().toMillis();
       scheduler.scheduleWithFixedDelay(
@@ -102,6 +126,7 @@ public final class AgentMain {
           .addShutdownHook(
               new Thread(
                   () -> {
+                    follower.ifPresent(CommandFollower::close);
                     agent
                         .stop("SIGTERM")
                         .orTimeout(10, TimeUnit.SECONDS)
@@ -114,6 +139,59 @@ public final class AgentMain {
     } finally {
       scheduler.shutdownNow();
     }
+  }
+
+  /**
+   * Starts following the node's desired spec: the gate file and the last boot id go to the state
+   * directory where the host is writable and has one; elsewhere the gate is an event only.
+   */
+  private static CommandFollower follow(
+      AgentOptions options,
+      HostFacts facts,
+      NodeAgent agent,
+      NvmlGpuBackend gpus,
+      SpecFollowing following,
+      ScheduledExecutorService scheduler) {
+    Optional<Path> stateDirectory =
+        facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+    AgentGate gate =
+        new AgentGate(
+            stateDirectory
+                .<io.fleetwave.agent.reconcile.DevicePluginGate>map(
+                    dir -> new GateFile(dir, () -> bootId(facts)))
+                .stream()
+                .toList());
+    SpecConverger converger =
+        new SpecConverger(
+            agent,
+            gpus,
+            gate,
+            stateDirectory.map(BootRecord::inDirectory).orElseGet(BootRecord::none),
+            () -> bootId(facts),
+            following,
+            Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().factory()),
+            scheduler);
+    CommandFollower follower =
+        CommandFollower.start(
+            CommandFollower.Settings.of(
+                options.bootstrapServers().orElseThrow(), following, Duration.ofSeconds(10)),
+            registered -> registered.equals(agent.nodeName()));
+    converger.start();
+    follower.follow(converger);
+    return follower;
+  }
+
+  /** The public key from a file, or the PEM itself (environment variable). */
+  static CommandVerifier verifier(String fileOrPem) {
+    String pem = fileOrPem;
+    if (!fileOrPem.strip().startsWith("-----BEGIN")) {
+      try {
+        pem = Files.readString(Path.of(fileOrPem));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--public-key: cannot read " + fileOrPem + ": " + e, e);
+      }
+    }
+    return CommandVerifier.fromX509(pem);
   }
 
   private static String bootId(HostFacts facts) {

@@ -22,7 +22,8 @@ record AgentOptions(
     Duration inventoryInterval,
     Duration busTimeout,
     boolean rebootAllowed,
-    boolean probeOnly) {
+    boolean probeOnly,
+    Optional<String> publicKey) {
 
   static final String USAGE =
       """
@@ -37,6 +38,9 @@ record AgentOptions(
         --heartbeat-seconds N     default 10
         --inventory-seconds N     how often GPU state is re-read, default 15
         --bus-timeout-seconds N   bound on every D-Bus call, default 3
+        --public-key FILE         the control plane's Ed25519 public key (X.509 PEM); enables
+                                  following the node's signed desired spec and commands (env
+                                  FLEETWAVE_COMMAND_PUBLIC_KEY: a file, or the PEM itself)
         --allow-reboot            a node reboot may stand in for an impossible GPU reset
         --probe-only              print NodeRegistered and GpuInventoryReported as JSON and exit;
                                   reads only, changes nothing\
@@ -59,7 +63,8 @@ record AgentOptions(
             "--labels",
             "--heartbeat-seconds",
             "--inventory-seconds",
-            "--bus-timeout-seconds" -> {
+            "--bus-timeout-seconds",
+            "--public-key" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
@@ -84,7 +89,8 @@ record AgentOptions(
         seconds(values, "--inventory-seconds", 15),
         seconds(values, "--bus-timeout-seconds", 3),
         reboot,
-        probeOnly);
+        probeOnly,
+        option(values, env, "--public-key", "FLEETWAVE_COMMAND_PUBLIC_KEY"));
   }
 
   private static Optional<String> option(

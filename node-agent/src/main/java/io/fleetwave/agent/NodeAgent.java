@@ -7,6 +7,7 @@ import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -96,6 +97,34 @@ public final class NodeAgent {
     long interval = settings.heartbeatInterval().toMillis();
     long spread = Math.floorMod(nodeName().hashCode(), interval);
     heartbeats = scheduler.scheduleAtFixedRate(this::tick, spread, interval, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Publishes one event of this run (reconcile progress) in this run's (epoch, seq) order.
+   *
+   * @throws AgentHaltedException when the run has stopped: a dead agent says nothing more
+   */
+  public void publish(NodeEvent event) {
+    if (!running.get()) {
+      throw new AgentHaltedException(nodeName(), epoch());
+    }
+    events.publish(event);
+  }
+
+  /** Publishes the inventory now if it changed since the last report (after a GPU step). */
+  public void reportInventory() {
+    publishInventory(false);
+  }
+
+  /** Publishes the node's facts and its inventory again (the Reprobe command). */
+  public void reprobe() {
+    if (!running.get()) {
+      throw new AgentHaltedException(nodeName(), epoch());
+    }
+    synchronized (inventoryLock) {
+      events.publish(facts);
+    }
+    publishInventory(true);
   }
 
   /** Asks for an inventory check soon (the simulator calls this on every change). */

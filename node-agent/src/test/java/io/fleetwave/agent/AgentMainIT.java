@@ -10,24 +10,45 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.command.ApplyNodeSpec;
+import io.fleetwave.events.command.CommandCodec;
+import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.GateHeld;
+import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.node.StepKind;
+import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.NodeSpec;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +73,8 @@ class AgentMainIT {
         .devices("/", 3)
         .file("proc/sys/kernel/random/boot_id", "7d1f0c3e-boot\n");
     kafka = EmbeddedKafka.start();
-    kafka.createTopics(1, Topics.NODE_EVENTS);
+    kafka.createTopics(1, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
+    kafka.createTopics(1, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
   }
 
   @AfterAll
@@ -116,6 +138,95 @@ class AgentMainIT {
     } finally {
       agent.destroyForcibly();
     }
+  }
+
+  @Test
+  void withAPublicKeyItFollowsItsSignedSpecHoldingTheGateFromBootAndRefusesForgedOnes()
+      throws Exception {
+    CommandSigner signer = CommandSigner.generate();
+    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
+    Files.writeString(key, signer.publicKeyPem());
+    Process agent =
+        agent(
+            "--bootstrap", kafka.bootstrapServers(),
+            "--host-root", hostRoot.toString(),
+            "--public-key", key.toString());
+    try (KafkaConsumer<String, byte[]> consumer = consumer();
+        KafkaProducer<String, byte[]> producer = producer()) {
+      List<Envelope<FleetEvent>> seen = new ArrayList<>();
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                read(consumer, seen);
+                return seen.stream().anyMatch(e -> e.data() instanceof GateHeld);
+              });
+      String node = first(seen, NodeRegistered.class).hostname();
+      // Talos keeps no state directory: the agent cannot know the last boot and says so.
+      assertThat(first(seen, NodeBooted.class)).isEqualTo(new NodeBooted("7d1f0c3e-boot", null));
+
+      NodeSpec spec = new NodeSpec(node, 1, null, List.of(), GatePolicy.HOLD_UNTIL_APPLIED);
+      CommandEnvelope forged =
+          CommandSigner.generate()
+              .sign(
+                  CommandEnvelope.of(
+                      URI.create("fleetwave:impostor"),
+                      node,
+                      Instant.now(),
+                      new ApplyNodeSpec(spec, Instant.now(), null)));
+      send(producer, forged);
+      CommandEnvelope signed =
+          signer.sign(
+              CommandEnvelope.of(
+                  URI.create("fleetwave:control-plane"),
+                  node,
+                  Instant.now(),
+                  new ApplyNodeSpec(spec, Instant.now(), null)));
+      send(producer, signed);
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                read(consumer, seen);
+                return seen.stream().anyMatch(e -> e.data().equals(new SpecApplied(1)));
+              });
+      assertThat(first(seen, SpecRejected.class).code()).isEqualTo("forged");
+      assertThat(first(seen, SpecAccepted.class).steps())
+          .extracting(PlannedStep::kind)
+          .containsExactly(StepKind.RELEASE_GATE);
+      assertThat(seen).anyMatch(e -> e.data().equals(new GateReleased(1)));
+    } finally {
+      agent.destroyForcibly();
+    }
+  }
+
+  @Test
+  void anUnreadablePublicKeyStopsTheAgentWithAClearMessage() throws Exception {
+    Process agent =
+        agent(
+            "--bootstrap", kafka.bootstrapServers(),
+            "--host-root", hostRoot.toString(),
+            "--public-key", "target/no-such-key.pem");
+    assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(agent.exitValue()).as(out).isEqualTo(2);
+    assertThat(out).contains("--public-key: cannot read target/no-such-key.pem");
+  }
+
+  private static KafkaProducer<String, byte[]> producer() {
+    return new KafkaProducer<>(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+        new StringSerializer(),
+        new ByteArraySerializer());
+  }
+
+  private static void send(KafkaProducer<String, byte[]> producer, CommandEnvelope command)
+      throws Exception {
+    producer
+        .send(
+            new ProducerRecord<>(
+                Topics.NODE_DESIRED, command.subject(), CommandCodec.encode(command)))
+        .get(30, TimeUnit.SECONDS);
   }
 
   private static Process agent(String... args) throws Exception {

@@ -1,12 +1,16 @@
 package io.fleetwave.agent.sim;
 
 import io.fleetwave.agent.AgentSettings;
+import io.fleetwave.agent.desired.CommandFollower;
+import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.fleet.FleetFile;
 import io.fleetwave.agent.fleet.NodeSpec;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.security.CommandVerifier;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -17,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -27,6 +32,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs the agents of every node of a fleet file in this JVM: one shared producer and one small
  * scheduler pool, no thread per node, so 10,000 nodes fit in one process.
+ *
+ * <p>With a {@link SpecFollowing} (the control plane's public key), every node also follows its
+ * desired spec and commands: ONE {@link CommandFollower} (one consumer, one thread) reads both
+ * topics for all nodes and dispatches by key; reconciles run on a small shared pool, one at a time
+ * per node. Without one (the {@link #start(FleetFile, String, Duration)} overload) nothing is
+ * followed, as before.
  */
 public final class SimulatedFleet implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(SimulatedFleet.class.getName());
@@ -72,21 +83,38 @@ public final class SimulatedFleet implements AutoCloseable {
   private final EventPublisher publisher;
   private final ScheduledExecutorService scheduler;
   private final Map<String, SimulatedNode> nodes;
+  private final Following following;
+
+  /** What the nodes of a following fleet share. */
+  record Following(
+      SpecFollowing spec, CommandFollower follower, ExecutorService workers, Path stateRoot) {}
 
   private SimulatedFleet(
       Settings settings,
       EventPublisher publisher,
       ScheduledExecutorService scheduler,
-      Map<String, SimulatedNode> nodes) {
+      Map<String, SimulatedNode> nodes,
+      Following following) {
     this.settings = settings;
     this.publisher = publisher;
     this.scheduler = scheduler;
     this.nodes = nodes;
+    this.following = following;
   }
 
   public static SimulatedFleet start(
       FleetFile fleet, String bootstrapServers, Duration heartbeatInterval) {
     return start(fleet, Settings.of(bootstrapServers, heartbeatInterval));
+  }
+
+  /** As {@link #start(FleetFile, String, Duration)}, every node following its signed spec. */
+  public static SimulatedFleet start(
+      FleetFile fleet,
+      String bootstrapServers,
+      Duration heartbeatInterval,
+      CommandVerifier verifier) {
+    return start(
+        fleet, Settings.of(bootstrapServers, heartbeatInterval), SpecFollowing.of(verifier), null);
   }
 
   /**
@@ -95,6 +123,21 @@ public final class SimulatedFleet implements AutoCloseable {
    * @throws IllegalStateException when the broker does not serve the topic within kafkaWait
    */
   public static SimulatedFleet start(FleetFile fleet, Settings settings) {
+    return start(fleet, settings, null, null);
+  }
+
+  /**
+   * Creates every node and starts its agent; with {@code following}, each node also follows its
+   * desired spec and commands.
+   *
+   * @param following null: nodes follow nothing
+   * @param stateRoot where writable simulated hosts keep their state directory ({@code
+   *     stateRoot/<node>}: gate file, last boot id); null: no host has one (the gate is an event
+   *     only)
+   * @throws IllegalStateException when the broker does not serve a topic within kafkaWait
+   */
+  public static SimulatedFleet start(
+      FleetFile fleet, Settings settings, SpecFollowing following, Path stateRoot) {
     EventPublisher publisher =
         new EventPublisher(
             new EventPublisher.Settings(
@@ -116,11 +159,34 @@ public final class SimulatedFleet implements AutoCloseable {
             settings.heartbeatInterval(),
             URI.create("fleetwave:simulated-agent"),
             Clock.systemUTC());
+    Following shared = null;
+    if (following != null) {
+      java.util.Set<String> names =
+          fleet.nodes().stream().map(NodeSpec::name).collect(java.util.stream.Collectors.toSet());
+      CommandFollower follower;
+      try {
+        follower =
+            CommandFollower.start(
+                CommandFollower.Settings.of(
+                    settings.bootstrapServers(), following, settings.kafkaWait()),
+                names::contains);
+      } catch (RuntimeException e) {
+        scheduler.shutdownNow();
+        publisher.close(Duration.ZERO);
+        throw e;
+      }
+      shared =
+          new Following(
+              following,
+              follower,
+              Executors.newFixedThreadPool(settings.schedulerThreads(), daemonThreads()),
+              stateRoot);
+    }
     Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
     for (NodeSpec spec : fleet.nodes()) {
-      nodes.put(spec.name(), new SimulatedNode(spec, publisher, scheduler, agentSettings));
+      nodes.put(spec.name(), new SimulatedNode(spec, publisher, scheduler, agentSettings, shared));
     }
-    SimulatedFleet started = new SimulatedFleet(settings, publisher, scheduler, nodes);
+    SimulatedFleet started = new SimulatedFleet(settings, publisher, scheduler, nodes, shared);
     nodes.values().forEach(SimulatedNode::restart);
     LOG.log(Level.INFO, "simulated fleet of {0} nodes started", nodes.size());
     return started;
@@ -171,6 +237,10 @@ public final class SimulatedFleet implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      if (following != null) {
+        following.follower().close();
+        following.workers().shutdownNow();
+      }
       scheduler.shutdownNow();
       publisher.close(Duration.ofNanos(remaining(deadline)));
     }

@@ -2,10 +2,18 @@ package io.fleetwave.agent.sim;
 
 import io.fleetwave.agent.AgentSettings;
 import io.fleetwave.agent.NodeAgent;
+import io.fleetwave.agent.desired.BootRecord;
+import io.fleetwave.agent.desired.SpecConverger;
 import io.fleetwave.agent.fleet.NodeSpec;
+import io.fleetwave.agent.gate.AgentGate;
+import io.fleetwave.agent.gate.GateFile;
 import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.agent.reconcile.DevicePluginGate;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeRegistered;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -13,6 +21,12 @@ import java.util.concurrent.ScheduledExecutorService;
  * One simulated node: its GPUs (a {@link SimulatedGpuBackend} tests and the demo may disturb) and
  * the current run of its agent, which can crash, restart (new, larger epoch) or go through a
  * reboot.
+ *
+ * <p>Where the fleet follows desired specs, every agent run also gets a {@link SpecConverger}: it
+ * holds the gate after a boot and converges to the node's spec from the compacted topic. What a
+ * real host keeps across agent runs is kept here: the gate file and the last boot id in the node's
+ * state directory on writable hosts; on read-only hosts (Talos, COS) no file, and the last boot id
+ * in memory, standing in for the boot the event log shows.
  */
 public final class SimulatedNode {
   private final NodeSpec spec;
@@ -21,13 +35,32 @@ public final class SimulatedNode {
   private final EventPublisher publisher;
   private final ScheduledExecutorService scheduler;
   private final AgentSettings settings;
+  private final SimulatedFleet.Following following;
+  private final Optional<Path> stateDirectory;
+  private final BootRecord boots;
   private NodeAgent agent;
+  private SpecConverger converger;
 
   SimulatedNode(
       NodeSpec spec,
       EventPublisher publisher,
       ScheduledExecutorService scheduler,
       AgentSettings settings) {
+    this(spec, publisher, scheduler, settings, null);
+  }
+
+  SimulatedNode(
+      NodeSpec spec,
+      EventPublisher publisher,
+      ScheduledExecutorService scheduler,
+      AgentSettings settings,
+      SimulatedFleet.Following following) {
+    this.following = following;
+    this.stateDirectory =
+        following == null || following.stateRoot() == null || spec.os().readOnlyRoot()
+            ? Optional.empty()
+            : Optional.of(following.stateRoot().resolve(spec.name()));
+    this.boots = stateDirectory.map(BootRecord::inDirectory).orElseGet(BootRecord::inMemory);
     this.spec = spec;
     this.facts = SimulatedHostFacts.of(spec);
     this.gpus =
@@ -76,12 +109,47 @@ public final class SimulatedNode {
     }
     agent = new NodeAgent(facts, gpus, gpus::bootId, publisher, scheduler, settings, epoch());
     agent.start();
+    if (following != null) {
+      converger =
+          new SpecConverger(
+              agent,
+              gpus,
+              gate(),
+              boots,
+              gpus::bootId,
+              following.spec(),
+              following.workers(),
+              scheduler);
+      converger.start();
+      following.follower().follow(converger);
+    }
+  }
+
+  /** The writable state directory of this node (gate file, last boot id), if it has one. */
+  public Optional<Path> stateDirectory() {
+    return stateDirectory;
+  }
+
+  private DevicePluginGate gate() {
+    List<DevicePluginGate> outlets =
+        stateDirectory.<DevicePluginGate>map(dir -> new GateFile(dir, gpus::bootId)).stream()
+            .toList();
+    return new AgentGate(outlets);
   }
 
   /** Kills the agent without AgentStopping, as a crashed process. */
   public synchronized void crash() {
     if (agent != null) {
       agent.crash();
+    }
+    stopFollowing();
+  }
+
+  private void stopFollowing() {
+    if (converger != null) {
+      following.follower().unfollow(converger);
+      converger.stop();
+      converger = null;
     }
   }
 
@@ -96,6 +164,7 @@ public final class SimulatedNode {
 
   /** Stops the agent in order; completes when AgentStopping is acknowledged. */
   public synchronized CompletableFuture<Void> stop(String reason) {
+    stopFollowing();
     return agent == null ? CompletableFuture.completedFuture(null) : agent.stop(reason);
   }
 

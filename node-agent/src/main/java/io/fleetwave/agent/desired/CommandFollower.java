@@ -1,0 +1,334 @@
+package io.fleetwave.agent.desired;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads the desired-spec topic (compacted) and the commands topic for every node of this JVM with
+ * ONE consumer on ONE thread, and hands each record to the node it is keyed by. A real agent has
+ * one node here; the simulated fleet has thousands, still one consumer.
+ *
+ * <p>No consumer group: every partition is assigned directly, the desired topic from its beginning
+ * (it is the state), the commands topic from its end at start (a one-shot command is for the agent
+ * that runs when it is sent, never replayed to a later one). The latest desired record of each
+ * local node is kept in memory, so a node that (re)joins — an agent restart or a reboot — gets its
+ * spec as soon as this reader has reached the end offsets the topic had when it joined (bounded by
+ * the catch-up timeout; a clear error otherwise).
+ */
+public final class CommandFollower implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(CommandFollower.class.getName());
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  /**
+   * @param bootstrapServers Kafka bootstrap servers
+   * @param desiredTopic compacted, key = node name
+   * @param commandsTopic one-shot commands, key = node name
+   * @param kafkaWait bound on metadata and offset requests (start fails after it)
+   * @param catchUpTimeout bound on reaching the end of the desired topic for a joining node
+   * @param overrides further consumer properties (security), applied last
+   */
+  public record Settings(
+      String bootstrapServers,
+      String desiredTopic,
+      String commandsTopic,
+      Duration kafkaWait,
+      Duration catchUpTimeout,
+      Map<String, Object> overrides) {
+    public Settings {
+      Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+      Objects.requireNonNull(desiredTopic, "desiredTopic");
+      Objects.requireNonNull(commandsTopic, "commandsTopic");
+      Objects.requireNonNull(kafkaWait, "kafkaWait");
+      Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
+      overrides = Map.copyOf(overrides);
+    }
+
+    public static Settings of(String bootstrapServers, SpecFollowing following, Duration wait) {
+      return new Settings(
+          bootstrapServers,
+          following.desiredTopic(),
+          following.commandsTopic(),
+          wait,
+          following.catchUpTimeout(),
+          Map.of());
+    }
+  }
+
+  private record CatchUp(CommandSink sink, Map<TopicPartition, Long> ends, long deadlineNanos) {}
+
+  private final Settings settings;
+  private final Predicate<String> localNodes;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final List<TopicPartition> desiredPartitions;
+  private final Map<String, CommandSink> live = new ConcurrentHashMap<>();
+  private final Queue<CommandSink> joining = new ConcurrentLinkedQueue<>();
+  // Poll thread only.
+  private final Map<String, byte[]> latestDesired = new HashMap<>();
+  private final List<CatchUp> catchingUp = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  private CommandFollower(
+      Settings settings,
+      Predicate<String> localNodes,
+      KafkaConsumer<String, byte[]> consumer,
+      List<TopicPartition> desiredPartitions) {
+    this.settings = settings;
+    this.localNodes = localNodes;
+    this.consumer = consumer;
+    this.desiredPartitions = desiredPartitions;
+    this.thread =
+        Thread.ofPlatform().daemon().name("fleetwave-command-follower").unstarted(this::loop);
+  }
+
+  /**
+   * Assigns both topics and starts reading.
+   *
+   * @param localNodes the node names of this JVM (only their desired records are kept)
+   * @throws IllegalStateException naming the servers and topic when a topic is not served within
+   *     the wait
+   */
+  public static CommandFollower start(Settings settings, Predicate<String> localNodes) {
+    KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            consumerConfig(settings), new StringDeserializer(), new ByteArrayDeserializer());
+    try {
+      List<TopicPartition> desired = partitions(consumer, settings, settings.desiredTopic());
+      List<TopicPartition> commands = partitions(consumer, settings, settings.commandsTopic());
+      List<TopicPartition> all = new ArrayList<>(desired);
+      all.addAll(commands);
+      consumer.assign(all);
+      consumer.seekToBeginning(desired);
+      consumer.seekToEnd(commands);
+      // Resolve the end now: commands sent after start() returns must not be skipped.
+      commands.forEach(tp -> consumer.position(tp, settings.kafkaWait()));
+      CommandFollower follower = new CommandFollower(settings, localNodes, consumer, desired);
+      follower.thread.start();
+      return follower;
+    } catch (RuntimeException e) {
+      consumer.close(Duration.ZERO);
+      throw e;
+    }
+  }
+
+  static Map<String, Object> consumerConfig(Settings settings) {
+    Map<String, Object> config = new HashMap<>();
+    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "fleetwave-command-follower");
+    config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) settings.kafkaWait().toMillis());
+    config.putAll(settings.overrides());
+    return config;
+  }
+
+  /**
+   * The topic's partitions. A consumer answers "unknown topic" at once, also for a topic created a
+   * moment ago whose metadata has not reached the broker yet, so ask again until the wait is over.
+   */
+  private static List<TopicPartition> partitions(
+      KafkaConsumer<?, ?> consumer, Settings settings, String topic) {
+    long deadline = System.nanoTime() + settings.kafkaWait().toNanos();
+    while (true) {
+      List<PartitionInfo> infos;
+      long left = deadline - System.nanoTime();
+      try {
+        infos = consumer.partitionsFor(topic, Duration.ofNanos(Math.max(left, 1)));
+      } catch (RuntimeException e) {
+        throw unavailable(settings, topic, e.toString());
+      }
+      if (infos != null && !infos.isEmpty()) {
+        return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+      }
+      if (deadline - System.nanoTime() <= 0) {
+        throw unavailable(settings, topic, "the topic does not exist");
+      }
+      try {
+        Thread.sleep(Math.min(100, Math.max(1, left / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw unavailable(settings, topic, "interrupted");
+      }
+    }
+  }
+
+  private static IllegalStateException unavailable(Settings settings, String topic, String why) {
+    return new IllegalStateException(
+        "Kafka at "
+            + settings.bootstrapServers()
+            + " did not serve topic "
+            + topic
+            + " within "
+            + settings.kafkaWait()
+            + " (is the broker up and the topic created?): "
+            + why);
+  }
+
+  /**
+   * Starts handing records to this sink: first its latest desired spec once the topic is read to
+   * the end offsets it has now, then every later record. Replaces an earlier sink of the node.
+   */
+  public void follow(CommandSink sink) {
+    joining.add(Objects.requireNonNull(sink, "sink"));
+  }
+
+  /** Stops handing records to this sink (its agent run stopped). */
+  public void unfollow(CommandSink sink) {
+    live.remove(sink.node(), sink);
+  }
+
+  private void loop() {
+    try {
+      while (running) {
+        admitJoining();
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+          dispatch(record);
+        }
+        finishCatchUps();
+      }
+    } catch (WakeupException e) {
+      // closing
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "command follower stopped: " + e, e);
+      catchingUp.forEach(c -> c.sink().catchUpFailed("command follower stopped: " + e));
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  private void admitJoining() {
+    List<CommandSink> admitted = new ArrayList<>();
+    for (CommandSink sink = joining.poll(); sink != null; sink = joining.poll()) {
+      admitted.add(sink);
+    }
+    if (admitted.isEmpty()) {
+      return;
+    }
+    long deadline = System.nanoTime() + settings.catchUpTimeout().toNanos();
+    try {
+      Map<TopicPartition, Long> ends = consumer.endOffsets(desiredPartitions, settings.kafkaWait());
+      admitted.forEach(sink -> catchingUp.add(new CatchUp(sink, ends, deadline)));
+    } catch (WakeupException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      String reason =
+          "cannot read the end offsets of "
+              + settings.desiredTopic()
+              + " within "
+              + settings.kafkaWait()
+              + ": "
+              + e;
+      admitted.forEach(
+          sink -> {
+            sink.catchUpFailed(reason);
+            live.put(sink.node(), sink);
+          });
+    }
+  }
+
+  private void dispatch(ConsumerRecord<String, byte[]> record) {
+    String node = record.key();
+    if (node == null) {
+      LOG.log(
+          Level.WARNING,
+          "record without a key (node name) at {0}-{1}@{2} ignored",
+          record.topic(),
+          record.partition(),
+          record.offset());
+      return;
+    }
+    boolean desired = record.topic().equals(settings.desiredTopic());
+    if (desired && localNodes.test(node)) {
+      if (record.value() == null) {
+        latestDesired.remove(node); // a tombstone: the control plane forgot the node
+      } else {
+        latestDesired.put(node, record.value());
+      }
+    }
+    CommandSink sink = live.get(node);
+    if (sink == null || !sink.active()) {
+      if (!desired && localNodes.test(node)) {
+        LOG.log(
+            Level.WARNING,
+            "command for node {0} dropped: its agent is not running (offset {1})",
+            node,
+            record.offset());
+      }
+      return;
+    }
+    if (record.value() == null) {
+      return;
+    }
+    if (desired) {
+      sink.desired(record.value());
+    } else {
+      sink.command(record.value());
+    }
+  }
+
+  private void finishCatchUps() {
+    long now = System.nanoTime();
+    for (Iterator<CatchUp> it = catchingUp.iterator(); it.hasNext(); ) {
+      CatchUp catchUp = it.next();
+      CommandSink sink = catchUp.sink();
+      if (!sink.active()) {
+        it.remove();
+        continue;
+      }
+      Map<TopicPartition, Long> behind = new HashMap<>();
+      catchUp
+          .ends()
+          .forEach(
+              (tp, end) -> {
+                long position = consumer.position(tp);
+                if (position < end) {
+                  behind.put(tp, end - position);
+                }
+              });
+      if (behind.isEmpty()) {
+        it.remove();
+        live.put(sink.node(), sink);
+        sink.caughtUp(latestDesired.get(sink.node()));
+      } else if (now - catchUp.deadlineNanos() > 0) {
+        it.remove();
+        live.put(sink.node(), sink);
+        sink.catchUpFailed(
+            settings.desiredTopic()
+                + " was not read to its end within "
+                + settings.catchUpTimeout()
+                + " (records behind per partition: "
+                + behind
+                + "); the spec will be applied when it arrives");
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      thread.join(Duration.ofSeconds(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

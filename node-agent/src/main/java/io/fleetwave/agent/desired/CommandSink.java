@@ -1,0 +1,28 @@
+package io.fleetwave.agent.desired;
+
+/**
+ * One node's receiver of the records {@link CommandFollower} reads for it. Called on the follower's
+ * poll thread: implementations hand the work over and return at once.
+ */
+public interface CommandSink {
+  String node();
+
+  /** False once the agent run behind it stopped; the follower then drops it. */
+  boolean active();
+
+  /**
+   * The desired topic was read to the end offsets it had when this sink joined.
+   *
+   * @param latestDesired the node's latest record value there, or null if it has none
+   */
+  void caughtUp(byte[] latestDesired);
+
+  /** Reading the desired topic to its end did not finish in time; records keep coming after. */
+  void catchUpFailed(String reason);
+
+  /** A later record of the desired topic for this node. */
+  void desired(byte[] value);
+
+  /** A one-shot command for this node. */
+  void command(byte[] value);
+}

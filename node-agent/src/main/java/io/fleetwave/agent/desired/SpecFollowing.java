@@ -1,0 +1,104 @@
+package io.fleetwave.agent.desired;
+
+import io.fleetwave.agent.reconcile.StepDeadlines;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.security.CommandVerifier;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of following the desired spec and the commands of a node (or of every simulated node in
+ * a JVM).
+ *
+ * @param verifier checks every spec and command against the control plane's public key
+ * @param desiredTopic the compacted topic of desired specs, key = node name
+ * @param commandsTopic the topic of one-shot commands, key = node name
+ * @param deadlines per step kind
+ * @param retryBackoff delays before retrying a failed spec, one per consecutive failure; the last
+ *     repeats (a new spec retries at once)
+ * @param catchUpTimeout bound on reading the desired topic to its end after a start
+ * @param interceptor test hook after each step (crash injection)
+ * @param clock the agent's clock, for command expiry
+ */
+public record SpecFollowing(
+    CommandVerifier verifier,
+    String desiredTopic,
+    String commandsTopic,
+    StepDeadlines deadlines,
+    List<Duration> retryBackoff,
+    Duration catchUpTimeout,
+    StepInterceptor interceptor,
+    Clock clock) {
+
+  public SpecFollowing {
+    Objects.requireNonNull(verifier, "verifier (the control plane's public key)");
+    Objects.requireNonNull(desiredTopic, "desiredTopic");
+    Objects.requireNonNull(commandsTopic, "commandsTopic");
+    Objects.requireNonNull(deadlines, "deadlines");
+    Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
+    Objects.requireNonNull(interceptor, "interceptor");
+    Objects.requireNonNull(clock, "clock");
+    retryBackoff = List.copyOf(retryBackoff);
+    if (retryBackoff.isEmpty()
+        || retryBackoff.stream().anyMatch(d -> d.isNegative() || d.isZero())) {
+      throw new IllegalArgumentException(
+          "retryBackoff must list positive delays, got " + retryBackoff);
+    }
+  }
+
+  /** Defaults: the standard topics, default deadlines, retries after 5 s, 30 s, then every 60 s. */
+  public static SpecFollowing of(CommandVerifier verifier) {
+    return new SpecFollowing(
+        verifier,
+        Topics.NODE_DESIRED,
+        Topics.NODE_COMMANDS,
+        StepDeadlines.defaults(),
+        List.of(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(60)),
+        Duration.ofSeconds(30),
+        StepInterceptor.NONE,
+        Clock.systemUTC());
+  }
+
+  public SpecFollowing withInterceptor(StepInterceptor interceptor) {
+    return new SpecFollowing(
+        verifier,
+        desiredTopic,
+        commandsTopic,
+        deadlines,
+        retryBackoff,
+        catchUpTimeout,
+        interceptor,
+        clock);
+  }
+
+  public SpecFollowing withDeadlines(StepDeadlines deadlines) {
+    return new SpecFollowing(
+        verifier,
+        desiredTopic,
+        commandsTopic,
+        deadlines,
+        retryBackoff,
+        catchUpTimeout,
+        interceptor,
+        clock);
+  }
+
+  public SpecFollowing withRetryBackoff(List<Duration> retryBackoff) {
+    return new SpecFollowing(
+        verifier,
+        desiredTopic,
+        commandsTopic,
+        deadlines,
+        retryBackoff,
+        catchUpTimeout,
+        interceptor,
+        clock);
+  }
+
+  /** The delay before retry number {@code failures} (1 = after the first failure). */
+  Duration backoff(int failures) {
+    return retryBackoff.get(Math.min(Math.max(failures, 1), retryBackoff.size()) - 1);
+  }
+}
