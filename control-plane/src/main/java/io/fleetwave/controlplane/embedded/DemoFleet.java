@@ -53,12 +53,11 @@ public class DemoFleet {
     if (enabled) {
       FleetFile file =
           fleetFile.map(Path::of).map(FleetFile::read).orElseGet(FleetFile::bundledDemo);
-      // SEAM (issue 4, lead to wire): the simulated agents must verify specs with this control
-      // plane's key. Once the agent side's SimulatedFleet.start overload taking a CommandVerifier
-      // is on main, pass signing.verifier().orElseThrow() here; demo mode always has a key
-      // (CommandSigning generates one when none is configured).
-      fleet = SimulatedFleet.start(file, bootstrapServers, heartbeatInterval);
-      signing.verifier().ifPresent(v -> LOG.debug("demo fleet: command verifier ready"));
+      // The simulated agents verify specs and commands with this control plane's key; demo mode
+      // always has one (CommandSigning generates it when none is configured).
+      fleet =
+          SimulatedFleet.start(
+              file, bootstrapServers, heartbeatInterval, signing.verifier().orElseThrow());
       LOG.infof(
           "demo fleet: %d simulated nodes from %s, heartbeat every %s",
           fleet.nodes().size(), fleetFile.orElse("the bundled demo fleet"), heartbeatInterval);

@@ -100,6 +100,82 @@ class SimulatorDemoIT {
     assertThat(ProjectionRows.position(NODE)[0]).isGreaterThan(epoch);
   }
 
+  /**
+   * Issue 4 end to end: a spec PUT through the API is signed, read by the simulated agent from the
+   * compacted topic and applied in hardware order; after a simulated reboot, which loses MIG mode,
+   * VFs, instances and vGPU types, the agent restores it with no action from anyone.
+   */
+  @Test
+  void aSpecAppliedThroughTheApiIsRestoredAfterARebootHandsOff() {
+    await("the simulated node projected")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProjectionRows.position(NODE) != null);
+    given()
+        .contentType(ContentType.JSON)
+        .body(
+            """
+            {"gpus": [{"index": 0, "migEnabled": true, "instances": {"3g.40gb": 2}, "vfs": 4,
+                       "vgpuTypes": {"0": "H100-3-40C", "1": "H100-3-40C"}}]}
+            """)
+        .put("/api/v1/nodes/{name}/spec", NODE)
+        .then()
+        .statusCode(202);
+    awaitConvergedWithTwoInstances("the spec applied");
+    long epochBefore = ProjectionRows.position(NODE)[0];
+
+    given().post("/api/v1/simulator/nodes/{name}/reboot", NODE).then().statusCode(200);
+    await("a new agent run after the reboot")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProjectionRows.position(NODE)[0] > epochBefore);
+    awaitConvergedWithTwoInstances("the spec restored after the reboot");
+
+    long epochAfter = ProjectionRows.position(NODE)[0];
+    java.util.List<String> kinds = stepsSucceededIn(epochAfter);
+    assertThat(kinds.stream().filter(k -> !k.equals("hold-gate")).distinct().toList())
+        .containsExactly(
+            "set-mig-mode", "enable-vfs", "create-instance", "set-vgpu-type", "release-gate");
+    assertThat(kinds.stream().filter(k -> k.equals("create-instance")).count()).isEqualTo(2);
+    assertThat(kinds.getLast()).isEqualTo("release-gate");
+  }
+
+  private static void awaitConvergedWithTwoInstances(String what) {
+    await(what)
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              var spec = given().get("/api/v1/nodes/{name}/spec", NODE).then().extract().jsonPath();
+              var node = given().get("/api/v1/nodes/{name}", NODE).then().extract().jsonPath();
+              return spec.getBoolean("converged")
+                  && node.getList("gpus[0].instances").size() == 2
+                  && node.getInt("gpus[0].vfsEnabled") == 4;
+            });
+  }
+
+  /** The kinds of the steps that succeeded in one agent run, oldest first. */
+  private static java.util.List<String> stepsSucceededIn(long epoch) {
+    java.util.List<java.util.Map<String, Object>> events =
+        given()
+            .queryParam("size", 500)
+            .get("/api/v1/nodes/{name}/events", NODE)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getList("items");
+    java.util.List<String> kinds = new java.util.ArrayList<>();
+    for (var event : events.reversed()) {
+      if (((Number) event.get("epoch")).longValue() == epoch
+          && ((String) event.get("type")).contains("step-succeeded")) {
+        @SuppressWarnings("unchecked")
+        var step =
+            (java.util.Map<String, Object>)
+                ((java.util.Map<String, Object>) event.get("payload")).get("step");
+        kinds.add((String) step.get("kind"));
+      }
+    }
+    return kinds;
+  }
+
   private static io.restassured.response.ValidatableResponse post(String action, String body) {
     return given()
         .contentType(ContentType.JSON)
