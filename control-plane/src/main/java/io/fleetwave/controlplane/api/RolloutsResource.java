@@ -5,7 +5,6 @@ import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
-import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.StoredRollout;
@@ -152,8 +151,9 @@ public class RolloutsResource {
         .abort(uuid(id))
         .map(
             found -> {
-              StoredRollout rollout = found.orElseThrow(() -> unknown(id));
-              if (rollout.state() != RolloutState.ABORTED) {
+              RolloutStore.AbortOutcome outcome = found.orElseThrow(() -> unknown(id));
+              StoredRollout rollout = outcome.rollout();
+              if (!outcome.abortedNow()) {
                 throw new ProblemException(
                     409,
                     "rollout-not-active",

@@ -11,7 +11,6 @@ import io.fleetwave.controlplane.mig.MigConfigWriter;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -30,6 +29,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class MigConfigStore {
   private static final TypeReference<List<MigEntryView>> ENTRIES = new TypeReference<>() {};
+  private static final String COLUMNS =
+      "name, yaml, definition::text AS definition, source, imported_at";
 
   private final Pool pool;
   private final MigConfigImporter importer;
@@ -60,7 +61,7 @@ public class MigConfigStore {
                             connection
                                 .preparedQuery(
                                     "INSERT INTO mig_configs (name, yaml, definition, source,"
-                                        + " imported_at) VALUES ($1, $2, $3::jsonb, $4, now())"
+                                        + " imported_at) VALUES ($1, $2, $3::text::jsonb, $4, now())"
                                         + " ON CONFLICT (name) DO UPDATE SET yaml = EXCLUDED.yaml,"
                                         + " definition = EXCLUDED.definition,"
                                         + " source = EXCLUDED.source,"
@@ -100,7 +101,7 @@ public class MigConfigStore {
   }
 
   public Uni<List<StoredMigConfig>> list() {
-    return pool.query("SELECT * FROM mig_configs ORDER BY name")
+    return pool.query("SELECT " + COLUMNS + " FROM mig_configs ORDER BY name")
         .execute()
         .map(
             rows -> {
@@ -111,7 +112,7 @@ public class MigConfigStore {
   }
 
   public Uni<Optional<StoredMigConfig>> find(String name) {
-    return pool.preparedQuery("SELECT * FROM mig_configs WHERE name = $1")
+    return pool.preparedQuery("SELECT " + COLUMNS + " FROM mig_configs WHERE name = $1")
         .execute(Tuple.of(name))
         .map(
             rows ->
@@ -150,9 +151,7 @@ public class MigConfigStore {
   }
 
   private StoredMigConfig stored(Row row) {
-    Object definition = row.getValue("definition");
-    String text =
-        definition instanceof JsonArray array ? array.encode() : String.valueOf(definition);
+    String text = row.getString("definition");
     try {
       return new StoredMigConfig(
           row.getString("name"),

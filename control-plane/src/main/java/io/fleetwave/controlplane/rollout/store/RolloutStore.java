@@ -68,7 +68,7 @@ public class RolloutStore {
                         connection
                             .preparedQuery(
                                 "INSERT INTO rollouts (id, name, spec, plan, state) VALUES"
-                                    + " ($1, $2, $3::jsonb, $4::jsonb, 'created') RETURNING "
+                                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created') RETURNING "
                                     + COLUMNS)
                             .execute(Tuple.of(id, spec.name(), specJson, planJson)))
                 .chain(
@@ -152,11 +152,14 @@ public class RolloutStore {
         .with((page, count) -> new Page<>(page, paging.page(), paging.size(), count));
   }
 
+  /** What an abort found: the rollout, and whether this call aborted it. */
+  public record AbortOutcome(StoredRollout rollout, boolean abortedNow) {}
+
   /**
    * Aborts an active rollout, which frees its nodes. Empty when there is no such rollout; a rollout
-   * that is no longer active is returned unchanged (check its state).
+   * that is no longer active is returned unchanged with {@code abortedNow} false.
    */
-  public Uni<Optional<StoredRollout>> abort(UUID id) {
+  public Uni<Optional<AbortOutcome>> abort(UUID id) {
     return pool.withTransaction(
         connection ->
             connection
@@ -170,8 +173,11 @@ public class RolloutStore {
                 .chain(
                     rows ->
                         rows.rowCount() == 1
-                            ? Uni.createFrom().item(Optional.of(stored(rows.iterator().next())))
-                            : find(id)));
+                            ? Uni.createFrom()
+                                .item(
+                                    Optional.of(
+                                        new AbortOutcome(stored(rows.iterator().next()), true)))
+                            : find(id).map(found -> found.map(r -> new AbortOutcome(r, false)))));
   }
 
   private StoredRollout stored(Row row) {
