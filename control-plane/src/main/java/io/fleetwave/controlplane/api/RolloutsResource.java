@@ -175,7 +175,8 @@ public class RolloutsResource {
         .with("errors", e.problems());
   }
 
-  private static ProblemException conflict(RolloutConflictException e) {
+  /** The 409 body: the first {@value #CONFLICT_NODES_SHOWN} nodes by name, the count of all. */
+  static ProblemException conflict(RolloutConflictException e) {
     List<String> nodes = e.nodes();
     List<String> shown = nodes.subList(0, Math.min(CONFLICT_NODES_SHOWN, nodes.size()));
     String more =

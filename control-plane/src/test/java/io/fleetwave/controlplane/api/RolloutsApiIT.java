@@ -295,6 +295,16 @@ class RolloutsApiIT {
     abort("00000000-0000-0000-0000-000000000000").statusCode(404);
   }
 
+  @Test
+  void theOpenApiDocumentDescribesTheRolloutRequestAndSaysExecutionIsNotBuilt() {
+    String openapi =
+        given().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
+    assertThat(openapi)
+        .contains("/api/v1/rollouts", "/api/v1/rollouts/{id}/abort", "/api/v1/mig-configs/{name}")
+        .contains("RolloutSpec", "RolloutPlan", "maxZonesInFlight", "allNodes")
+        .contains("Execution is not implemented yet");
+  }
+
   private static Node node(String name, HostKind kind, String zone, String model, int gpus) {
     return new Node(name, kind, zone, DRIVER_NOW, model, gpus, LABELS);
   }
