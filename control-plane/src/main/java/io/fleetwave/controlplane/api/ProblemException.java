@@ -1,11 +1,18 @@
 package io.fleetwave.controlplane.api;
 
 import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Thrown by the API to answer with a problem body; {@link ProblemMapper} renders it. */
+/**
+ * Thrown by the API to answer with a problem body; {@link ProblemMapper} renders it. Extension
+ * members (RFC 9457 §3.2, e.g. {@code errors}) are added with {@link #with}.
+ */
 public class ProblemException extends RuntimeException {
   private final Problem problem;
+  private final Map<String, Object> extensions = new LinkedHashMap<>();
 
   public ProblemException(int status, String slug, String title, String detail) {
     this(status, slug, title, detail, List.of());
@@ -33,7 +40,17 @@ public class ProblemException extends RuntimeException {
     return new ProblemException(422, "invalid-spec", "Invalid request", detail, errors);
   }
 
+  /** Adds an extension member to the problem body. */
+  public ProblemException with(String member, Object value) {
+    extensions.put(member, value);
+    return this;
+  }
+
   public Problem problem() {
     return problem;
+  }
+
+  public Map<String, Object> extensions() {
+    return Collections.unmodifiableMap(extensions);
   }
 }

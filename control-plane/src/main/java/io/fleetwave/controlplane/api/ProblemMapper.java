@@ -3,6 +3,8 @@ package io.fleetwave.controlplane.api;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Renders every API error as application/problem+json. */
@@ -10,7 +12,20 @@ public class ProblemMapper {
 
   @ServerExceptionMapper
   public Response problem(ProblemException e) {
-    return respond(e.problem());
+    if (e.extensions().isEmpty()) {
+      return respond(e.problem());
+    }
+    Problem problem = e.problem();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("type", problem.type());
+    body.put("title", problem.title());
+    body.put("status", problem.status());
+    body.put("detail", problem.detail());
+    if (!problem.errors().isEmpty()) {
+      body.put("errors", problem.errors());
+    }
+    body.putAll(e.extensions());
+    return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body).build();
   }
 
   /** Framework errors (unknown path, wrong method, unparsable body) in the same shape. */

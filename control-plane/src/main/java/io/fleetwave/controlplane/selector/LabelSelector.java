@@ -37,6 +37,36 @@ public record LabelSelector(List<Requirement> requirements) {
     return new Parser(text).selector();
   }
 
+  /**
+   * Checks a label key on its own (e.g. a zone label named in a rollout strategy): optional
+   * DNS-subdomain prefix and a name of at most 63 characters.
+   */
+  public static void checkKey(String key) {
+    String problem = keyProblem(key == null ? "" : key);
+    if (problem != null) {
+      throw new LabelSelectorException(problem);
+    }
+  }
+
+  /** Why a label key is invalid, or null when it is valid. */
+  private static String keyProblem(String key) {
+    int slash = key.indexOf('/');
+    String name = slash < 0 ? key : key.substring(slash + 1);
+    if (slash >= 0) {
+      String prefix = key.substring(0, slash);
+      if (prefix.isEmpty() || prefix.length() > 253 || !PREFIX.matcher(prefix).matches()) {
+        return "key prefix '" + prefix + "' is not a DNS subdomain";
+      }
+    }
+    if (!NAME.matcher(name).matches()) {
+      return "label key '"
+          + key
+          + "' is invalid (at most 63 characters: alphanumerics, '-', '_', '.';"
+          + " starting and ending with an alphanumeric)";
+    }
+    return null;
+  }
+
   private static final class Parser {
     private final String text;
     private final List<Token> tokens;
@@ -98,21 +128,9 @@ public record LabelSelector(List<Requirement> requirements) {
         throw error(token, "expected a label key");
       }
       String key = token.text();
-      int slash = key.indexOf('/');
-      String name = slash < 0 ? key : key.substring(slash + 1);
-      if (slash >= 0) {
-        String prefix = key.substring(0, slash);
-        if (prefix.isEmpty() || prefix.length() > 253 || !PREFIX.matcher(prefix).matches()) {
-          throw error(token, "key prefix '" + prefix + "' is not a DNS subdomain");
-        }
-      }
-      if (!NAME.matcher(name).matches()) {
-        throw error(
-            token,
-            "label key '"
-                + key
-                + "' is invalid (at most 63 characters: alphanumerics, '-', '_', '.';"
-                + " starting and ending with an alphanumeric)");
+      String problem = keyProblem(key);
+      if (problem != null) {
+        throw error(token, problem);
       }
       return key;
     }

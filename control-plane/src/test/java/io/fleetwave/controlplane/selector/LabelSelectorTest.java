@@ -67,6 +67,16 @@ class LabelSelectorTest {
     assertRejected("!", "expected a label key");
   }
 
+  @Test
+  void checksAKeyOnItsOwn() {
+    LabelSelector.checkKey("topology.kubernetes.io/zone");
+    assertThatThrownBy(() -> LabelSelector.checkKey("zone label"))
+        .isInstanceOf(LabelSelectorException.class)
+        .hasMessageContaining("label key 'zone label' is invalid");
+    assertThatThrownBy(() -> LabelSelector.checkKey("Bad_Prefix/zone"))
+        .hasMessageContaining("key prefix 'Bad_Prefix'");
+  }
+
   private static void assertRejected(String selector, String message) {
     if (message == null) {
       assertThat(LabelSelector.parse(selector).requirements())

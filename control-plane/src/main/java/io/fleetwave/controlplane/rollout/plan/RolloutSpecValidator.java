@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.plan;
 import io.fleetwave.controlplane.driver.DriverVersion;
 import io.fleetwave.controlplane.mig.MigConfig;
 import io.fleetwave.controlplane.mig.MigConfigRegistry;
+import io.fleetwave.controlplane.selector.LabelSelector;
 import io.fleetwave.events.gpu.GpuCatalog;
 import java.time.LocalTime;
 import java.time.ZoneId;

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.plan;
 
 import io.fleetwave.controlplane.mig.PciDeviceFilter;
+import io.fleetwave.controlplane.selector.LabelSelector;
 import io.fleetwave.events.gpu.GpuCatalog;
 import java.util.List;
 import java.util.Set;

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.plan;
 
 import io.fleetwave.controlplane.driver.DriverVersion;
 import io.fleetwave.controlplane.mig.MigConfig;
+import io.fleetwave.controlplane.selector.LabelSelector;
 import java.util.List;
 
 /**

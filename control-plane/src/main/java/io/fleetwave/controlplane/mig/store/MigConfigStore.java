@@ -1,0 +1,167 @@
+package io.fleetwave.controlplane.mig.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.mig.MigConfig;
+import io.fleetwave.controlplane.mig.MigConfigFile;
+import io.fleetwave.controlplane.mig.MigConfigImporter;
+import io.fleetwave.controlplane.mig.MigConfigRegistry;
+import io.fleetwave.controlplane.mig.MigConfigWriter;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The imported MIG configs in PostgreSQL (table {@code mig_configs}). A file is checked whole
+ * before anything is written ({@link MigConfigImporter} throws on the first bad file), then all its
+ * configs are stored in one transaction; a name that exists is replaced.
+ */
+@ApplicationScoped
+public class MigConfigStore {
+  private static final TypeReference<List<MigEntryView>> ENTRIES = new TypeReference<>() {};
+  private static final String COLUMNS =
+      "name, yaml, definition::text AS definition, source, imported_at";
+
+  private final Pool pool;
+  private final MigConfigImporter importer;
+  private final ObjectMapper json;
+
+  public MigConfigStore(Pool pool, GpuCatalog catalog, ObjectMapper json) {
+    this.pool = pool;
+    this.importer = new MigConfigImporter(catalog);
+    this.json = json;
+  }
+
+  /**
+   * Imports a mig-parted file.
+   *
+   * @throws io.fleetwave.controlplane.mig.MigConfigException when the file is refused (nothing is
+   *     stored)
+   */
+  public Uni<MigConfigImport> importFile(String yaml, String source) {
+    MigConfigFile file = importer.importFile(yaml);
+    List<MigConfig> configs = List.copyOf(file.configs().values());
+    return pool.withTransaction(
+            connection ->
+                Multi.createFrom()
+                    .iterable(configs)
+                    .onItem()
+                    .transformToUniAndConcatenate(
+                        config ->
+                            connection
+                                .preparedQuery(
+                                    "INSERT INTO mig_configs (name, yaml, definition, source,"
+                                        + " imported_at) VALUES ($1, $2, $3::text::jsonb, $4, now())"
+                                        + " ON CONFLICT (name) DO UPDATE SET yaml = EXCLUDED.yaml,"
+                                        + " definition = EXCLUDED.definition,"
+                                        + " source = EXCLUDED.source,"
+                                        + " imported_at = EXCLUDED.imported_at"
+                                        + " RETURNING (xmax <> 0) AS replaced")
+                                .execute(
+                                    Tuple.of(
+                                        config.name(),
+                                        MigConfigWriter.write(List.of(config)),
+                                        definition(config),
+                                        source))
+                                .map(
+                                    rows ->
+                                        rows.iterator().next().getBoolean("replaced")
+                                            ? config.name()
+                                            : null))
+                    .collect()
+                    .asList())
+        .map(
+            replaced ->
+                new MigConfigImport(
+                    configs.stream().map(MigConfig::name).toList(),
+                    replaced.stream().filter(n -> n != null).toList(),
+                    file.warnings(),
+                    source));
+  }
+
+  /** Stores the file's configs only when the store holds none (the start-up seed). */
+  public Uni<Optional<MigConfigImport>> seedIfEmpty(String yaml, String source) {
+    return pool.query("SELECT EXISTS (SELECT 1 FROM mig_configs) AS any")
+        .execute()
+        .chain(
+            rows ->
+                rows.iterator().next().getBoolean("any")
+                    ? Uni.createFrom().item(Optional.<MigConfigImport>empty())
+                    : importFile(yaml, source).map(Optional::of));
+  }
+
+  public Uni<List<StoredMigConfig>> list() {
+    return pool.query("SELECT " + COLUMNS + " FROM mig_configs ORDER BY name")
+        .execute()
+        .map(
+            rows -> {
+              List<StoredMigConfig> out = new ArrayList<>();
+              rows.forEach(row -> out.add(stored(row)));
+              return out;
+            });
+  }
+
+  public Uni<Optional<StoredMigConfig>> find(String name) {
+    return pool.preparedQuery("SELECT " + COLUMNS + " FROM mig_configs WHERE name = $1")
+        .execute(Tuple.of(name))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(stored(rows.iterator().next())));
+  }
+
+  /**
+   * Every stored config, parsed back into the registry the planner names configs from. Each row's
+   * YAML is imported again, so a config reads back exactly as it was checked.
+   */
+  public Uni<MigConfigRegistry> registry() {
+    return pool.query("SELECT name, yaml FROM mig_configs ORDER BY name")
+        .execute()
+        .map(
+            rows -> {
+              Map<String, MigConfig> configs = new LinkedHashMap<>();
+              for (Row row : rows) {
+                importer
+                    .importFile(row.getString("yaml"))
+                    .configs()
+                    .values()
+                    .forEach(config -> configs.put(config.name(), config));
+              }
+              return new MigConfigRegistry(configs);
+            });
+  }
+
+  private String definition(MigConfig config) {
+    try {
+      return json.writeValueAsString(config.entries().stream().map(MigEntryView::of).toList());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("MIG config " + config.name() + " cannot be written", e);
+    }
+  }
+
+  private StoredMigConfig stored(Row row) {
+    String text = row.getString("definition");
+    try {
+      return new StoredMigConfig(
+          row.getString("name"),
+          row.getString("yaml"),
+          json.readValue(text, ENTRIES),
+          row.getString("source"),
+          row.getOffsetDateTime("imported_at").toInstant());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(
+          "stored MIG config " + row.getString("name") + " has an unreadable definition", e);
+    }
+  }
+}

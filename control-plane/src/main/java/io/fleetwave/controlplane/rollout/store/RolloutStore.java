@@ -1,0 +1,209 @@
+package io.fleetwave.controlplane.rollout.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.api.Page;
+import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.rollout.plan.NodePlan;
+import io.fleetwave.controlplane.rollout.plan.PlannedWave;
+import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Rollouts in PostgreSQL (tables {@code rollouts} and {@code rollout_nodes}). Creating one checks,
+ * in the same transaction and under a table lock that serialises creators, that none of its planned
+ * nodes belongs to an active rollout.
+ */
+@ApplicationScoped
+public class RolloutStore {
+  private static final String INACTIVE = "('completed', 'aborted', 'rolled-back')";
+  private static final String COLUMNS =
+      "id, name, state, created_at, updated_at, spec::text AS spec, plan::text AS plan";
+
+  private final Pool pool;
+  private final ObjectMapper json;
+
+  public RolloutStore(Pool pool, ObjectMapper json) {
+    this.pool = pool;
+    this.json = json;
+  }
+
+  /**
+   * Stores a rollout in state {@code created} with its plan and the node of every wave.
+   *
+   * @throws RolloutConflictException (as the Uni's failure) when a planned node belongs to an
+   *     active rollout
+   */
+  public Uni<StoredRollout> create(RolloutSpec spec, RolloutPlan plan) {
+    UUID id = UUID.randomUUID();
+    List<String> nodes = new ArrayList<>();
+    List<Integer> waves = new ArrayList<>();
+    for (PlannedWave wave : plan.waves()) {
+      for (NodePlan node : wave.nodes()) {
+        nodes.add(node.node());
+        waves.add(wave.number());
+      }
+    }
+    String specJson = write(spec);
+    String planJson = write(plan);
+    return pool.withTransaction(
+        connection ->
+            connection
+                .query("LOCK TABLE rollouts IN SHARE ROW EXCLUSIVE MODE")
+                .execute()
+                .chain(() -> failOnConflict(connection, nodes))
+                .chain(
+                    () ->
+                        connection
+                            .preparedQuery(
+                                "INSERT INTO rollouts (id, name, spec, plan, state) VALUES"
+                                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created') RETURNING "
+                                    + COLUMNS)
+                            .execute(Tuple.of(id, spec.name(), specJson, planJson)))
+                .chain(
+                    inserted ->
+                        connection
+                            .preparedQuery(
+                                "INSERT INTO rollout_nodes (rollout, node, wave)"
+                                    + " SELECT $1, node, wave FROM unnest($2::text[], $3::int[])"
+                                    + " AS planned (node, wave)")
+                            .execute(
+                                Tuple.tuple()
+                                    .addUUID(id)
+                                    .addArrayOfString(nodes.toArray(String[]::new))
+                                    .addArrayOfInteger(waves.toArray(Integer[]::new)))
+                            .map(ignored -> stored(inserted.iterator().next()))));
+  }
+
+  private Uni<Void> failOnConflict(SqlConnection connection, List<String> nodes) {
+    return connection
+        .preparedQuery(
+            "SELECT rn.node, r.id, r.name FROM rollout_nodes rn JOIN rollouts r ON r.id ="
+                + " rn.rollout WHERE r.state NOT IN "
+                + INACTIVE
+                + " AND rn.node = ANY($1) ORDER BY rn.node")
+        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
+        .map(
+            rows -> {
+              if (rows.rowCount() == 0) {
+                return null;
+              }
+              List<String> overlap = new ArrayList<>();
+              rows.forEach(row -> overlap.add(row.getString("node")));
+              Row first = rows.iterator().next();
+              throw new RolloutConflictException(
+                  overlap, first.getUUID("id"), first.getString("name"));
+            });
+  }
+
+  public Uni<Optional<StoredRollout>> find(UUID id) {
+    return pool.preparedQuery("SELECT " + COLUMNS + " FROM rollouts WHERE id = $1")
+        .execute(Tuple.of(id))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(stored(rows.iterator().next())));
+  }
+
+  /** Newest first. */
+  public Uni<Page<RolloutSummary>> list(PageRequest paging) {
+    Uni<Long> total =
+        pool.query("SELECT count(*) AS total FROM rollouts")
+            .execute()
+            .map(rows -> rows.iterator().next().getLong("total"));
+    Uni<List<RolloutSummary>> items =
+        pool.preparedQuery(
+                "SELECT id, name, state, created_at, (plan->>'plannedNodes')::int AS planned,"
+                    + " spec->'change'->>'migConfig' AS mig_config,"
+                    + " spec->'change'->>'driverVersion' AS driver_version FROM rollouts"
+                    + " ORDER BY created_at DESC, id LIMIT $1 OFFSET $2")
+            .execute(Tuple.of(paging.size(), paging.offset()))
+            .map(
+                rows -> {
+                  List<RolloutSummary> out = new ArrayList<>();
+                  rows.forEach(
+                      row ->
+                          out.add(
+                              new RolloutSummary(
+                                  row.getUUID("id"),
+                                  row.getString("name"),
+                                  RolloutState.fromWireName(row.getString("state")),
+                                  row.getOffsetDateTime("created_at").toInstant(),
+                                  row.getInteger("planned"),
+                                  row.getString("mig_config"),
+                                  row.getString("driver_version"))));
+                  return out;
+                });
+    return Uni.combine()
+        .all()
+        .unis(items, total)
+        .with((page, count) -> new Page<>(page, paging.page(), paging.size(), count));
+  }
+
+  /** What an abort found: the rollout, and whether this call aborted it. */
+  public record AbortOutcome(StoredRollout rollout, boolean abortedNow) {}
+
+  /**
+   * Aborts an active rollout, which frees its nodes. Empty when there is no such rollout; a rollout
+   * that is no longer active is returned unchanged with {@code abortedNow} false.
+   */
+  public Uni<Optional<AbortOutcome>> abort(UUID id) {
+    return pool.withTransaction(
+        connection ->
+            connection
+                .preparedQuery(
+                    "UPDATE rollouts SET state = 'aborted', updated_at = now() WHERE id = $1"
+                        + " AND state NOT IN "
+                        + INACTIVE
+                        + " RETURNING "
+                        + COLUMNS)
+                .execute(Tuple.of(id))
+                .chain(
+                    rows ->
+                        rows.rowCount() == 1
+                            ? Uni.createFrom()
+                                .item(
+                                    Optional.of(
+                                        new AbortOutcome(stored(rows.iterator().next()), true)))
+                            : find(id).map(found -> found.map(r -> new AbortOutcome(r, false)))));
+  }
+
+  private StoredRollout stored(Row row) {
+    return new StoredRollout(
+        row.getUUID("id"),
+        row.getString("name"),
+        RolloutState.fromWireName(row.getString("state")),
+        row.getOffsetDateTime("created_at").toInstant(),
+        row.getOffsetDateTime("updated_at").toInstant(),
+        read(row.getString("spec")),
+        read(row.getString("plan")));
+  }
+
+  private String write(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  private JsonNode read(String text) {
+    try {
+      return json.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a stored rollout does not read back as JSON", e);
+    }
+  }
+}
