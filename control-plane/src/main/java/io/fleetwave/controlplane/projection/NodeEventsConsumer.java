@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.kubernetes.GateLabels;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.NodeEvent;
 import io.smallrye.mutiny.Uni;
@@ -27,9 +28,14 @@ public class NodeEventsConsumer {
   private final ProjectionWriter writer;
   private final DeadLetters deadLetters;
   private final ProjectionMetrics metrics;
+  private final GateLabels gateLabels;
 
   public NodeEventsConsumer(
-      ProjectionWriter writer, DeadLetters deadLetters, ProjectionMetrics metrics) {
+      ProjectionWriter writer,
+      DeadLetters deadLetters,
+      ProjectionMetrics metrics,
+      GateLabels gateLabels) {
+    this.gateLabels = gateLabels;
     this.writer = writer;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
@@ -79,6 +85,8 @@ public class NodeEventsConsumer {
                     .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
                     .atMost(WRITE_ATTEMPTS))
         .invoke(changes -> metrics.recordBatch(records, changes, rejections.size()))
+        // Effects of the committed batch: the gate as a Kubernetes node label, where enabled.
+        .call(changes -> gateLabels.mirror(changes.nodes()))
         .chain(() -> Uni.createFrom().completionStage(batch.ack()))
         .onFailure()
         .recoverWithUni(
