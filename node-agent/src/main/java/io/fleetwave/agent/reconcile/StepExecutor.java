@@ -102,7 +102,10 @@ public final class StepExecutor implements AutoCloseable {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof GpuOperationException refused) {
-        return new Failure(refused.getMessage(), refused.holder());
+        // Refused by the hardware, not timed out: say so, with the bound the step had.
+        return new Failure(
+            refused.getMessage() + " (refused within the " + format(step.deadline()) + " deadline)",
+            refused.holder());
       }
       return new Failure(
           where + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), null);

@@ -295,7 +295,10 @@ class SpecFollowingIT {
     StepFailed byProcess = awaitStepFailed(name, 1);
     assertThat(byProcess.step().kind()).isEqualTo(RESET_GPU);
     assertThat(byProcess.step().deadlineMillis()).isEqualTo(RESET_DEADLINE.toMillis());
-    assertThat(byProcess.reason()).contains("trainer").contains(Long.toString(pid));
+    assertThat(byProcess.reason())
+        .contains("trainer")
+        .contains(Long.toString(pid))
+        .contains("deadline");
     assertThat(byProcess.holder()).contains("trainer");
     assertThat(log.of(name, GateHeld.class).getLast().reason()).contains("trainer");
     assertThat(node.gpus().inventory().getFirst().instances()).isEmpty();
