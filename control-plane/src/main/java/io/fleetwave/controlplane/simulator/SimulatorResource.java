@@ -88,11 +88,7 @@ public class SimulatorResource {
     if (body.pid() == null) {
       throw invalid("pid", "the pid start-process answered is required");
     }
-    gpuCall(
-        () -> {
-          node.gpus().stopProcess(gpu, body.pid());
-          return null;
-        });
+    gpuRun(() -> node.gpus().stopProcess(gpu, body.pid()));
     return new Done(name, "stop-process", body.pid());
   }
 
@@ -104,11 +100,7 @@ public class SimulatorResource {
     SimulatedNode node = node(name);
     int gpu = gpu(body == null ? null : body.gpu());
     String holder = holder(body);
-    gpuCall(
-        () -> {
-          node.gpus().holdHandle(gpu, holder);
-          return null;
-        });
+    gpuRun(() -> node.gpus().holdHandle(gpu, holder));
     return new Done(name, "hold-handle", null);
   }
 
@@ -120,11 +112,7 @@ public class SimulatorResource {
     SimulatedNode node = node(name);
     int gpu = gpu(body == null ? null : body.gpu());
     String holder = holder(body);
-    gpuCall(
-        () -> {
-          node.gpus().releaseHandle(gpu, holder);
-          return null;
-        });
+    gpuRun(() -> node.gpus().releaseHandle(gpu, holder));
     return new Done(name, "release-handle", null);
   }
 
@@ -154,6 +142,14 @@ public class SimulatorResource {
       throw invalid("holder", "name the client, e.g. nvidia-persistenced");
     }
     return body.holder();
+  }
+
+  private static void gpuRun(Runnable call) {
+    gpuCall(
+        () -> {
+          call.run();
+          return null;
+        });
   }
 
   private static <T> T gpuCall(java.util.function.Supplier<T> call) {
