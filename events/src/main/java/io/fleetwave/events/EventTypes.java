@@ -16,6 +16,20 @@ import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.NodeSucceeded;
+import io.fleetwave.events.rollout.OsUpgradeRequested;
+import io.fleetwave.events.rollout.RollbackStarted;
+import io.fleetwave.events.rollout.RolloutAborted;
+import io.fleetwave.events.rollout.RolloutCompleted;
+import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutPaused;
+import io.fleetwave.events.rollout.RolloutResumed;
+import io.fleetwave.events.rollout.WaveCompleted;
+import io.fleetwave.events.rollout.WavePromoted;
+import io.fleetwave.events.rollout.WaveStarted;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -46,7 +60,23 @@ public final class EventTypes {
           // Issue 4: signed commands, on fleet.node-desired and fleet.node-commands.
           new EventType("io.fleetwave.command.apply-node-spec", 1, ApplyNodeSpec.class),
           new EventType("io.fleetwave.command.reset-gpu", 1, ResetGpu.class),
-          new EventType("io.fleetwave.command.reprobe", 1, Reprobe.class));
+          new EventType("io.fleetwave.command.reprobe", 1, Reprobe.class),
+          // Issue 5: the rollout engine's own stream, on fleet.rollout-events.
+          new EventType("io.fleetwave.rollout.created", 1, RolloutCreated.class),
+          new EventType("io.fleetwave.rollout.wave-started", 1, WaveStarted.class),
+          new EventType("io.fleetwave.rollout.node-started", 1, NodeStarted.class),
+          new EventType("io.fleetwave.rollout.node-succeeded", 1, NodeSucceeded.class),
+          new EventType("io.fleetwave.rollout.node-failed", 1, NodeFailed.class),
+          new EventType("io.fleetwave.rollout.wave-completed", 1, WaveCompleted.class),
+          new EventType("io.fleetwave.rollout.wave-promoted", 1, WavePromoted.class),
+          new EventType("io.fleetwave.rollout.paused", 1, RolloutPaused.class),
+          new EventType("io.fleetwave.rollout.resumed", 1, RolloutResumed.class),
+          new EventType("io.fleetwave.rollout.aborted", 1, RolloutAborted.class),
+          new EventType("io.fleetwave.rollout.rollback-started", 1, RollbackStarted.class),
+          new EventType("io.fleetwave.rollout.completed", 1, RolloutCompleted.class),
+          new EventType(
+              "io.fleetwave.rollout.driver-install-requested", 1, DriverInstallRequested.class),
+          new EventType("io.fleetwave.rollout.os-upgrade-requested", 1, OsUpgradeRequested.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

@@ -1,0 +1,80 @@
+package io.fleetwave.events.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.EventTypes;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.spec.GpuSpec;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RolloutEventCodecTest {
+  private static final URI SOURCE = URI.create("fleetwave:rollout-engine");
+
+  static Stream<RolloutEvent> everyKind() {
+    RestorePoint restore =
+        new RestorePoint("570.86.15", List.of(new GpuSpec(0, true, Map.of("1g.10gb", 7), 0, null)));
+    return Stream.of(
+        new RolloutCreated("h100-balanced", List.of(List.of("n1"), List.of("n2", "n3"))),
+        new WaveStarted(2),
+        new NodeStarted(1, "n1", Phase.FORWARD, 4, restore),
+        new NodeStarted(1, "n1", Phase.ROLLBACK, 5, null),
+        new NodeSucceeded(1, "n1", Phase.FORWARD, 1200),
+        new NodeFailed(2, "n2", Phase.FORWARD, "no result within 600 s", 600_000),
+        new WaveCompleted(1, 1, 0),
+        new WavePromoted(1),
+        new RolloutPaused("wave 2: 1 of 2 nodes failed (allowed 0): n2"),
+        new RolloutResumed(null),
+        new RolloutAborted("operator"),
+        new RollbackStarted("total failures 3 > 2"),
+        new RolloutCompleted(true, 3, 0),
+        new DriverInstallRequested(
+            "n1", "r:n1:4", "580.95.05", "container-image", "driver container x"),
+        new OsUpgradeRequested("n9", "r:n9:2", "580.95.05", "talos", "1.11.2"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("everyKind")
+  void everyKindRoundTripsWithItsOwnType(RolloutEvent event) throws EventRejectedException {
+    Envelope<RolloutEvent> envelope =
+        Envelope.of(SOURCE, "3f1c2a5e-rollout", Instant.parse("2026-11-29T12:00:00Z"), 0, 7, event);
+
+    Envelope<?> decoded = EventCodec.decode(EventCodec.encode(envelope));
+
+    assertThat(decoded.data()).isEqualTo(event);
+    assertThat(decoded.type()).startsWith("io.fleetwave.rollout.").endsWith(".v1");
+    assertThat(decoded.seq()).isEqualTo(7);
+  }
+
+  @Test
+  void aForwardStartWithoutRestorePointIsRefusedOnDecode() {
+    String json =
+        """
+        {"specversion":"1.0","id":"x","source":"s","type":"%s","subject":"r","time":"2026-11-29T12:00:00Z",
+         "epoch":"0","seq":"1","datacontenttype":"application/json",
+         "data":{"wave":1,"node":"n1","phase":"forward","generation":3}}
+        """
+            .formatted(
+                EventTypes.typeOf(new WaveStarted(1)).replace("wave-started", "node-started"));
+
+    assertThatThrownBy(() -> EventCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(EventRejectedException.class)
+        .hasMessageContaining("restore");
+  }
+
+  @Test
+  void anUnknownPhaseIsRefusedWithTheAllowedValues() {
+    assertThatThrownBy(() -> Phase.fromWireName("sideways"))
+        .hasMessageContaining("expected forward or rollback");
+  }
+}
