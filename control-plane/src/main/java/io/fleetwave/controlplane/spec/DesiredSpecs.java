@@ -43,6 +43,19 @@ final class DesiredSpecs {
                     : Optional.of(decode(rows.iterator().next().getJsonObject("spec"))));
   }
 
+  static Uni<Map<String, NodeSpec>> currentAll(SqlClient conn, java.util.Collection<String> nodes) {
+    return conn.preparedQuery("SELECT node, spec FROM desired_specs WHERE node = ANY($1)")
+        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
+        .map(
+            rows -> {
+              Map<String, NodeSpec> out = new HashMap<>();
+              for (Row row : rows) {
+                out.put(row.getString("node"), decode(row.getJsonObject("spec")));
+              }
+              return out;
+            });
+  }
+
   static Uni<Void> save(SqlClient conn, NodeSpec spec, Instant now) {
     return conn.preparedQuery(
             "INSERT INTO desired_specs (node, generation, spec, updated_at) VALUES ($1, $2, $3, $4)"

@@ -81,6 +81,50 @@ public class SpecService {
                 .map(spec -> new SpecPublished(node, spec.generation())));
   }
 
+  /**
+   * Publishes a rollout's spec for a node as exactly {@code generation}, the generation its
+   * NodeStarted event recorded. Idempotent: when the node already has that generation (an engine
+   * that took over re-sends its in-flight nodes) nothing is sent again. When the node's spec moved
+   * on outside the rollout, fails with a 409 problem naming both generations.
+   */
+  public Uni<SpecPublished> putForRollout(String node, SpecRequest request, long generation) {
+    signing.requireConfigured();
+    return pool.withTransaction(
+        conn ->
+            DesiredSpecs.lockNode(conn, node)
+                .chain(() -> requireNode(conn, node))
+                .chain(() -> DesiredSpecs.current(conn, node))
+                .chain(
+                    previous -> {
+                      long current = previous.map(NodeSpec::generation).orElse(0L);
+                      if (current >= generation) {
+                        return Uni.createFrom().item(new SpecPublished(node, current));
+                      }
+                      if (current != generation - 1) {
+                        throw new ProblemException(
+                            409,
+                            "spec-moved",
+                            "Desired spec changed outside the rollout",
+                            "node '"
+                                + node
+                                + "' is at desired generation "
+                                + current
+                                + ", the rollout expected "
+                                + (generation - 1));
+                      }
+                      return DesiredSpecs.observedGpus(conn, node)
+                          .map(observed -> validate(node, previous, observed, request))
+                          .call(spec -> DesiredSpecs.save(conn, spec, clock.instant()))
+                          .call(spec -> publisher.send(Topics.NODE_DESIRED, signed(spec)))
+                          .map(spec -> new SpecPublished(node, spec.generation()));
+                    }));
+  }
+
+  /** The current desired spec of each node that has one. */
+  public Uni<java.util.Map<String, NodeSpec>> currentSpecs(java.util.Collection<String> nodes) {
+    return DesiredSpecs.currentAll(pool, nodes);
+  }
+
   public Uni<CommandAccepted> resetGpu(String node, ResetGpuRequest request) {
     signing.requireConfigured();
     if (request == null || request.gpu() == null) {

@@ -1,0 +1,272 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.node.StepFailed;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
+
+/**
+ * What the engine knows of the nodes it waits for. Two sources: the head of fleet.node-events, read
+ * directly (only records keyed by a watched node are decoded) so a node's result reaches the engine
+ * in milliseconds; and the projection, read when a node is first watched (after a takeover its
+ * result may be older than the head) and as a periodic safety net.
+ */
+public final class FleetObserver implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(FleetObserver.class);
+
+  private final Map<String, Object> kafka;
+  private final Pool pool;
+  private final Duration timeout;
+  private final Runnable wakeup;
+  private final Map<String, LiveNode> live = new ConcurrentHashMap<>();
+  private final Set<String> watched = ConcurrentHashMap.newKeySet();
+  private final Map<String, Observation> projected = new ConcurrentHashMap<>();
+  private volatile KafkaConsumer<String, byte[]> consumer;
+  private volatile boolean running = true;
+  private Thread thread;
+
+  public FleetObserver(
+      Map<String, Object> kafkaConfig, Pool pool, Duration timeout, Runnable wakeup) {
+    this.kafka = new HashMap<>(kafkaConfig);
+    kafka.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
+    this.pool = pool;
+    this.timeout = timeout;
+    this.wakeup = wakeup;
+  }
+
+  /** Starts following the head of fleet.node-events; returns once positioned at its end. */
+  public void start() {
+    Map<String, Object> config = new HashMap<>(kafka);
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+    consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (PartitionInfo info : consumer.partitionsFor(Topics.NODE_EVENTS, timeout)) {
+      partitions.add(new TopicPartition(info.topic(), info.partition()));
+    }
+    consumer.assign(partitions);
+    consumer.seekToEnd(partitions);
+    partitions.forEach(consumer::position);
+    thread = Thread.ofPlatform().name("rollout-fleet-observer").daemon().start(this::follow);
+  }
+
+  private void follow() {
+    try {
+      while (running) {
+        boolean relevant = false;
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          if (record.key() != null && watched.contains(record.key())) {
+            relevant |= take(record);
+          }
+        }
+        if (relevant) {
+          wakeup.run();
+        }
+      }
+    } catch (WakeupException e) {
+      // close() asked us to stop
+    } catch (RuntimeException e) {
+      LOG.errorf(e, "the rollout engine stopped following %s", Topics.NODE_EVENTS);
+    } finally {
+      consumer.close(Duration.ofSeconds(2));
+    }
+  }
+
+  private boolean take(ConsumerRecord<String, byte[]> record) {
+    Envelope<FleetEvent> envelope;
+    try {
+      envelope = EventCodec.decode(record.value());
+    } catch (EventRejectedException e) {
+      return false; // the projection dead-letters it with the reason
+    }
+    LiveNode node = live.computeIfAbsent(record.key(), k -> new LiveNode());
+    synchronized (node) {
+      switch (envelope.data()) {
+        case SpecApplied applied -> node.applied = Math.max(node.applied, applied.generation());
+        case SpecRejected rejected ->
+            node.failed(
+                rejected.generation(),
+                "the agent refused generation "
+                    + rejected.generation()
+                    + " ("
+                    + rejected.code()
+                    + "): "
+                    + rejected.reason());
+        case StepFailed failed ->
+            node.failed(
+                failed.generation(),
+                failed.step().kind()
+                    + " failed: "
+                    + failed.reason()
+                    + (failed.holder() == null ? "" : " (held by " + failed.holder() + ")"));
+        case NodeRegistered registered -> node.driver = registered.driverVersion();
+        case GpuInventoryReported inventory -> {
+          node.healthKnown = true;
+          node.unhealthy = unhealthy(inventory.gpus());
+        }
+        default -> {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static String unhealthy(List<Gpu> gpus) {
+    List<String> sick = new ArrayList<>();
+    for (Gpu gpu : gpus) {
+      if (gpu.health() != GpuHealth.HEALTHY) {
+        sick.add("GPU " + gpu.index() + " " + gpu.health().wireName());
+      }
+    }
+    return sick.isEmpty() ? null : String.join(", ", sick);
+  }
+
+  /** Nodes to follow from now on; the ones not yet read from the projection are read now. */
+  public void watch(Collection<String> nodes) {
+    List<String> fresh = new ArrayList<>();
+    for (String node : nodes) {
+      if (watched.add(node)) {
+        fresh.add(node);
+      }
+    }
+    if (!fresh.isEmpty()) {
+      refresh(fresh);
+    }
+  }
+
+  public void unwatch(Collection<String> nodes) {
+    for (String node : nodes) {
+      watched.remove(node);
+      live.remove(node);
+      projected.remove(node);
+    }
+  }
+
+  /** Reads these nodes from the projection again. */
+  public void refresh(Collection<String> nodes) {
+    if (nodes.isEmpty()) {
+      return;
+    }
+    pool.preparedQuery(
+            "SELECT n.name, n.driver_version, r.applied_generation, r.failure_generation,"
+                + " r.failure_step, r.failure_reason, r.failure_holder, r.rejection_generation,"
+                + " r.rejection_code, r.rejection_reason, (SELECT string_agg('GPU ' ||"
+                + " g.gpu_index || ' ' || g.health, ', ' ORDER BY g.gpu_index) FROM gpus g"
+                + " WHERE g.node = n.name AND g.health <> 'healthy') AS sick FROM nodes n LEFT"
+                + " JOIN node_reconcile r ON r.node = n.name WHERE n.name = ANY($1)")
+        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
+        .await()
+        .atMost(timeout)
+        .forEach(row -> projected.put(row.getString("name"), observation(row)));
+  }
+
+  private static Observation observation(Row row) {
+    long applied = orZero(row.getLong("applied_generation"));
+    long failure = orZero(row.getLong("failure_generation"));
+    long rejection = orZero(row.getLong("rejection_generation"));
+    long failed = Math.max(failure, rejection);
+    String reason = null;
+    if (failed > 0 && rejection >= failure) {
+      reason =
+          "the agent refused generation "
+              + rejection
+              + " ("
+              + row.getString("rejection_code")
+              + "): "
+              + row.getString("rejection_reason");
+    } else if (failed > 0) {
+      String holder = row.getString("failure_holder");
+      reason =
+          row.getString("failure_step")
+              + " failed: "
+              + row.getString("failure_reason")
+              + (holder == null ? "" : " (held by " + holder + ")");
+    }
+    return new Observation(
+        applied, failed, reason, row.getString("driver_version"), row.getString("sick"));
+  }
+
+  private static long orZero(Long value) {
+    return value == null ? 0 : value;
+  }
+
+  /** The freshest view of a node: the head of the log over the projection. */
+  public Observation of(String node) {
+    Observation base = projected.getOrDefault(node, Observation.NONE);
+    LiveNode head = live.get(node);
+    if (head == null) {
+      return base;
+    }
+    synchronized (head) {
+      boolean headFailure = head.failedGeneration >= base.failedGeneration();
+      return new Observation(
+          Math.max(head.applied, base.appliedGeneration()),
+          headFailure ? head.failedGeneration : base.failedGeneration(),
+          headFailure ? head.failure : base.failure(),
+          head.driver != null ? head.driver : base.driverVersion(),
+          head.healthKnown ? head.unhealthy : base.unhealthy());
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    KafkaConsumer<String, byte[]> current = consumer;
+    if (current != null) {
+      current.wakeup();
+    }
+    if (thread != null) {
+      try {
+        thread.join(Duration.ofSeconds(5));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** A watched node as the head of the log shows it. */
+  private static final class LiveNode {
+    long applied;
+    long failedGeneration;
+    String failure;
+    String driver;
+    String unhealthy;
+    boolean healthKnown;
+
+    void failed(long generation, String reason) {
+      if (generation >= failedGeneration) {
+        failedGeneration = generation;
+        failure = reason;
+      }
+    }
+  }
+}

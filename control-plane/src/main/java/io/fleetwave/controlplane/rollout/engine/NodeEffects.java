@@ -1,0 +1,217 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.driver.DriverArtifact;
+import io.fleetwave.controlplane.driver.DriverArtifactResolver;
+import io.fleetwave.controlplane.driver.DriverResolution;
+import io.fleetwave.controlplane.driver.DriverVersion;
+import io.fleetwave.controlplane.driver.NodeDriverFacts;
+import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
+import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
+import io.fleetwave.controlplane.rollout.plan.NodePlan;
+import io.fleetwave.controlplane.spec.SpecRequest;
+import io.fleetwave.controlplane.spec.SpecService;
+import io.fleetwave.events.node.DriverProvider;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.OsUpgradeRequested;
+import io.fleetwave.events.rollout.Phase;
+import io.fleetwave.events.rollout.RestorePoint;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.spec.NodeSpec;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * What starting a node means: the NodeStarted event with the generation and restore point (before
+ * anything is sent), then the signed spec through {@link SpecService} and, for a driver change, the
+ * request to the driver executor. Sends run concurrently, bounded per node.
+ */
+final class NodeEffects {
+  private static final int CONCURRENCY = 16;
+
+  private final SpecService specs;
+  private final DriverChangeExecutor drivers;
+  private final DriverArtifactResolver resolver;
+  private final Pool pool;
+  private final Duration timeout;
+
+  NodeEffects(
+      SpecService specs,
+      DriverChangeExecutor drivers,
+      DriverArtifactResolver resolver,
+      Pool pool,
+      Duration timeout) {
+    this.specs = specs;
+    this.drivers = drivers;
+    this.resolver = resolver;
+    this.pool = pool;
+    this.timeout = timeout;
+  }
+
+  /** The events that start these nodes, and the nodes. */
+  record Started(List<RolloutEvent> events, List<String> nodes) {}
+
+  Started prepare(RolloutRun run, RolloutRules rules, List<Decision.Start> starts) {
+    if (starts.isEmpty()) {
+      return new Started(List.of(), List.of());
+    }
+    List<String> names = starts.stream().map(Decision.Start::node).toList();
+    Map<String, NodeSpec> current = specs.currentSpecs(names).await().atMost(timeout);
+    List<RolloutEvent> events = new ArrayList<>();
+    for (Decision.Start start : starts) {
+      NodePlan plan = rules.plan(start.node());
+      NodeSpec desired = current.get(start.node());
+      long generation = (desired == null ? 0 : desired.generation()) + 1;
+      RestorePoint restore =
+          start.phase() == Phase.FORWARD ? NodeChanges.restorePoint(plan, desired) : null;
+      events.add(new NodeStarted(start.wave(), start.node(), start.phase(), generation, restore));
+      String driver = driverTarget(run, plan, start.node(), start.phase(), restore);
+      if (driver != null) {
+        String id = requestId(run, start.node(), generation);
+        if (osImage(plan)) {
+          DriverArtifact.OsImage image = (DriverArtifact.OsImage) plan.driver().artifact();
+          events.add(
+              new OsUpgradeRequested(start.node(), id, driver, image.osId(), image.osVersion()));
+        } else {
+          DriverArtifact artifact = plan.driver().artifact();
+          events.add(
+              new DriverInstallRequested(
+                  start.node(), id, driver, kind(artifact), artifact.describe()));
+        }
+      }
+    }
+    return new Started(events, names);
+  }
+
+  /** Sends each node its spec (and driver request); failures go to {@code onFailures} by node. */
+  void carryOut(
+      RolloutRun run,
+      RolloutRules rules,
+      List<String> nodes,
+      Consumer<Map<String, String>> onFailures) {
+    if (nodes.isEmpty()) {
+      return;
+    }
+    Map<String, String> failures = new ConcurrentHashMap<>();
+    Multi.createFrom()
+        .iterable(nodes)
+        .onItem()
+        .transformToUni(
+            node ->
+                send(run, rules, run.nodeRun(node))
+                    .onFailure()
+                    .recoverWithItem(
+                        e -> {
+                          failures.put(node, reason(e));
+                          return null;
+                        }))
+        .merge(CONCURRENCY)
+        .collect()
+        .last()
+        .await()
+        .atMost(timeout.multipliedBy(2 + nodes.size() / CONCURRENCY));
+    onFailures.accept(failures);
+  }
+
+  private Uni<Void> send(RolloutRun run, RolloutRules rules, NodeRun node) {
+    NodePlan plan = rules.plan(node.node());
+    SpecRequest request =
+        node.phase() == Phase.FORWARD
+            ? NodeChanges.forward(plan)
+            : NodeChanges.back(plan, node.restore());
+    Uni<Void> spec = specs.putForRollout(node.node(), request, node.generation()).replaceWithVoid();
+    String driver = driverTarget(run, plan, node.node(), node.phase(), node.restore());
+    if (driver == null) {
+      return spec;
+    }
+    return spec.chain(() -> driverArtifact(plan, node, driver))
+        .chain(
+            artifact ->
+                drivers.request(
+                    new DriverChangeRequest(
+                        requestId(run, node.node(), node.generation()),
+                        run.id(),
+                        node.node(),
+                        plan.hostKind(),
+                        node.phase() == Phase.FORWARD
+                            ? plan.driver().fromVersion()
+                            : plan.driver().toVersion(),
+                        artifact)));
+  }
+
+  /** Forward: the plan's artifact. Back: the old version, resolved for the node as it is now. */
+  private Uni<DriverArtifact> driverArtifact(NodePlan plan, NodeRun node, String version) {
+    if (node.phase() == Phase.FORWARD) {
+      return Uni.createFrom().item(plan.driver().artifact());
+    }
+    return pool.preparedQuery(
+            "SELECT host_kind, os_id, os_version, kernel, driver_provider, driver_version FROM"
+                + " nodes WHERE name = $1")
+        .execute(Tuple.of(node.node()))
+        .map(
+            rows -> {
+              Row row = rows.iterator().next();
+              NodeDriverFacts facts =
+                  new NodeDriverFacts(
+                      HostKind.fromWireName(row.getString("host_kind")),
+                      row.getString("os_id"),
+                      row.getString("os_version"),
+                      row.getString("kernel"),
+                      DriverProvider.fromWireName(row.getString("driver_provider")),
+                      row.getString("driver_version"));
+              return switch (resolver.resolve(facts, List.of(), DriverVersion.parse(version))) {
+                case DriverResolution.Resolved resolved -> resolved.artifact();
+                case DriverResolution.Unservable unservable ->
+                    throw new IllegalStateException(
+                        "cannot roll the driver back to " + version + ": " + unservable.reason());
+              };
+            });
+  }
+
+  /** The driver version this phase moves the node to, or null when the driver does not change. */
+  private static String driverTarget(
+      RolloutRun run, NodePlan plan, String node, Phase phase, RestorePoint restore) {
+    if (plan.driver() == null) {
+      return null;
+    }
+    if (phase == Phase.FORWARD) {
+      return plan.driver().toVersion();
+    }
+    RestorePoint point = restore != null ? restore : run.nodeRun(node).restore();
+    return point.driverVersion();
+  }
+
+  private static boolean osImage(NodePlan plan) {
+    return plan.driver().artifact() instanceof DriverArtifact.OsImage;
+  }
+
+  private static String kind(DriverArtifact artifact) {
+    return switch (artifact) {
+      case DriverArtifact.ContainerImage image -> "container-image";
+      case DriverArtifact.HostPackage pkg -> "host-package";
+      case DriverArtifact.OsImage image -> "os-image";
+    };
+  }
+
+  private static String requestId(RolloutRun run, String node, long generation) {
+    return run.id() + ":" + node + ":" + generation;
+  }
+
+  private static String reason(Throwable e) {
+    if (e instanceof ProblemException problem) {
+      return problem.getMessage();
+    }
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
+  }
+}

@@ -1,0 +1,112 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import io.fleetwave.events.rollout.Phase;
+import io.fleetwave.events.rollout.RestorePoint;
+import java.time.Instant;
+
+/** One planned node of a rollout, as folded from the rollout's events. Mutated only by the fold. */
+public final class NodeRun {
+  private final String node;
+  private final int wave;
+  private final int order;
+  private Phase phase = Phase.FORWARD;
+  private NodeState state = NodeState.PENDING;
+  private NodeState forwardOutcome;
+  private long generation;
+  private Instant startedAt;
+  private Instant finishedAt;
+  private String reason;
+  private RestorePoint restore;
+  private boolean driverRequested;
+
+  NodeRun(String node, int wave, int order) {
+    this.node = node;
+    this.wave = wave;
+    this.order = order;
+  }
+
+  void start(Phase phase, long generation, RestorePoint restore, Instant at) {
+    if (phase == Phase.ROLLBACK) {
+      forwardOutcome = state;
+    } else {
+      this.restore = restore;
+    }
+    this.phase = phase;
+    this.state = NodeState.IN_FLIGHT;
+    this.generation = generation;
+    this.startedAt = at;
+    this.finishedAt = null;
+    this.reason = null;
+    this.driverRequested = false;
+  }
+
+  void finish(NodeState outcome, String reason, Instant at) {
+    this.state = outcome;
+    this.reason = reason;
+    this.finishedAt = at;
+  }
+
+  void driverRequested() {
+    this.driverRequested = true;
+  }
+
+  public String node() {
+    return node;
+  }
+
+  /** 1-based wave. */
+  public int wave() {
+    return wave;
+  }
+
+  /** Position in the plan, across waves. */
+  public int order() {
+    return order;
+  }
+
+  public Phase phase() {
+    return phase;
+  }
+
+  public NodeState state() {
+    return state;
+  }
+
+  /** Whether the rollout ever sent this node its change. */
+  public boolean touched() {
+    return restore != null;
+  }
+
+  /** The forward result of a node that is being (or was) rolled back, else null. */
+  public NodeState forwardOutcome() {
+    return forwardOutcome;
+  }
+
+  public long generation() {
+    return generation;
+  }
+
+  public Instant startedAt() {
+    return startedAt;
+  }
+
+  public Instant finishedAt() {
+    return finishedAt;
+  }
+
+  public String reason() {
+    return reason;
+  }
+
+  public RestorePoint restore() {
+    return restore;
+  }
+
+  public boolean isDriverRequested() {
+    return driverRequested;
+  }
+
+  public boolean inFlight() {
+    return state == NodeState.IN_FLIGHT;
+  }
+}

@@ -1,0 +1,23 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+/** Where a node stands in one phase of a rollout. */
+public enum NodeState {
+  PENDING("pending"),
+  IN_FLIGHT("in-flight"),
+  SUCCEEDED("succeeded"),
+  FAILED("failed");
+
+  private final String wireName;
+
+  NodeState(String wireName) {
+    this.wireName = wireName;
+  }
+
+  public String wireName() {
+    return wireName;
+  }
+
+  public boolean finished() {
+    return this == SUCCEEDED || this == FAILED;
+  }
+}

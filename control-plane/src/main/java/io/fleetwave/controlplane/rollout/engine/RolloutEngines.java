@@ -1,0 +1,101 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.driver.DriverArtifactResolver;
+import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
+import io.fleetwave.controlplane.spec.SpecService;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Builds rollout engines from the application's services and runs this replica's one (unless {@code
+ * fleetwave.rollout.engine.enabled=false}). Tests build more, to stop one mid-rollout the way a
+ * crash would and let another take over.
+ */
+@ApplicationScoped
+public class RolloutEngines {
+  private final Map<String, Object> kafka;
+  private final Pool pool;
+  private final SpecService specs;
+  private final DriverChangeExecutor drivers;
+  private final DriverArtifactResolver resolver;
+  private final ObjectMapper json;
+  private final boolean enabled;
+  private final Duration tick;
+  private final Duration timeout;
+  private volatile RolloutEngine engine;
+
+  public RolloutEngines(
+      @Identifier("default-kafka-broker") Map<String, Object> kafka,
+      Pool pool,
+      SpecService specs,
+      DriverChangeExecutor drivers,
+      DriverArtifactResolver resolver,
+      ObjectMapper json,
+      @ConfigProperty(name = "fleetwave.rollout.engine.enabled", defaultValue = "true")
+          boolean enabled,
+      @ConfigProperty(name = "fleetwave.rollout.engine.tick", defaultValue = "250ms") Duration tick,
+      @ConfigProperty(name = "fleetwave.rollout.engine.timeout", defaultValue = "10s")
+          Duration timeout) {
+    this.kafka = kafka;
+    this.pool = pool;
+    this.specs = specs;
+    this.drivers = drivers;
+    this.resolver = resolver;
+    this.json = json;
+    this.enabled = enabled;
+    this.tick = tick;
+    this.timeout = timeout;
+  }
+
+  void onStart(@Observes StartupEvent event) {
+    if (enabled) {
+      engine = create(EngineFaults.NONE);
+      engine.start();
+    }
+  }
+
+  void onStop(@Observes ShutdownEvent event) {
+    RolloutEngine running = engine;
+    if (running != null) {
+      running.close();
+    }
+  }
+
+  /** This replica's engine, if it runs one. */
+  public Optional<RolloutEngine> engine() {
+    return Optional.ofNullable(engine);
+  }
+
+  /** A new, not yet started engine. */
+  public RolloutEngine create(EngineFaults faults) {
+    RolloutEngine[] self = new RolloutEngine[1];
+    FleetObserver observer = new FleetObserver(kafka, pool, timeout, () -> self[0].wakeUp());
+    self[0] =
+        new RolloutEngine(
+            new RolloutLog(kafka, timeout),
+            new RolloutProgressStore(pool, timeout),
+            observer,
+            new EngineLeadership(pool, timeout),
+            new NodeEffects(specs, drivers, resolver, pool, timeout),
+            json,
+            Clock.systemUTC(),
+            tick,
+            faults);
+    return self[0];
+  }
+
+  /** Whether driver changes can be carried out here (a driver executor is configured). */
+  public boolean driverChangesConfigured() {
+    return drivers.configured();
+  }
+}

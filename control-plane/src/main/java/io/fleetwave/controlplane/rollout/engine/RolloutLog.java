@@ -1,0 +1,200 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.rollout.RolloutEvent;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+/**
+ * fleet.rollout-events: appends a rollout's events (key = rollout id, seq counting from 1) and
+ * reads every rollout back from offset 0 when an engine takes over. Every wait is bounded.
+ */
+public final class RolloutLog implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(RolloutLog.class);
+  private static final URI SOURCE = URI.create("fleetwave:rollout-engine");
+
+  private final Map<String, Object> kafka;
+  private final Duration timeout;
+  private final KafkaProducer<String, byte[]> producer;
+
+  public RolloutLog(Map<String, Object> kafkaConfig, Duration timeout) {
+    this.kafka = new HashMap<>(kafkaConfig);
+    kafka.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
+    this.timeout = timeout;
+    Map<String, Object> config = new HashMap<>(kafka);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    int millis = (int) Math.max(1000, timeout.toMillis());
+    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis / 2);
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2);
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis);
+    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  /** Wraps events as the rollout's next envelopes, seq following {@code lastSeq}. */
+  public static List<Envelope<RolloutEvent>> envelopes(
+      UUID rollout, long lastSeq, List<RolloutEvent> events, Instant now) {
+    List<Envelope<RolloutEvent>> out = new ArrayList<>(events.size());
+    long seq = lastSeq;
+    for (RolloutEvent event : events) {
+      out.add(Envelope.of(SOURCE, rollout.toString(), now, 0, ++seq, event));
+    }
+    return out;
+  }
+
+  /** Sends the envelopes in order and returns once Kafka acknowledged all of them. */
+  public void append(List<Envelope<RolloutEvent>> envelopes) {
+    List<CompletableFuture<Void>> acks = new ArrayList<>(envelopes.size());
+    for (Envelope<RolloutEvent> envelope : envelopes) {
+      ProducerRecord<String, byte[]> record =
+          new ProducerRecord<>(
+              Topics.ROLLOUT_EVENTS, envelope.subject(), EventCodec.encode(envelope));
+      record
+          .headers()
+          .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+      CompletableFuture<Void> acked = new CompletableFuture<>();
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error != null) {
+              acked.completeExceptionally(error);
+            } else {
+              acked.complete(null);
+            }
+          });
+      acks.add(acked);
+    }
+    try {
+      CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new RolloutLogException(
+          "Kafka did not acknowledge "
+              + envelopes.size()
+              + " rollout event(s) on "
+              + Topics.ROLLOUT_EVENTS
+              + " within "
+              + timeout.toSeconds()
+              + " s",
+          e);
+    } catch (ExecutionException e) {
+      throw new RolloutLogException(
+          "Kafka refused rollout events on " + Topics.ROLLOUT_EVENTS + ": " + e.getCause(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RolloutLogException("interrupted while appending rollout events", e);
+    }
+  }
+
+  /**
+   * Every rollout's events from offset 0 to the end offsets taken now, in seq order per rollout.
+   * Records that do not decode are logged and skipped: they were never written by an engine.
+   */
+  public Map<UUID, List<Envelope<RolloutEvent>>> readAll() {
+    Map<String, Object> config = new HashMap<>(kafka);
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    Map<UUID, List<Envelope<RolloutEvent>>> byRollout = new LinkedHashMap<>();
+    long deadline = System.nanoTime() + timeout.multipliedBy(6).toNanos();
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (PartitionInfo info : consumer.partitionsFor(Topics.ROLLOUT_EVENTS, timeout)) {
+        partitions.add(new TopicPartition(info.topic(), info.partition()));
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+      while (!caughtUp(consumer, end)) {
+        if (System.nanoTime() > deadline) {
+          throw new RolloutLogException(
+              "could not read "
+                  + Topics.ROLLOUT_EVENTS
+                  + " to its end within "
+                  + timeout.multipliedBy(6).toSeconds()
+                  + " s",
+              null);
+        }
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          decode(record, byRollout);
+        }
+      }
+    }
+    byRollout.values().forEach(list -> list.sort((a, b) -> Long.compare(a.seq(), b.seq())));
+    return byRollout;
+  }
+
+  private static boolean caughtUp(
+      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> end) {
+    for (Map.Entry<TopicPartition, Long> partition : end.entrySet()) {
+      if (consumer.position(partition.getKey()) < partition.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void decode(
+      ConsumerRecord<String, byte[]> record, Map<UUID, List<Envelope<RolloutEvent>>> byRollout) {
+    try {
+      Envelope<FleetEvent> envelope = EventCodec.decode(record.value());
+      if (envelope.data() instanceof RolloutEvent) {
+        UUID rollout = UUID.fromString(envelope.subject());
+        byRollout
+            .computeIfAbsent(rollout, k -> new ArrayList<>())
+            .add((Envelope<RolloutEvent>) (Envelope<?>) envelope);
+      } else {
+        LOG.warnf("skipping %s at %s: not a rollout event", envelope.type(), where(record));
+      }
+    } catch (EventRejectedException | IllegalArgumentException e) {
+      LOG.warnf("skipping an undecodable record at %s: %s", where(record), e.getMessage());
+    }
+  }
+
+  private static String where(ConsumerRecord<?, ?> record) {
+    return record.topic() + "-" + record.partition() + "@" + record.offset();
+  }
+
+  @Override
+  public void close() {
+    producer.close(Duration.ofSeconds(5));
+  }
+
+  /** Kafka did not take or give back rollout events in time. */
+  public static final class RolloutLogException extends RuntimeException {
+    public RolloutLogException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import io.fleetwave.controlplane.rollout.store.RolloutState;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The engine's side of PostgreSQL: which rollouts are active with their stored plans, the operator
+ * requests waiting for it, and the projection of every rollout's events (rollouts row,
+ * rollout_node_states, rollout_event_log). Every call is bounded by the engine's timeout.
+ */
+public final class RolloutProgressStore {
+  private static final String INACTIVE = "('completed', 'aborted', 'rolled-back')";
+
+  private final Pool pool;
+  private final Duration timeout;
+
+  public RolloutProgressStore(Pool pool, Duration timeout) {
+    this.pool = pool;
+    this.timeout = timeout;
+  }
+
+  /** An active rollout as stored: its plan, as JSON text. */
+  public record ActiveRollout(UUID id, String name, String planJson) {}
+
+  public List<ActiveRollout> active() {
+    List<ActiveRollout> out = new ArrayList<>();
+    pool.query(
+            "SELECT id, name, plan::text AS plan FROM rollouts WHERE state NOT IN "
+                + INACTIVE
+                + " ORDER BY created_at, id")
+        .execute()
+        .await()
+        .atMost(timeout)
+        .forEach(
+            row ->
+                out.add(
+                    new ActiveRollout(
+                        row.getUUID("id"), row.getString("name"), row.getString("plan"))));
+    return out;
+  }
+
+  /** Unhandled requests per rollout, oldest first. */
+  public Map<UUID, List<OperatorRequest>> pendingRequests() {
+    Map<UUID, List<OperatorRequest>> out = new LinkedHashMap<>();
+    for (Row row :
+        pool.query(
+                "SELECT id, rollout, action, reason FROM rollout_requests WHERE handled_at IS NULL"
+                    + " ORDER BY id")
+            .execute()
+            .await()
+            .atMost(timeout)) {
+      out.computeIfAbsent(row.getUUID("rollout"), k -> new ArrayList<>())
+          .add(
+              new OperatorRequest(
+                  row.getLong("id"),
+                  OperatorRequest.Action.fromWireName(row.getString("action")),
+                  row.getString("reason")));
+    }
+    return out;
+  }
+
+  public void markHandled(long request, String outcome) {
+    pool.preparedQuery("UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id = $1")
+        .execute(Tuple.of(request, outcome))
+        .await()
+        .atMost(timeout);
+  }
+
+  /** Writes what the run's newest events changed; safe to repeat (replays write the same rows). */
+  public void project(
+      RolloutRun run,
+      List<Envelope<RolloutEvent>> appended,
+      Set<String> changedNodes,
+      boolean awaitingPromotion) {
+    RolloutState state = run.status().state();
+    pool.withTransaction(
+            conn ->
+                conn.preparedQuery(
+                        "UPDATE rollouts SET state = $2, last_seq = $3, current_wave = $4,"
+                            + " awaiting_promotion = $5, status_reason = $6, updated_at = now()"
+                            + " WHERE id = $1")
+                    .execute(
+                        Tuple.of(
+                            run.id(),
+                            state.wireName(),
+                            run.seq(),
+                            run.currentWave(),
+                            awaitingPromotion,
+                            run.statusReason()))
+                    .chain(() -> upsertNodes(conn, run, changedNodes))
+                    .chain(() -> insertEvents(conn, run.id(), appended)))
+        .await()
+        .atMost(timeout);
+  }
+
+  private static io.smallrye.mutiny.Uni<Void> upsertNodes(
+      io.vertx.mutiny.sqlclient.SqlConnection conn, RolloutRun run, Set<String> changed) {
+    if (changed.isEmpty()) {
+      return io.smallrye.mutiny.Uni.createFrom().voidItem();
+    }
+    int n = changed.size();
+    String[] nodes = new String[n];
+    Integer[] waves = new Integer[n];
+    String[] phases = new String[n];
+    String[] states = new String[n];
+    Long[] generations = new Long[n];
+    String[] reasons = new String[n];
+    OffsetDateTime[] started = new OffsetDateTime[n];
+    OffsetDateTime[] finished = new OffsetDateTime[n];
+    int i = 0;
+    for (String name : changed) {
+      NodeRun node = run.nodeRun(name);
+      nodes[i] = name;
+      waves[i] = node.wave();
+      phases[i] = node.phase().wireName();
+      states[i] = node.state().wireName();
+      generations[i] = node.generation() == 0 ? null : node.generation();
+      reasons[i] = node.reason();
+      started[i] = node.startedAt() == null ? null : node.startedAt().atOffset(ZoneOffset.UTC);
+      finished[i] = node.finishedAt() == null ? null : node.finishedAt().atOffset(ZoneOffset.UTC);
+      i++;
+    }
+    return conn.preparedQuery(
+            "INSERT INTO rollout_node_states (rollout, node, wave, phase, state, generation,"
+                + " reason, started_at, finished_at) SELECT $1, * FROM unnest($2::text[],"
+                + " $3::int[], $4::text[], $5::text[], $6::bigint[], $7::text[],"
+                + " $8::timestamptz[], $9::timestamptz[]) ON CONFLICT (rollout, node) DO UPDATE"
+                + " SET phase = EXCLUDED.phase, state = EXCLUDED.state, generation ="
+                + " EXCLUDED.generation, reason = EXCLUDED.reason, started_at ="
+                + " EXCLUDED.started_at, finished_at = EXCLUDED.finished_at")
+        .execute(
+            Tuple.tuple()
+                .addUUID(run.id())
+                .addArrayOfString(nodes)
+                .addArrayOfInteger(waves)
+                .addArrayOfString(phases)
+                .addArrayOfString(states)
+                .addArrayOfLong(generations)
+                .addArrayOfString(reasons)
+                .addArrayOfOffsetDateTime(started)
+                .addArrayOfOffsetDateTime(finished))
+        .replaceWithVoid();
+  }
+
+  private static io.smallrye.mutiny.Uni<Void> insertEvents(
+      io.vertx.mutiny.sqlclient.SqlConnection conn,
+      UUID rollout,
+      List<Envelope<RolloutEvent>> appended) {
+    if (appended.isEmpty()) {
+      return io.smallrye.mutiny.Uni.createFrom().voidItem();
+    }
+    int n = appended.size();
+    Long[] seqs = new Long[n];
+    String[] types = new String[n];
+    OffsetDateTime[] times = new OffsetDateTime[n];
+    String[] payloads = new String[n];
+    for (int i = 0; i < n; i++) {
+      Envelope<RolloutEvent> envelope = appended.get(i);
+      seqs[i] = envelope.seq();
+      types[i] = envelope.type();
+      times[i] = envelope.time().atOffset(ZoneOffset.UTC);
+      payloads[i] = EventCodec.mapper().valueToTree(envelope.data()).toString();
+    }
+    return conn.preparedQuery(
+            "INSERT INTO rollout_event_log (rollout, seq, event_type, event_time, data) SELECT"
+                + " $1, s, t, w, d::jsonb FROM unnest($2::bigint[], $3::text[],"
+                + " $4::timestamptz[], $5::text[]) AS e (s, t, w, d) ON CONFLICT DO NOTHING")
+        .execute(
+            Tuple.tuple()
+                .addUUID(rollout)
+                .addArrayOfLong(seqs)
+                .addArrayOfString(types)
+                .addArrayOfOffsetDateTime(times)
+                .addArrayOfString(payloads))
+        .replaceWithVoid();
+  }
+}

@@ -1,0 +1,223 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.NodeSucceeded;
+import io.fleetwave.events.rollout.OsUpgradeRequested;
+import io.fleetwave.events.rollout.Phase;
+import io.fleetwave.events.rollout.RollbackStarted;
+import io.fleetwave.events.rollout.RolloutAborted;
+import io.fleetwave.events.rollout.RolloutCompleted;
+import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutPaused;
+import io.fleetwave.events.rollout.RolloutResumed;
+import io.fleetwave.events.rollout.WaveCompleted;
+import io.fleetwave.events.rollout.WavePromoted;
+import io.fleetwave.events.rollout.WaveStarted;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One rollout folded from its events: the only state the engine decides on. Events are applied in
+ * seq order exactly once; an event at or below the applied seq is a duplicate and changes nothing.
+ */
+public final class RolloutRun {
+  private final UUID id;
+  private final String name;
+  private final List<List<String>> waves;
+  private final Map<String, NodeRun> nodes = new LinkedHashMap<>();
+  private final Map<Integer, Instant> waveCompletedAt = new HashMap<>();
+  private final Set<Integer> promoted = new HashSet<>();
+  private final Map<Integer, Integer> acceptedFailuresByWave = new HashMap<>();
+  private final Set<String> changed = new HashSet<>();
+  private long seq;
+  private RunStatus status = RunStatus.RUNNING;
+  private String statusReason;
+  private int currentWave;
+  private int acceptedFailures;
+
+  private RolloutRun(UUID id, String name, List<List<String>> waves) {
+    this.id = id;
+    this.name = name;
+    this.waves = waves;
+    int order = 0;
+    for (int w = 0; w < waves.size(); w++) {
+      for (String node : waves.get(w)) {
+        nodes.put(node, new NodeRun(node, w + 1, order++));
+      }
+    }
+  }
+
+  /** A run from its first event, which must be RolloutCreated. */
+  public static RolloutRun from(UUID id, Envelope<? extends RolloutEvent> first) {
+    if (!(first.data() instanceof RolloutCreated created)) {
+      throw new IllegalArgumentException(
+          "rollout " + id + " starts with " + first.type() + ", not RolloutCreated");
+    }
+    RolloutRun run = new RolloutRun(id, created.name(), created.waves());
+    run.seq = first.seq();
+    run.changed.addAll(run.nodes.keySet());
+    return run;
+  }
+
+  /** Applies the next event; false for a duplicate (already applied). */
+  public boolean apply(Envelope<? extends RolloutEvent> envelope) {
+    if (envelope.seq() <= seq) {
+      return false;
+    }
+    seq = envelope.seq();
+    Instant at = envelope.time();
+    switch (envelope.data()) {
+      case RolloutCreated ignored -> {}
+      case WaveStarted started -> currentWave = started.wave();
+      case NodeStarted started ->
+          node(started.node()).start(started.phase(), started.generation(), started.restore(), at);
+      case NodeSucceeded done -> finish(done.node(), NodeState.SUCCEEDED, null, at);
+      case NodeFailed failed -> finish(failed.node(), NodeState.FAILED, failed.reason(), at);
+      case WaveCompleted completed -> waveCompletedAt.put(completed.wave(), at);
+      case WavePromoted promotedWave -> promoted.add(promotedWave.wave());
+      case RolloutPaused paused -> status(RunStatus.PAUSED, paused.reason());
+      case RolloutResumed resumed -> {
+        status(RunStatus.RUNNING, null);
+        acceptedFailures = failed(Phase.FORWARD, 0);
+        for (int w = 1; w <= waves.size(); w++) {
+          acceptedFailuresByWave.put(w, failed(Phase.FORWARD, w));
+        }
+      }
+      case RolloutAborted aborted -> status(RunStatus.ABORTED, aborted.reason());
+      case RollbackStarted rollback -> status(RunStatus.ROLLING_BACK, rollback.reason());
+      case RolloutCompleted completed ->
+          status(
+              completed.rolledBack() ? RunStatus.ROLLED_BACK : RunStatus.COMPLETED, statusReason);
+      case DriverInstallRequested requested -> node(requested.node()).driverRequested();
+      case OsUpgradeRequested requested -> node(requested.node()).driverRequested();
+    }
+    return true;
+  }
+
+  private void finish(String node, NodeState outcome, String reason, Instant at) {
+    node(node).finish(outcome, reason, at);
+  }
+
+  private void status(RunStatus next, String reason) {
+    status = next;
+    statusReason = reason;
+  }
+
+  private NodeRun node(String name) {
+    NodeRun node = nodes.get(name);
+    if (node == null) {
+      throw new IllegalStateException("rollout " + id + " has no planned node '" + name + "'");
+    }
+    changed.add(name);
+    return node;
+  }
+
+  public UUID id() {
+    return id;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public long seq() {
+    return seq;
+  }
+
+  public RunStatus status() {
+    return status;
+  }
+
+  /** Why it is paused, rolling back, aborted or rolled back; null otherwise. */
+  public String statusReason() {
+    return statusReason;
+  }
+
+  /** The newest started wave (1-based), 0 before the first. */
+  public int currentWave() {
+    return currentWave;
+  }
+
+  public int waveCount() {
+    return waves.size();
+  }
+
+  public List<String> wave(int number) {
+    return waves.get(number - 1);
+  }
+
+  public NodeRun nodeRun(String name) {
+    return nodes.get(name);
+  }
+
+  public Collection<NodeRun> nodes() {
+    return nodes.values();
+  }
+
+  public int plannedNodes() {
+    return nodes.size();
+  }
+
+  public boolean waveCompleted(int wave) {
+    return waveCompletedAt.containsKey(wave);
+  }
+
+  public Instant waveCompletedAt(int wave) {
+    return waveCompletedAt.get(wave);
+  }
+
+  public boolean promoted(int wave) {
+    return promoted.contains(wave);
+  }
+
+  public List<NodeRun> inFlight() {
+    List<NodeRun> out = new ArrayList<>();
+    for (NodeRun node : nodes.values()) {
+      if (node.inFlight()) {
+        out.add(node);
+      }
+    }
+    return out;
+  }
+
+  /** Failed nodes of a phase, in one wave or (wave 0) in all. */
+  public int failed(Phase phase, int wave) {
+    int count = 0;
+    for (NodeRun node : nodes.values()) {
+      boolean failedInPhase =
+          phase == Phase.FORWARD
+              ? (node.phase() == Phase.FORWARD
+                  ? node.state() == NodeState.FAILED
+                  : node.forwardOutcome() == NodeState.FAILED)
+              : node.phase() == Phase.ROLLBACK && node.state() == NodeState.FAILED;
+      if (failedInPhase && (wave == 0 || node.wave() == wave)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Forward failures accepted by the latest resume, in one wave or (wave 0) in all. */
+  public int acceptedFailures(int wave) {
+    return wave == 0 ? acceptedFailures : acceptedFailuresByWave.getOrDefault(wave, 0);
+  }
+
+  /** The nodes whose state changed since the last call (for the projection). */
+  public Set<String> drainChanged() {
+    Set<String> out = Set.copyOf(changed);
+    changed.clear();
+    return out;
+  }
+}
