@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
+import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
@@ -7,7 +9,17 @@ import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
+import io.fleetwave.controlplane.rollout.store.RolloutEventView;
+import io.fleetwave.controlplane.rollout.store.RolloutView;
 import io.fleetwave.controlplane.rollout.store.StoredRollout;
+import io.smallrye.mutiny.Multi;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -37,8 +49,11 @@ public class RolloutsResource {
   static final int CONFLICT_NODES_SHOWN = 20;
 
   private static final String EXECUTION_NOTE =
-      " Execution is not implemented yet: no wave runs, the rollout stays in state 'created'"
-          + " until it is aborted.";
+      " The engine runs it at once: waves in order (canary first), at most maxUnavailable nodes"
+          + " and maxZonesInFlight zones in flight, each node sent its signed spec and watched"
+          + " until it applied it and is healthy, within nodeTimeoutSeconds; then the soak and the"
+          + " health gate; failure thresholds pause it or roll it back. Its events are on"
+          + " fleet.rollout-events and at GET /api/v1/rollouts/{id}/events.";
 
   private static final String EXAMPLE =
       """
@@ -54,10 +69,19 @@ public class RolloutsResource {
 
   private final RolloutPlanning planning;
   private final RolloutStore store;
+  private final RolloutEngines engines;
+  private final Duration requestWait;
 
-  public RolloutsResource(RolloutPlanning planning, RolloutStore store) {
+  public RolloutsResource(
+      RolloutPlanning planning,
+      RolloutStore store,
+      RolloutEngines engines,
+      @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
+          Duration requestWait) {
     this.planning = planning;
     this.store = store;
+    this.engines = engines;
+    this.requestWait = requestWait;
   }
 
   @POST
@@ -111,14 +135,29 @@ public class RolloutsResource {
     if (dryRun) {
       return plan.map(p -> Response.ok(p).build());
     }
-    return plan.chain(p -> store.create(spec, p))
+    return plan.invoke(this::requireDriverExecutor)
+        .chain(p -> store.create(spec, p))
         .onFailure(RolloutConflictException.class)
         .transform(e -> conflict((RolloutConflictException) e))
         .map(
             stored ->
                 Response.created(URI.create("/api/v1/rollouts/" + stored.id()))
                     .entity(stored)
-                    .build());
+                    .build())
+        .invoke(created -> engines.engine().ifPresent(RolloutEngine::wakeUp));
+  }
+
+  private void requireDriverExecutor(RolloutPlan plan) {
+    boolean driverChange = plan.change().driverVersion() != null && plan.plannedNodes() > 0;
+    if (driverChange && !engines.driverChangesConfigured()) {
+      throw ProblemException.invalid(
+          "no driver executor is configured, so nothing could install driver "
+              + plan.change().driverVersion()
+              + "; set fleetwave.rollout.driver-executor (webhook or kubernetes-job)",
+          List.of(
+              new Problem.FieldError(
+                  "change.driverVersion", "no driver executor is configured on this control plane")));
+    }
   }
 
   @GET
@@ -132,42 +171,160 @@ public class RolloutsResource {
   @GET
   @Path("/{id}")
   @Operation(
-      summary = "One rollout: its request, its plan and its state; 404 when unknown",
+      summary =
+          "One rollout: its request, its plan, its state and its progress (waves, per-node state,"
+              + " reasons, timings); 404 when unknown",
       description = EXECUTION_NOTE)
-  public Uni<StoredRollout> get(@PathParam("id") String id) {
-    return store.find(uuid(id)).map(found -> found.orElseThrow(() -> unknown(id)));
+  public Uni<RolloutView> get(@PathParam("id") String id) {
+    return store.view(uuid(id)).map(found -> found.orElseThrow(() -> unknown(id)));
   }
 
-  @POST
-  @Path("/{id}/abort")
-  @Operation(
-      summary = "Abort a rollout",
-      description =
-          "Sets an active rollout's state to 'aborted', which frees its nodes for other rollouts."
-              + " 409 when it is no longer active, 404 when unknown."
-              + EXECUTION_NOTE)
-  public Uni<StoredRollout> abort(@PathParam("id") String id) {
+  @GET
+  @Path("/{id}/events")
+  @Operation(summary = "The rollout's events after seq `after`, oldest first (at most 1000)")
+  public Uni<List<RolloutEventView>> events(
+      @PathParam("id") String id, @QueryParam("after") @jakarta.ws.rs.DefaultValue("0") long after) {
+    UUID rollout = uuid(id);
     return store
-        .abort(uuid(id))
+        .find(rollout)
+        .map(found -> found.orElseThrow(() -> unknown(id)))
+        .chain(found -> store.events(rollout, after, 1000));
+  }
+
+  /** One poll of the stream: new events, and whether the rollout is over. */
+  private record StreamBatch(List<RolloutEventView> events, boolean over) {}
+
+  @GET
+  @Path("/{id}/stream")
+  @Produces(MediaType.SERVER_SENT_EVENTS)
+  @Operation(
+      summary = "Server-sent events: the rollout's events as they happen",
+      description =
+          "Each SSE event has the rollout event's seq as id, its type as name and the event as"
+              + " JSON data. Reconnect with Last-Event-ID to continue after the last one seen."
+              + " The stream ends after the rollout's final event.")
+  public Multi<OutboundSseEvent> stream(
+      @PathParam("id") String id,
+      @HeaderParam("Last-Event-ID") String lastEventId,
+      @Context Sse sse) {
+    UUID rollout = uuid(id);
+    AtomicLong last = new AtomicLong(parseSeq(lastEventId));
+    return Multi.createFrom()
+        .ticks()
+        .every(Duration.ofMillis(250))
+        .onItem()
+        .transformToUniAndConcatenate(
+            tick ->
+                store
+                    .events(rollout, last.get(), 500)
+                    .chain(
+                        events ->
+                            store
+                                .find(rollout)
+                                .map(
+                                    found -> {
+                                      StoredRollout current =
+                                          found.orElseThrow(() -> unknown(id));
+                                      return new StreamBatch(
+                                          events, events.isEmpty() && !current.state().active());
+                                    })))
+        .select()
+        .first(batch -> !batch.over())
+        .onItem()
+        .transformToMultiAndConcatenate(batch -> Multi.createFrom().iterable(batch.events()))
         .map(
-            found -> {
-              RolloutStore.AbortOutcome outcome = found.orElseThrow(() -> unknown(id));
-              StoredRollout rollout = outcome.rollout();
-              if (!outcome.abortedNow()) {
-                throw new ProblemException(
-                    409,
-                    "rollout-not-active",
-                    "Rollout is not active",
-                    "rollout "
-                        + rollout.name()
-                        + " ("
-                        + id
-                        + ") is "
-                        + rollout.state().wireName()
-                        + " and cannot be aborted");
-              }
-              return rollout;
+            event -> {
+              last.set(event.seq());
+              return sse.newEventBuilder()
+                  .id(Long.toString(event.seq()))
+                  .name(event.type())
+                  .mediaType(MediaType.APPLICATION_JSON_TYPE)
+                  .data(event)
+                  .build();
             });
+  }
+
+  private static long parseSeq(String lastEventId) {
+    if (lastEventId == null || lastEventId.isBlank()) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(lastEventId.trim());
+    } catch (NumberFormatException e) {
+      throw ProblemException.invalid(
+          "Last-Event-ID '" + lastEventId + "' is not an event seq",
+          List.of(new Problem.FieldError("Last-Event-ID", "expected a number")));
+    }
+  }
+
+  /** {@code {"reason": "..."}}, optional on every action. */
+  public record ActionRequest(String reason) {}
+
+  @POST
+  @Path("/{id}/{action: pause|resume|abort|rollback|promote}")
+  @Consumes(MediaType.WILDCARD)
+  @Operation(
+      summary = "Pause, resume, abort, roll back or promote a rollout",
+      description =
+          "pause: no new node starts (nodes in flight finish). resume: continue; failures so far"
+              + " are accepted and the thresholds count failures after it. abort: stop for good"
+              + " and free the nodes (nodes already sent their spec keep it). rollback: restore"
+              + " every touched node's previous spec from the log, newest wave first. promote:"
+              + " with manualPromotion, let the next wave start. The engine records the action"
+              + " as an event; the answer is the rollout after it (200), 409 when the action does"
+              + " not apply to the rollout's state (with the reason), 404 when unknown, 202 when"
+              + " no engine took it up within fleetwave.rollout.request-wait (it stays queued).")
+  @APIResponse(responseCode = "200", description = "done: the rollout after it")
+  @APIResponse(responseCode = "202", description = "queued: no engine answered in time")
+  @APIResponse(responseCode = "409", description = "the action does not apply now")
+  public Uni<Response> act(
+      @PathParam("id") String id, @PathParam("action") String action, ActionRequest body) {
+    UUID rollout = uuid(id);
+    String reason = body == null || body.reason() == null || body.reason().isBlank() ? null : body.reason();
+    return store
+        .request(rollout, action, reason)
+        .onFailure(IllegalStateException.class)
+        .transform(e -> new ProblemException(409, "rollout-not-active", "Rollout is not active", e.getMessage()))
+        .map(found -> found.orElseThrow(() -> unknown(id)))
+        .invoke(request -> engines.engine().ifPresent(RolloutEngine::wakeUp))
+        .chain(request -> outcome(request))
+        .chain(
+            outcome -> {
+              if (outcome == null) {
+                return Uni.createFrom()
+                    .item(
+                        Response.accepted(
+                                java.util.Map.of(
+                                    "detail",
+                                    "queued: no rollout engine took up the "
+                                        + action
+                                        + " within "
+                                        + requestWait.toSeconds()
+                                        + " s; it is applied when one does"))
+                            .build());
+              }
+              if (outcome.startsWith("refused: ")) {
+                throw new ProblemException(
+                    409, "rollout-action-refused", "Action does not apply", outcome.substring(9));
+              }
+              return get(id).map(view -> Response.ok(view).build());
+            });
+  }
+
+  /** Waits (bounded) for the engine's answer to a request: null when none came in time. */
+  private Uni<String> outcome(long request) {
+    return Multi.createFrom()
+        .ticks()
+        .every(Duration.ofMillis(20))
+        .onItem()
+        .transformToUniAndConcatenate(tick -> store.requestOutcome(request).map(java.util.Optional::ofNullable))
+        .select()
+        .where(java.util.Optional::isPresent)
+        .toUni()
+        .map(java.util.Optional::get)
+        .ifNoItem()
+        .after(requestWait)
+        .recoverWithNull();
   }
 
   private static ProblemException invalid(RolloutSpecException e) {

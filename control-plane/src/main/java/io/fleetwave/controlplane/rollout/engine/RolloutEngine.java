@@ -145,14 +145,16 @@ public final class RolloutEngine implements AutoCloseable {
       }
       events.forEach(run::apply);
       runs.put(run.id(), run);
+      logged.put(run.id(), events);
       for (NodeRun node : run.inFlight()) {
         resend.add(key(run.id(), node.node()));
       }
     }
     LOG.infof("rollout engine leads: %d rollout(s) folded from the log", runs.size());
+    // A leader may have stopped between an append and its projection: write both again.
     for (RolloutRun run : runs.values()) {
       if (run.status().active()) {
-        store.project(run, List.of(), run.drainChanged(), false);
+        store.project(run, logged.get(run.id()), run.drainChanged(), false);
       }
     }
   }

@@ -71,6 +71,21 @@ public class RolloutEngines {
     }
   }
 
+  /** Stops this replica's engine (tests: to stop it mid-rollout), leaving none running. */
+  public void stopEngine() {
+    RolloutEngine running = engine;
+    engine = null;
+    if (running != null) {
+      running.close();
+    }
+  }
+
+  /** Makes {@code replacement} (already started) this replica's engine. */
+  public void adopt(RolloutEngine replacement) {
+    stopEngine();
+    engine = replacement;
+  }
+
   /** This replica's engine, if it runs one. */
   public Optional<RolloutEngine> engine() {
     return Optional.ofNullable(engine);

@@ -152,32 +152,157 @@ public class RolloutStore {
         .with((page, count) -> new Page<>(page, paging.page(), paging.size(), count));
   }
 
-  /** What an abort found: the rollout, and whether this call aborted it. */
-  public record AbortOutcome(StoredRollout rollout, boolean abortedNow) {}
-
   /**
-   * Aborts an active rollout, which frees its nodes. Empty when there is no such rollout; a rollout
-   * that is no longer active is returned unchanged with {@code abortedNow} false.
+   * Queues an operator request for the engine. Empty when there is no such rollout; fails with
+   * IllegalStateException naming the state when the rollout is no longer active.
    */
-  public Uni<Optional<AbortOutcome>> abort(UUID id) {
+  public Uni<Optional<Long>> request(UUID id, String action, String reason) {
     return pool.withTransaction(
         connection ->
             connection
-                .preparedQuery(
-                    "UPDATE rollouts SET state = 'aborted', updated_at = now() WHERE id = $1"
-                        + " AND state NOT IN "
-                        + INACTIVE
-                        + " RETURNING "
-                        + COLUMNS)
+                .preparedQuery("SELECT name, state FROM rollouts WHERE id = $1 FOR SHARE")
                 .execute(Tuple.of(id))
                 .chain(
-                    rows ->
-                        rows.rowCount() == 1
-                            ? Uni.createFrom()
-                                .item(
-                                    Optional.of(
-                                        new AbortOutcome(stored(rows.iterator().next()), true)))
-                            : find(id).map(found -> found.map(r -> new AbortOutcome(r, false)))));
+                    rows -> {
+                      if (rows.rowCount() == 0) {
+                        return Uni.createFrom().item(Optional.<Long>empty());
+                      }
+                      Row row = rows.iterator().next();
+                      RolloutState state = RolloutState.fromWireName(row.getString("state"));
+                      if (!state.active()) {
+                        throw new IllegalStateException(
+                            "rollout "
+                                + row.getString("name")
+                                + " ("
+                                + id
+                                + ") is "
+                                + state.wireName()
+                                + ": cannot "
+                                + action
+                                + " it");
+                      }
+                      return connection
+                          .preparedQuery(
+                              "INSERT INTO rollout_requests (rollout, action, reason) VALUES ($1,"
+                                  + " $2, $3) RETURNING id")
+                          .execute(Tuple.of(id, action, reason))
+                          .map(inserted -> Optional.of(inserted.iterator().next().getLong("id")));
+                    }));
+  }
+
+  /** The engine's answer to a request: null while it waits, "done" or "refused: ...". */
+  public Uni<String> requestOutcome(long request) {
+    return pool.preparedQuery("SELECT outcome FROM rollout_requests WHERE id = $1")
+        .execute(Tuple.of(request))
+        .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("outcome"));
+  }
+
+  /** The rollout with its progress, from the projection of its events. */
+  public Uni<Optional<RolloutView>> view(UUID id) {
+    return pool.preparedQuery(
+            "SELECT "
+                + COLUMNS
+                + ", last_seq, current_wave, awaiting_promotion, status_reason FROM rollouts"
+                + " WHERE id = $1")
+        .execute(Tuple.of(id))
+        .chain(
+            rows -> {
+              if (rows.rowCount() == 0) {
+                return Uni.createFrom().item(Optional.<RolloutView>empty());
+              }
+              Row row = rows.iterator().next();
+              return nodeStates(id).map(waves -> Optional.of(view(row, waves)));
+            });
+  }
+
+  private Uni<List<RolloutProgress.Wave>> nodeStates(UUID id) {
+    return pool.preparedQuery(
+            "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
+                + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST,"
+                + " node")
+        .execute(Tuple.of(id))
+        .map(
+            rows -> {
+              java.util.TreeMap<Integer, List<RolloutProgress.Node>> byWave =
+                  new java.util.TreeMap<>();
+              java.time.Instant now = java.time.Instant.now();
+              for (Row row : rows) {
+                java.time.Instant started = instant(row, "started_at");
+                java.time.Instant finished = instant(row, "finished_at");
+                Long elapsed =
+                    started == null
+                        ? null
+                        : java.time.Duration.between(started, finished == null ? now : finished)
+                            .toMillis();
+                byWave
+                    .computeIfAbsent(row.getInteger("wave"), k -> new ArrayList<>())
+                    .add(
+                        new RolloutProgress.Node(
+                            row.getString("node"),
+                            row.getString("phase"),
+                            row.getString("state"),
+                            row.getLong("generation"),
+                            row.getString("reason"),
+                            started,
+                            finished,
+                            elapsed));
+              }
+              List<RolloutProgress.Wave> waves = new ArrayList<>();
+              byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));
+              return waves;
+            });
+  }
+
+  private static java.time.Instant instant(Row row, String column) {
+    java.time.OffsetDateTime value = row.getOffsetDateTime(column);
+    return value == null ? null : value.toInstant();
+  }
+
+  private RolloutView view(Row row, List<RolloutProgress.Wave> waves) {
+    StoredRollout stored = stored(row);
+    java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+    for (String state : List.of("pending", "in-flight", "succeeded", "failed")) {
+      counts.put(state, 0);
+    }
+    waves.forEach(w -> w.nodes().forEach(n -> counts.merge(n.state(), 1, Integer::sum)));
+    RolloutProgress progress =
+        new RolloutProgress(
+            row.getLong("last_seq"),
+            row.getInteger("current_wave"),
+            row.getBoolean("awaiting_promotion"),
+            row.getString("status_reason"),
+            counts,
+            waves);
+    return new RolloutView(
+        stored.id(),
+        stored.name(),
+        stored.state(),
+        stored.createdAt(),
+        stored.updatedAt(),
+        progress,
+        stored.spec(),
+        stored.plan());
+  }
+
+  /** The rollout's events after {@code afterSeq}, oldest first, at most {@code limit}. */
+  public Uni<List<RolloutEventView>> events(UUID id, long afterSeq, int limit) {
+    return pool.preparedQuery(
+            "SELECT seq, event_type, event_time, data::text AS data FROM rollout_event_log WHERE"
+                + " rollout = $1 AND seq > $2 ORDER BY seq LIMIT $3")
+        .execute(Tuple.of(id, afterSeq, limit))
+        .map(
+            rows -> {
+              List<RolloutEventView> out = new ArrayList<>();
+              for (Row row : rows) {
+                out.add(
+                    new RolloutEventView(
+                        row.getLong("seq"),
+                        row.getString("event_type"),
+                        row.getOffsetDateTime("event_time").toInstant(),
+                        read(row.getString("data"))));
+              }
+              return out;
+            });
   }
 
   private StoredRollout stored(Row row) {

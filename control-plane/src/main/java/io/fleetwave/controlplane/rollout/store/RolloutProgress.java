@@ -1,0 +1,38 @@
+package io.fleetwave.controlplane.rollout.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a rollout stands, from the projection of its events.
+ *
+ * @param currentWave the newest started wave, 0 before the first
+ * @param awaitingPromotion the current wave finished and waits for POST .../promote
+ * @param statusReason why it is paused, rolling back, aborted or rolled back
+ * @param counts nodes per state ("pending", "in-flight", "succeeded", "failed")
+ */
+public record RolloutProgress(
+    long lastSeq,
+    int currentWave,
+    boolean awaitingPromotion,
+    String statusReason,
+    Map<String, Integer> counts,
+    List<Wave> waves) {
+
+  public record Wave(int number, List<Node> nodes) {}
+
+  /**
+   * @param phase forward, or rollback once the node is being put back
+   * @param elapsedMillis from start to finish (or to now while in flight)
+   */
+  public record Node(
+      String node,
+      String phase,
+      String state,
+      Long generation,
+      String reason,
+      Instant startedAt,
+      Instant finishedAt,
+      Long elapsedMillis) {}
+}
