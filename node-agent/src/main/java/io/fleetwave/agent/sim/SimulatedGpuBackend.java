@@ -37,7 +37,6 @@ public final class SimulatedGpuBackend implements GpuBackend {
   private static final int[] HGX_BUSES = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb};
 
   private final String nodeName;
-  private final String driverVersion;
   private final List<SimulatedGpu> gpus;
   private final SimulatedKernelModules modules = new SimulatedKernelModules();
   private final ReentrantLock lock = new ReentrantLock();
@@ -45,6 +44,7 @@ public final class SimulatedGpuBackend implements GpuBackend {
   private long nextPid = 4200;
   private int bootCount;
   private String bootId;
+  private String driverVersion;
 
   /**
    * @param nodeName seeds the deterministic UUIDs and the boot id
@@ -114,7 +114,7 @@ public final class SimulatedGpuBackend implements GpuBackend {
 
   @Override
   public String driverVersion() {
-    return driverVersion;
+    return read(() -> driverVersion);
   }
 
   @Override
@@ -447,6 +447,24 @@ public final class SimulatedGpuBackend implements GpuBackend {
           modules.loadAll();
           bootCount++;
           bootId = bootId(nodeName, bootCount);
+          return null;
+        });
+  }
+
+  /**
+   * Installs another driver version, as a host package, a driver container or an OS image carrying
+   * it would: {@link #driverVersion()} reports it from now on. Only the version changes here; the
+   * caller reboots (the new modules load with the new boot), as {@link SimulatedNode#installDriver}
+   * does.
+   */
+  public void installDriver(String version) {
+    Objects.requireNonNull(version, "version");
+    if (version.isBlank()) {
+      throw new IllegalArgumentException("driver version must not be blank");
+    }
+    mutate(
+        () -> {
+          driverVersion = version;
           return null;
         });
   }

@@ -11,6 +11,15 @@ public final class SimulatedHostFacts {
   private SimulatedHostFacts() {}
 
   public static NodeRegistered of(NodeSpec node) {
+    return of(node, node.group().driverVersion(), "driver-version of the fleet file");
+  }
+
+  /**
+   * The facts of a node that runs another driver than its fleet file says (after a driver change).
+   *
+   * @param driverOrigin why it runs that driver, for the {@code driverVersion} reason
+   */
+  public static NodeRegistered of(NodeSpec node, String driverVersion, String driverOrigin) {
     HostOs os = node.os();
     String origin =
         "simulated " + os.kind() + " host (fleet group " + node.group().namePrefix() + ")";
@@ -28,7 +37,7 @@ public final class SimulatedHostFacts {
     reasons.put("deviceRoot", origin + ": /dev/nvidia* under " + os.deviceRoot());
     reasons.put(
         "driverProvider", origin + ": driver provided as " + os.driverProvider().wireName());
-    reasons.put("driverVersion", origin + ": driver-version of the fleet file");
+    reasons.put("driverVersion", origin + ": " + driverOrigin);
     return new NodeRegistered(
         node.name(),
         os.kind(),
@@ -40,7 +49,7 @@ public final class SimulatedHostFacts {
         os.driverRoot(),
         os.deviceRoot(),
         os.driverProvider(),
-        node.group().driverVersion(),
+        driverVersion,
         node.group().zone(),
         node.group().labels(),
         reasons);

@@ -12,10 +12,14 @@ import io.fleetwave.agent.reconcile.DevicePluginGate;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeRegistered;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One simulated node: its GPUs (a {@link SimulatedGpuBackend} tests and the demo may disturb) and
@@ -30,7 +34,11 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class SimulatedNode {
   private final NodeSpec spec;
-  private final NodeRegistered facts;
+
+  /** Default simulated time from a driver change handed to the host to its reboot. */
+  public static final Duration DEFAULT_DRIVER_APPLY_DELAY = Duration.ofMillis(300);
+
+  private volatile NodeRegistered facts;
   private final SimulatedGpuBackend gpus;
   private final EventPublisher publisher;
   private final ScheduledExecutorService scheduler;
@@ -40,6 +48,8 @@ public final class SimulatedNode {
   private final BootRecord boots;
   private NodeAgent agent;
   private SpecConverger converger;
+  private String installingDriver;
+  private CompletableFuture<Void> driverInstalled;
 
   SimulatedNode(
       NodeSpec spec,
@@ -83,7 +93,7 @@ public final class SimulatedNode {
     return spec;
   }
 
-  /** The host facts this node registers with. */
+  /** The host facts this node registers with (its driver version changes with a driver change). */
   public NodeRegistered facts() {
     return facts;
   }
@@ -160,6 +170,71 @@ public final class SimulatedNode {
     crash();
     gpus.reboot();
     restart();
+  }
+
+  /** As {@link #installDriver(String, Duration)} after {@link #DEFAULT_DRIVER_APPLY_DELAY}. */
+  public CompletableFuture<Void> installDriver(String version) {
+    return installDriver(version, DEFAULT_DRIVER_APPLY_DELAY);
+  }
+
+  /**
+   * Installs a driver version as the host's provider would (host package, driver container, or an
+   * OS image carrying the driver on Talos and COS): after {@code applyDelay} the host reboots into
+   * it: the agent dies, the GPUs lose what a reboot loses, and a new agent run (larger epoch)
+   * registers the new driver version. Returns at once; the result completes after that reboot.
+   *
+   * <p>Idempotent: asking again for the version being installed returns the same result, and asking
+   * for the version the node already runs changes nothing.
+   *
+   * @throws IllegalStateException while another version is being installed, or when the fleet is
+   *     closed
+   */
+  public synchronized CompletableFuture<Void> installDriver(String version, Duration applyDelay) {
+    Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(applyDelay, "applyDelay");
+    if (driverInstalled != null && !driverInstalled.isDone()) {
+      if (installingDriver.equals(version)) {
+        return driverInstalled;
+      }
+      throw new IllegalStateException(
+          "node "
+              + name()
+              + " is installing driver "
+              + installingDriver
+              + "; driver "
+              + version
+              + " must wait until it has rebooted");
+    }
+    if (version.equals(gpus.driverVersion())) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> installed = new CompletableFuture<>();
+    try {
+      scheduler.schedule(
+          () -> applyDriver(version, installed), applyDelay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      throw new IllegalStateException(
+          "node " + name() + " cannot install driver " + version + ": the fleet is closed", e);
+    }
+    installingDriver = version;
+    driverInstalled = installed;
+    return installed;
+  }
+
+  private void applyDriver(String version, CompletableFuture<Void> installed) {
+    try {
+      synchronized (this) {
+        crash();
+        gpus.installDriver(version);
+        facts =
+            SimulatedHostFacts.of(spec, version, "driver " + version + " installed by a rollout");
+        gpus.reboot();
+        restart();
+      }
+      installed.complete(null);
+    } catch (RuntimeException e) {
+      installed.completeExceptionally(e);
+    }
   }
 
   /** Stops the agent in order; completes when AgentStopping is acknowledged. */
