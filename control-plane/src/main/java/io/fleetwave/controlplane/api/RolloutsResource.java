@@ -7,33 +7,33 @@ import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
+import io.fleetwave.controlplane.rollout.store.RolloutEventView;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
-import io.fleetwave.controlplane.rollout.store.RolloutEventView;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
 import io.fleetwave.controlplane.rollout.store.StoredRollout;
 import io.smallrye.mutiny.Multi;
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.sse.OutboundSseEvent;
-import jakarta.ws.rs.sse.Sse;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
@@ -156,7 +156,8 @@ public class RolloutsResource {
               + "; set fleetwave.rollout.driver-executor (webhook or kubernetes-job)",
           List.of(
               new Problem.FieldError(
-                  "change.driverVersion", "no driver executor is configured on this control plane")));
+                  "change.driverVersion",
+                  "no driver executor is configured on this control plane")));
     }
   }
 
@@ -183,7 +184,8 @@ public class RolloutsResource {
   @Path("/{id}/events")
   @Operation(summary = "The rollout's events after seq `after`, oldest first (at most 1000)")
   public Uni<List<RolloutEventView>> events(
-      @PathParam("id") String id, @QueryParam("after") @jakarta.ws.rs.DefaultValue("0") long after) {
+      @PathParam("id") String id,
+      @QueryParam("after") @jakarta.ws.rs.DefaultValue("0") long after) {
     UUID rollout = uuid(id);
     return store
         .find(rollout)
@@ -223,8 +225,7 @@ public class RolloutsResource {
                                 .find(rollout)
                                 .map(
                                     found -> {
-                                      StoredRollout current =
-                                          found.orElseThrow(() -> unknown(id));
+                                      StoredRollout current = found.orElseThrow(() -> unknown(id));
                                       return new StreamBatch(
                                           events, events.isEmpty() && !current.state().active());
                                     })))
@@ -280,11 +281,15 @@ public class RolloutsResource {
   public Uni<Response> act(
       @PathParam("id") String id, @PathParam("action") String action, ActionRequest body) {
     UUID rollout = uuid(id);
-    String reason = body == null || body.reason() == null || body.reason().isBlank() ? null : body.reason();
+    String reason =
+        body == null || body.reason() == null || body.reason().isBlank() ? null : body.reason();
     return store
         .request(rollout, action, reason)
         .onFailure(IllegalStateException.class)
-        .transform(e -> new ProblemException(409, "rollout-not-active", "Rollout is not active", e.getMessage()))
+        .transform(
+            e ->
+                new ProblemException(
+                    409, "rollout-not-active", "Rollout is not active", e.getMessage()))
         .map(found -> found.orElseThrow(() -> unknown(id)))
         .invoke(request -> engines.engine().ifPresent(RolloutEngine::wakeUp))
         .chain(request -> outcome(request))
@@ -317,14 +322,15 @@ public class RolloutsResource {
         .ticks()
         .every(Duration.ofMillis(20))
         .onItem()
-        .transformToUniAndConcatenate(tick -> store.requestOutcome(request).map(java.util.Optional::ofNullable))
+        .transformToUniAndConcatenate(
+            tick -> store.requestOutcome(request).map(java.util.Optional::ofNullable))
         .select()
         .where(java.util.Optional::isPresent)
         .toUni()
         .map(java.util.Optional::get)
         .ifNoItem()
         .after(requestWait)
-        .recoverWithNull();
+        .recoverWithItem((String) null);
   }
 
   private static ProblemException invalid(RolloutSpecException e) {

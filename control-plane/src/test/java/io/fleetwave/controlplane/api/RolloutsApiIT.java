@@ -316,7 +316,8 @@ class RolloutsApiIT {
     String openapi =
         given().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
     assertThat(openapi)
-        .contains("/api/v1/rollouts", "/api/v1/rollouts/{id}/{action}", "/api/v1/mig-configs/{name}")
+        .contains(
+            "/api/v1/rollouts", "/api/v1/rollouts/{id}/{action}", "/api/v1/mig-configs/{name}")
         .contains("/api/v1/rollouts/{id}/stream", "/api/v1/rollouts/{id}/events")
         .contains("RolloutSpec", "RolloutPlan", "maxZonesInFlight", "allNodes")
         .contains("The engine runs it at once");

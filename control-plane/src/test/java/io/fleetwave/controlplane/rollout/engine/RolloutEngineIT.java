@@ -51,14 +51,27 @@ class RolloutEngineIT {
   void fleetIsProjected() {
     await("the simulated fleet is projected")
         .atMost(Duration.ofSeconds(90))
-        .until(() -> ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'crash-%'") == 12
-            && ProjectionRows.count("SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL") == 130);
+        .until(
+            () ->
+                ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'crash-%'") == 12
+                    && ProjectionRows.count(
+                            "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
+                        == 130);
   }
 
   @Test
   void aMigRolloutOverOneHundredNodesRunsCanaryAndThreeWavesWithinItsLimits() {
     String spec =
-        rollout("mig-all", "pool=mig", "\"migConfig\": \"all-balanced\"", "[\"1\", \"10%\", \"50%\", \"100%\"]", "10%", 0, "20%", "5%", 600);
+        rollout(
+            "mig-all",
+            "pool=mig",
+            "\"migConfig\": \"all-balanced\"",
+            "[\"1\", \"10%\", \"50%\", \"100%\"]",
+            "10%",
+            0,
+            "20%",
+            "5%",
+            600);
     JsonPath plan = dryRun(spec);
     String id = create(spec);
 
@@ -76,7 +89,9 @@ class RolloutEngineIT {
       }
       shownWaves.add(nodes);
     }
-    assertThat(executedWaves).as("the executed waves are the waves the dry run showed").isEqualTo(shownWaves);
+    assertThat(executedWaves)
+        .as("the executed waves are the waves the dry run showed")
+        .isEqualTo(shownWaves);
     assertThat(executedWaves).hasSize(4);
     assertThat(executedWaves.getFirst()).hasSize(1);
     int planned = plan.getInt("plannedNodes");
@@ -97,8 +112,20 @@ class RolloutEngineIT {
   @Test
   void blockedNodesPauseTheRolloutAtItsThresholdAndResumeFinishesIt() {
     // A100: enabling MIG needs a GPU reset, which a running compute process blocks.
-    long pid = simulator("fail-a100-1", "start-process", "{\"gpu\": 0, \"name\": \"train.py\"}").getLong("pid");
-    String spec = rollout("fail", "pool=fail", "\"migConfig\": \"all-1g.10gb\"", "[\"1\", \"100%\"]", "2", 0, "0", "100%", 600);
+    long pid =
+        simulator("fail-a100-1", "start-process", "{\"gpu\": 0, \"name\": \"train.py\"}")
+            .getLong("pid");
+    String spec =
+        rollout(
+            "fail",
+            "pool=fail",
+            "\"migConfig\": \"all-1g.10gb\"",
+            "[\"1\", \"100%\"]",
+            "2",
+            0,
+            "0",
+            "100%",
+            600);
     String id = create(spec);
 
     JsonPath paused = awaitState(id, "paused", Duration.ofSeconds(60));
@@ -117,7 +144,17 @@ class RolloutEngineIT {
   void aNodeThatNeverAnswersFailsAtItsTimeoutAndRollbackRestoresEveryTouchedNode() {
     Map<String, Integer> before = layouts("back-h100-%");
     simulator("back-h100-5", "crash-agent", "{}");
-    String spec = rollout("back", "pool=back", "\"migConfig\": \"all-3g.40gb\"", "[\"1\", \"50%\", \"100%\"]", "3", 0, "0", "100%", 3);
+    String spec =
+        rollout(
+            "back",
+            "pool=back",
+            "\"migConfig\": \"all-3g.40gb\"",
+            "[\"1\", \"50%\", \"100%\"]",
+            "3",
+            0,
+            "0",
+            "100%",
+            3);
     String id = create(spec);
     try {
       JsonPath paused = awaitState(id, "paused", Duration.ofSeconds(60));
@@ -134,17 +171,30 @@ class RolloutEngineIT {
     assertThat(startedNodes(events, "rollback")).containsExactlyInAnyOrderElementsOf(touched);
     await("rolled-back nodes show their old layout again")
         .atMost(Duration.ofSeconds(30))
-        .untilAsserted(() -> {
-          Map<String, Integer> now = layouts("back-h100-%");
-          for (String node : touched) {
-            assertThat(now.getOrDefault(node, 0)).as(node).isEqualTo(before.getOrDefault(node, 0));
-          }
-        });
+        .untilAsserted(
+            () -> {
+              Map<String, Integer> now = layouts("back-h100-%");
+              for (String node : touched) {
+                assertThat(now.getOrDefault(node, 0))
+                    .as(node)
+                    .isEqualTo(before.getOrDefault(node, 0));
+              }
+            });
   }
 
   @Test
   void aDriverRolloutHandsEachNodeItsArtifactOrOsUpgradeAndWaitsForTheNewDriver() {
-    String spec = rollout("driver", "pool=driver", "\"driverVersion\": \"580.95.05\"", "[\"1\", \"100%\"]", "2", 0, "0", "0", 120);
+    String spec =
+        rollout(
+            "driver",
+            "pool=driver",
+            "\"driverVersion\": \"580.95.05\"",
+            "[\"1\", \"100%\"]",
+            "2",
+            0,
+            "0",
+            "0",
+            120);
     String id = create(spec);
 
     awaitState(id, "completed", Duration.ofSeconds(90));
@@ -157,15 +207,28 @@ class RolloutEngineIT {
         requests.put((String) data.get("node"), Map.of("type", type, "data", data));
       }
     }
-    assertThat(requests).containsOnlyKeys("driver-ubuntu-0", "driver-dc-0", "driver-talos-0", "driver-cos-0");
-    assertThat(requests.get("driver-ubuntu-0").get("type")).asString().contains("driver-install-requested");
-    assertThat(((Map<?, ?>) requests.get("driver-ubuntu-0").get("data")).get("artifactKind")).isEqualTo("host-package");
-    assertThat(((Map<?, ?>) requests.get("driver-dc-0").get("data")).get("artifactKind")).isEqualTo("container-image");
-    assertThat((String) ((Map<?, ?>) requests.get("driver-dc-0").get("data")).get("artifact")).contains("580.95.05");
-    assertThat(requests.get("driver-talos-0").get("type")).asString().contains("os-upgrade-requested");
-    assertThat(((Map<?, ?>) requests.get("driver-talos-0").get("data")).get("osId")).isEqualTo("talos");
-    assertThat(requests.get("driver-cos-0").get("type")).asString().contains("os-upgrade-requested");
-    assertThat(ProjectionRows.count("SELECT count(*) FROM nodes WHERE name LIKE 'driver-%' AND driver_version = '580.95.05'"))
+    assertThat(requests)
+        .containsOnlyKeys("driver-ubuntu-0", "driver-dc-0", "driver-talos-0", "driver-cos-0");
+    assertThat(requests.get("driver-ubuntu-0").get("type"))
+        .asString()
+        .contains("driver-install-requested");
+    assertThat(((Map<?, ?>) requests.get("driver-ubuntu-0").get("data")).get("artifactKind"))
+        .isEqualTo("host-package");
+    assertThat(((Map<?, ?>) requests.get("driver-dc-0").get("data")).get("artifactKind"))
+        .isEqualTo("container-image");
+    assertThat((String) ((Map<?, ?>) requests.get("driver-dc-0").get("data")).get("artifact"))
+        .contains("580.95.05");
+    assertThat(requests.get("driver-talos-0").get("type"))
+        .asString()
+        .contains("os-upgrade-requested");
+    assertThat(((Map<?, ?>) requests.get("driver-talos-0").get("data")).get("osId"))
+        .isEqualTo("talos");
+    assertThat(requests.get("driver-cos-0").get("type"))
+        .asString()
+        .contains("os-upgrade-requested");
+    assertThat(
+            ProjectionRows.count(
+                "SELECT count(*) FROM nodes WHERE name LIKE 'driver-%' AND driver_version = '580.95.05'"))
         .isEqualTo(4);
   }
 
@@ -176,13 +239,25 @@ class RolloutEngineIT {
     RolloutEngine crashing =
         engines.create(
             appended -> {
-              boolean starts = appended.stream().anyMatch(e -> e.data() instanceof io.fleetwave.events.rollout.NodeStarted);
+              boolean starts =
+                  appended.stream()
+                      .anyMatch(e -> e.data() instanceof io.fleetwave.events.rollout.NodeStarted);
               if (starts && startBatches.incrementAndGet() == 3) {
                 throw new EngineFaults.EngineCrash("after the third batch of NodeStarted");
               }
             });
     crashing.start();
-    String spec = rollout("crash", "pool=crash", "\"migConfig\": \"all-1g.10gb\"", "[\"1\", \"50%\", \"100%\"]", "3", 0, "0", "0", 600);
+    String spec =
+        rollout(
+            "crash",
+            "pool=crash",
+            "\"migConfig\": \"all-1g.10gb\"",
+            "[\"1\", \"50%\", \"100%\"]",
+            "3",
+            0,
+            "0",
+            "0",
+            600);
     String id = create(spec);
     await("the first engine crashed mid-rollout")
         .atMost(Duration.ofSeconds(60))
@@ -197,16 +272,41 @@ class RolloutEngineIT {
     awaitState(id, "completed", Duration.ofSeconds(90));
     List<Map<String, Object>> events = events(id);
     assertEveryPlannedNodeStartedOnceInItsWave(events, createdWaves(events));
-    assertThat(ProjectionRows.count("SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'crash-%' AND profile = '1g.10gb'"))
+    assertThat(
+            ProjectionRows.count(
+                "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'crash-%' AND profile = '1g.10gb'"))
         .isEqualTo(12);
   }
 
   @Test
   void aRolloutOverNodesOfAnActiveOneIs409AndUnknownActionsAre404() {
-    String first = create(rollout("hold", "pool=crash", "\"migConfig\": \"all-disabled\"", "[\"100%\"]", "1", 0, "0", "0", 600) .replace("\"manualPromotion\": false", "\"manualPromotion\": true"));
+    String first =
+        create(
+            rollout(
+                    "hold",
+                    "pool=crash",
+                    "\"migConfig\": \"all-disabled\"",
+                    "[\"100%\"]",
+                    "1",
+                    0,
+                    "0",
+                    "0",
+                    600)
+                .replace("\"manualPromotion\": false", "\"manualPromotion\": true"));
     try {
-      given().contentType(ContentType.JSON)
-          .body(rollout("clash", "pool=crash", "\"migConfig\": \"all-disabled\"", "[\"100%\"]", "1", 0, "0", "0", 600))
+      given()
+          .contentType(ContentType.JSON)
+          .body(
+              rollout(
+                  "clash",
+                  "pool=crash",
+                  "\"migConfig\": \"all-disabled\"",
+                  "[\"100%\"]",
+                  "1",
+                  0,
+                  "0",
+                  "0",
+                  600))
           .post("/api/v1/rollouts")
           .then()
           .statusCode(409)
@@ -219,24 +319,48 @@ class RolloutEngineIT {
 
   // --- helpers ---
 
-  private static String rollout(String name, String selector, String change, String waves, String maxUnavailable,
-      int soak, String perWave, String total, int nodeTimeout) {
+  private static String rollout(
+      String name,
+      String selector,
+      String change,
+      String waves,
+      String maxUnavailable,
+      int soak,
+      String perWave,
+      String total,
+      int nodeTimeout) {
     return """
         {"name": "%s", "target": {"selector": "%s"}, "change": {%s},
          "strategy": {"waves": %s, "maxUnavailable": "%s", "maxZonesInFlight": 2, "soakSeconds": %d,
                       "failureThreshold": {"perWave": "%s", "total": "%s", "action": "pause"},
                       "manualPromotion": false, "nodeTimeoutSeconds": %d}}
-        """.formatted(name, selector, change, waves, maxUnavailable, soak, perWave, total, nodeTimeout);
+        """
+        .formatted(
+            name, selector, change, waves, maxUnavailable, soak, perWave, total, nodeTimeout);
   }
 
   private static JsonPath dryRun(String spec) {
-    return given().contentType(ContentType.JSON).queryParam("dryRun", "true").body(spec)
-        .post("/api/v1/rollouts").then().statusCode(200).extract().jsonPath();
+    return given()
+        .contentType(ContentType.JSON)
+        .queryParam("dryRun", "true")
+        .body(spec)
+        .post("/api/v1/rollouts")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath();
   }
 
   private static String create(String spec) {
-    return given().contentType(ContentType.JSON).body(spec).post("/api/v1/rollouts")
-        .then().statusCode(201).extract().jsonPath().getString("id");
+    return given()
+        .contentType(ContentType.JSON)
+        .body(spec)
+        .post("/api/v1/rollouts")
+        .then()
+        .statusCode(201)
+        .extract()
+        .jsonPath()
+        .getString("id");
   }
 
   private static JsonPath state(String id) {
@@ -252,17 +376,32 @@ class RolloutEngineIT {
   }
 
   private static io.restassured.response.ValidatableResponse action(String id, String action) {
-    return given().contentType(ContentType.JSON).body("{\"reason\": \"test\"}")
-        .post("/api/v1/rollouts/" + id + "/" + action).then();
+    return given()
+        .contentType(ContentType.JSON)
+        .body("{\"reason\": \"test\"}")
+        .post("/api/v1/rollouts/" + id + "/" + action)
+        .then();
   }
 
   private static JsonPath simulator(String node, String action, String body) {
-    return given().contentType(ContentType.JSON).body(body)
-        .post("/api/v1/simulator/nodes/" + node + "/" + action).then().statusCode(200).extract().jsonPath();
+    return given()
+        .contentType(ContentType.JSON)
+        .body(body)
+        .post("/api/v1/simulator/nodes/" + node + "/" + action)
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath();
   }
 
   private static List<Map<String, Object>> events(String id) {
-    return given().get("/api/v1/rollouts/" + id + "/events").then().statusCode(200).extract().jsonPath().getList("$");
+    return given()
+        .get("/api/v1/rollouts/" + id + "/events")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getList("$");
   }
 
   @SuppressWarnings("unchecked")
@@ -280,7 +419,8 @@ class RolloutEngineIT {
   private static List<String> startedNodes(List<Map<String, Object>> events, String phase) {
     List<String> out = new ArrayList<>();
     for (Map<String, Object> event : events) {
-      if (((String) event.get("type")).contains("node-started") && phase.equals(data(event).get("phase"))) {
+      if (((String) event.get("type")).contains("node-started")
+          && phase.equals(data(event).get("phase"))) {
         out.add((String) data(event).get("node"));
       }
     }
@@ -300,7 +440,9 @@ class RolloutEngineIT {
         wave = ((Number) data(event).get("wave")).intValue();
       } else if (type.contains("node-started")) {
         String node = (String) data(event).get("node");
-        assertThat(waves.get(wave - 1)).as("%s starts in its planned wave %d", node, wave).contains(node);
+        assertThat(waves.get(wave - 1))
+            .as("%s starts in its planned wave %d", node, wave)
+            .contains(node);
       }
     }
   }
@@ -321,6 +463,8 @@ class RolloutEngineIT {
 
   private static Map<String, Integer> layouts(String like) {
     return ProjectionRows.countsBy(
-        "SELECT node, count(*)::int AS n FROM gpu_instances WHERE node LIKE '" + like + "' GROUP BY node");
+        "SELECT node, count(*)::int AS n FROM gpu_instances WHERE node LIKE '"
+            + like
+            + "' GROUP BY node");
   }
 }
