@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rollout engine end to end: the demo's simulated agents (130 nodes of all host kinds, in this
+ * The rollout engine end to end: the demo's simulated agents (138 nodes of all host kinds, in this
  * JVM) against the real embedded Kafka and PostgreSQL, driven through the API only.
  */
 @QuarkusTest
