@@ -7,14 +7,20 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
+import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
+import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
+import io.fleetwave.events.node.HostKind;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +43,46 @@ class SimulatorDemoIT {
           "fleetwave.demo.heartbeat-interval",
           "1s");
     }
+  }
+
+  @Inject DriverChangeExecutor drivers;
+
+  /**
+   * Demo mode changes drivers through the simulated node by default: the node reboots into the new
+   * driver and the projection shows it from the new agent run.
+   */
+  @Test
+  void aDriverChangeInDemoModeReachesTheSimulatedNodeAndTheProjection() {
+    assertThat(drivers.name()).isEqualTo("simulator");
+    await("the simulated node projected")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProjectionRows.position(NODE) != null);
+    long epoch = ProjectionRows.position(NODE)[0];
+
+    drivers
+        .request(
+            new DriverChangeRequest(
+                "demo:" + NODE + ":1",
+                UUID.randomUUID(),
+                NODE,
+                HostKind.VGPU_HOST,
+                "580.95.05",
+                new DriverArtifact.HostPackage("580.105.08", "nvidia-vgpu-kvm", "580.105.08")))
+        .await()
+        .atMost(Duration.ofSeconds(10));
+    await("the new driver projected from a new agent run")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                ProjectionRows.position(NODE)[0] > epoch
+                    && "580.105.08"
+                        .equals(
+                            given()
+                                .get("/api/v1/nodes/{name}", NODE)
+                                .then()
+                                .extract()
+                                .jsonPath()
+                                .getString("driverVersion")));
   }
 
   @Test

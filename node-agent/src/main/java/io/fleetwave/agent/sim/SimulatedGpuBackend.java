@@ -96,6 +96,11 @@ public final class SimulatedGpuBackend implements GpuBackend {
     return read(() -> bootId);
   }
 
+  /** How many times the host has rebooted since it was created. */
+  public int bootCount() {
+    return read(() -> bootCount);
+  }
+
   public int gpuCount() {
     return gpus.size();
   }
