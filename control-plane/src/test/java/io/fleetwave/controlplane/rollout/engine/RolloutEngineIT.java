@@ -56,7 +56,7 @@ class RolloutEngineIT {
                 ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'crash-%'") == 12
                     && ProjectionRows.count(
                             "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
-                        == 130);
+                        == 138);
   }
 
   @Test
