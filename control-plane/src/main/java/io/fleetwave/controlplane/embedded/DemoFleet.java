@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.embedded;
 
+import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.fleet.FleetFile;
 import io.fleetwave.agent.sim.SimulatedFleet;
 import io.fleetwave.controlplane.security.CommandSigning;
@@ -16,8 +17,10 @@ import org.jboss.logging.Logger;
 /**
  * The demo's simulated fleet: with {@code fleetwave.demo.enabled=true} (set by {@code ./fleetwave
  * demo}) it runs the simulated agents of {@code fleetwave.demo.fleet} (default: the bundled demo
- * fleet) in this JVM against {@code kafka.bootstrap.servers}, and stops them on shutdown. Off by
- * default, so tests and production never start agents.
+ * fleet) in this JVM against {@code kafka.bootstrap.servers}, and stops them on shutdown. {@code
+ * fleetwave.demo.apply-delay} (default 0) makes each simulated node take that long before it starts
+ * converging a new spec (the rollout benchmark's per-node apply time). Off by default, so tests and
+ * production never start agents.
  */
 @ApplicationScoped
 public class DemoFleet {
@@ -26,6 +29,7 @@ public class DemoFleet {
   private final boolean enabled;
   private final Optional<String> fleetFile;
   private final Duration heartbeatInterval;
+  private final Duration applyDelay;
   private final String bootstrapServers;
   private final CommandSigning signing;
   private volatile SimulatedFleet fleet;
@@ -35,11 +39,13 @@ public class DemoFleet {
       @ConfigProperty(name = "fleetwave.demo.fleet") Optional<String> fleetFile,
       @ConfigProperty(name = "fleetwave.demo.heartbeat-interval", defaultValue = "10s")
           Duration heartbeatInterval,
+      @ConfigProperty(name = "fleetwave.demo.apply-delay", defaultValue = "0s") Duration applyDelay,
       @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
       CommandSigning signing) {
     this.enabled = enabled;
     this.fleetFile = fleetFile;
     this.heartbeatInterval = heartbeatInterval;
+    this.applyDelay = applyDelay;
     this.bootstrapServers = bootstrapServers;
     this.signing = signing;
   }
@@ -57,10 +63,16 @@ public class DemoFleet {
       // always has one (CommandSigning generates it when none is configured).
       fleet =
           SimulatedFleet.start(
-              file, bootstrapServers, heartbeatInterval, signing.verifier().orElseThrow());
+              file,
+              SimulatedFleet.Settings.of(bootstrapServers, heartbeatInterval),
+              SpecFollowing.of(signing.verifier().orElseThrow()).withApplyDelay(applyDelay),
+              null);
       LOG.infof(
-          "demo fleet: %d simulated nodes from %s, heartbeat every %s",
-          fleet.nodes().size(), fleetFile.orElse("the bundled demo fleet"), heartbeatInterval);
+          "demo fleet: %d simulated nodes from %s, heartbeat every %s, apply delay %s",
+          fleet.nodes().size(),
+          fleetFile.orElse("the bundled demo fleet"),
+          heartbeatInterval,
+          applyDelay);
     }
   }
 

@@ -26,6 +26,13 @@ final class ControlPlaneProcess implements AutoCloseable {
 
   static ControlPlaneProcess start(Path app, int port, Map<String, String> env, Path log)
       throws IOException, InterruptedException {
+    return start(app, port, env, log, "1g");
+  }
+
+  /** As above with the child's maximum heap ({@code -Xmx}), e.g. "3g". */
+  static ControlPlaneProcess start(
+      Path app, int port, Map<String, String> env, Path log, String heap)
+      throws IOException, InterruptedException {
     Path jar = app.resolve("quarkus-run.jar");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
@@ -36,7 +43,11 @@ final class ControlPlaneProcess implements AutoCloseable {
     ProcessBuilder builder =
         new ProcessBuilder(
                 List.of(
-                    java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-jar", jar.toString()))
+                    java,
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-Xmx" + heap,
+                    "-jar",
+                    jar.toString()))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().putAll(env);

@@ -30,6 +30,7 @@ import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.security.Verdict;
 import io.fleetwave.events.spec.NodeSpec;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -274,6 +275,24 @@ public final class SpecConverger implements CommandSink {
       failures = 0;
     }
     cancelRetry();
+    Duration applyDelay = following.applyDelay();
+    if (newer && applyDelay.isPositive()) {
+      // Simulated apply time: wait on a timer (cancelled like a retry by a newer spec), so a small
+      // worker pool can keep many nodes applying at once.
+      retry =
+          timers.schedule(
+              () -> submit(() -> convergeOrRestore(spec, previous, commandId)),
+              applyDelay.toNanos(),
+              TimeUnit.NANOSECONDS);
+      return;
+    }
+    convergeOrRestore(spec, previous, commandId);
+  }
+
+  private void convergeOrRestore(NodeSpec spec, NodeSpec previous, String commandId) {
+    if (desired != spec) {
+      return; // superseded while the simulated apply delay ran
+    }
     if (!converge(commandId)) {
       desired = previous; // unplannable: nothing changes, the last good spec stays desired
     }

@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param catchUpTimeout bound on reading the desired topic to its end after a start
  * @param interceptor test hook after each step (crash injection)
  * @param clock the agent's clock, for command expiry
+ * @param applyDelay simulated time a node takes to start converging a new spec (benchmarks of
+ *     simulated fleets); zero for real hosts. Waited on a timer, never on a worker thread, so many
+ *     nodes can be "applying" at once on a small pool.
  */
 public record SpecFollowing(
     CommandVerifier verifier,
@@ -30,7 +33,8 @@ public record SpecFollowing(
     List<Duration> retryBackoff,
     Duration catchUpTimeout,
     StepInterceptor interceptor,
-    Clock clock) {
+    Clock clock,
+    Duration applyDelay) {
 
   public SpecFollowing {
     Objects.requireNonNull(verifier, "verifier (the control plane's public key)");
@@ -40,12 +44,38 @@ public record SpecFollowing(
     Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
     Objects.requireNonNull(interceptor, "interceptor");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(applyDelay, "applyDelay");
+    if (applyDelay.isNegative()) {
+      throw new IllegalArgumentException("applyDelay must not be negative, got " + applyDelay);
+    }
     retryBackoff = List.copyOf(retryBackoff);
     if (retryBackoff.isEmpty()
         || retryBackoff.stream().anyMatch(d -> d.isNegative() || d.isZero())) {
       throw new IllegalArgumentException(
           "retryBackoff must list positive delays, got " + retryBackoff);
     }
+  }
+
+  /** Without a simulated apply delay. */
+  public SpecFollowing(
+      CommandVerifier verifier,
+      String desiredTopic,
+      String commandsTopic,
+      StepDeadlines deadlines,
+      List<Duration> retryBackoff,
+      Duration catchUpTimeout,
+      StepInterceptor interceptor,
+      Clock clock) {
+    this(
+        verifier,
+        desiredTopic,
+        commandsTopic,
+        deadlines,
+        retryBackoff,
+        catchUpTimeout,
+        interceptor,
+        clock,
+        Duration.ZERO);
   }
 
   /** Defaults: the standard topics, default deadlines, retries after 5 s, 30 s, then every 60 s. */
@@ -70,7 +100,8 @@ public record SpecFollowing(
         retryBackoff,
         catchUpTimeout,
         interceptor,
-        clock);
+        clock,
+        applyDelay);
   }
 
   public SpecFollowing withDeadlines(StepDeadlines deadlines) {
@@ -82,7 +113,8 @@ public record SpecFollowing(
         retryBackoff,
         catchUpTimeout,
         interceptor,
-        clock);
+        clock,
+        applyDelay);
   }
 
   public SpecFollowing withRetryBackoff(List<Duration> retryBackoff) {
@@ -94,7 +126,21 @@ public record SpecFollowing(
         retryBackoff,
         catchUpTimeout,
         interceptor,
-        clock);
+        clock,
+        applyDelay);
+  }
+
+  public SpecFollowing withApplyDelay(Duration applyDelay) {
+    return new SpecFollowing(
+        verifier,
+        desiredTopic,
+        commandsTopic,
+        deadlines,
+        retryBackoff,
+        catchUpTimeout,
+        interceptor,
+        clock,
+        applyDelay);
   }
 
   /** The delay before retry number {@code failures} (1 = after the first failure). */
