@@ -71,16 +71,19 @@ public class RolloutsResource {
   private final RolloutStore store;
   private final RolloutEngines engines;
   private final Duration requestWait;
+  private final com.fasterxml.jackson.databind.ObjectMapper json;
 
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
       RolloutEngines engines,
+      com.fasterxml.jackson.databind.ObjectMapper json,
       @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
           Duration requestWait) {
     this.planning = planning;
     this.store = store;
     this.engines = engines;
+    this.json = json;
     this.requestWait = requestWait;
   }
 
@@ -314,6 +317,23 @@ public class RolloutsResource {
               }
               return get(id).map(view -> Response.ok(view).build());
             });
+  }
+
+  /** The optional {@code {"reason": "..."}} of an action; any content type, or none. */
+  private String reason(String body) {
+    if (body == null || body.isBlank()) {
+      return null;
+    }
+    try {
+      ActionRequest request = json.readValue(body, ActionRequest.class);
+      return request == null || request.reason() == null || request.reason().isBlank()
+          ? null
+          : request.reason();
+    } catch (java.io.IOException e) {
+      throw ProblemException.invalid(
+          "the body of an action is optional and else {\"reason\": \"...\"}: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()),
+          List.of(new Problem.FieldError("reason", "expected {\"reason\": \"...\"}")));
+    }
   }
 
   /** Waits (bounded) for the engine's answer to a request: null when none came in time. */

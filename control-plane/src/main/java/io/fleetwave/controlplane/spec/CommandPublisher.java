@@ -107,6 +107,73 @@ public class CommandPublisher {
                         + "); nothing was changed, retry later"));
   }
 
+  /**
+   * Sends every command and completes once the broker acknowledged all of them, within one bound;
+   * fails with a 503 problem naming how many were not acknowledged.
+   */
+  public Uni<Void> sendAll(String topic, java.util.List<CommandEnvelope> commands) {
+    if (commands.isEmpty()) {
+      return Uni.createFrom().voidItem();
+    }
+    return Uni.createFrom()
+        .<Void>emitter(
+            emitter -> {
+              java.util.List<CompletableFuture<RecordMetadata>> acks =
+                  new java.util.ArrayList<>(commands.size());
+              for (CommandEnvelope command : commands) {
+                ProducerRecord<String, byte[]> record =
+                    new ProducerRecord<>(topic, command.subject(), CommandCodec.encode(command));
+                record
+                    .headers()
+                    .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+                CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
+                try {
+                  producer.send(
+                      record,
+                      (metadata, error) -> {
+                        if (error != null) {
+                          acked.completeExceptionally(error);
+                        } else {
+                          acked.complete(metadata);
+                        }
+                      });
+                } catch (RuntimeException e) {
+                  acked.completeExceptionally(e);
+                }
+                acks.add(acked);
+              }
+              CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+                  .whenComplete(
+                      (ignored, error) -> {
+                        if (error != null) {
+                          emitter.fail(error);
+                        } else {
+                          emitter.complete(null);
+                        }
+                      });
+            })
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        .ifNoItem()
+        .after(timeout)
+        .failWith(() -> new IllegalStateException("no acknowledgement within " + timeout))
+        .onFailure(e -> !(e instanceof ProblemException))
+        .transform(
+            e ->
+                new ProblemException(
+                    503,
+                    "broker-unavailable",
+                    "Service unavailable",
+                    "Kafka did not acknowledge all of "
+                        + commands.size()
+                        + " command(s) on "
+                        + topic
+                        + " within "
+                        + timeout.toSeconds()
+                        + " s ("
+                        + e.getMessage()
+                        + "); nothing was changed, retry later"));
+  }
+
   @PreDestroy
   void close() {
     producer.close(Duration.ofSeconds(5));

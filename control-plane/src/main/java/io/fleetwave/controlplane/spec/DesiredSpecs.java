@@ -77,6 +77,100 @@ final class DesiredSpecs {
         .map(rows -> rows.iterator().next().getLong("generation"));
   }
 
+  /** Locks the spec changes of many nodes, in name order so concurrent callers cannot deadlock. */
+  static Uni<Void> lockNodes(SqlClient conn, java.util.Collection<String> nodes) {
+    return conn.preparedQuery(
+            "SELECT count(pg_advisory_xact_lock(hashtextextended('desired-spec:' || n, 4))) FROM"
+                + " (SELECT n FROM unnest($1::text[]) AS n ORDER BY n) AS sorted")
+        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
+        .replaceWithVoid();
+  }
+
+  static Uni<java.util.Set<String>> existingNodes(
+      SqlClient conn, java.util.Collection<String> nodes) {
+    return conn.preparedQuery("SELECT name FROM nodes WHERE name = ANY($1)")
+        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
+        .map(
+            rows -> {
+              java.util.Set<String> out = new java.util.HashSet<>();
+              rows.forEach(row -> out.add(row.getString("name")));
+              return out;
+            });
+  }
+
+  /** The observed GPUs of many nodes, by node. */
+  static Uni<Map<String, List<ObservedGpu>>> observedGpusAll(
+      SqlClient conn, java.util.Collection<String> nodes) {
+    Tuple names = Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new));
+    Uni<Map<String, Map<Integer, Map<String, Integer>>>> instances =
+        conn.preparedQuery(
+                "SELECT node, gpu_index, profile, count(*)::int AS n FROM gpu_instances WHERE node"
+                    + " = ANY($1) GROUP BY node, gpu_index, profile")
+            .execute(names)
+            .map(
+                rows -> {
+                  Map<String, Map<Integer, Map<String, Integer>>> byNode = new HashMap<>();
+                  for (Row row : rows) {
+                    byNode
+                        .computeIfAbsent(row.getString("node"), k -> new HashMap<>())
+                        .computeIfAbsent(row.getInteger("gpu_index"), k -> new TreeMap<>())
+                        .put(row.getString("profile"), row.getInteger("n"));
+                  }
+                  return byNode;
+                });
+    return instances.chain(
+        byNode ->
+            conn.preparedQuery("SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index")
+                .execute(names)
+                .map(
+                    rows -> {
+                      Map<String, List<ObservedGpu>> out = new HashMap<>();
+                      for (Row row : rows) {
+                        String node = row.getString("node");
+                        int index = row.getInteger("gpu_index");
+                        out.computeIfAbsent(node, k -> new java.util.ArrayList<>())
+                            .add(
+                                new ObservedGpu(
+                                    index,
+                                    row.getString("pci_device_id"),
+                                    row.getString("product"),
+                                    "enabled".equals(row.getString("mig_mode")),
+                                    byNode
+                                        .getOrDefault(node, Map.of())
+                                        .getOrDefault(index, Map.of()),
+                                    row.getInteger("vfs_total"),
+                                    row.getInteger("vfs_enabled")));
+                      }
+                      return out;
+                    }));
+  }
+
+  static Uni<Void> saveAll(SqlClient conn, List<NodeSpec> specs, Instant now) {
+    if (specs.isEmpty()) {
+      return Uni.createFrom().voidItem();
+    }
+    String[] nodes = new String[specs.size()];
+    Long[] generations = new Long[specs.size()];
+    String[] bodies = new String[specs.size()];
+    for (int i = 0; i < specs.size(); i++) {
+      nodes[i] = specs.get(i).node();
+      generations[i] = specs.get(i).generation();
+      bodies[i] = encode(specs.get(i)).encode();
+    }
+    return conn.preparedQuery(
+            "INSERT INTO desired_specs (node, generation, spec, updated_at) SELECT n, g, s::jsonb,"
+                + " $4 FROM unnest($1::text[], $2::bigint[], $3::text[]) AS x (n, g, s) ON"
+                + " CONFLICT (node) DO UPDATE SET generation = EXCLUDED.generation, spec ="
+                + " EXCLUDED.spec, updated_at = EXCLUDED.updated_at")
+        .execute(
+            Tuple.tuple()
+                .addArrayOfString(nodes)
+                .addArrayOfLong(generations)
+                .addArrayOfString(bodies)
+                .addOffsetDateTime(now.atOffset(ZoneOffset.UTC)))
+        .replaceWithVoid();
+  }
+
   static Uni<List<ObservedGpu>> observedGpus(SqlClient conn, String node) {
     Uni<Map<Integer, Map<String, Integer>>> instances =
         conn.preparedQuery(

@@ -82,42 +82,87 @@ public class SpecService {
   }
 
   /**
-   * Publishes a rollout's spec for a node as exactly {@code generation}, the generation its
-   * NodeStarted event recorded. Idempotent: when the node already has that generation (an engine
-   * that took over re-sends its in-flight nodes) nothing is sent again. When the node's spec moved
-   * on outside the rollout, fails with a 409 problem naming both generations.
+   * Publishes many rollout specs in one transaction: the nodes are locked in name order, read,
+   * validated and saved together, and the signed specs are sent together; the commit waits for
+   * Kafka's acknowledgement of all of them. Idempotent per node: a node already at its generation
+   * (an engine that took over re-sends its in-flight nodes) is left alone; a node whose spec moved
+   * on outside the rollout, or whose spec is invalid, is reported. Completes with the nodes that
+   * failed and why (empty when all went out); fails as a whole (503) when Kafka does not
+   * acknowledge, and then nothing was saved.
    */
-  public Uni<SpecPublished> putForRollout(String node, SpecRequest request, long generation) {
+  public Uni<java.util.Map<String, String>> putAllForRollout(List<RolloutSpecRequest> requests) {
     signing.requireConfigured();
+    if (requests.isEmpty()) {
+      return Uni.createFrom().item(java.util.Map.of());
+    }
+    List<String> names = requests.stream().map(RolloutSpecRequest::node).toList();
     return pool.withTransaction(
         conn ->
-            DesiredSpecs.lockNode(conn, node)
-                .chain(() -> requireNode(conn, node))
-                .chain(() -> DesiredSpecs.current(conn, node))
+            DesiredSpecs.lockNodes(conn, names)
+                .chain(() -> DesiredSpecs.existingNodes(conn, names))
                 .chain(
-                    previous -> {
-                      long current = previous.map(NodeSpec::generation).orElse(0L);
-                      if (current >= generation) {
-                        return Uni.createFrom().item(new SpecPublished(node, current));
-                      }
-                      if (current != generation - 1) {
-                        throw new ProblemException(
-                            409,
-                            "spec-moved",
-                            "Desired spec changed outside the rollout",
-                            "node '"
-                                + node
-                                + "' is at desired generation "
-                                + current
-                                + ", the rollout expected "
-                                + (generation - 1));
-                      }
-                      return DesiredSpecs.observedGpus(conn, node)
-                          .map(observed -> validate(node, previous, observed, request))
-                          .call(spec -> DesiredSpecs.save(conn, spec, clock.instant()))
-                          .call(spec -> publisher.send(Topics.NODE_DESIRED, signed(spec)))
-                          .map(spec -> new SpecPublished(node, spec.generation()));
-                    }));
+                    existing ->
+                        DesiredSpecs.currentAll(conn, names)
+                            .chain(
+                                current ->
+                                    DesiredSpecs.observedGpusAll(conn, names)
+                                        .map(
+                                            observed ->
+                                                decideAll(requests, existing, current, observed))))
+                .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
+                .call(
+                    batch ->
+                        publisher.sendAll(
+                            Topics.NODE_DESIRED, batch.specs().stream().map(this::signed).toList()))
+                .map(RolloutBatch::failures));
+  }
+
+  /** What one batch publishes, and the nodes it refuses with their reasons. */
+  private record RolloutBatch(List<NodeSpec> specs, java.util.Map<String, String> failures) {}
+
+  private RolloutBatch decideAll(
+      List<RolloutSpecRequest> requests,
+      java.util.Set<String> existing,
+      java.util.Map<String, NodeSpec> current,
+      java.util.Map<String, List<ObservedGpu>> observed) {
+    List<NodeSpec> specs = new java.util.ArrayList<>();
+    java.util.Map<String, String> failures = new java.util.HashMap<>();
+    for (RolloutSpecRequest wanted : requests) {
+      String node = wanted.node();
+      if (!existing.contains(node)) {
+        failures.put(node, "node '" + node + "' is not in the fleet projection");
+        continue;
+      }
+      Optional<NodeSpec> previous = Optional.ofNullable(current.get(node));
+      long generation = previous.map(NodeSpec::generation).orElse(0L);
+      if (generation >= wanted.generation()) {
+        continue;
+      }
+      if (generation != wanted.generation() - 1) {
+        failures.put(
+            node,
+            "desired spec changed outside the rollout: node '"
+                + node
+                + "' is at generation "
+                + generation
+                + ", the rollout expected "
+                + (wanted.generation() - 1));
+        continue;
+      }
+      try {
+        specs.add(
+            validate(node, previous, observed.getOrDefault(node, List.of()), wanted.request()));
+      } catch (ProblemException e) {
+        failures.put(
+            node,
+            e.getMessage()
+                + ": "
+                + e.problem().errors().stream()
+                    .map(error -> error.field() + " " + error.message())
+                    .collect(java.util.stream.Collectors.joining("; ")));
+      }
+    }
+    return new RolloutBatch(specs, failures);
   }
 
   /** The current desired spec of each node that has one. */

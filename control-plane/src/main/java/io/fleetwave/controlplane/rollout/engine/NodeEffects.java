@@ -9,7 +9,7 @@ import io.fleetwave.controlplane.driver.NodeDriverFacts;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
-import io.fleetwave.controlplane.spec.SpecRequest;
+import io.fleetwave.controlplane.spec.RolloutSpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
@@ -20,7 +20,6 @@ import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.spec.NodeSpec;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -29,8 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.UUID;
 
 /**
  * What starting a node means: the NodeStarted event with the generation and restore point (before
@@ -38,8 +36,6 @@ import java.util.function.Consumer;
  * request to the driver executor. Sends run concurrently, bounded per node.
  */
 final class NodeEffects {
-  private static final int CONCURRENCY = 16;
-
   private final SpecService specs;
   private final DriverChangeExecutor drivers;
   private final DriverArtifactResolver resolver;
@@ -94,71 +90,97 @@ final class NodeEffects {
     return new Started(events, names);
   }
 
-  /** Sends each node its spec (and driver request); failures go to {@code onFailures} by node. */
+  /** A node whose spec or driver request could not be handed over. */
+  record Failure(UUID rollout, String node, long generation, String reason) {}
+
+  /**
+   * Sends these nodes their specs in one batch, then their driver requests, without waiting: the
+   * engine goes on deciding meanwhile. Nodes that could not be handed over land in {@code failed}
+   * (with the generation, so a later start of the same node is not failed by mistake) and the
+   * engine is woken.
+   */
   void carryOut(
       RolloutRun run,
       RolloutRules rules,
       List<String> nodes,
-      Consumer<Map<String, String>> onFailures) {
+      java.util.Queue<Failure> failed,
+      Runnable wakeUp) {
     if (nodes.isEmpty()) {
       return;
     }
-    Map<String, String> failures = new ConcurrentHashMap<>();
-    Multi.createFrom()
-        .iterable(nodes)
-        .onItem()
-        .transformToUni(
-            node ->
-                send(run, rules, run.nodeRun(node))
-                    .onFailure()
-                    .recoverWithItem(
-                        e -> {
-                          failures.put(node, reason(e));
-                          return null;
-                        }))
-        .merge(CONCURRENCY)
-        .collect()
-        .last()
-        .await()
-        .atMost(timeout.multipliedBy(2 + nodes.size() / CONCURRENCY));
-    onFailures.accept(failures);
-  }
-
-  private Uni<Void> send(RolloutRun run, RolloutRules rules, NodeRun node) {
-    NodePlan plan = rules.plan(node.node());
-    SpecRequest request =
-        node.phase() == Phase.FORWARD
-            ? NodeChanges.forward(plan)
-            : NodeChanges.back(plan, node.restore());
-    Uni<Void> spec = specs.putForRollout(node.node(), request, node.generation()).replaceWithVoid();
-    String driver = driverTarget(run, plan, node.node(), node.phase(), node.restore());
-    if (driver == null) {
-      return spec;
+    UUID rollout = run.id();
+    List<RolloutSpecRequest> requests = new ArrayList<>();
+    List<Uni<Void>> driverRequests = new ArrayList<>();
+    Map<String, Long> generations = new java.util.HashMap<>();
+    for (String name : nodes) {
+      NodeRun node = run.nodeRun(name);
+      NodePlan plan = rules.plan(name);
+      long generation = node.generation();
+      Phase phase = node.phase();
+      generations.put(name, generation);
+      requests.add(
+          new RolloutSpecRequest(
+              name,
+              phase == Phase.FORWARD
+                  ? NodeChanges.forward(plan)
+                  : NodeChanges.back(plan, node.restore()),
+              generation));
+      String driver = driverTarget(run, plan, name, phase, node.restore());
+      if (driver != null) {
+        driverRequests.add(
+            driverArtifact(plan, name, phase, driver)
+                .chain(
+                    artifact ->
+                        drivers.request(
+                            new DriverChangeRequest(
+                                requestId(run, name, generation),
+                                rollout,
+                                name,
+                                plan.hostKind(),
+                                phase == Phase.FORWARD
+                                    ? plan.driver().fromVersion()
+                                    : plan.driver().toVersion(),
+                                artifact)))
+                .onFailure()
+                .invoke(e -> failed.add(new Failure(rollout, name, generation, reason(e))))
+                .onFailure()
+                .recoverWithNull());
+      }
     }
-    return spec.chain(() -> driverArtifact(plan, node, driver))
-        .chain(
-            artifact ->
-                drivers.request(
-                    new DriverChangeRequest(
-                        requestId(run, node.node(), node.generation()),
-                        run.id(),
-                        node.node(),
-                        plan.hostKind(),
-                        node.phase() == Phase.FORWARD
-                            ? plan.driver().fromVersion()
-                            : plan.driver().toVersion(),
-                        artifact)));
+    specs
+        .putAllForRollout(requests)
+        .ifNoItem()
+        .after(timeout.multipliedBy(2))
+        .failWith(() -> new IllegalStateException("no answer within " + timeout.multipliedBy(2)))
+        .onItemOrFailure()
+        .transformToUni(
+            (refused, error) -> {
+              if (error != null) {
+                String reason = "the spec could not be published: " + reason(error);
+                nodes.forEach(n -> failed.add(new Failure(rollout, n, generations.get(n), reason)));
+                return Uni.createFrom().voidItem();
+              }
+              refused.forEach(
+                  (node, why) ->
+                      failed.add(new Failure(rollout, node, generations.get(node), why)));
+              return driverRequests.isEmpty()
+                  ? Uni.createFrom().voidItem()
+                  : Uni.join().all(driverRequests).andCollectFailures().replaceWithVoid();
+            })
+        .subscribe()
+        .with(done -> wakeUp.run(), error -> wakeUp.run());
   }
 
   /** Forward: the plan's artifact. Back: the old version, resolved for the node as it is now. */
-  private Uni<DriverArtifact> driverArtifact(NodePlan plan, NodeRun node, String version) {
-    if (node.phase() == Phase.FORWARD) {
+  private Uni<DriverArtifact> driverArtifact(
+      NodePlan plan, String node, Phase phase, String version) {
+    if (phase == Phase.FORWARD) {
       return Uni.createFrom().item(plan.driver().artifact());
     }
     return pool.preparedQuery(
             "SELECT host_kind, os_id, os_version, kernel, driver_provider, driver_version FROM"
                 + " nodes WHERE name = $1")
-        .execute(Tuple.of(node.node()))
+        .execute(Tuple.of(node))
         .map(
             rows -> {
               Row row = rows.iterator().next();

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;
@@ -47,6 +48,8 @@ public final class RolloutEngine implements AutoCloseable {
   private final Map<UUID, RolloutRules> rules = new HashMap<>();
   private final Set<String> resend = new HashSet<>();
   private final Semaphore wake = new Semaphore(0);
+  private final java.util.Queue<NodeEffects.Failure> failed =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
   private volatile boolean running = true;
   private volatile boolean leading;
   private Thread thread;
@@ -236,6 +239,7 @@ public final class RolloutEngine implements AutoCloseable {
       observer.refresh(inFlight);
     }
     resendTakenOver(run, limits);
+    failHandOvers(run, appended);
     soakGateReadings(run, limits);
     for (int step = 0; step < MAX_STEPS_PER_ROUND; step++) {
       Instant now = clock.instant();
@@ -273,7 +277,7 @@ public final class RolloutEngine implements AutoCloseable {
         waiting.removeIf(r -> r.id() == id);
       }
       observer.watch(started.nodes());
-      effects.carryOut(run, limits, started.nodes(), failures -> fail(run, failures, appended));
+      effects.carryOut(run, limits, started.nodes(), failed, this::wakeUp);
     }
     List<String> finished = new ArrayList<>();
     for (String node : inFlight) {
@@ -298,7 +302,7 @@ public final class RolloutEngine implements AutoCloseable {
     if (!again.isEmpty()) {
       LOG.infof(
           "rollout %s: sending %d in-flight node(s) their spec again", run.name(), again.size());
-      effects.carryOut(run, limits, again, failures -> fail(run, failures, new ArrayList<>()));
+      effects.carryOut(run, limits, again, failed, this::wakeUp);
     }
   }
 
@@ -313,26 +317,34 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
-  private void fail(
-      RolloutRun run, Map<String, String> failures, List<Envelope<RolloutEvent>> appended) {
-    if (failures.isEmpty()) {
-      return;
-    }
+  /** Nodes whose spec or driver request could not be handed over fail with the reason. */
+  private void failHandOvers(RolloutRun run, List<Envelope<RolloutEvent>> appended) {
     Instant now = clock.instant();
     List<RolloutEvent> events = new ArrayList<>();
-    failures.forEach(
-        (node, reason) -> {
-          NodeRun failed = run.nodeRun(node);
-          if (failed.inFlight()) {
-            events.add(
-                new io.fleetwave.events.rollout.NodeFailed(
-                    failed.wave(),
-                    node,
-                    failed.phase(),
-                    reason,
-                    Math.max(0, Duration.between(failed.startedAt(), now).toMillis())));
+    Set<String> seen = new HashSet<>();
+    failed.removeIf(
+        failure -> {
+          if (!failure.rollout().equals(run.id())) {
+            return !runs.containsKey(failure.rollout());
           }
+          NodeRun node = run.nodeRun(failure.node());
+          if (node != null
+              && node.inFlight()
+              && node.generation() == failure.generation()
+              && seen.add(failure.node())) {
+            events.add(
+                new NodeFailed(
+                    node.wave(),
+                    node.node(),
+                    node.phase(),
+                    failure.reason(),
+                    Math.max(0, Duration.between(node.startedAt(), now).toMillis())));
+          }
+          return true;
         });
+    if (events.isEmpty()) {
+      return;
+    }
     List<Envelope<RolloutEvent>> envelopes = RolloutLog.envelopes(run.id(), run.seq(), events, now);
     log.append(envelopes);
     envelopes.forEach(run::apply);
