@@ -71,19 +71,16 @@ public class RolloutsResource {
   private final RolloutStore store;
   private final RolloutEngines engines;
   private final Duration requestWait;
-  private final com.fasterxml.jackson.databind.ObjectMapper json;
 
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
       RolloutEngines engines,
-      com.fasterxml.jackson.databind.ObjectMapper json,
       @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
           Duration requestWait) {
     this.planning = planning;
     this.store = store;
     this.engines = engines;
-    this.json = json;
     this.requestWait = requestWait;
   }
 
@@ -261,12 +258,8 @@ public class RolloutsResource {
     }
   }
 
-  /** {@code {"reason": "..."}}, optional on every action. */
-  public record ActionRequest(String reason) {}
-
   @POST
   @Path("/{id}/{action: pause|resume|abort|rollback|promote}")
-  @Consumes(MediaType.WILDCARD)
   @Operation(
       summary = "Pause, resume, abort, roll back or promote a rollout",
       description =
@@ -282,12 +275,14 @@ public class RolloutsResource {
   @APIResponse(responseCode = "202", description = "queued: no engine answered in time")
   @APIResponse(responseCode = "409", description = "the action does not apply now")
   public Uni<Response> act(
-      @PathParam("id") String id, @PathParam("action") String action, ActionRequest body) {
+      @PathParam("id") String id,
+      @PathParam("action") String action,
+      @Parameter(description = "why, recorded in the rollout's events") @QueryParam("reason")
+          String reason) {
     UUID rollout = uuid(id);
-    String reason =
-        body == null || body.reason() == null || body.reason().isBlank() ? null : body.reason();
+    String why = reason == null || reason.isBlank() ? null : reason;
     return store
-        .request(rollout, action, reason)
+        .request(rollout, action, why)
         .onFailure(IllegalStateException.class)
         .transform(
             e ->
@@ -317,23 +312,6 @@ public class RolloutsResource {
               }
               return get(id).map(view -> Response.ok(view).build());
             });
-  }
-
-  /** The optional {@code {"reason": "..."}} of an action; any content type, or none. */
-  private String reason(String body) {
-    if (body == null || body.isBlank()) {
-      return null;
-    }
-    try {
-      ActionRequest request = json.readValue(body, ActionRequest.class);
-      return request == null || request.reason() == null || request.reason().isBlank()
-          ? null
-          : request.reason();
-    } catch (java.io.IOException e) {
-      throw ProblemException.invalid(
-          "the body of an action is optional and else {\"reason\": \"...\"}: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()),
-          List.of(new Problem.FieldError("reason", "expected {\"reason\": \"...\"}")));
-    }
   }
 
   /** Waits (bounded) for the engine's answer to a request: null when none came in time. */

@@ -233,6 +233,7 @@ public final class RolloutEngine implements AutoCloseable {
     RolloutDecider decider = new RolloutDecider(limits);
     List<OperatorRequest> waiting = new ArrayList<>(requests);
     List<Envelope<RolloutEvent>> appended = new ArrayList<>();
+    List<Long> answered = new ArrayList<>();
     List<String> inFlight = run.inFlight().stream().map(NodeRun::node).toList();
     observer.watch(inFlight);
     if (refresh) {
@@ -273,7 +274,7 @@ public final class RolloutEngine implements AutoCloseable {
       envelopes.forEach(run::apply);
       appended.addAll(envelopes);
       for (long id : handled) {
-        store.markHandled(id, "done");
+        answered.add(id);
         waiting.removeIf(r -> r.id() == id);
       }
       observer.watch(started.nodes());
@@ -289,6 +290,8 @@ public final class RolloutEngine implements AutoCloseable {
     if (!appended.isEmpty()) {
       store.project(run, appended, run.drainChanged(), decider.awaitingPromotion(run));
     }
+    // Answered only once the projection shows the outcome, so the caller reads it back.
+    answered.forEach(id -> store.markHandled(id, "done"));
   }
 
   /** Nodes in flight when this engine took over: their spec (and driver) is sent again. */

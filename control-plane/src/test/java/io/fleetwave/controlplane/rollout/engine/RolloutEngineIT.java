@@ -162,7 +162,9 @@ class RolloutEngineIT {
           .contains("back-h100-5", "no result within 3 s");
 
       action(id, "rollback").statusCode(200);
-      awaitState(id, "rolled-back", Duration.ofSeconds(60));
+      JsonPath rolledBack = awaitState(id, "rolled-back", Duration.ofSeconds(60));
+      assertThat(rolledBack.getString("progress.statusReason"))
+          .isEqualTo("rollback requested: asked by rollback test");
     } finally {
       simulator("back-h100-5", "restart-agent", "{}");
     }
@@ -377,8 +379,7 @@ class RolloutEngineIT {
 
   private static io.restassured.response.ValidatableResponse action(String id, String action) {
     return given()
-        .contentType(ContentType.JSON)
-        .body("{\"reason\": \"test\"}")
+        .queryParam("reason", "asked by " + action + " test")
         .post("/api/v1/rollouts/" + id + "/" + action)
         .then();
   }
