@@ -47,7 +47,9 @@ public class CommandPublisher {
     config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis / 2);
     config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2);
     config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis);
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    // A rollout sends hundreds of specs at once: a short linger lets them share requests.
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
     this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
   }
 

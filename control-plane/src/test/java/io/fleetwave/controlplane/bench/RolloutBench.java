@@ -182,6 +182,10 @@ public final class RolloutBench {
         }
       }
     }
+    Percentiles applyPercentiles =
+        Percentiles.of(perNodeApply.stream().mapToLong(Long::longValue).toArray());
+    double idealAtMeasured =
+        idealMillis * applyPercentiles.p50Ms() / Math.max(1, settings.apply().toMillis());
     Percentiles fromEvent = completionToStart(started, firstStart, completions);
     Map<String, Instant> sentForStarted = new java.util.HashMap<>(specSent);
     sentForStarted.keySet().retainAll(started.keySet());
@@ -203,6 +207,8 @@ public final class RolloutBench {
           ideal                         %,12.1f s  (sum of ceil(wave / maxUnavailable) x apply + soak)
           ratio total / ideal           %12.2f   (target <= 1.10)
           per-node spec -> SpecApplied  %s
+          ideal at that p50 apply time  %,12.1f s  (the same sum, with the measured per-node time)
+          ratio total / that ideal      %12.2f   (the engine's own overhead)
         Node completion (SpecApplied) -> next node started
           to its NodeStarted event      %s
           to its spec record            %s   (record timestamps: ms resolution)
@@ -223,7 +229,9 @@ public final class RolloutBench {
             totalMillis / 1000,
             idealMillis / 1000.0,
             totalMillis / idealMillis,
-            Percentiles.of(perNodeApply.stream().mapToLong(Long::longValue).toArray()),
+            applyPercentiles,
+            idealAtMeasured / 1000.0,
+            totalMillis / idealAtMeasured,
             fromEvent,
             fromSpec,
             Percentiles.of(startToSpec.stream().mapToLong(Long::longValue).toArray()),

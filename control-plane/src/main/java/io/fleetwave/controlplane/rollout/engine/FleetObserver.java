@@ -150,6 +150,14 @@ public final class FleetObserver implements AutoCloseable {
     return sick.isEmpty() ? null : String.join(", ", sick);
   }
 
+  /**
+   * Nodes this engine has just started: their results can only come after this call, from the head
+   * of the log, so the projection is not read for them.
+   */
+  public void watchStarted(Collection<String> nodes) {
+    watched.addAll(nodes);
+  }
+
   /** Nodes to follow from now on; the ones not yet read from the projection are read now. */
   public void watch(Collection<String> nodes) {
     List<String> fresh = new ArrayList<>();

@@ -37,6 +37,7 @@ import java.util.UUID;
  */
 final class NodeEffects {
   private final SpecService specs;
+  private final io.fleetwave.controlplane.rollout.drain.NodeDrain drain;
   private final DriverChangeExecutor drivers;
   private final DriverArtifactResolver resolver;
   private final Pool pool;
@@ -44,11 +45,13 @@ final class NodeEffects {
 
   NodeEffects(
       SpecService specs,
+      io.fleetwave.controlplane.rollout.drain.NodeDrain drain,
       DriverChangeExecutor drivers,
       DriverArtifactResolver resolver,
       Pool pool,
       Duration timeout) {
     this.specs = specs;
+    this.drain = drain;
     this.drivers = drivers;
     this.resolver = resolver;
     this.pool = pool;
@@ -147,8 +150,15 @@ final class NodeEffects {
                 .recoverWithNull());
       }
     }
-    specs
-        .putAllForRollout(requests)
+    drain
+        .takeOutOfService(nodes)
+        .ifNoItem()
+        .after(timeout)
+        .failWith(
+            () ->
+                new IllegalStateException(
+                    "could not take the nodes out of service (" + drain.name() + ")"))
+        .chain(() -> specs.putAllForRollout(requests))
         .ifNoItem()
         .after(timeout.multipliedBy(2))
         .failWith(() -> new IllegalStateException("no answer within " + timeout.multipliedBy(2)))
@@ -169,6 +179,26 @@ final class NodeEffects {
             })
         .subscribe()
         .with(done -> wakeUp.run(), error -> wakeUp.run());
+  }
+
+  /** Nodes that succeeded go back into service; a failure is only logged (they did succeed). */
+  void backInService(List<String> nodes) {
+    if (nodes.isEmpty()) {
+      return;
+    }
+    drain
+        .returnToService(nodes)
+        .ifNoItem()
+        .after(timeout)
+        .fail()
+        .subscribe()
+        .with(
+            done -> {},
+            error ->
+                org.jboss.logging.Logger.getLogger(NodeEffects.class)
+                    .warnf(
+                        "%d node(s) could not be returned to service by %s: %s",
+                        nodes.size(), drain.name(), error.getMessage()));
   }
 
   /** Forward: the plan's artifact. Back: the old version, resolved for the node as it is now. */

@@ -273,11 +273,16 @@ public final class RolloutEngine implements AutoCloseable {
       faults.afterAppend(envelopes);
       envelopes.forEach(run::apply);
       appended.addAll(envelopes);
+      effects.backInService(
+          envelopes.stream()
+              .filter(e -> e.data() instanceof io.fleetwave.events.rollout.NodeSucceeded)
+              .map(e -> ((io.fleetwave.events.rollout.NodeSucceeded) e.data()).node())
+              .toList());
       for (long id : handled) {
         answered.add(id);
         waiting.removeIf(r -> r.id() == id);
       }
-      observer.watch(started.nodes());
+      observer.watchStarted(started.nodes());
       effects.carryOut(run, limits, started.nodes(), failed, this::wakeUp);
     }
     List<String> finished = new ArrayList<>();

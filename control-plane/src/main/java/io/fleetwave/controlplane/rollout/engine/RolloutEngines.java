@@ -27,6 +27,7 @@ public class RolloutEngines {
   private final Pool pool;
   private final SpecService specs;
   private final DriverChangeExecutor drivers;
+  private final io.fleetwave.controlplane.rollout.drain.NodeDrain drain;
   private final DriverArtifactResolver resolver;
   private final ObjectMapper json;
   private final boolean enabled;
@@ -39,6 +40,7 @@ public class RolloutEngines {
       Pool pool,
       SpecService specs,
       DriverChangeExecutor drivers,
+      io.fleetwave.controlplane.rollout.drain.NodeDrain drain,
       DriverArtifactResolver resolver,
       ObjectMapper json,
       @ConfigProperty(name = "fleetwave.rollout.engine.enabled", defaultValue = "true")
@@ -50,6 +52,7 @@ public class RolloutEngines {
     this.pool = pool;
     this.specs = specs;
     this.drivers = drivers;
+    this.drain = drain;
     this.resolver = resolver;
     this.json = json;
     this.enabled = enabled;
@@ -101,7 +104,7 @@ public class RolloutEngines {
             new RolloutProgressStore(pool, timeout),
             observer,
             new EngineLeadership(pool, timeout),
-            new NodeEffects(specs, drivers, resolver, pool, timeout),
+            new NodeEffects(specs, drain, drivers, resolver, pool, timeout),
             json,
             Clock.systemUTC(),
             tick,

@@ -53,7 +53,9 @@ public final class RolloutLog implements AutoCloseable {
     Map<String, Object> config = new HashMap<>(kafka);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    // A wave starts hundreds of nodes in one append: let their events share requests.
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
     int millis = (int) Math.max(1000, timeout.toMillis());
     config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis / 2);
     config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2);

@@ -217,4 +217,38 @@ class RolloutDeciderTest {
     assertThat(applied).isFalse();
     assertThat(h.run.seq()).isEqualTo(seq);
   }
+
+  @Test
+  void nothingStartsOutsideTheMaintenanceWindow() {
+    RolloutRules base =
+        DeciderHarness.rules(
+            zones("a"), 2, null, "0", "100%", FailureAction.PAUSE, false, Duration.ZERO);
+    RolloutRules windowed =
+        new RolloutRules(
+            base.maxUnavailable(),
+            base.maxZonesInFlight(),
+            base.soak(),
+            base.perWave(),
+            base.total(),
+            base.action(),
+            base.manualPromotion(),
+            base.nodeTimeout(),
+            new io.fleetwave.controlplane.rollout.plan.MaintenanceWindow(
+                List.of(java.time.DayOfWeek.SUNDAY), "22:00", "02:00", "UTC"),
+            base.plans());
+    DeciderHarness h = new DeciderHarness(WAVES, windowed);
+    h.now = java.time.Instant.parse("2026-11-29T12:00:00Z"); // a Sunday, noon
+
+    h.settle();
+    assertThat(h.log).hasSize(1); // only RolloutCreated
+
+    h.now = java.time.Instant.parse("2026-11-30T01:30:00Z"); // Monday 01:30: Sunday's window
+    h.settle();
+    assertThat(h.started(Phase.FORWARD)).containsExactly("n1");
+
+    h.applyInFlight();
+    h.now = java.time.Instant.parse("2026-11-30T02:00:00Z"); // closed again
+    h.settle();
+    assertThat(h.log).doesNotContain(new WaveStarted(2));
+  }
 }

@@ -102,6 +102,33 @@ class RolloutEngineIT {
     assertThat(maxInFlight(events)).isLessThanOrEqualTo(plan.getInt("maxUnavailableNodes"));
     assertThat(done.getInt("progress.counts.succeeded")).isEqualTo(planned);
     assertThat(done.getInt("progress.counts.failed")).isZero();
+    String stream =
+        given()
+            .accept("text/event-stream")
+            .get("/api/v1/rollouts/" + id + "/stream")
+            .then()
+            .statusCode(200)
+            .extract()
+            .asString()
+            .replace(": ", ":");
+    assertThat(stream)
+        .as("the SSE stream of a finished rollout replays every event and ends")
+        .contains(
+            "id:1\n",
+            "event:io.fleetwave.rollout.created.v1",
+            "event:io.fleetwave.rollout.completed.v1")
+        .contains("id:" + events.size() + "\n");
+    String resumed =
+        given()
+            .accept("text/event-stream")
+            .header("Last-Event-ID", String.valueOf(events.size() - 1))
+            .get("/api/v1/rollouts/" + id + "/stream")
+            .then()
+            .statusCode(200)
+            .extract()
+            .asString()
+            .replace(": ", ":");
+    assertThat(resumed).contains("id:" + events.size() + "\n").doesNotContain("id:1\n");
     assertThat(
             ProjectionRows.count(
                 "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'mig-%' AND profile = '3g.40gb'"))
