@@ -11,15 +11,13 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -38,111 +36,45 @@ public class CommandPublisher {
       @ConfigProperty(name = "fleetwave.commands.send-timeout", defaultValue = "10s")
           Duration timeout) {
     this.timeout = timeout;
-    Map<String, Object> config = new HashMap<>(kafkaConfig);
-    config.keySet().removeIf(key -> key.startsWith("group.") || key.contains("deserializer"));
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    // The producer's own bounds sit inside the caller's, so it gives up before the caller does.
-    int millis = (int) Math.max(1000, timeout.toMillis());
-    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis / 2);
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2);
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis);
-    // A rollout sends hundreds of specs at once: a short linger lets them share requests.
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 2);
-    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
   }
 
   /** Completes once the broker acknowledged the record; fails with a 503 problem otherwise. */
   public Uni<RecordMetadata> send(String topic, CommandEnvelope command) {
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(topic, command.subject(), CommandCodec.encode(command));
-    record.headers().add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-    return Uni.createFrom()
-        .<RecordMetadata>emitter(
-            emitter -> {
-              // send() may block up to max.block.ms on metadata: never on an event-loop thread.
-              CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
-              try {
-                producer.send(
-                    record,
-                    (metadata, error) -> {
-                      if (error != null) {
-                        acked.completeExceptionally(error);
-                      } else {
-                        acked.complete(metadata);
-                      }
-                    });
-              } catch (RuntimeException e) {
-                acked.completeExceptionally(e);
-              }
-              acked.whenComplete(
-                  (metadata, error) -> {
-                    if (error != null) {
-                      emitter.fail(error);
-                    } else {
-                      emitter.complete(metadata);
-                    }
-                  });
-            })
-        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-        .ifNoItem()
-        .after(timeout)
-        .failWith(() -> new IllegalStateException("no acknowledgement within " + timeout))
+    return acknowledged(topic, List.of(command))
+        .map(List::getFirst)
         .onFailure(e -> !(e instanceof ProblemException))
         .transform(
-            e ->
-                new ProblemException(
-                    503,
-                    "broker-unavailable",
-                    "Service unavailable",
-                    "Kafka did not acknowledge "
-                        + command.type()
-                        + " for node '"
-                        + command.subject()
-                        + "' on "
-                        + topic
-                        + " within "
-                        + timeout.toSeconds()
-                        + " s ("
-                        + e.getMessage()
-                        + "); nothing was changed, retry later"));
+            e -> unavailable(command.type() + " for node '" + command.subject() + "'", topic, e));
   }
 
   /**
    * Sends every command and completes once the broker acknowledged all of them, within one bound;
-   * fails with a 503 problem naming how many were not acknowledged.
+   * fails with a 503 problem otherwise (some may have been stored: they are idempotent for agents).
    */
-  public Uni<Void> sendAll(String topic, java.util.List<CommandEnvelope> commands) {
+  public Uni<Void> sendAll(String topic, List<CommandEnvelope> commands) {
     if (commands.isEmpty()) {
       return Uni.createFrom().voidItem();
     }
+    return acknowledged(topic, commands)
+        .replaceWithVoid()
+        .onFailure(e -> !(e instanceof ProblemException))
+        .transform(e -> unavailable(commands.size() + " command(s)", topic, e));
+  }
+
+  private Uni<List<RecordMetadata>> acknowledged(String topic, List<CommandEnvelope> commands) {
     return Uni.createFrom()
-        .<Void>emitter(
+        .<List<RecordMetadata>>emitter(
             emitter -> {
-              java.util.List<CompletableFuture<RecordMetadata>> acks =
-                  new java.util.ArrayList<>(commands.size());
+              // send() may block up to max.block.ms on metadata: never on an event-loop thread.
+              List<CompletableFuture<RecordMetadata>> acks = new ArrayList<>(commands.size());
               for (CommandEnvelope command : commands) {
                 ProducerRecord<String, byte[]> record =
                     new ProducerRecord<>(topic, command.subject(), CommandCodec.encode(command));
                 record
                     .headers()
                     .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-                CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
-                try {
-                  producer.send(
-                      record,
-                      (metadata, error) -> {
-                        if (error != null) {
-                          acked.completeExceptionally(error);
-                        } else {
-                          acked.complete(metadata);
-                        }
-                      });
-                } catch (RuntimeException e) {
-                  acked.completeExceptionally(e);
-                }
-                acks.add(acked);
+                acks.add(AcknowledgedProducers.send(producer, record));
               }
               CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
                   .whenComplete(
@@ -150,30 +82,30 @@ public class CommandPublisher {
                         if (error != null) {
                           emitter.fail(error);
                         } else {
-                          emitter.complete(null);
+                          emitter.complete(acks.stream().map(CompletableFuture::join).toList());
                         }
                       });
             })
         .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
         .ifNoItem()
         .after(timeout)
-        .failWith(() -> new IllegalStateException("no acknowledgement within " + timeout))
-        .onFailure(e -> !(e instanceof ProblemException))
-        .transform(
-            e ->
-                new ProblemException(
-                    503,
-                    "broker-unavailable",
-                    "Service unavailable",
-                    "Kafka did not acknowledge all of "
-                        + commands.size()
-                        + " command(s) on "
-                        + topic
-                        + " within "
-                        + timeout.toSeconds()
-                        + " s ("
-                        + e.getMessage()
-                        + "); nothing was changed, retry later"));
+        .failWith(() -> new IllegalStateException("no acknowledgement within " + timeout));
+  }
+
+  private ProblemException unavailable(String what, String topic, Throwable cause) {
+    return new ProblemException(
+        503,
+        "broker-unavailable",
+        "Service unavailable",
+        "Kafka did not acknowledge "
+            + what
+            + " on "
+            + topic
+            + " within "
+            + timeout.toSeconds()
+            + " s ("
+            + cause.getMessage()
+            + "); nothing was changed, retry later");
   }
 
   @PreDestroy

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.spec.AcknowledgedProducers;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
@@ -24,14 +25,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
 /**
@@ -50,17 +48,7 @@ public final class RolloutLog implements AutoCloseable {
     this.kafka = new HashMap<>(kafkaConfig);
     kafka.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
     this.timeout = timeout;
-    Map<String, Object> config = new HashMap<>(kafka);
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    // A wave starts hundreds of nodes in one append: let their events share requests.
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 2);
-    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-    int millis = (int) Math.max(1000, timeout.toMillis());
-    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, millis / 2);
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2);
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis);
-    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
   }
 
   /** Wraps events as the rollout's next envelopes, seq following {@code lastSeq}. */
@@ -76,7 +64,7 @@ public final class RolloutLog implements AutoCloseable {
 
   /** Sends the envelopes in order and returns once Kafka acknowledged all of them. */
   public void append(List<Envelope<RolloutEvent>> envelopes) {
-    List<CompletableFuture<Void>> acks = new ArrayList<>(envelopes.size());
+    List<CompletableFuture<?>> acks = new ArrayList<>(envelopes.size());
     for (Envelope<RolloutEvent> envelope : envelopes) {
       ProducerRecord<String, byte[]> record =
           new ProducerRecord<>(
@@ -84,17 +72,7 @@ public final class RolloutLog implements AutoCloseable {
       record
           .headers()
           .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-      CompletableFuture<Void> acked = new CompletableFuture<>();
-      producer.send(
-          record,
-          (metadata, error) -> {
-            if (error != null) {
-              acked.completeExceptionally(error);
-            } else {
-              acked.complete(null);
-            }
-          });
-      acks.add(acked);
+      acks.add(AcknowledgedProducers.send(producer, record));
     }
     try {
       CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
