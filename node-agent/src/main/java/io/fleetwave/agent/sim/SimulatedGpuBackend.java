@@ -139,6 +139,16 @@ public final class SimulatedGpuBackend implements GpuBackend {
             throw refused(
                 index, op, gpu.instances.size() + " GPU instances exist; destroy them first");
           }
+          Optional<VgpuType> timeSliced =
+              enabled ? VgpuPlacement.timeSliced(gpu) : Optional.empty();
+          if (timeSliced.isPresent()) {
+            throw refused(
+                index,
+                op,
+                "time-sliced vGPU type "
+                    + timeSliced.get().name()
+                    + " is assigned to a VF; clear it first");
+          }
           gpu.migPending = enabled;
           if (!gpu.model.migModeChangeNeedsReset()) {
             // Hopper and later switch at once, but only on an idle GPU.

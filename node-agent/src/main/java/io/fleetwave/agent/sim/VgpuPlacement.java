@@ -56,6 +56,11 @@ final class VgpuPlacement {
     return Optional.empty();
   }
 
+  /** A time-sliced type placed on the GPU, if any: MIG mode cannot be enabled under it. */
+  static Optional<VgpuType> timeSliced(SimulatedGpu gpu) {
+    return placed(gpu).filter(t -> !t.migBacked()).findFirst();
+  }
+
   static void place(SimulatedGpu gpu, int vf, VgpuType type) {
     if (type.migBacked()) {
       for (int i = 0; i < gpu.instances.size(); i++) {

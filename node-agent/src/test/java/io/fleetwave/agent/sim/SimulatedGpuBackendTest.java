@@ -292,6 +292,23 @@ class SimulatedGpuBackendTest {
     }
 
     @Test
+    void migModeCannotBeEnabledUnderATimeSlicedVgpu() {
+      SimulatedGpuBackend h100 = node("H100-80GB", 1, true);
+      h100.setVfsEnabled(0, 1);
+      h100.setVgpuType(0, 0, 1010);
+
+      assertThatThrownBy(() -> h100.setMigMode(0, true))
+          .hasMessage(
+              "GPU 0: set MIG mode enabled failed: time-sliced vGPU type H100-10C is assigned to a"
+                  + " VF; clear it first");
+      assertThat(gpu(h100, 0).migMode()).isEqualTo(MigMode.DISABLED);
+
+      h100.setVgpuType(0, 0, 0);
+      h100.setMigMode(0, true);
+      assertThat(gpu(h100, 0).migMode()).isEqualTo(MigMode.ENABLED);
+    }
+
+    @Test
     void timeSlicedCreatableListShrinksAsTypesArePlaced() {
       SimulatedGpuBackend l4 = node("L4", 1, true);
       l4.setVfsEnabled(0, 4);
