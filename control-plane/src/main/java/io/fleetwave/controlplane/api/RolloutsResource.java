@@ -214,6 +214,8 @@ public class RolloutsResource {
     return Multi.createFrom()
         .ticks()
         .every(Duration.ofMillis(250))
+        .onOverflow()
+        .drop()
         .onItem()
         .transformToUniAndConcatenate(
             tick ->
@@ -319,6 +321,9 @@ public class RolloutsResource {
     return Multi.createFrom()
         .ticks()
         .every(Duration.ofMillis(20))
+        // A tick that comes while the previous read is still running is dropped, not queued.
+        .onOverflow()
+        .drop()
         .onItem()
         .transformToUniAndConcatenate(
             tick -> store.requestOutcome(request).map(java.util.Optional::ofNullable))
