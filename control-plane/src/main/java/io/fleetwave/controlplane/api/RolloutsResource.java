@@ -214,6 +214,9 @@ public class RolloutsResource {
     return Multi.createFrom()
         .ticks()
         .every(Duration.ofMillis(250))
+        // A slow query must skip ticks, not fail the stream (BackPressureFailure).
+        .onOverflow()
+        .drop()
         .onItem()
         .transformToUniAndConcatenate(
             tick ->
@@ -319,6 +322,9 @@ public class RolloutsResource {
     return Multi.createFrom()
         .ticks()
         .every(Duration.ofMillis(20))
+        // A slow query must skip ticks, not fail the stream (BackPressureFailure).
+        .onOverflow()
+        .drop()
         .onItem()
         .transformToUniAndConcatenate(
             tick -> store.requestOutcome(request).map(java.util.Optional::ofNullable))
