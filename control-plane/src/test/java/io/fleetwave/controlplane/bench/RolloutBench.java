@@ -1,6 +1,8 @@
 package io.fleetwave.controlplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
