@@ -51,6 +51,7 @@ public final class FleetObserver implements AutoCloseable {
   private final Map<String, Observation> projected = new ConcurrentHashMap<>();
   private volatile KafkaConsumer<String, byte[]> consumer;
   private volatile boolean running = true;
+  private volatile java.time.Instant rewindTo;
   private Thread thread;
 
   public FleetObserver(
@@ -81,23 +82,59 @@ public final class FleetObserver implements AutoCloseable {
   private void follow() {
     try {
       while (running) {
-        boolean relevant = false;
-        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-          if (record.key() != null && watched.contains(record.key())) {
-            relevant |= take(record);
+        try {
+          rewindIfAsked();
+          boolean relevant = false;
+          for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+            if (record.key() != null && watched.contains(record.key())) {
+              relevant |= take(record);
+            }
           }
-        }
-        if (relevant) {
-          wakeup.run();
+          if (relevant) {
+            wakeup.run();
+          }
+        } catch (WakeupException e) {
+          // close() stops the loop; rewindTo() only cuts the poll short
         }
       }
-    } catch (WakeupException e) {
-      // close() asked us to stop
     } catch (RuntimeException e) {
-      LOG.errorf(e, "the rollout engine stopped following %s", Topics.NODE_EVENTS);
+      LOG.errorf(
+          e,
+          "the rollout engine stopped following %s; it reads results from the projection only",
+          Topics.NODE_EVENTS);
     } finally {
       consumer.close(Duration.ofSeconds(2));
     }
+  }
+
+  /**
+   * Reads the head of the log again from {@code since}: an engine that takes over learns the
+   * results its in-flight nodes published while no engine ran without waiting for the projection.
+   */
+  public void rewindTo(java.time.Instant since) {
+    rewindTo = since;
+    KafkaConsumer<String, byte[]> current = consumer;
+    if (current != null) {
+      current.wakeup();
+    }
+  }
+
+  private void rewindIfAsked() {
+    java.time.Instant since = rewindTo;
+    if (since == null) {
+      return;
+    }
+    rewindTo = null;
+    Map<TopicPartition, Long> times = new HashMap<>();
+    consumer.assignment().forEach(partition -> times.put(partition, since.toEpochMilli()));
+    consumer
+        .offsetsForTimes(times, timeout)
+        .forEach(
+            (partition, found) -> {
+              if (found != null) {
+                consumer.seek(partition, found.offset());
+              }
+            });
   }
 
   private boolean take(ConsumerRecord<String, byte[]> record) {

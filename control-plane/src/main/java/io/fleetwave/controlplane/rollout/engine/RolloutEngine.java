@@ -154,6 +154,11 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     LOG.infof("rollout engine leads: %d rollout(s) folded from the log", runs.size());
+    runs.values().stream()
+        .flatMap(run -> run.inFlight().stream())
+        .map(NodeRun::startedAt)
+        .min(java.util.Comparator.naturalOrder())
+        .ifPresent(observer::rewindTo);
     // A leader may have stopped between an append and its projection: write both again.
     for (RolloutRun run : runs.values()) {
       if (run.status().active()) {

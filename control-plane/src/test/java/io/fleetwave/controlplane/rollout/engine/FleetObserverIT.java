@@ -1,0 +1,140 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.node.StepFailed;
+import io.fleetwave.events.node.StepKind;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The engine's direct view of fleet.node-events, against a real broker (no projection reads). */
+class FleetObserverIT {
+  private static final Duration BOUND = Duration.ofSeconds(20);
+  private static EmbeddedKafka kafka;
+  private static KafkaProducer<String, byte[]> producer;
+  private static long seq;
+
+  @BeforeAll
+  static void broker() {
+    kafka = EmbeddedKafka.start();
+    kafka.createTopics(4, Topics.NODE_EVENTS);
+    producer =
+        new KafkaProducer<>(
+            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+            new StringSerializer(),
+            new ByteArraySerializer());
+  }
+
+  @AfterAll
+  static void stop() {
+    producer.close();
+    kafka.close();
+  }
+
+  private static FleetObserver observer(AtomicInteger wakeUps) {
+    FleetObserver observer =
+        new FleetObserver(
+            Map.of("bootstrap.servers", kafka.bootstrapServers()),
+            null,
+            BOUND,
+            wakeUps::incrementAndGet);
+    observer.start();
+    return observer;
+  }
+
+  private static void publish(String node, NodeEvent event) throws Exception {
+    Envelope<NodeEvent> envelope =
+        Envelope.of(URI.create("test:agent"), node, Instant.now(), 1, seq++, event);
+    producer
+        .send(new ProducerRecord<>(Topics.NODE_EVENTS, node, EventCodec.encode(envelope)))
+        .get();
+  }
+
+  @Test
+  void aWatchedNodesResultsArriveAndWakeTheEngineWhileOthersAreNotRead() throws Exception {
+    AtomicInteger wakeUps = new AtomicInteger();
+    try (FleetObserver observer = observer(wakeUps)) {
+      observer.watchStarted(List.of("obs-a", "obs-b"));
+
+      publish("obs-a", new SpecApplied(3));
+      producer
+          .send(
+              new ProducerRecord<>(
+                  Topics.NODE_EVENTS,
+                  "obs-b",
+                  "{not a cloud event".getBytes(StandardCharsets.UTF_8)))
+          .get();
+      publish(
+          "obs-b",
+          new StepFailed(
+              4,
+              new PlannedStep(2, StepKind.RESET_GPU, 0, "reset GPU 0", 30_000),
+              "compute process 4711 (train.py) runs",
+              "process 4711",
+              12));
+      publish("obs-c", new SpecApplied(9));
+
+      await("obs-a applied and obs-b failed, read from the head of the log")
+          .atMost(BOUND)
+          .untilAsserted(
+              () -> {
+                assertThat(observer.of("obs-a").appliedGeneration()).isEqualTo(3);
+                assertThat(observer.of("obs-b").failedGeneration()).isEqualTo(4);
+              });
+      assertThat(observer.of("obs-b").failure())
+          .isEqualTo(
+              "reset-gpu failed: compute process 4711 (train.py) runs (held by process 4711)");
+      assertThat(observer.of("obs-c")).isEqualTo(Observation.NONE);
+      assertThat(wakeUps.get()).isPositive();
+    }
+  }
+
+  @Test
+  void afterARewindResultsPublishedBeforeTheEngineStartedAreRead() throws Exception {
+    Instant before = Instant.now().minusSeconds(1);
+    publish("obs-early", new SpecRejected(2, "cmd-1", "unplannable", "3 x 3g.40gb do not fit"));
+    AtomicInteger wakeUps = new AtomicInteger();
+    try (FleetObserver observer = observer(wakeUps)) {
+      observer.watchStarted(List.of("obs-early"));
+      publish("obs-marker", new SpecApplied(1));
+      observer.watchStarted(List.of("obs-marker"));
+      publish("obs-marker", new SpecApplied(2));
+      await("the observer reads from the end")
+          .atMost(BOUND)
+          .until(() -> observer.of("obs-marker").appliedGeneration() == 2);
+      assertThat(observer.of("obs-early").failedGeneration())
+          .as("published before the observer started: not seen from the end of the log")
+          .isZero();
+
+      observer.rewindTo(before);
+
+      await("the refusal published before the start is read after the rewind")
+          .atMost(BOUND)
+          .until(() -> observer.of("obs-early").failedGeneration() == 2);
+      assertThat(observer.of("obs-early").failure())
+          .isEqualTo("the agent refused generation 2 (unplannable): 3 x 3g.40gb do not fit");
+    }
+  }
+}
