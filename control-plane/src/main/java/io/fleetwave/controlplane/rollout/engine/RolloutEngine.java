@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.NodeFailed;
@@ -177,10 +178,15 @@ public final class RolloutEngine implements AutoCloseable {
     Set<UUID> active = new HashSet<>();
     for (RolloutProgressStore.ActiveRollout stored : store.active()) {
       active.add(stored.id());
-      RolloutRules limits = rules.computeIfAbsent(stored.id(), id -> rules(stored));
       RolloutRun run = runs.get(stored.id());
-      if (run == null) {
-        run = create(stored, limits);
+      RolloutRules limits = rules.get(stored.id());
+      if (limits == null || run == null) {
+        RolloutPlan plan = plan(stored.id());
+        limits = RolloutRules.of(plan);
+        rules.put(stored.id(), limits);
+        if (run == null) {
+          run = create(stored, plan);
+        }
       }
       if (!run.status().active()) {
         // Finished in the log, not yet in the projection (the last leader stopped in between).
@@ -200,17 +206,19 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
-  private RolloutRules rules(RolloutProgressStore.ActiveRollout stored) {
+  /** The stored plan, read when this engine first meets the rollout (it never changes). */
+  private RolloutPlan plan(UUID rollout) {
     try {
-      return RolloutRules.of(json.readValue(stored.planJson(), RolloutPlan.class));
+      return json.readValue(store.planJson(rollout), RolloutPlan.class);
     } catch (java.io.IOException e) {
       throw new IllegalStateException(
-          "the stored plan of rollout " + stored.id() + " does not read", e);
+          "the stored plan of rollout " + rollout + " does not read", e);
     }
   }
 
-  private RolloutRun create(RolloutProgressStore.ActiveRollout stored, RolloutRules limits) {
-    List<List<String>> waves = waves(stored);
+  private RolloutRun create(RolloutProgressStore.ActiveRollout stored, RolloutPlan plan) {
+    List<List<String>> waves =
+        plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
     List<Envelope<RolloutEvent>> first =
         RolloutLog.envelopes(
             stored.id(), 0, List.of(new RolloutCreated(stored.name(), waves)), clock.instant());
@@ -219,18 +227,6 @@ public final class RolloutEngine implements AutoCloseable {
     runs.put(run.id(), run);
     store.project(run, first, run.drainChanged(), false);
     return run;
-  }
-
-  private List<List<String>> waves(RolloutProgressStore.ActiveRollout stored) {
-    try {
-      RolloutPlan plan = json.readValue(stored.planJson(), RolloutPlan.class);
-      return plan.waves().stream()
-          .map(w -> w.nodes().stream().map(n -> n.node()).toList())
-          .toList();
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(
-          "the stored plan of rollout " + stored.id() + " does not read", e);
-    }
   }
 
   private void advance(

@@ -23,7 +23,7 @@ import java.util.UUID;
  * rollout_node_states, rollout_event_log). Every call is bounded by the engine's timeout.
  */
 public final class RolloutProgressStore {
-  private static final String INACTIVE = "('completed', 'aborted', 'rolled-back')";
+  private static final String INACTIVE = RolloutState.INACTIVE_SQL;
 
   private final Pool pool;
   private final Duration timeout;
@@ -33,24 +33,34 @@ public final class RolloutProgressStore {
     this.timeout = timeout;
   }
 
-  /** An active rollout as stored: its plan, as JSON text. */
-  public record ActiveRollout(UUID id, String name, String planJson) {}
+  /** An active rollout as stored. */
+  public record ActiveRollout(UUID id, String name) {}
 
+  /** The active rollouts; their plans are read once each, with {@link #planJson}. */
   public List<ActiveRollout> active() {
     List<ActiveRollout> out = new ArrayList<>();
     pool.query(
-            "SELECT id, name, plan::text AS plan FROM rollouts WHERE state NOT IN "
+            "SELECT id, name FROM rollouts WHERE state NOT IN "
                 + INACTIVE
                 + " ORDER BY created_at, id")
         .execute()
         .await()
         .atMost(timeout)
-        .forEach(
-            row ->
-                out.add(
-                    new ActiveRollout(
-                        row.getUUID("id"), row.getString("name"), row.getString("plan"))));
+        .forEach(row -> out.add(new ActiveRollout(row.getUUID("id"), row.getString("name"))));
     return out;
+  }
+
+  /** The plan stored with a rollout, as JSON text (it never changes after creation). */
+  public String planJson(UUID rollout) {
+    var rows =
+        pool.preparedQuery("SELECT plan::text AS plan FROM rollouts WHERE id = $1")
+            .execute(Tuple.of(rollout))
+            .await()
+            .atMost(timeout);
+    if (rows.rowCount() == 0) {
+      throw new IllegalStateException("rollout " + rollout + " has no stored plan");
+    }
+    return rows.iterator().next().getString("plan");
   }
 
   /** Unhandled requests per rollout, oldest first. */
