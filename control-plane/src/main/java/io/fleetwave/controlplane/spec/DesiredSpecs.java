@@ -172,42 +172,7 @@ final class DesiredSpecs {
   }
 
   static Uni<List<ObservedGpu>> observedGpus(SqlClient conn, String node) {
-    Uni<Map<Integer, Map<String, Integer>>> instances =
-        conn.preparedQuery(
-                "SELECT gpu_index, profile, count(*)::int AS n FROM gpu_instances WHERE node = $1"
-                    + " GROUP BY gpu_index, profile")
-            .execute(Tuple.of(node))
-            .map(
-                rows -> {
-                  Map<Integer, Map<String, Integer>> byGpu = new HashMap<>();
-                  for (Row row : rows) {
-                    byGpu
-                        .computeIfAbsent(row.getInteger("gpu_index"), k -> new TreeMap<>())
-                        .put(row.getString("profile"), row.getInteger("n"));
-                  }
-                  return byGpu;
-                });
-    return instances.chain(
-        byGpu ->
-            conn.preparedQuery("SELECT * FROM gpus WHERE node = $1 ORDER BY gpu_index")
-                .execute(Tuple.of(node))
-                .map(
-                    rows -> {
-                      List<ObservedGpu> gpus = new java.util.ArrayList<>();
-                      for (Row row : rows) {
-                        int index = row.getInteger("gpu_index");
-                        gpus.add(
-                            new ObservedGpu(
-                                index,
-                                row.getString("pci_device_id"),
-                                row.getString("product"),
-                                "enabled".equals(row.getString("mig_mode")),
-                                byGpu.getOrDefault(index, Map.of()),
-                                row.getInteger("vfs_total"),
-                                row.getInteger("vfs_enabled")));
-                      }
-                      return gpus;
-                    }));
+    return observedGpusAll(conn, List.of(node)).map(byNode -> byNode.getOrDefault(node, List.of()));
   }
 
   static JsonObject encode(NodeSpec spec) {

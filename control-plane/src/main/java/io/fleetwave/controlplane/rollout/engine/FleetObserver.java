@@ -151,19 +151,11 @@ public final class FleetObserver implements AutoCloseable {
         case SpecRejected rejected ->
             node.failed(
                 rejected.generation(),
-                "the agent refused generation "
-                    + rejected.generation()
-                    + " ("
-                    + rejected.code()
-                    + "): "
-                    + rejected.reason());
+                refusal(rejected.generation(), rejected.code(), rejected.reason()));
         case StepFailed failed ->
             node.failed(
                 failed.generation(),
-                failed.step().kind()
-                    + " failed: "
-                    + failed.reason()
-                    + (failed.holder() == null ? "" : " (held by " + failed.holder() + ")"));
+                stepFailure(failed.step().kind().wireName(), failed.reason(), failed.holder()));
         case NodeRegistered registered -> node.driver = registered.driverVersion();
         case GpuInventoryReported inventory -> {
           node.healthKnown = true;
@@ -242,22 +234,25 @@ public final class FleetObserver implements AutoCloseable {
     String reason = null;
     if (failed > 0 && rejection >= failure) {
       reason =
-          "the agent refused generation "
-              + rejection
-              + " ("
-              + row.getString("rejection_code")
-              + "): "
-              + row.getString("rejection_reason");
+          refusal(rejection, row.getString("rejection_code"), row.getString("rejection_reason"));
     } else if (failed > 0) {
-      String holder = row.getString("failure_holder");
       reason =
-          row.getString("failure_step")
-              + " failed: "
-              + row.getString("failure_reason")
-              + (holder == null ? "" : " (held by " + holder + ")");
+          stepFailure(
+              row.getString("failure_step"),
+              row.getString("failure_reason"),
+              row.getString("failure_holder"));
     }
     return new Observation(
         applied, failed, reason, row.getString("driver_version"), row.getString("sick"));
+  }
+
+  /** The same words whether the refusal comes from the log or from the projection. */
+  private static String refusal(long generation, String code, String reason) {
+    return "the agent refused generation " + generation + " (" + code + "): " + reason;
+  }
+
+  private static String stepFailure(String step, String reason, String holder) {
+    return step + " failed: " + reason + (holder == null ? "" : " (held by " + holder + ")");
   }
 
   private static long orZero(Long value) {

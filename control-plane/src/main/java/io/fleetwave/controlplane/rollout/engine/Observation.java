@@ -17,14 +17,4 @@ public record Observation(
     String unhealthy) {
 
   public static final Observation NONE = new Observation(0, 0, null, null, null);
-
-  /** The newer of two views of the same node: generations only grow. */
-  public Observation mergedWith(Observation newer) {
-    return new Observation(
-        Math.max(appliedGeneration, newer.appliedGeneration),
-        newer.failedGeneration >= failedGeneration ? newer.failedGeneration : failedGeneration,
-        newer.failedGeneration >= failedGeneration ? newer.failure : failure,
-        newer.driverVersion != null ? newer.driverVersion : driverVersion,
-        newer.unhealthy);
-  }
 }

@@ -132,13 +132,14 @@ public final class RolloutDecider {
     return null;
   }
 
+  /** The driver the node must report: the target forward, the restore point's when rolling back. */
   private String wantedDriver(NodeRun node) {
-    if (node.phase() == Phase.ROLLBACK) {
-      var plan = rules.plan(node.node());
-      return plan.driver() == null ? null : node.restore().driverVersion();
+    if (rules.plan(node.node()).driver() == null) {
+      return null;
     }
-    var plan = rules.plan(node.node());
-    return plan.driver() == null ? null : plan.driver().toVersion();
+    return node.phase() == Phase.ROLLBACK
+        ? node.restore().driverVersion()
+        : rules.plan(node.node()).driver().toVersion();
   }
 
   private static Decision failed(NodeRun node, String reason, long elapsed) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * The state of a stored rollout. Only {@code created} and {@code aborted} are reached so far: the
- * execution engine (waves running) is not built yet and will add the others.
+ * The state of a stored rollout: {@code created} until the engine takes it up, then as folded from
+ * its events on fleet.rollout-events.
  */
 public enum RolloutState {
   CREATED("created", true),
@@ -15,6 +15,13 @@ public enum RolloutState {
   COMPLETED("completed", false),
   ABORTED("aborted", false),
   ROLLED_BACK("rolled-back", false);
+
+  /** The inactive states as an SQL list, e.g. for {@code state NOT IN ...}. */
+  public static final String INACTIVE_SQL =
+      java.util.Arrays.stream(values())
+          .filter(state -> !state.active)
+          .map(state -> "'" + state.wireName + "'")
+          .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
 
   private final String wireName;
   private final boolean active;

@@ -27,7 +27,7 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class RolloutStore {
-  private static final String INACTIVE = "('completed', 'aborted', 'rolled-back')";
+  private static final String INACTIVE = RolloutState.INACTIVE_SQL;
   private static final String COLUMNS =
       "id, name, state, created_at, updated_at, spec::text AS spec, plan::text AS plan";
 
