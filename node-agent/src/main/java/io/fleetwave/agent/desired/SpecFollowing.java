@@ -57,27 +57,6 @@ public record SpecFollowing(
   }
 
   /** Without a simulated apply delay. */
-  public SpecFollowing(
-      CommandVerifier verifier,
-      String desiredTopic,
-      String commandsTopic,
-      StepDeadlines deadlines,
-      List<Duration> retryBackoff,
-      Duration catchUpTimeout,
-      StepInterceptor interceptor,
-      Clock clock) {
-    this(
-        verifier,
-        desiredTopic,
-        commandsTopic,
-        deadlines,
-        retryBackoff,
-        catchUpTimeout,
-        interceptor,
-        clock,
-        Duration.ZERO);
-  }
-
   /** Defaults: the standard topics, default deadlines, retries after 5 s, 30 s, then every 60 s. */
   public static SpecFollowing of(CommandVerifier verifier) {
     return new SpecFollowing(
@@ -88,7 +67,8 @@ public record SpecFollowing(
         List.of(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(60)),
         Duration.ofSeconds(30),
         StepInterceptor.NONE,
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        Duration.ZERO);
   }
 
   public SpecFollowing withInterceptor(StepInterceptor interceptor) {

@@ -542,7 +542,8 @@ class SpecFollowingIT {
             following.retryBackoff(),
             following.catchUpTimeout(),
             following.interceptor(),
-            following.clock());
+            following.clock(),
+            following.applyDelay());
     long started = System.nanoTime();
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
