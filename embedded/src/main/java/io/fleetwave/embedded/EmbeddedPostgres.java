@@ -2,6 +2,7 @@ package io.fleetwave.embedded;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * A real PostgreSQL server (zonky's packaged binaries) in a temporary directory, as a child process
@@ -44,6 +45,19 @@ public final class EmbeddedPostgres implements AutoCloseable {
   /** The URL form the Vert.x reactive client takes. */
   public String reactiveUrl() {
     return "postgresql://localhost:" + port() + "/" + DATABASE;
+  }
+
+  /** The Quarkus configuration that points the reactive pool and Flyway at this server. */
+  public Map<String, String> quarkusDatasourceProperties() {
+    return Map.of(
+        "quarkus.datasource.reactive.url",
+        reactiveUrl(),
+        "quarkus.datasource.jdbc.url",
+        jdbcUrl(),
+        "quarkus.datasource.username",
+        USER,
+        "quarkus.datasource.password",
+        PASSWORD);
   }
 
   @Override

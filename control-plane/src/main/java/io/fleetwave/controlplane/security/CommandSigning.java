@@ -11,9 +11,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The control plane's Ed25519 command-signing key: {@code fleetwave.commands.private-key} (PKCS#8
- * PEM or base64, env {@code FLEETWAVE_COMMANDS_PRIVATE_KEY}). In demo mode with no key configured,
- * a fresh key is generated at start (agents of the demo fleet get its public half); outside demo
- * mode with no key, every call that must sign answers 503 and nothing is sent unsigned.
+ * PEM or base64, env {@code FLEETWAVE_COMMANDS_PRIVATE_KEY}). With no key, every call that must
+ * sign answers 503 and nothing is sent unsigned (the demo generates a key before it starts).
  */
 @ApplicationScoped
 public class CommandSigning {
@@ -22,19 +21,14 @@ public class CommandSigning {
   private final Optional<CommandSigner> signer;
 
   public CommandSigning(
-      @ConfigProperty(name = "fleetwave.commands.private-key") Optional<String> privateKey,
-      @ConfigProperty(name = "fleetwave.demo.enabled", defaultValue = "false") boolean demo) {
-    this.signer = signer(privateKey.filter(k -> !k.isBlank()), demo);
+      @ConfigProperty(name = "fleetwave.commands.private-key") Optional<String> privateKey) {
+    this.signer = signer(privateKey.filter(k -> !k.isBlank()));
   }
 
-  private static Optional<CommandSigner> signer(Optional<String> privateKey, boolean demo) {
+  private static Optional<CommandSigner> signer(Optional<String> privateKey) {
     if (privateKey.isPresent()) {
       // A malformed key fails the start with the key reader's specific message.
       return Optional.of(CommandSigner.fromPkcs8(privateKey.get()));
-    }
-    if (demo) {
-      LOG.info("demo mode: no fleetwave.commands.private-key configured, generated a signing key");
-      return Optional.of(CommandSigner.generate());
     }
     LOG.warn(
         "no fleetwave.commands.private-key configured: specs and commands cannot be sent (503)");

@@ -4,10 +4,10 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.agent.fleet.FleetFile;
-import io.fleetwave.agent.sim.SimulatedFleet;
-import io.fleetwave.agent.sim.SimulatedNode;
 import io.fleetwave.events.node.Gpu;
+import io.fleetwave.simulator.SimulatedFleet;
+import io.fleetwave.simulator.SimulatedNode;
+import io.fleetwave.simulator.fleet.FleetFile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;

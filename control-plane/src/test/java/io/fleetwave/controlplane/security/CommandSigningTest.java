@@ -7,7 +7,6 @@ import io.fleetwave.controlplane.api.ProblemException;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.security.CommandSigner;
-import io.fleetwave.events.security.CommandVerifier;
 import java.net.URI;
 import java.time.Instant;
 import java.util.Optional;
@@ -21,7 +20,7 @@ class CommandSigningTest {
 
   @Test
   void withoutAKeyOutsideDemoModeNothingIsSignedAndTheAnswerIs503() {
-    CommandSigning signing = new CommandSigning(Optional.empty(), false);
+    CommandSigning signing = new CommandSigning(Optional.empty());
 
     assertThat(signing.configured()).isFalse();
     assertThatThrownBy(() -> signing.sign(RESET))
@@ -35,20 +34,9 @@ class CommandSigningTest {
   }
 
   @Test
-  void demoModeWithoutAKeyGeneratesOneItsAgentsCanVerify() {
-    CommandSigning signing = new CommandSigning(Optional.of(" "), true);
-
-    CommandEnvelope signed = signing.sign(RESET);
-    assertThat(signing.verifier().orElseThrow().verify(signed, "n", 0, NOW).accepted()).isTrue();
-    assertThat(
-            CommandVerifier.fromX509(signing.publicKeyPem()).verify(signed, "n", 0, NOW).accepted())
-        .isTrue();
-  }
-
-  @Test
   void aConfiguredKeyIsUsedAndItsPublicKeyIsPublished() {
     CommandSigner key = CommandSigner.generate();
-    CommandSigning signing = new CommandSigning(Optional.of(key.privateKeyPem()), false);
+    CommandSigning signing = new CommandSigning(Optional.of(key.privateKeyPem()));
 
     assertThat(signing.publicKeyPem()).isEqualTo(key.publicKeyPem());
     assertThat(key.verifier().verify(signing.sign(RESET), "n", 0, NOW).accepted()).isTrue();

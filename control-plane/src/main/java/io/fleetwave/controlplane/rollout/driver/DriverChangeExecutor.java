@@ -15,7 +15,8 @@ import io.smallrye.mutiny.Uni;
  */
 public interface DriverChangeExecutor {
   /**
-   * The configured name: {@code none}, {@code webhook}, {@code kubernetes-job}, {@code simulator}.
+   * The configured name: {@code none}, {@code webhook}, {@code kubernetes-job}, or an added one
+   * ({@link DriverExecutorProvider}).
    */
   String name();
 

@@ -2,8 +2,6 @@ package io.fleetwave.controlplane.rollout.driver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fleetwave.agent.sim.SimulatedFleet;
-import io.fleetwave.controlplane.embedded.DemoFleet;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,14 +15,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Chooses the {@link DriverChangeExecutor} from {@value #EXECUTOR}: {@code none} (default), {@code
- * webhook}, {@code kubernetes-job} or {@code simulator} (the default in demo mode). Built at start,
- * so an unknown value, a missing URL or a bad Job template stops the start with a message naming
- * the setting.
+ * webhook}, {@code kubernetes-job}, or one a {@link DriverExecutorProvider} bean adds (the demo's
+ * {@code simulator}). Built at start, so an unknown value, a missing URL or a bad Job template
+ * stops the start with a message naming the setting.
  */
 @Startup
 @ApplicationScoped
@@ -34,26 +33,22 @@ public class DriverExecutorProducer {
       List.of(
           UnconfiguredDriverExecutor.NAME,
           WebhookDriverExecutor.NAME,
-          KubernetesJobDriverExecutor.NAME,
-          SimulatedDriverExecutor.NAME);
+          KubernetesJobDriverExecutor.NAME);
   private static final Logger LOG = Logger.getLogger(DriverExecutorProducer.class);
 
   /** The settings, as configured. */
   record Settings(
       Optional<String> executor,
-      boolean demo,
       Optional<String> webhookUrl,
       Duration webhookTimeout,
       Optional<String> jobTemplate,
       Optional<String> jobNamespace,
-      Duration jobTimeout,
-      Duration simulatorApplyDelay) {}
+      Duration jobTimeout) {}
 
   private final DriverChangeExecutor executor;
 
   public DriverExecutorProducer(
       @ConfigProperty(name = EXECUTOR) Optional<String> executor,
-      @ConfigProperty(name = "fleetwave.demo.enabled", defaultValue = "false") boolean demo,
       @ConfigProperty(name = "fleetwave.rollout.driver-webhook.url") Optional<String> webhookUrl,
       @ConfigProperty(name = "fleetwave.rollout.driver-webhook.timeout", defaultValue = "10s")
           Duration webhookTimeout,
@@ -62,26 +57,15 @@ public class DriverExecutorProducer {
           Optional<String> jobNamespace,
       @ConfigProperty(name = "fleetwave.rollout.driver-job.timeout", defaultValue = "10s")
           Duration jobTimeout,
-      @ConfigProperty(
-              name = "fleetwave.rollout.driver-simulator.apply-delay",
-              defaultValue = "300ms")
-          Duration simulatorApplyDelay,
       Instance<KubernetesClient> kubernetes,
-      DemoFleet demoFleet,
+      Instance<DriverExecutorProvider> providers,
       ObjectMapper json) {
     this.executor =
         create(
             new Settings(
-                executor,
-                demo,
-                webhookUrl,
-                webhookTimeout,
-                jobTemplate,
-                jobNamespace,
-                jobTimeout,
-                simulatorApplyDelay),
+                executor, webhookUrl, webhookTimeout, jobTemplate, jobNamespace, jobTimeout),
             kubernetes::get,
-            demoFleet::fleet,
+            providers.stream().toList(),
             json);
     LOG.infof("driver changes: %s executor", this.executor.name());
   }
@@ -107,15 +91,19 @@ public class DriverExecutorProducer {
   static DriverChangeExecutor create(
       Settings settings,
       Supplier<KubernetesClient> kubernetes,
-      Supplier<Optional<SimulatedFleet>> fleet,
+      List<DriverExecutorProvider> providers,
       ObjectMapper json) {
     String name =
         settings
             .executor()
             .map(String::strip)
             .filter(s -> !s.isEmpty())
-            .orElse(
-                settings.demo() ? SimulatedDriverExecutor.NAME : UnconfiguredDriverExecutor.NAME);
+            .orElse(UnconfiguredDriverExecutor.NAME);
+    Optional<DriverExecutorProvider> provided =
+        providers.stream().filter(p -> p.name().equals(name)).findFirst();
+    if (provided.isPresent()) {
+      return provided.get().create();
+    }
     return switch (name) {
       case UnconfiguredDriverExecutor.NAME -> new UnconfiguredDriverExecutor();
       case WebhookDriverExecutor.NAME ->
@@ -143,18 +131,13 @@ public class DriverExecutorProducer {
             settings.jobNamespace().orElse(null),
             settings.jobTimeout());
       }
-      case SimulatedDriverExecutor.NAME -> {
-        if (!settings.demo()) {
-          throw new IllegalArgumentException(
-              EXECUTOR
-                  + "=simulator drives the in-process demo fleet and needs demo mode"
-                  + " (fleetwave.demo.enabled=true)");
-        }
-        yield new SimulatedDriverExecutor(fleet, settings.simulatorApplyDelay());
-      }
       default ->
           throw new IllegalArgumentException(
-              EXECUTOR + "=" + name + " is not a driver executor; expected one of " + NAMES);
+              EXECUTOR
+                  + "="
+                  + name
+                  + " is not a driver executor; expected one of "
+                  + Stream.concat(NAMES.stream(), providers.stream().map(p -> p.name())).toList());
     };
   }
 

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.smallrye.mutiny.Uni;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,16 +20,14 @@ class DriverExecutorProducerTest {
   @TempDir Path dir;
 
   private static DriverExecutorProducer.Settings settings(
-      String executor, boolean demo, String url, String template) {
+      String executor, String url, String template) {
     return new DriverExecutorProducer.Settings(
         Optional.ofNullable(executor),
-        demo,
         Optional.ofNullable(url),
         Duration.ofSeconds(10),
         Optional.ofNullable(template),
         Optional.of("gpu-ops"),
-        Duration.ofSeconds(10),
-        Duration.ofMillis(300));
+        Duration.ofSeconds(10));
   }
 
   private static DriverChangeExecutor create(DriverExecutorProducer.Settings settings) {
@@ -36,28 +36,46 @@ class DriverExecutorProducerTest {
         () -> {
           throw new AssertionError("the Kubernetes client is only needed by kubernetes-job");
         },
-        Optional::empty,
+        List.of(EXTRA),
         new ObjectMapper());
   }
 
+  /** An executor an assembly adds by name, as the demo adds its simulator. */
+  private static final DriverExecutorProvider EXTRA =
+      new DriverExecutorProvider() {
+        @Override
+        public String name() {
+          return "extra";
+        }
+
+        @Override
+        public DriverChangeExecutor create() {
+          return new DriverChangeExecutor() {
+            @Override
+            public String name() {
+              return "extra";
+            }
+
+            @Override
+            public Uni<Void> request(DriverChangeRequest request) {
+              return Uni.createFrom().voidItem();
+            }
+          };
+        }
+      };
+
   @Test
-  void nothingConfiguredIsNoneOutsideDemoModeAndTheSimulatorInDemoMode() {
-    DriverChangeExecutor none = create(settings(null, false, null, null));
+  void nothingConfiguredIsNoneAndAProvidedExecutorIsChosenByName() {
+    DriverChangeExecutor none = create(settings(null, null, null));
     assertThat(none.name()).isEqualTo("none");
     assertThat(none.configured()).isFalse();
 
-    DriverChangeExecutor demo = create(settings(null, true, null, null));
-    assertThat(demo).isInstanceOf(SimulatedDriverExecutor.class);
-    assertThat(demo.configured()).isTrue();
-
-    assertThat(create(settings(" none ", true, null, null)).name())
-        .as("demo mode can still say none")
-        .isEqualTo("none");
+    assertThat(create(settings(" extra ", null, null)).name()).isEqualTo("extra");
   }
 
   @Test
   void noneFailsEveryRequestSayingHowToConfigureOne() {
-    DriverChangeExecutor none = create(settings("none", false, null, null));
+    DriverChangeExecutor none = create(settings("none", null, null));
     assertThatThrownBy(
             () ->
                 none.request(DriverRequests.talos("talos-0")).await().atMost(Duration.ofSeconds(5)))
@@ -70,42 +88,42 @@ class DriverExecutorProducerTest {
 
   @Test
   void anUnknownExecutorIsRefusedListingTheKnownOnes() {
-    assertThatThrownBy(() -> create(settings("helm", false, null, null)))
+    assertThatThrownBy(() -> create(settings("helm", null, null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "fleetwave.rollout.driver-executor=helm is not a driver executor; expected one of"
-                + " [none, webhook, kubernetes-job, simulator]");
+                + " [none, webhook, kubernetes-job, extra]");
   }
 
   @Test
   void aWebhookNeedsAUrl() {
-    assertThatThrownBy(() -> create(settings("webhook", false, null, null)))
+    assertThatThrownBy(() -> create(settings("webhook", null, null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "fleetwave.rollout.driver-executor=webhook needs fleetwave.rollout.driver-webhook.url,"
                 + " which is not set");
-    assertThatThrownBy(() -> create(settings("webhook", false, "http://bad host/", null)))
+    assertThatThrownBy(() -> create(settings("webhook", "http://bad host/", null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(
             "fleetwave.rollout.driver-webhook.url 'http://bad host/' is not a URL");
     DriverChangeExecutor webhook =
-        create(settings("webhook", false, "http://upgrader.example:8080/changes", null));
+        create(settings("webhook", "http://upgrader.example:8080/changes", null));
     assertThat(webhook).isInstanceOf(WebhookDriverExecutor.class);
     assertThat(((WebhookDriverExecutor) webhook).url().getPort()).isEqualTo(8080);
   }
 
   @Test
   void aKubernetesJobNeedsAReadableJobTemplate() throws Exception {
-    assertThatThrownBy(() -> create(settings("kubernetes-job", false, null, null)))
+    assertThatThrownBy(() -> create(settings("kubernetes-job", null, null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("needs fleetwave.rollout.driver-job.template");
     Path missing = dir.resolve("missing.yaml");
     assertThatThrownBy(
             () ->
                 DriverExecutorProducer.create(
-                    settings("kubernetes-job", false, null, missing.toString()),
+                    settings("kubernetes-job", null, missing.toString()),
                     () -> null,
-                    Optional::empty,
+                    List.of(),
                     new ObjectMapper()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("driver job template " + missing);
@@ -115,9 +133,9 @@ class DriverExecutorProducerTest {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       DriverChangeExecutor job =
           DriverExecutorProducer.create(
-              settings("kubernetes-job", false, null, template.toString()),
+              settings("kubernetes-job", null, template.toString()),
               () -> client,
-              Optional::empty,
+              List.of(),
               new ObjectMapper());
       assertThat(job).isInstanceOf(KubernetesJobDriverExecutor.class);
       assertThat(((KubernetesJobDriverExecutor) job).namespace()).isEqualTo("gpu-ops");
@@ -125,10 +143,14 @@ class DriverExecutorProducerTest {
   }
 
   @Test
-  void theSimulatorOutsideDemoModeIsRefused() {
-    assertThatThrownBy(() -> create(settings("simulator", false, null, null)))
+  void theDemosSimulatorDoesNotExistInTheProductionControlPlane() {
+    assertThatThrownBy(
+            () ->
+                DriverExecutorProducer.create(
+                    settings("simulator", null, null), () -> null, List.of(), new ObjectMapper()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("simulator")
-        .hasMessageContaining("fleetwave.demo.enabled=true");
+        .hasMessage(
+            "fleetwave.rollout.driver-executor=simulator is not a driver executor; expected one of"
+                + " [none, webhook, kubernetes-job]");
   }
 }

@@ -5,12 +5,12 @@ import io.fleetwave.events.node.HostKind;
 import java.util.UUID;
 
 /** Driver change requests of each artifact kind, for the executor tests. */
-final class DriverRequests {
-  static final UUID ROLLOUT = UUID.fromString("0b6f7d0e-4a55-4c1e-9d7a-6f1f5e2b9c01");
+public final class DriverRequests {
+  public static final UUID ROLLOUT = UUID.fromString("0b6f7d0e-4a55-4c1e-9d7a-6f1f5e2b9c01");
 
   private DriverRequests() {}
 
-  static DriverChangeRequest talos(String node) {
+  public static DriverChangeRequest talos(String node) {
     return new DriverChangeRequest(
         ROLLOUT + ":" + node + ":1",
         ROLLOUT,
@@ -20,7 +20,7 @@ final class DriverRequests {
         new DriverArtifact.OsImage("580.95.05", "talos", "v1.10.6"));
   }
 
-  static DriverChangeRequest container(String node) {
+  public static DriverChangeRequest container(String node) {
     return new DriverChangeRequest(
         ROLLOUT + ":" + node + ":1",
         ROLLOUT,
@@ -34,7 +34,7 @@ final class DriverRequests {
             false));
   }
 
-  static DriverChangeRequest hostPackage(String node) {
+  public static DriverChangeRequest hostPackage(String node) {
     return new DriverChangeRequest(
         ROLLOUT + ":" + node + ":1",
         ROLLOUT,

@@ -1,0 +1,22 @@
+package io.fleetwave.controlplane.app;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.QuarkusApplication;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
+
+/** Runs once Quarkus has started (HTTP included): announces the URL and waits for shutdown. */
+public class FleetwaveApplication implements QuarkusApplication {
+  private static final Logger LOG = Logger.getLogger(FleetwaveApplication.class);
+
+  @Override
+  public int run(String... args) {
+    var config = ConfigProvider.getConfig();
+    String host = config.getOptionalValue("quarkus.http.host", String.class).orElse("localhost");
+    int port = config.getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
+    String shown = host.equals("0.0.0.0") ? "localhost" : host;
+    LOG.infof("Fleetwave is ready: http://%s:%d/", shown, port);
+    Quarkus.waitForExit();
+    return 0;
+  }
+}

@@ -1,0 +1,32 @@
+package io.fleetwave.controlplane.app;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+
+/**
+ * The production entry point. Refuses to start (exit code 2, a message naming the settings) when
+ * Kafka or PostgreSQL is not configured: a control plane that waited on {@code localhost:9092}
+ * would look alive while projecting nothing. One database URL is enough: Flyway's JDBC URL and the
+ * credentials are derived from it.
+ */
+@QuarkusMain
+public final class FleetwaveMain {
+  static final int EXIT_MISCONFIGURED = 2;
+
+  private FleetwaveMain() {}
+
+  public static void main(String... args) {
+    ServiceSettings settings = ServiceSettings.of(System.getenv(), System.getProperties());
+    if (!settings.missing().isEmpty()) {
+      System.err.println(settings.refusal());
+      System.exit(EXIT_MISCONFIGURED);
+    }
+    try {
+      settings.derivedDatabaseProperties().forEach(System::setProperty);
+    } catch (IllegalArgumentException e) {
+      System.err.println("fleetwave: the control plane cannot start: " + e.getMessage());
+      System.exit(EXIT_MISCONFIGURED);
+    }
+    Quarkus.run(FleetwaveApplication.class, args);
+  }
+}

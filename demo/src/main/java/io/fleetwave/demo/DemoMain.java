@@ -1,0 +1,60 @@
+package io.fleetwave.demo;
+
+import io.fleetwave.controlplane.app.FleetwaveApplication;
+import io.fleetwave.controlplane.app.ServiceSettings;
+import io.fleetwave.events.security.CommandSigner;
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The demo's entry point ({@code ./fleetwave demo}): the production control plane plus, for
+ * whichever of Kafka and PostgreSQL is not configured, an embedded one, a generated signing key
+ * when none is configured, and the simulated fleet. The embedded services stop after Quarkus has
+ * stopped, also on Ctrl-C (a shutdown hook holds the JVM until they are down, for at most {@link
+ * #STOP_BOUND_S} s).
+ */
+@QuarkusMain(name = "demo")
+public final class DemoMain {
+  static final int STOP_BOUND_S = 30;
+  static final String SIGNING_KEY = "fleetwave.commands.private-key";
+
+  private DemoMain() {}
+
+  public static void main(String... args) {
+    ServiceSettings external = ServiceSettings.of(System.getenv(), System.getProperties());
+    external.derivedDatabaseProperties().forEach(System::setProperty);
+    if (System.getenv("FLEETWAVE_COMMANDS_PRIVATE_KEY") == null
+        && System.getProperty(SIGNING_KEY) == null) {
+      // The simulated agents verify with its public half (DemoFleet); nothing outlives the demo.
+      System.setProperty(SIGNING_KEY, CommandSigner.generate().privateKeyPem());
+      System.err.println("fleetwave demo: no " + SIGNING_KEY + " configured, generated one");
+    }
+    if (System.getenv("FLEETWAVE_DEMO_ENABLED") == null
+        && System.getProperty(DemoFleet.ENABLED) == null) {
+      System.setProperty(DemoFleet.ENABLED, "true");
+    }
+    EmbeddedServices embedded = EmbeddedServices.startMissing(external, System.getProperties());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> awaitQuietly(stopped), "fleetwave-await-embedded-stop"));
+    AtomicInteger exitCode = new AtomicInteger();
+    try {
+      Quarkus.run(FleetwaveApplication.class, (code, failure) -> exitCode.set(code), args);
+    } finally {
+      embedded.close();
+      stopped.countDown();
+    }
+    System.exit(exitCode.get());
+  }
+
+  private static void awaitQuietly(CountDownLatch stopped) {
+    try {
+      stopped.await(STOP_BOUND_S, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.fleetwave.demo;
+
+import io.fleetwave.controlplane.app.ServiceSettings;
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.embedded.FleetTopics;
+import java.util.Properties;
+import org.jboss.logging.Logger;
+
+/**
+ * The embedded Kafka broker and PostgreSQL server the demo starts for whichever of the two is not
+ * configured, and the system properties that point Quarkus at them. Demo only: their data lives in
+ * a temporary directory with fsync off, which is why the production control plane refuses to start
+ * without real ones.
+ */
+public final class EmbeddedServices implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(EmbeddedServices.class);
+
+  private final EmbeddedKafka kafka;
+  private final EmbeddedPostgres postgres;
+
+  private EmbeddedServices(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
+    this.kafka = kafka;
+    this.postgres = postgres;
+  }
+
+  /** Starts what {@code external} lacks and sets the matching system properties. */
+  public static EmbeddedServices startMissing(ServiceSettings external, Properties system) {
+    EmbeddedPostgres postgres = null;
+    EmbeddedKafka kafka = null;
+    try {
+      if (!external.postgresConfigured()) {
+        LOG.info("no datasource URL configured: starting an embedded PostgreSQL");
+        postgres = EmbeddedPostgres.start();
+        postgres.quarkusDatasourceProperties().forEach(system::setProperty);
+      }
+      if (!external.kafkaConfigured()) {
+        LOG.info("no Kafka bootstrap servers configured: starting an embedded Kafka broker");
+        kafka = EmbeddedKafka.start();
+        FleetTopics.create(kafka);
+        system.setProperty("kafka.bootstrap.servers", kafka.bootstrapServers());
+      }
+      return new EmbeddedServices(kafka, postgres);
+    } catch (RuntimeException e) {
+      new EmbeddedServices(kafka, postgres).close();
+      throw e;
+    }
+  }
+
+  /** Quarkus has closed its log handlers by the time the services stop: say it on stderr. */
+  private static void stopped(String message) {
+    System.err.println("fleetwave: " + message);
+  }
+
+  @Override
+  public void close() {
+    if (kafka != null) {
+      try {
+        kafka.close();
+        stopped("embedded Kafka broker stopped");
+      } catch (RuntimeException e) {
+        LOG.warnf(e, "embedded Kafka broker did not stop cleanly");
+      }
+    }
+    if (postgres != null) {
+      try {
+        postgres.close();
+        stopped("embedded PostgreSQL stopped");
+      } catch (RuntimeException e) {
+        LOG.warnf(e, "embedded PostgreSQL did not stop cleanly");
+      }
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package io.fleetwave.demo;
+
+import io.fleetwave.agent.gpu.GpuOperationException;
+import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.simulator.SimulatedNode;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+/**
+ * Disturbs simulated nodes of the demo fleet, so people (and tests) can watch recovery: reboot,
+ * agent crash and restart, compute processes and open handles that block a GPU reset. Only for
+ * nodes of the running demo fleet; any other node answers 404 "node X is not simulated".
+ */
+@Path("/api/v1/simulator/nodes/{name}")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+@APIResponse(responseCode = "404", description = "the node is not simulated (or not demo mode)")
+public class SimulatorResource {
+  private final DemoFleet demo;
+
+  public SimulatorResource(DemoFleet demo) {
+    this.demo = demo;
+  }
+
+  /** What a disturbance did. */
+  public record Done(String node, String action, Long pid) {}
+
+  /** {@code {"gpu": 0, "name": "python3"}} */
+  public record StartProcess(Integer gpu, String name) {}
+
+  /** {@code {"gpu": 0, "pid": 4711}} */
+  public record StopProcess(Integer gpu, Long pid) {}
+
+  /** {@code {"gpu": 0, "holder": "nvidia-persistenced"}} */
+  public record Handle(Integer gpu, String holder) {}
+
+  @POST
+  @Path("/reboot")
+  @Operation(summary = "Reboot the host: MIG, VFs, instances and vGPU types are lost")
+  public Done reboot(@PathParam("name") String name) {
+    return act(name, "reboot", SimulatedNode::reboot);
+  }
+
+  @POST
+  @Path("/crash-agent")
+  @Operation(summary = "Kill the agent without AgentStopping")
+  public Done crashAgent(@PathParam("name") String name) {
+    return act(name, "crash-agent", SimulatedNode::crash);
+  }
+
+  @POST
+  @Path("/restart-agent")
+  @Operation(summary = "Start the agent again (a new epoch) if it is not running")
+  public Done restartAgent(@PathParam("name") String name) {
+    return act(name, "restart-agent", SimulatedNode::restart);
+  }
+
+  @POST
+  @Path("/start-process")
+  @Operation(summary = "Start a compute process on a GPU (blocks its reset)")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Done startProcess(@PathParam("name") String name, StartProcess body) {
+    SimulatedNode node = node(name);
+    int gpu = gpu(body == null ? null : body.gpu());
+    String process = body.name() == null || body.name().isBlank() ? "python3" : body.name();
+    long pid = gpuCall(() -> node.gpus().startProcess(gpu, process));
+    return new Done(name, "start-process", pid);
+  }
+
+  @POST
+  @Path("/stop-process")
+  @Operation(summary = "Stop a compute process started with start-process")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Done stopProcess(@PathParam("name") String name, StopProcess body) {
+    SimulatedNode node = node(name);
+    int gpu = gpu(body == null ? null : body.gpu());
+    if (body.pid() == null) {
+      throw invalid("pid", "the pid start-process answered is required");
+    }
+    gpuRun(() -> node.gpus().stopProcess(gpu, body.pid()));
+    return new Done(name, "stop-process", body.pid());
+  }
+
+  @POST
+  @Path("/hold-handle")
+  @Operation(summary = "Another client (e.g. nvidia-persistenced) opens the GPU")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Done holdHandle(@PathParam("name") String name, Handle body) {
+    SimulatedNode node = node(name);
+    int gpu = gpu(body == null ? null : body.gpu());
+    String holder = holder(body);
+    gpuRun(() -> node.gpus().holdHandle(gpu, holder));
+    return new Done(name, "hold-handle", null);
+  }
+
+  @POST
+  @Path("/release-handle")
+  @Operation(summary = "The client closes the GPU again")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Done releaseHandle(@PathParam("name") String name, Handle body) {
+    SimulatedNode node = node(name);
+    int gpu = gpu(body == null ? null : body.gpu());
+    String holder = holder(body);
+    gpuRun(() -> node.gpus().releaseHandle(gpu, holder));
+    return new Done(name, "release-handle", null);
+  }
+
+  private Done act(String name, String action, Consumer<SimulatedNode> disturbance) {
+    disturbance.accept(node(name));
+    return new Done(name, action, null);
+  }
+
+  private SimulatedNode node(String name) {
+    return demo.fleet()
+        .flatMap(fleet -> fleet.node(name))
+        .orElseThrow(
+            () ->
+                new ProblemException(
+                    404, "not-simulated", "Not simulated", "node " + name + " is not simulated"));
+  }
+
+  private static int gpu(Integer gpu) {
+    if (gpu == null) {
+      throw invalid("gpu", "the GPU index is required, e.g. {\"gpu\": 0}");
+    }
+    return gpu;
+  }
+
+  private static String holder(Handle body) {
+    if (body.holder() == null || body.holder().isBlank()) {
+      throw invalid("holder", "name the client, e.g. nvidia-persistenced");
+    }
+    return body.holder();
+  }
+
+  private static void gpuRun(Runnable call) {
+    gpuCall(
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  private static <T> T gpuCall(java.util.function.Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (GpuOperationException | IllegalArgumentException e) {
+      throw new ProblemException(
+          422, "simulator-refused", "Refused by the simulated GPU", e.getMessage(), List.of());
+    }
+  }
+
+  private static ProblemException invalid(String field, String message) {
+    return ProblemException.invalid(
+        field + ": " + message, List.of(new Problem.FieldError(field, message)));
+  }
+}

@@ -1,0 +1,372 @@
+package io.fleetwave.controlplane.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.RolloutApi;
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * Issue 5's benchmark: prints figures, asserts nothing.
+ *
+ * <p>The packaged control plane runs in demo mode with a generated fleet of {@code
+ * bench.rolloutNodes} simulated MIG-capable nodes (one H100 each, four zones, label pool=bench),
+ * each taking {@code bench.applyMillis} to start converging a new spec. One MIG rollout (waves 1,
+ * 10%, 50%, 100%; maxUnavailable 10%; no soak) runs to completion through the API. Printed:
+ *
+ * <ol>
+ *   <li>Total rollout time (first NodeStarted to RolloutCompleted) against the ideal: the sum over
+ *       the plan's waves of ceil(wave size / maxUnavailable nodes) x apply time + soak.
+ *   <li>Completion to next spec: for every node started after the first, the delay from the most
+ *       recent node completion before it (the agent's SpecApplied time) to its start, taken both as
+ *       its NodeStarted event time and as the timestamp of its spec record on the desired topic.
+ *       Baseline: a bare Kafka produce-to-consume round trip on the same broker during the run.
+ * </ol>
+ *
+ * Run: {@code ./mvnw -pl demo -am verify -DskipTests -Dbench.rollout=true}.
+ */
+public final class RolloutBench {
+  private RolloutBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Settings settings = Settings.fromSystemProperties();
+    Path out = Path.of("target", "bench").toAbsolutePath();
+    Files.createDirectories(out);
+    Path fleetFile = out.resolve("rollout-fleet.yaml");
+    Files.writeString(fleetFile, fleetYaml(settings.nodes()));
+    System.out.println("Fleetwave rollout benchmark: " + settings);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
+      kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
+      kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
+      kafka.createTopics(
+          settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
+      Map<String, String> env =
+          Map.of(
+              "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
+              "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
+              "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
+              "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
+              "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD,
+              "FLEETWAVE_DEMO_ENABLED", "true",
+              "FLEETWAVE_DEMO_FLEET", fleetFile.toString(),
+              "FLEETWAVE_DEMO_HEARTBEAT_INTERVAL", settings.heartbeat().toString(),
+              "FLEETWAVE_DEMO_APPLY_DELAY", settings.apply().toString());
+      long started = System.nanoTime();
+      try (Connection db =
+              DriverManager.getConnection(
+                  postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+          ControlPlaneProcess controlPlane =
+              ControlPlaneProcess.start(
+                  settings.app(),
+                  settings.port(),
+                  env,
+                  out.resolve("rollout-control-plane.log"),
+                  settings.heap())) {
+        awaitProjected(db, settings.nodes());
+        System.out.printf(
+            "%,d nodes projected with their GPUs %.1f s after the control plane started%n",
+            settings.nodes(), (System.nanoTime() - started) / 1e9);
+        String report = run(kafka.bootstrapServers(), controlPlane.port, settings);
+        System.out.println(report);
+        Files.writeString(out.resolve("rollout-bench.txt"), report);
+      }
+    }
+  }
+
+  private static String run(String bootstrap, int port, Settings settings) throws Exception {
+    RolloutApi api = new RolloutApi(port);
+    AtomicBoolean probing = new AtomicBoolean(true);
+    List<JsonNode> events;
+    JsonNode plan;
+    JsonNode last;
+    Map<String, Instant> specSent;
+    Map<String, Instant> applied;
+    Percentiles kafka;
+    try (NodeTimeline timeline = new NodeTimeline(bootstrap);
+        RoundTrip roundTrip = new RoundTrip(bootstrap);
+        KafkaProducer<String, byte[]> producer = EventLoad.producer(bootstrap)) {
+      Thread probes =
+          Thread.ofPlatform().name("bench-roundtrip-probes").start(() -> probe(producer, probing));
+      JsonNode created = api.create(rolloutSpec());
+      String id = created.get("id").asText();
+      plan = created.get("plan");
+      System.out.printf(
+          "rollout %s: %d planned nodes, %d excluded, maxUnavailable %d nodes%n",
+          id,
+          plan.get("plannedNodes").asInt(),
+          plan.get("excluded").size(),
+          plan.get("maxUnavailableNodes").asInt());
+      last = api.awaitFinished(id, settings.rolloutBound(idealMillis(plan, settings)));
+      probing.set(false);
+      probes.join(10_000);
+      events = api.events(id);
+      specSent = timeline.specSent();
+      applied = timeline.applied();
+      kafka = roundTrip.result();
+    }
+    return report(settings, plan, last, events, specSent, applied, kafka);
+  }
+
+  /** One round-trip probe every 50 ms while the rollout runs: the baseline under the same load. */
+  private static void probe(KafkaProducer<String, byte[]> producer, AtomicBoolean probing) {
+    int key = 0;
+    while (probing.get()) {
+      RoundTrip.send(producer, key++);
+      java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // probe pacing
+    }
+  }
+
+  private static String report(
+      Settings settings,
+      JsonNode plan,
+      JsonNode last,
+      List<JsonNode> events,
+      Map<String, Instant> specSent,
+      Map<String, Instant> applied,
+      Percentiles kafka) {
+    Map<String, Instant> started = new java.util.HashMap<>();
+    Instant firstStart = null;
+    Instant completed = null;
+    int succeeded = 0;
+    int failed = 0;
+    for (JsonNode event : events) {
+      // Wire types carry a version suffix: io.fleetwave.rollout.node-started.v1
+      String type = event.get("type").asText().replaceFirst("\\.v\\d+$", "");
+      Instant time = Instant.parse(event.get("time").asText());
+      if (type.equals("io.fleetwave.rollout.node-started")) {
+        started.putIfAbsent(event.get("data").get("node").asText(), time);
+        firstStart = firstStart == null || time.isBefore(firstStart) ? time : firstStart;
+      } else if (type.equals("io.fleetwave.rollout.node-succeeded")) {
+        succeeded++;
+      } else if (type.equals("io.fleetwave.rollout.node-failed")) {
+        failed++;
+      } else if (type.equals("io.fleetwave.rollout.completed")) {
+        completed = time;
+      }
+    }
+    if (completed == null || firstStart == null) {
+      return "rollout did not complete: state %s (%s), %d events, %d succeeded, %d failed%n"
+          .formatted(
+              last.path("state").asText(),
+              last.path("progress").path("statusReason").asText(),
+              events.size(),
+              succeeded,
+              failed);
+    }
+    long idealMillis = idealMillis(plan, settings);
+    double totalMillis = Duration.between(firstStart, completed).toNanos() / 1e6;
+    TreeSet<Instant> completions = new TreeSet<>();
+    List<Long> perNodeApply = new ArrayList<>();
+    for (String node : started.keySet()) {
+      Instant done = applied.get(node);
+      if (done != null) {
+        completions.add(done);
+        Instant sent = specSent.get(node);
+        if (sent != null) {
+          perNodeApply.add(Duration.between(sent, done).toNanos() / 1000);
+        }
+      }
+    }
+    Percentiles applyPercentiles =
+        Percentiles.of(perNodeApply.stream().mapToLong(Long::longValue).toArray());
+    double idealAtMeasured =
+        idealMillis * applyPercentiles.p50Ms() / Math.max(1, settings.apply().toMillis());
+    Percentiles fromEvent = completionToStart(started, firstStart, completions);
+    Map<String, Instant> sentForStarted = new java.util.HashMap<>(specSent);
+    sentForStarted.keySet().retainAll(started.keySet());
+    Instant firstSent =
+        sentForStarted.values().stream().min(Comparator.naturalOrder()).orElse(firstStart);
+    Percentiles fromSpec = completionToStart(sentForStarted, firstSent, completions);
+    List<Long> startToSpec = new ArrayList<>();
+    started.forEach(
+        (node, time) -> {
+          Instant sent = specSent.get(node);
+          if (sent != null) {
+            startToSpec.add(Duration.between(time, sent).toNanos() / 1000);
+          }
+        });
+    return """
+        Rollout of %,d simulated nodes (apply time %d ms, heartbeat %s): %s, %d succeeded, %d failed
+          waves (nodes)                 %s, maxUnavailable %d nodes, soak %d s
+          total rollout time            %,12.1f s  (first NodeStarted -> RolloutCompleted)
+          ideal                         %,12.1f s  (sum of ceil(wave / maxUnavailable) x apply + soak)
+          ratio total / ideal           %12.2f   (target <= 1.10)
+          per-node spec -> SpecApplied  %s
+          ideal at that p50 apply time  %,12.1f s  (the same sum, with the measured per-node time)
+          ratio total / that ideal      %12.2f   (the engine's own overhead)
+        Node completion (SpecApplied) -> next node started
+          to its NodeStarted event      %s
+          to its spec record            %s   (record timestamps: ms resolution)
+          (NodeStarted -> spec record   %s)
+          bare Kafka round trip         %s
+          ratio p99 NodeStarted / p99 Kafka  %8.2f   (target p99 < 100 ms)
+        """
+        .formatted(
+            settings.nodes(),
+            settings.apply().toMillis(),
+            settings.heartbeat(),
+            last.path("state").asText(),
+            succeeded,
+            failed,
+            waveSizes(plan),
+            maxUnavailable(plan),
+            plan.path("strategy").path("soakSeconds").asInt(),
+            totalMillis / 1000,
+            idealMillis / 1000.0,
+            totalMillis / idealMillis,
+            applyPercentiles,
+            idealAtMeasured / 1000.0,
+            totalMillis / idealAtMeasured,
+            fromEvent,
+            fromSpec,
+            Percentiles.of(startToSpec.stream().mapToLong(Long::longValue).toArray()),
+            kafka,
+            fromEvent.p99Ms() / kafka.p99Ms());
+  }
+
+  /**
+   * For every node started after the first start: the delay from the most recent completion at or
+   * before its start. Nodes started before any completion (the first wave's start) are skipped.
+   */
+  private static Percentiles completionToStart(
+      Map<String, Instant> starts, Instant firstStart, TreeSet<Instant> completions) {
+    List<Long> micros = new ArrayList<>();
+    for (Instant start : starts.values()) {
+      if (!start.isAfter(firstStart)) {
+        continue;
+      }
+      Instant before = completions.floor(start);
+      if (before != null) {
+        micros.add(Duration.between(before, start).toNanos() / 1000);
+      }
+    }
+    return Percentiles.of(micros.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  static List<Integer> waveSizes(JsonNode plan) {
+    List<Integer> sizes = new ArrayList<>();
+    for (JsonNode wave : plan.get("waves")) {
+      int size = 0;
+      for (JsonNode batch : wave.get("batches")) {
+        size += batch.get("nodes").size();
+      }
+      sizes.add(size);
+    }
+    return sizes;
+  }
+
+  private static int maxUnavailable(JsonNode plan) {
+    return Math.max(1, plan.get("maxUnavailableNodes").asInt());
+  }
+
+  /** Sum over the plan's waves of ceil(wave size / maxUnavailable) x apply time + soak. */
+  static long idealMillis(JsonNode plan, Settings settings) {
+    long soakMillis = plan.path("strategy").path("soakSeconds").asLong() * 1000;
+    int max = maxUnavailable(plan);
+    long total = 0;
+    for (int size : waveSizes(plan)) {
+      total += Math.ceilDiv(size, max) * settings.apply().toMillis() + soakMillis;
+    }
+    return total;
+  }
+
+  private static String rolloutSpec() {
+    return """
+        {"name": "rollout-bench", "target": {"selector": "pool=bench"},
+         "change": {"migConfig": "all-1g.10gb"},
+         "strategy": {"waves": ["1", "10%", "50%", "100%"], "maxUnavailable": "10%",
+                      "soakSeconds": 0,
+                      "failureThreshold": {"perWave": "100%", "total": "100%", "action": "pause"},
+                      "manualPromotion": false, "nodeTimeoutSeconds": 900}}
+        """;
+  }
+
+  /** Four zones of MIG-capable nodes, one H100 each, all labelled pool=bench. */
+  static String fleetYaml(int nodes) {
+    StringBuilder yaml = new StringBuilder("nodes:\n");
+    String[] zones = {"a", "b", "c", "d"};
+    for (int z = 0; z < zones.length; z++) {
+      int count = nodes / zones.length + (z < nodes % zones.length ? 1 : 0);
+      if (count == 0) {
+        continue;
+      }
+      yaml.append(
+          """
+            - name-prefix: bench-%s
+              count: %d
+              host: ubuntu
+              zone: zone-%s
+              labels: {pool: bench}
+              driver-version: "580.95.05"
+              gpus:
+                - model: "0x233010DE"
+                  count: 1
+          """
+              .formatted(zones[z], count, zones[z]));
+    }
+    return yaml.toString();
+  }
+
+  private static void awaitProjected(Connection db, int nodes) throws Exception {
+    Duration bound = Duration.ofMinutes(15);
+    long deadline = System.nanoTime() + bound.toNanos();
+    long seen = 0;
+    while (seen < nodes) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "only %,d of %,d nodes projected with GPUs within %s".formatted(seen, nodes, bound));
+      }
+      Thread.sleep(500); // polling interval of a bounded wait
+      try (Statement s = db.createStatement();
+          ResultSet rs = s.executeQuery("SELECT count(DISTINCT node) FROM gpus")) {
+        rs.next();
+        seen = rs.getLong(1);
+      } catch (java.sql.SQLException notYet) {
+        // Flyway has not created the table yet.
+      }
+    }
+  }
+
+  /** Benchmark sizes, from {@code -Dbench.*} system properties. */
+  record Settings(
+      int nodes,
+      Duration apply,
+      Duration heartbeat,
+      int partitions,
+      String heap,
+      Path app,
+      int port) {
+    static Settings fromSystemProperties() {
+      return new Settings(
+          Integer.getInteger("bench.rolloutNodes", 10_000),
+          Duration.ofMillis(Long.getLong("bench.applyMillis", 2_000)),
+          Duration.ofSeconds(Long.getLong("bench.heartbeatSeconds", 60)),
+          Integer.getInteger("bench.partitions", 8),
+          System.getProperty("bench.controlPlaneHeap", "3g"),
+          Path.of(System.getProperty("bench.app", "target/quarkus-app")),
+          Integer.getInteger("bench.port", 18081));
+    }
+
+    /** Generous: twenty times the ideal, at least ten minutes. */
+    Duration rolloutBound(long idealMillis) {
+      return Duration.ofMillis(Math.max(Duration.ofMinutes(10).toMillis(), 20 * idealMillis));
+    }
+  }
+}

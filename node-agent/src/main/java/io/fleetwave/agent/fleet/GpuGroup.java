@@ -1,6 +1,0 @@
-package io.fleetwave.agent.fleet;
-
-import io.fleetwave.events.gpu.GpuModel;
-
-/** {@code count} GPUs of one model in each node of a group. */
-public record GpuGroup(GpuModel model, int count) {}

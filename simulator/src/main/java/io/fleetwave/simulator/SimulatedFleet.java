@@ -1,0 +1,252 @@
+package io.fleetwave.simulator;
+
+import io.fleetwave.agent.AgentSettings;
+import io.fleetwave.agent.desired.CommandFollower;
+import io.fleetwave.agent.desired.SpecFollowing;
+import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.security.CommandVerifier;
+import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.simulator.fleet.NodeSpec;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs the agents of every node of a fleet file in this JVM: one shared producer and one small
+ * scheduler pool, no thread per node, so 10,000 nodes fit in one process.
+ *
+ * <p>With a {@link SpecFollowing} (the control plane's public key), every node also follows its
+ * desired spec and commands: ONE {@link CommandFollower} (one consumer, one thread) reads both
+ * topics for all nodes and dispatches by key; reconciles run on a small shared pool, one at a time
+ * per node. Without one (the {@link #start(FleetFile, String, Duration)} overload) nothing is
+ * followed, as before.
+ */
+public final class SimulatedFleet implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(SimulatedFleet.class.getName());
+
+  /**
+   * @param bootstrapServers Kafka bootstrap servers
+   * @param heartbeatInterval per-node heartbeat interval
+   * @param topic where node events go
+   * @param schedulerThreads threads shared by all agents
+   * @param closeTimeout bound on close(): AgentStopping acks plus the producer flush
+   * @param kafkaWait bound on waiting for the broker (at start, and per send for metadata/buffer)
+   */
+  public record Settings(
+      String bootstrapServers,
+      Duration heartbeatInterval,
+      String topic,
+      int schedulerThreads,
+      Duration closeTimeout,
+      Duration kafkaWait) {
+    public Settings {
+      Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+      Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+      Objects.requireNonNull(topic, "topic");
+      Objects.requireNonNull(closeTimeout, "closeTimeout");
+      Objects.requireNonNull(kafkaWait, "kafkaWait");
+      if (schedulerThreads < 1) {
+        throw new IllegalArgumentException("schedulerThreads must be at least 1");
+      }
+    }
+
+    public static Settings of(String bootstrapServers, Duration heartbeatInterval) {
+      return new Settings(
+          bootstrapServers,
+          heartbeatInterval,
+          Topics.NODE_EVENTS,
+          Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4),
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(10));
+    }
+  }
+
+  private final Settings settings;
+  private final EventPublisher publisher;
+  private final ScheduledExecutorService scheduler;
+  private final Map<String, SimulatedNode> nodes;
+  private final Following following;
+
+  /** What the nodes of a following fleet share. */
+  record Following(
+      SpecFollowing spec, CommandFollower follower, ExecutorService workers, Path stateRoot) {}
+
+  private SimulatedFleet(
+      Settings settings,
+      EventPublisher publisher,
+      ScheduledExecutorService scheduler,
+      Map<String, SimulatedNode> nodes,
+      Following following) {
+    this.settings = settings;
+    this.publisher = publisher;
+    this.scheduler = scheduler;
+    this.nodes = nodes;
+    this.following = following;
+  }
+
+  public static SimulatedFleet start(
+      FleetFile fleet, String bootstrapServers, Duration heartbeatInterval) {
+    return start(fleet, Settings.of(bootstrapServers, heartbeatInterval));
+  }
+
+  /** As {@link #start(FleetFile, String, Duration)}, every node following its signed spec. */
+  public static SimulatedFleet start(
+      FleetFile fleet,
+      String bootstrapServers,
+      Duration heartbeatInterval,
+      CommandVerifier verifier) {
+    return start(
+        fleet, Settings.of(bootstrapServers, heartbeatInterval), SpecFollowing.of(verifier), null);
+  }
+
+  /**
+   * Creates every node and starts its agent (NodeRegistered, GpuInventoryReported, heartbeats).
+   *
+   * @throws IllegalStateException when the broker does not serve the topic within kafkaWait
+   */
+  public static SimulatedFleet start(FleetFile fleet, Settings settings) {
+    return start(fleet, settings, null, null);
+  }
+
+  /**
+   * Creates every node and starts its agent; with {@code following}, each node also follows its
+   * desired spec and commands.
+   *
+   * @param following null: nodes follow nothing
+   * @param stateRoot where writable simulated hosts keep their state directory ({@code
+   *     stateRoot/<node>}: gate file, last boot id); null: no host has one (the gate is an event
+   *     only)
+   * @throws IllegalStateException when the broker does not serve a topic within kafkaWait
+   */
+  public static SimulatedFleet start(
+      FleetFile fleet, Settings settings, SpecFollowing following, Path stateRoot) {
+    EventPublisher publisher =
+        new EventPublisher(
+            new EventPublisher.Settings(
+                settings.bootstrapServers(),
+                settings.topic(),
+                Duration.ofSeconds(30),
+                settings.kafkaWait(),
+                Map.of()));
+    try {
+      publisher.awaitTopic();
+    } catch (RuntimeException e) {
+      publisher.close(Duration.ZERO);
+      throw e;
+    }
+    ScheduledExecutorService scheduler =
+        Executors.newScheduledThreadPool(settings.schedulerThreads(), daemonThreads());
+    AgentSettings agentSettings =
+        new AgentSettings(
+            settings.heartbeatInterval(),
+            URI.create("fleetwave:simulated-agent"),
+            Clock.systemUTC());
+    Following shared = null;
+    if (following != null) {
+      java.util.Set<String> names =
+          fleet.nodes().stream().map(NodeSpec::name).collect(java.util.stream.Collectors.toSet());
+      CommandFollower follower;
+      try {
+        follower =
+            CommandFollower.start(
+                CommandFollower.Settings.of(
+                    settings.bootstrapServers(), following, settings.kafkaWait()),
+                names::contains);
+      } catch (RuntimeException e) {
+        scheduler.shutdownNow();
+        publisher.close(Duration.ZERO);
+        throw e;
+      }
+      shared =
+          new Following(
+              following,
+              follower,
+              Executors.newFixedThreadPool(settings.schedulerThreads(), daemonThreads()),
+              stateRoot);
+    }
+    Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
+    for (NodeSpec spec : fleet.nodes()) {
+      nodes.put(spec.name(), new SimulatedNode(spec, publisher, scheduler, agentSettings, shared));
+    }
+    SimulatedFleet started = new SimulatedFleet(settings, publisher, scheduler, nodes, shared);
+    nodes.values().forEach(SimulatedNode::restart);
+    LOG.log(Level.INFO, "simulated fleet of {0} nodes started", nodes.size());
+    return started;
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, "fleetwave-sim-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  public Collection<SimulatedNode> nodes() {
+    return nodes.values();
+  }
+
+  public Optional<SimulatedNode> node(String name) {
+    return Optional.ofNullable(nodes.get(name));
+  }
+
+  /** The shared publisher, for its counters (sent, acknowledged, failed). */
+  public EventPublisher publisher() {
+    return publisher;
+  }
+
+  /**
+   * Stops every agent in order (AgentStopping), waits for the acknowledgements and closes the
+   * producer, all within the close timeout; what could not be delivered is logged.
+   */
+  @Override
+  public void close() {
+    long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
+    List<CompletableFuture<Void>> stops =
+        nodes.values().stream().map(n -> n.stop("simulated fleet closing")).toList();
+    try {
+      CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new))
+          .get(remaining(deadline), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      LOG.log(
+          Level.WARNING,
+          "AgentStopping not acknowledged for {0} nodes within {1}",
+          stops.stream().filter(f -> !f.isDone()).count(),
+          settings.closeTimeout());
+    } catch (ExecutionException e) {
+      LOG.log(Level.WARNING, "AgentStopping failed for some nodes: " + e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (following != null) {
+        following.follower().close();
+        following.workers().shutdownNow();
+      }
+      scheduler.shutdownNow();
+      publisher.close(Duration.ofNanos(remaining(deadline)));
+    }
+  }
+
+  private static long remaining(long deadline) {
+    return Math.max(0, deadline - System.nanoTime());
+  }
+}

@@ -1,0 +1,319 @@
+package io.fleetwave.simulator.fleet;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.node.HostKind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** YAML to {@link FleetFile}: Jackson for the shape (strict), then checks per node group. */
+final class FleetFileParser {
+  private static final YAMLMapper YAML =
+      YAMLMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .build();
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DRIVER = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
+
+  private FleetFileParser() {}
+
+  // The file's own shape, before checks. Mutable classes rather than records: Jackson reports an
+  // unknown field of a record only after the whole mapping, at the wrong line.
+  static final class RawFleet {
+    @JsonProperty("nodes")
+    List<RawGroup> nodes;
+
+    List<RawGroup> nodes() {
+      return nodes;
+    }
+  }
+
+  static final class RawGroup {
+    @JsonProperty("name-prefix")
+    String namePrefix;
+
+    @JsonProperty("count")
+    Integer count;
+
+    @JsonProperty("host")
+    String host;
+
+    @JsonProperty("os-version")
+    String osVersion;
+
+    @JsonProperty("zone")
+    String zone;
+
+    @JsonProperty("labels")
+    Map<String, String> labels;
+
+    @JsonProperty("driver-version")
+    String driverVersion;
+
+    @JsonProperty("gpus")
+    List<RawGpus> gpus;
+
+    String namePrefix() {
+      return namePrefix;
+    }
+
+    Integer count() {
+      return count;
+    }
+
+    String host() {
+      return host;
+    }
+
+    String osVersion() {
+      return osVersion;
+    }
+
+    String zone() {
+      return zone;
+    }
+
+    Map<String, String> labels() {
+      return labels;
+    }
+
+    String driverVersion() {
+      return driverVersion;
+    }
+
+    List<RawGpus> gpus() {
+      return gpus;
+    }
+  }
+
+  static final class RawGpus {
+    @JsonProperty("model")
+    String model;
+
+    @JsonProperty("count")
+    Integer count;
+
+    String model() {
+      return model;
+    }
+
+    Integer count() {
+      return count;
+    }
+  }
+
+  static FleetFile parse(String yaml, String source) {
+    RawFleet raw;
+    try {
+      raw = YAML.readValue(yaml, RawFleet.class);
+    } catch (UnrecognizedPropertyException e) {
+      throw new InvalidFleetFileException(
+          source
+              + line(e.getLocation())
+              + ": unknown field '"
+              + e.getPropertyName()
+              + "' in "
+              + path(e)
+              + " (known: "
+              + e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()
+              + ")",
+          e);
+    } catch (JsonMappingException e) {
+      throw new InvalidFleetFileException(
+          source
+              + line(e.getLocation())
+              + ": invalid value at "
+              + path(e)
+              + ": "
+              + e.getOriginalMessage(),
+          e);
+    } catch (JsonProcessingException e) {
+      throw new InvalidFleetFileException(
+          source + line(e.getLocation()) + ": not valid YAML: " + e.getOriginalMessage(), e);
+    }
+    if (raw == null || raw.nodes() == null || raw.nodes().isEmpty()) {
+      throw new InvalidFleetFileException(source + ": 'nodes' must list at least one node group");
+    }
+    List<NodeGroup> groups = new ArrayList<>();
+    Map<String, String> nodeOwners = new HashMap<>();
+    for (int i = 0; i < raw.nodes().size(); i++) {
+      NodeGroup group = new GroupCheck(source, i, raw.nodes().get(i)).toGroup();
+      for (int n = 0; n < group.count(); n++) {
+        String previous = nodeOwners.putIfAbsent(group.nodeName(n), group.namePrefix());
+        if (previous != null) {
+          throw new InvalidFleetFileException(
+              source
+                  + ": node group '"
+                  + group.namePrefix()
+                  + "' (nodes["
+                  + i
+                  + "]): node name "
+                  + group.nodeName(n)
+                  + " is also produced by group '"
+                  + previous
+                  + "'");
+        }
+      }
+      groups.add(group);
+    }
+    return new FleetFile(groups);
+  }
+
+  private static String line(JsonLocation location) {
+    return location == null || location.getLineNr() < 0 ? "" : " line " + location.getLineNr();
+  }
+
+  private static String path(JsonMappingException e) {
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        if (!path.isEmpty()) {
+          path.append('.');
+        }
+        path.append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        path.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return path.isEmpty() ? "the document" : path.toString();
+  }
+
+  /** Checks one node group; every message names the group. */
+  private record GroupCheck(String source, int index, RawGroup raw) {
+    NodeGroup toGroup() {
+      String prefix = require(raw.namePrefix(), "name-prefix");
+      if (!NAME.matcher(prefix).matches()) {
+        throw bad("name-prefix '" + prefix + "' must be lower-case letters, digits and '-'");
+      }
+      int count = require(raw.count(), "count");
+      if (count < 1) {
+        throw bad("count must be at least 1, got " + count);
+      }
+      HostOs os = hostOs();
+      String driver = require(raw.driverVersion(), "driver-version");
+      if (!DRIVER.matcher(driver).matches()) {
+        throw bad("driver-version '" + driver + "' is not a driver version like 580.95.05");
+      }
+      List<GpuGroup> gpus = gpus(os.kind(), driver);
+      String zone = raw.zone() == null ? "default" : raw.zone();
+      if (zone.isBlank()) {
+        throw bad("zone must not be blank");
+      }
+      Map<String, String> labels = raw.labels() == null ? Map.of() : raw.labels();
+      labels.forEach(
+          (k, v) -> {
+            if (k == null || k.isBlank() || v == null) {
+              throw bad("label '" + k + "' needs a non-blank key and a value");
+            }
+          });
+      return new NodeGroup(prefix, count, os, zone, labels, driver, gpus);
+    }
+
+    private HostOs hostOs() {
+      String host = require(raw.host(), "host");
+      HostKind kind;
+      try {
+        kind = HostKind.fromWireName(host);
+      } catch (IllegalArgumentException e) {
+        throw bad("host: " + e.getMessage());
+      }
+      if (raw.osVersion() == null) {
+        return HostOs.of(kind);
+      }
+      return HostOs.of(kind, raw.osVersion())
+          .orElseThrow(
+              () ->
+                  bad(
+                      "os-version '"
+                          + raw.osVersion()
+                          + "' is not simulated for host "
+                          + kind
+                          + " (known: "
+                          + HostOs.versions(kind)
+                          + ")"));
+    }
+
+    private List<GpuGroup> gpus(HostKind kind, String driver) {
+      if (raw.gpus() == null || raw.gpus().isEmpty()) {
+        throw bad("gpus must list at least one GPU model");
+      }
+      List<GpuGroup> gpus = new ArrayList<>();
+      for (int g = 0; g < raw.gpus().size(); g++) {
+        RawGpus entry = raw.gpus().get(g);
+        String field = "gpus[" + g + "]";
+        String name = require(entry.model(), field + ".model");
+        GpuModel model =
+            GpuCatalog.bundled()
+                .find(name)
+                .orElseThrow(
+                    () ->
+                        bad(field + ": unknown GPU model '" + name + "' (known: " + known() + ")"));
+        int count = require(entry.count(), field + ".count");
+        if (count < 1) {
+          throw bad(field + ".count must be at least 1, got " + count);
+        }
+        if (kind == HostKind.VGPU_HOST && !model.sriovCapable()) {
+          throw bad(
+              field + ": " + model.shortName() + " is not SR-IOV capable, a vgpu-host needs it");
+        }
+        if (model.minDriverVersion() != null && compare(driver, model.minDriverVersion()) < 0) {
+          throw bad(
+              field
+                  + ": "
+                  + model.shortName()
+                  + " needs driver "
+                  + model.minDriverVersion()
+                  + " or newer, group has "
+                  + driver);
+        }
+        gpus.add(new GpuGroup(model, count));
+      }
+      return gpus;
+    }
+
+    private static String known() {
+      return GpuCatalog.bundled().models().stream()
+          .map(m -> m.pciDeviceId() + " " + m.shortName())
+          .collect(Collectors.joining(", "));
+    }
+
+    private static int compare(String a, String b) {
+      String[] x = a.split("\\.");
+      String[] y = b.split("\\.");
+      for (int i = 0; i < Math.max(x.length, y.length); i++) {
+        int left = i < x.length ? Integer.parseInt(x[i]) : 0;
+        int right = i < y.length ? Integer.parseInt(y[i]) : 0;
+        if (left != right) {
+          return Integer.compare(left, right);
+        }
+      }
+      return 0;
+    }
+
+    private <T> T require(T value, String field) {
+      if (value == null || (value instanceof String s && s.isBlank())) {
+        throw bad("missing required field '" + field + "'");
+      }
+      return value;
+    }
+
+    private InvalidFleetFileException bad(String problem) {
+      String name = raw.namePrefix() == null ? "" : "'" + raw.namePrefix() + "' ";
+      return new InvalidFleetFileException(
+          source + ": node group " + name + "(nodes[" + index + "]): " + problem);
+    }
+  }
+}
