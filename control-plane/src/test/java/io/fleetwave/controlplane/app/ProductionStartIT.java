@@ -1,0 +1,131 @@
+package io.fleetwave.controlplane.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.embedded.FleetTopics;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged production control plane ({@code target/quarkus-app}) as an operator starts it: it
+ * refuses to run without Kafka and PostgreSQL instead of waiting on defaults, and one database URL
+ * is all it needs.
+ */
+class ProductionStartIT {
+  private static final Path APP = Path.of("target", "quarkus-app");
+  private static final long EXIT_BOUND_S = 60;
+
+  @TempDir Path dir;
+
+  private static ProcessBuilder packaged(Path log) {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-jar",
+                    APP.resolve("quarkus-run.jar").toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    // Nothing inherited: a CI machine's own KAFKA_* or QUARKUS_* variables must not configure it.
+    builder.environment().clear();
+    return builder;
+  }
+
+  private static int exitOf(Process process) throws InterruptedException {
+    if (!process.waitFor(EXIT_BOUND_S, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("the control plane did not exit within " + EXIT_BOUND_S + " s");
+    }
+    return process.exitValue();
+  }
+
+  @Test
+  void withNothingConfiguredItExitsAtOnceNamingBothSettings() throws Exception {
+    Path log = dir.resolve("start.log");
+    int exit = exitOf(packaged(log).start());
+
+    String output = Files.readString(log);
+    assertThat(exit).as(output).isEqualTo(2);
+    assertThat(output)
+        .contains("the control plane cannot start, these settings are missing")
+        .contains("KAFKA_BOOTSTRAP_SERVERS")
+        .contains("QUARKUS_DATASOURCE_REACTIVE_URL")
+        .doesNotContain("starting an embedded")
+        .doesNotContain("Listening on");
+  }
+
+  @Test
+  void aDatabaseUrlThatIsNotPostgresIsRefusedWithoutShowingItsPassword() throws Exception {
+    Path log = dir.resolve("start.log");
+    ProcessBuilder builder = packaged(log);
+    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
+    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "mysql://app:hunter2@db/app");
+    int exit = exitOf(builder.start());
+
+    String output = Files.readString(log);
+    assertThat(exit).as(output).isEqualTo(2);
+    assertThat(output)
+        .contains("QUARKUS_DATASOURCE_REACTIVE_URL must be a PostgreSQL URL")
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  void oneReactiveUrlWithCredentialsIsEnoughToMigrateAndServe() throws Exception {
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.start();
+        EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      FleetTopics.create(kafka);
+      String url =
+          "postgresql://%s:%s@localhost:%d/%s"
+              .formatted(
+                  EmbeddedPostgres.USER,
+                  EmbeddedPostgres.PASSWORD,
+                  postgres.port(),
+                  EmbeddedPostgres.DATABASE);
+      try (ControlPlaneProcess controlPlane =
+          ControlPlaneProcess.start(
+              APP,
+              freePort(),
+              Map.of(
+                  "KAFKA_BOOTSTRAP_SERVERS",
+                  kafka.bootstrapServers(),
+                  "QUARKUS_DATASOURCE_REACTIVE_URL",
+                  url),
+              dir.resolve("control-plane.log"))) {
+        assertThat(controlPlane.alive()).isTrue();
+        try (var connection =
+                DriverManager.getConnection(
+                    postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+            ResultSet applied =
+                connection
+                    .createStatement()
+                    .executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
+          applied.next();
+          assertThat(applied.getInt(1))
+              .as("migrations applied through the derived JDBC URL")
+              .isPositive();
+        }
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
