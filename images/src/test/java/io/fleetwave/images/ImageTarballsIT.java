@@ -284,14 +284,18 @@ class ImageTarballsIT {
     // Streamed: the jar is never written out. Stored entries with data descriptors are allowed.
     ZipArchiveInputStream zip =
         new ZipArchiveInputStream(content, StandardCharsets.UTF_8.name(), true, true);
+    Set<String> rulesHit = new TreeSet<>(); // one line per jar and rule, not one per class
     for (ZipArchiveEntry entry; (entry = zip.getNextEntry()) != null; ) {
       String name = entry.getName();
       if (name.startsWith("io/fleetwave/")) {
         jarEntries.add(name);
       }
-      boolean broker = name.startsWith("kafka/") && name.endsWith(".class"); // Scala broker
-      if (broker || BANNED_IN_JARS.stream().anyMatch(name::startsWith)) {
-        violations.add("layer " + layer + ": " + jar + "!/" + name);
+      String rule =
+          name.startsWith("kafka/") && name.endsWith(".class") // the Scala broker
+              ? "kafka/*.class"
+              : BANNED_IN_JARS.stream().filter(name::startsWith).findFirst().orElse(null);
+      if (rule != null && rulesHit.add(rule)) {
+        violations.add("layer " + layer + ": " + jar + "!/" + name + " (" + rule + ")");
       }
     }
   }
