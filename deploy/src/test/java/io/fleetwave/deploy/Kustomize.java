@@ -98,6 +98,7 @@ final class Kustomize {
       }
       boolean exited = process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS);
       if (!exited) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
         throw new AssertionError(
             "kubectl kustomize " + dir + " did not finish within " + BOUND.toSeconds() + " s");

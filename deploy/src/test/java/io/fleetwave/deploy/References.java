@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.io.IOException;
@@ -170,6 +171,7 @@ final class References {
       containers.addAll(pod.getInitContainers());
     }
     for (Container c : containers) {
+      filesNamedInEnvironment(from, pod, c, references);
       for (EnvVar e : c.getEnv()) {
         if (e.getValueFrom() == null) {
           continue;
@@ -195,6 +197,52 @@ final class References {
         }
       }
     }
+  }
+
+  /**
+   * A whole Secret or ConfigMap mounted as a directory, and an environment variable naming a file
+   * in it ({@code FLEETWAVE_KAFKA_CONFIG=/etc/fleetwave/kafka/client.properties}): the file name is
+   * a key that must exist.
+   */
+  private static void filesNamedInEnvironment(
+      String from, PodSpec pod, Container container, List<Reference> references) {
+    for (VolumeMount mount : container.getVolumeMounts()) {
+      Volume volume =
+          pod.getVolumes().stream()
+              .filter(v -> v.getName().equals(mount.getName()))
+              .findFirst()
+              .orElse(null);
+      if (volume == null || mount.getSubPath() != null) {
+        continue;
+      }
+      String kind;
+      String name;
+      if (volume.getSecret() != null && isEmpty(volume.getSecret().getItems())) {
+        kind = "Secret";
+        name = volume.getSecret().getSecretName();
+      } else if (volume.getConfigMap() != null && isEmpty(volume.getConfigMap().getItems())) {
+        kind = "ConfigMap";
+        name = volume.getConfigMap().getName();
+      } else {
+        continue;
+      }
+      String prefix =
+          mount.getMountPath().endsWith("/") ? mount.getMountPath() : mount.getMountPath() + "/";
+      for (EnvVar e : container.getEnv()) {
+        if (e.getValue() != null && e.getValue().startsWith(prefix)) {
+          references.add(
+              new Reference(
+                  from + " " + e.getName(),
+                  kind,
+                  name,
+                  Optional.of(e.getValue().substring(prefix.length()))));
+        }
+      }
+    }
+  }
+
+  private static boolean isEmpty(List<?> list) {
+    return list == null || list.isEmpty();
   }
 
   private static void items(
