@@ -50,6 +50,17 @@ class KustomizationsTest {
 
   @ParameterizedTest
   @MethodSource("everyKustomization")
+  void everyFieldOfEveryBuiltInResourceIsOneKubernetesKnows(Path dir) {
+    List<String> unknown = new ArrayList<>();
+    for (HasMetadata r : Kustomize.render(dir).resources()) {
+      UnknownFields.of(r)
+          .forEach(f -> unknown.add(r.getKind() + "/" + r.getMetadata().getName() + " " + f));
+    }
+    assertThat(unknown).as("fields fabric8's model does not know (misspelt?)").isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("everyKustomization")
   void everyNamespacedResourceLandsInTheFleetwaveNamespace(Path dir) {
     List<String> elsewhere = new ArrayList<>();
     for (HasMetadata r : Kustomize.render(dir).resources()) {
