@@ -1,0 +1,188 @@
+package io.fleetwave.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The control plane as deploy/install renders it. */
+class ControlPlaneTest {
+  static final String NAME = "fleetwave-control-plane";
+
+  private final Rendered install = Kustomize.render("install");
+  private final Deployment deployment = install.one(Deployment.class, NAME);
+  private final PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+  private final Container container = pod.getContainers().getFirst();
+
+  @Test
+  void controlPlaneRunsTwoReplicasAndUpdatesWithoutDroppingOne() {
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(pod.getContainers()).hasSize(1);
+    assertThat(
+            deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+        .isZero();
+  }
+
+  @Test
+  void controlPlaneRunsAsNonRootWithAReadOnlyRootNoCapabilitiesAndTheDefaultSeccompProfile() {
+    PodSecurityContext podContext = pod.getSecurityContext();
+    assertThat(podContext.getRunAsNonRoot()).isTrue();
+    assertThat(podContext.getRunAsUser()).isPositive();
+    assertThat(podContext.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+
+    SecurityContext context = container.getSecurityContext();
+    assertThat(context.getRunAsNonRoot()).isTrue();
+    assertThat(context.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(context.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(context.getPrivileged()).isNotEqualTo(Boolean.TRUE);
+    assertThat(context.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(context.getCapabilities().getAdd()).isNullOrEmpty();
+
+    assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
+    assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+    assertThat(pod.getVolumes()).allSatisfy(v -> assertThat(v.getHostPath()).isNull());
+    String tmpVolume =
+        container.getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().equals("/tmp"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing writable at /tmp"))
+            .getName();
+    assertThat(volume(tmpVolume).getEmptyDir()).isNotNull();
+  }
+
+  @Test
+  void controlPlaneIsProbedOnQuarkusHealthEndpointsOnItsHttpPort() {
+    assertThat(container.getPorts())
+        .anySatisfy(
+            p -> {
+              assertThat(p.getName()).isEqualTo("http");
+              assertThat(p.getContainerPort()).isEqualTo(8080);
+            });
+    assertProbe(container.getLivenessProbe(), "/q/health/live");
+    assertProbe(container.getReadinessProbe(), "/q/health/ready");
+    assertProbe(container.getStartupProbe(), "/q/health/started");
+  }
+
+  @Test
+  void aDisruptionBudgetKeepsOneReplicaOfTheControlPlanePods() {
+    PodDisruptionBudget budget = install.one(PodDisruptionBudget.class, NAME);
+    assertThat(budget.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(budget.getSpec().getSelector().getMatchLabels());
+  }
+
+  @Test
+  void theServiceExposesHttpOn8080ToTheControlPlanePods() {
+    Service service = install.one(Service.class, NAME);
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(service.getSpec().getSelector());
+    ServicePort http = service.getSpec().getPorts().getFirst();
+    assertThat(http.getName()).isEqualTo("http");
+    assertThat(http.getPort()).isEqualTo(8080);
+    assertThat(http.getTargetPort().getStrVal()).isEqualTo("http");
+  }
+
+  @Test
+  void controlPlaneReachesKafkaOverTlsWithScramCredentialsOfItsKafkaUser() {
+    assertThat(literal("KAFKA_BOOTSTRAP_SERVERS")).isEqualTo("fleetwave-kafka-bootstrap:9093");
+    assertThat(literal("KAFKA_SECURITY_PROTOCOL")).isEqualTo("SASL_SSL");
+    assertThat(literal("KAFKA_SASL_MECHANISM")).isEqualTo("SCRAM-SHA-512");
+    EnvVar jaas = env("KAFKA_SASL_JAAS_CONFIG");
+    install.custom("KafkaUser", jaas.getValueFrom().getSecretKeyRef().getName());
+    assertThat(jaas.getValueFrom().getSecretKeyRef().getName()).isEqualTo(NAME);
+    assertThat(jaas.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("sasl.jaas.config");
+    assertThat(literal("KAFKA_SSL_TRUSTSTORE_TYPE")).isEqualTo("PEM");
+    String truststore = literal("KAFKA_SSL_TRUSTSTORE_LOCATION");
+    String mountPath = truststore.substring(0, truststore.lastIndexOf('/'));
+    String volumeName =
+        container.getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().equals(mountPath))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing mounted at " + mountPath))
+            .getName();
+    assertThat(volume(volumeName).getSecret().getSecretName())
+        .isEqualTo("fleetwave-cluster-ca-cert");
+  }
+
+  @Test
+  void controlPlaneUsesTheCloudNativePgClusterAndItsAppSecret() {
+    GenericKubernetesResource cluster = install.custom("Cluster", "fleetwave-db");
+    Map<String, Object> spec = Rendered.field(cluster, "spec");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> initdb =
+        (Map<String, Object>) ((Map<String, Object>) spec.get("bootstrap")).get("initdb");
+    String database = (String) initdb.get("database");
+
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_URL"))
+        .isEqualTo("postgresql://fleetwave-db-rw:5432/" + database);
+    assertThat(literal("QUARKUS_DATASOURCE_JDBC_URL"))
+        .isEqualTo("jdbc:postgresql://fleetwave-db-rw:5432/" + database);
+    for (var entry : Map.of("USERNAME", "username", "PASSWORD", "password").entrySet()) {
+      EnvVar credential = env("QUARKUS_DATASOURCE_" + entry.getKey());
+      assertThat(credential.getValueFrom().getSecretKeyRef().getName())
+          .isEqualTo("fleetwave-db-app");
+      assertThat(credential.getValueFrom().getSecretKeyRef().getKey()).isEqualTo(entry.getValue());
+    }
+  }
+
+  @Test
+  void controlPlaneSignsWithThePrivateKeyFromItsSecret() {
+    EnvVar key = env("FLEETWAVE_COMMANDS_PRIVATE_KEY");
+    assertThat(key.getValue()).isNull();
+    assertThat(key.getValueFrom().getSecretKeyRef().getName()).isEqualTo("fleetwave-commands-key");
+    assertThat(key.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("private-key.pem");
+  }
+
+  @Test
+  void theServiceMonitorScrapesQuarkusMetricsOnTheServicesHttpPort() {
+    GenericKubernetesResource monitor = install.custom("ServiceMonitor", NAME);
+    Map<String, Object> spec = Rendered.field(monitor, "spec");
+    @SuppressWarnings("unchecked")
+    Map<String, String> selector =
+        (Map<String, String>) ((Map<String, Object>) spec.get("selector")).get("matchLabels");
+    assertThat(install.one(Service.class, NAME).getMetadata().getLabels())
+        .containsAllEntriesOf(selector);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> endpoint =
+        ((java.util.List<Map<String, Object>>) spec.get("endpoints")).getFirst();
+    assertThat(endpoint).containsEntry("port", "http").containsEntry("path", "/q/metrics");
+  }
+
+  private static void assertProbe(Probe probe, String path) {
+    assertThat(probe).as("probe on %s", path).isNotNull();
+    assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
+    assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("http");
+  }
+
+  private EnvVar env(String name) {
+    return container.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("the control plane has no " + name));
+  }
+
+  private String literal(String name) {
+    String value = env(name).getValue();
+    assertThat(value).as("%s as a literal value", name).isNotNull();
+    return value;
+  }
+
+  private Volume volume(String name) {
+    return pod.getVolumes().stream()
+        .filter(v -> v.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no volume " + name));
+  }
+}

@@ -1,0 +1,152 @@
+package io.fleetwave.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** Strimzi topics and users: each side may do what its code does, nothing else. */
+class KafkaTest {
+  private static final String CLUSTER = "strimzi.io/cluster";
+  private final Rendered install = Kustomize.render("install");
+
+  @Test
+  void agentsMayWriteNodeEventsAndReadDesiredSpecsAndCommandsOnly() {
+    assertThat(acls("fleetwave-agent"))
+        .containsExactlyInAnyOrder(
+            "topic literal fleet.node-events Write",
+            "topic literal fleet.node-desired Read",
+            "topic literal fleet.node-commands Read");
+  }
+
+  @Test
+  void controlPlaneMayUseItsTopicsAndItsFleetwaveConsumerGroupsOnly() {
+    assertThat(acls(ControlPlaneTest.NAME))
+        .containsExactlyInAnyOrder(
+            "topic literal fleet.node-events Read",
+            "topic literal fleet.node-events.dlq Write",
+            "topic literal fleet.node-desired Write",
+            "topic literal fleet.node-commands Write",
+            "topic literal fleet.rollout-events Read",
+            "topic literal fleet.rollout-events Write",
+            "group prefix fleetwave- Read");
+  }
+
+  @Test
+  void everyUserAuthenticatesWithScramAndEveryTopicItMayUseIsCreated() {
+    Set<String> topics = new TreeSet<>();
+    install.custom("KafkaTopic").forEach(t -> topics.add(t.getMetadata().getName()));
+    for (GenericKubernetesResource user : install.custom("KafkaUser")) {
+      Map<String, Object> spec = Rendered.field(user, "spec");
+      assertThat(map(spec.get("authentication"))).containsEntry("type", "scram-sha-512");
+      for (String acl : acls(user.getMetadata().getName())) {
+        String[] parts = acl.split(" ");
+        if (parts[0].equals("topic")) {
+          assertThat(topics).as("topic of %s", acl).contains(parts[2]);
+        }
+      }
+    }
+  }
+
+  @Test
+  void desiredSpecsAreCompactedAndRolloutEventsAreKeptForever() {
+    assertThat(config("fleet.node-desired")).containsEntry("cleanup.policy", "compact");
+    assertThat(config("fleet.rollout-events")).containsEntry("retention.ms", "-1");
+    assertThat(config("fleet.rollout-events")).doesNotContainEntry("cleanup.policy", "compact");
+  }
+
+  @Test
+  void topicsUsersAndEveryClientBelongToTheSameKafkaCluster() {
+    Set<String> clusters = new TreeSet<>();
+    install
+        .custom("KafkaTopic")
+        .forEach(t -> clusters.add(t.getMetadata().getLabels().get(CLUSTER)));
+    install
+        .custom("KafkaUser")
+        .forEach(u -> clusters.add(u.getMetadata().getLabels().get(CLUSTER)));
+    assertThat(clusters).hasSize(1);
+    String cluster = clusters.iterator().next();
+    // Strimzi names the bootstrap Service <cluster>-kafka-bootstrap, the CA
+    // <cluster>-cluster-ca-cert.
+    Container controlPlane =
+        install
+            .one(Deployment.class, ControlPlaneTest.NAME)
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .getFirst();
+    assertThat(value(controlPlane, "KAFKA_BOOTSTRAP_SERVERS"))
+        .startsWith(cluster + "-kafka-bootstrap:");
+    assertThat(
+            secretVolumes(
+                install
+                    .one(Deployment.class, ControlPlaneTest.NAME)
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()))
+        .contains(cluster + "-cluster-ca-cert");
+    for (HostKind kind : HostKind.values()) {
+      AgentOverlay agent = AgentOverlay.of(kind);
+      assertThat(agent.envValue("FLEETWAVE_KAFKA_BOOTSTRAP"))
+          .as(kind.dir())
+          .startsWith(cluster + "-kafka-bootstrap:");
+      assertThat(secretVolumes(agent.pod())).as(kind.dir()).contains(cluster + "-cluster-ca-cert");
+    }
+  }
+
+  private static String value(Container container, String name) {
+    return container.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + name))
+        .getValue();
+  }
+
+  private static List<String> secretVolumes(PodSpec pod) {
+    return pod.getVolumes().stream()
+        .filter(v -> v.getSecret() != null)
+        .map(v -> v.getSecret().getSecretName())
+        .toList();
+  }
+
+  private List<String> acls(String user) {
+    Map<String, Object> spec = Rendered.field(install.custom("KafkaUser", user), "spec");
+    Map<String, Object> authorization = map(spec.get("authorization"));
+    assertThat(authorization).containsEntry("type", "simple");
+    List<String> flat = new java.util.ArrayList<>();
+    for (Object entry : (List<?>) authorization.get("acls")) {
+      Map<String, Object> acl = map(entry);
+      Map<String, Object> resource = map(acl.get("resource"));
+      assertThat(acl).as("deprecated single operation field").doesNotContainKey("operation");
+      assertThat(acl.getOrDefault("host", "*")).isEqualTo("*");
+      for (Object operation : (List<?>) acl.get("operations")) {
+        flat.add(
+            resource.get("type")
+                + " "
+                + resource.getOrDefault("patternType", "literal")
+                + " "
+                + resource.get("name")
+                + " "
+                + operation);
+      }
+    }
+    return flat;
+  }
+
+  private Map<String, Object> config(String topic) {
+    return map(Rendered.field(install.custom("KafkaTopic", topic), "spec").get("config"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object value) {
+    return (Map<String, Object>) value;
+  }
+}

@@ -1,0 +1,117 @@
+package io.fleetwave.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Least privilege: exactly the rules the code needs, no wildcard anywhere. */
+class RbacTest {
+  private final Rendered install = Kustomize.render("install");
+
+  @Test
+  void controlPlaneClusterRoleGrantsExactlyNodesPodsAndEvictions() {
+    ClusterRole role = install.one(ClusterRole.class, ControlPlaneTest.NAME);
+    assertThat(Rules.of(role.getRules()))
+        .containsExactlyInAnyOrder(
+            new Rules.Rule("", "nodes", "get"),
+            new Rules.Rule("", "nodes", "list"),
+            new Rules.Rule("", "nodes", "watch"),
+            new Rules.Rule("", "nodes", "patch"),
+            new Rules.Rule("", "pods", "get"),
+            new Rules.Rule("", "pods", "list"),
+            new Rules.Rule("", "pods", "watch"),
+            new Rules.Rule("", "pods/eviction", "create"));
+  }
+
+  @Test
+  void controlPlaneMayCreateAndGetJobsOnlyInItsOwnNamespace() {
+    Role role = install.one(Role.class, "fleetwave-control-plane-driver-jobs");
+    assertThat(Rules.of(role.getRules()))
+        .containsExactlyInAnyOrder(
+            new Rules.Rule("batch", "jobs", "create"), new Rules.Rule("batch", "jobs", "get"));
+    RoleBinding binding = install.one(RoleBinding.class, "fleetwave-control-plane-driver-jobs");
+    assertThat(binding.getMetadata().getNamespace()).isEqualTo(role.getMetadata().getNamespace());
+    assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+    assertThat(binding.getSubjects())
+        .extracting(Subject::getKind, Subject::getName, Subject::getNamespace)
+        .containsExactly(
+            tuple("ServiceAccount", ControlPlaneTest.NAME, role.getMetadata().getNamespace()));
+  }
+
+  @Test
+  void controlPlaneClusterRoleIsBoundToItsServiceAccountOnly() {
+    ClusterRoleBinding binding = install.one(ClusterRoleBinding.class, ControlPlaneTest.NAME);
+    assertThat(binding.getRoleRef().getName()).isEqualTo(ControlPlaneTest.NAME);
+    ServiceAccount account = install.one(ServiceAccount.class, ControlPlaneTest.NAME);
+    assertThat(binding.getSubjects())
+        .extracting(Subject::getKind, Subject::getName, Subject::getNamespace)
+        .containsExactly(
+            tuple("ServiceAccount", ControlPlaneTest.NAME, account.getMetadata().getNamespace()));
+  }
+
+  static Stream<Path> everyKustomization() {
+    return Kustomize.kustomizations().stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("everyKustomization")
+  void noRoleOrClusterRoleGrantsAWildcardOrAPrivilegeEscalatingVerb(Path dir) {
+    Rendered rendered = Kustomize.render(dir);
+    List<String> offending = new ArrayList<>();
+    List<PolicyRule> rules = new ArrayList<>();
+    rendered.all(Role.class).forEach(r -> rules.addAll(r.getRules()));
+    rendered.all(ClusterRole.class).forEach(r -> rules.addAll(r.getRules()));
+    for (PolicyRule rule : rules) {
+      List<String> all = new ArrayList<>();
+      Stream.of(
+              rule.getApiGroups(),
+              rule.getResources(),
+              rule.getVerbs(),
+              rule.getResourceNames(),
+              rule.getNonResourceURLs())
+          .filter(l -> l != null)
+          .forEach(all::addAll);
+      if (all.stream().anyMatch(s -> s.contains("*"))) {
+        offending.add("wildcard in " + rule);
+      }
+      if (rule.getVerbs().stream()
+          .anyMatch(v -> List.of("escalate", "bind", "impersonate").contains(v))) {
+        offending.add("escalating verb in " + rule);
+      }
+      if (rule.getResources() != null && rule.getResources().contains("secrets")) {
+        offending.add("secrets in " + rule);
+      }
+    }
+    assertThat(offending).as("%s", dir).isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("everyKustomization")
+  void everyBindingBindsAServiceAccountDeployedAlongsideInItsNamespace(Path dir) {
+    Rendered rendered = Kustomize.render(dir);
+    List<Subject> subjects = new ArrayList<>();
+    rendered.all(RoleBinding.class).forEach(b -> subjects.addAll(b.getSubjects()));
+    rendered.all(ClusterRoleBinding.class).forEach(b -> subjects.addAll(b.getSubjects()));
+    assertThat(subjects)
+        .allSatisfy(
+            s -> {
+              assertThat(s.getKind()).isEqualTo("ServiceAccount");
+              ServiceAccount account = rendered.one(ServiceAccount.class, s.getName());
+              assertThat(s.getNamespace()).isEqualTo(account.getMetadata().getNamespace());
+            });
+  }
+}
