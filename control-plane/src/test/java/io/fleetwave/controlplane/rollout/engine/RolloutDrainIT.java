@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +91,7 @@ class RolloutDrainIT {
     create(pod("web", "nginx-0", "drain-h100-0", false));
     create(pod("gpu-jobs", "train-2", "drain-h100-2", true));
 
+    Instant created = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     String id = createRollout("drain", "pool=drain", "all-balanced", "0", "0");
     awaitState(id, "completed", Duration.ofSeconds(60));
 
@@ -139,7 +139,7 @@ class RolloutDrainIT {
     Instant cordon = at("PATCH", "/nodes/drain-h100-0", "unschedulable", "true");
     Instant evicted = at("POST", "/pods/train-0/eviction");
     Instant paused = at("PATCH", "/nodes/drain-h100-0", "paused-for-mig-change");
-    Instant spec = specPublished("drain-h100-0");
+    Instant spec = specPublished("drain-h100-0", created);
     Instant restored = at("PATCH", "/nodes/drain-h100-0", "\"success\"");
     Instant uncordon = at("PATCH", "/nodes/drain-h100-0", "unschedulable", "false");
     assertThat(List.of(cordon, evicted, paused, spec, restored, uncordon)).isSorted();
@@ -284,13 +284,18 @@ class RolloutDrainIT {
     throw new AssertionError("no " + method + " " + pathPart + " " + List.of(bodyParts));
   }
 
-  /** When the node's newest desired spec was appended to Kafka. */
-  private Instant specPublished(String node) {
+  /** When the node's first desired spec since {@code since} was appended to Kafka. */
+  private Instant specPublished(String node, Instant since) {
     try (TopicClient topic = new TopicClient(bootstrap)) {
-      List<ConsumerRecord<String, byte[]>> specs =
-          topic.readAll(Topics.NODE_DESIRED).stream().filter(r -> node.equals(r.key())).toList();
+      List<Instant> specs =
+          topic.readAll(Topics.NODE_DESIRED).stream()
+              .filter(r -> node.equals(r.key()))
+              .map(r -> Instant.ofEpochMilli(r.timestamp()))
+              .filter(at -> !at.isBefore(since))
+              .sorted()
+              .toList();
       assertThat(specs).as("specs of " + node).isNotEmpty();
-      return Instant.ofEpochMilli(specs.getLast().timestamp());
+      return specs.getFirst();
     }
   }
 
