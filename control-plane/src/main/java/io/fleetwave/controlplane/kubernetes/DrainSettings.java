@@ -47,6 +47,6 @@ record DrainSettings(
   Duration bound() {
     return timeout
         .plus(waits() ? waitForTimeout : Duration.ZERO)
-        .plus(requestTimeout.multipliedBy(8));
+        .plus(requestTimeout.multipliedBy(10));
   }
 }
