@@ -331,10 +331,10 @@ class KubernetesNodeDrainTest {
 
   @Test
   void humanDurationsReadTheWayPeopleWriteThem() {
-    assertThat(KubernetesNodeDrain.human(Duration.ofMinutes(5))).isEqualTo("5m");
-    assertThat(KubernetesNodeDrain.human(Duration.ofSeconds(90))).isEqualTo("1m30s");
-    assertThat(KubernetesNodeDrain.human(Duration.ofMillis(1040))).isEqualTo("1s");
-    assertThat(KubernetesNodeDrain.human(Duration.ofMillis(250))).isEqualTo("250ms");
-    assertThat(KubernetesNodeDrain.human(Duration.ofHours(1))).isEqualTo("1h");
+    assertThat(PodEvictions.human(Duration.ofMinutes(5))).isEqualTo("5m");
+    assertThat(PodEvictions.human(Duration.ofSeconds(90))).isEqualTo("1m30s");
+    assertThat(PodEvictions.human(Duration.ofMillis(1040))).isEqualTo("1s");
+    assertThat(PodEvictions.human(Duration.ofMillis(250))).isEqualTo("250ms");
+    assertThat(PodEvictions.human(Duration.ofHours(1))).isEqualTo("1h");
   }
 }
