@@ -18,8 +18,11 @@ import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeKeptOutOfService;
+import io.fleetwave.events.rollout.NodeReturnedToService;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
+import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.OsUpgradeRequested;
 import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutAborted;
@@ -76,7 +79,14 @@ public final class EventTypes {
           new EventType("io.fleetwave.rollout.completed", 1, RolloutCompleted.class),
           new EventType(
               "io.fleetwave.rollout.driver-install-requested", 1, DriverInstallRequested.class),
-          new EventType("io.fleetwave.rollout.os-upgrade-requested", 1, OsUpgradeRequested.class));
+          new EventType("io.fleetwave.rollout.os-upgrade-requested", 1, OsUpgradeRequested.class),
+          // Issue 9: nodes taken out of service around their change (Kubernetes cordon and drain).
+          new EventType(
+              "io.fleetwave.rollout.node-taken-out-of-service", 1, NodeTakenOutOfService.class),
+          new EventType(
+              "io.fleetwave.rollout.node-returned-to-service", 1, NodeReturnedToService.class),
+          new EventType(
+              "io.fleetwave.rollout.node-kept-out-of-service", 1, NodeKeptOutOfService.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

@@ -21,4 +21,7 @@ public sealed interface RolloutEvent extends FleetEvent
         RollbackStarted,
         RolloutCompleted,
         DriverInstallRequested,
-        OsUpgradeRequested {}
+        OsUpgradeRequested,
+        NodeTakenOutOfService,
+        NodeReturnedToService,
+        NodeKeptOutOfService {}

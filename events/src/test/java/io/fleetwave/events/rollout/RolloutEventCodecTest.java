@@ -40,7 +40,32 @@ class RolloutEventCodecTest {
         new RolloutCompleted(true, 3, 0),
         new DriverInstallRequested(
             "n1", "r:n1:4", "580.95.05", "container-image", "driver container x"),
-        new OsUpgradeRequested("n9", "r:n9:2", "580.95.05", "talos", "1.11.2"));
+        new OsUpgradeRequested("n9", "r:n9:2", "580.95.05", "talos", "1.11.2"),
+        new NodeTakenOutOfService(
+            "n1",
+            Phase.FORWARD,
+            true,
+            false,
+            List.of("gpu-jobs/train-7"),
+            List.of("device-plugin", "dcgm-exporter"),
+            "all-disabled",
+            null,
+            2300),
+        new NodeTakenOutOfService(
+            "n2",
+            Phase.ROLLBACK,
+            false,
+            false,
+            List.of(),
+            List.of(),
+            null,
+            "not in the cluster",
+            0),
+        new NodeReturnedToService("n1", Phase.FORWARD, true, List.of("device-plugin"), null),
+        new NodeReturnedToService(
+            "n3", Phase.FORWARD, false, List.of(), "cordoned before the rollout: stays cordoned"),
+        new NodeKeptOutOfService(
+            "n2", Phase.FORWARD, List.of("dcgm"), "the node failed: stays cordoned"));
   }
 
   @ParameterizedTest

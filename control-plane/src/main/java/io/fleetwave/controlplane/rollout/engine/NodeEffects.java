@@ -6,15 +6,23 @@ import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.driver.DriverResolution;
 import io.fleetwave.controlplane.driver.DriverVersion;
 import io.fleetwave.controlplane.driver.NodeDriverFacts;
+import io.fleetwave.controlplane.rollout.drain.Disruption;
+import io.fleetwave.controlplane.rollout.drain.DrainException;
+import io.fleetwave.controlplane.rollout.drain.NodeDrain;
+import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.spec.RolloutSpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
+import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.OsUpgradeRequested;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RestorePoint;
@@ -32,12 +40,15 @@ import java.util.UUID;
 
 /**
  * What starting a node means: the NodeStarted event with the generation and restore point (before
- * anything is sent), then the signed spec through {@link SpecService} and, for a driver change, the
- * request to the driver executor. Sends run concurrently, bounded per node.
+ * anything is sent); with an active {@link NodeDrain}, taking the node out of service, whose event
+ * the engine appends before it calls {@link #carryOut} again for the node; then the signed spec
+ * through {@link SpecService} and, for a driver change, the request to the driver executor; after
+ * the node's result, putting it back in service (or keeping it out after a failure). Effects run
+ * concurrently, bounded per node; what they report comes back through queues the engine drains.
  */
 final class NodeEffects {
   private final SpecService specs;
-  private final io.fleetwave.controlplane.rollout.drain.NodeDrain drain;
+  private final NodeDrain drain;
   private final DriverChangeExecutor drivers;
   private final DriverArtifactResolver resolver;
   private final Pool pool;
@@ -45,7 +56,7 @@ final class NodeEffects {
 
   NodeEffects(
       SpecService specs,
-      io.fleetwave.controlplane.rollout.drain.NodeDrain drain,
+      NodeDrain drain,
       DriverChangeExecutor drivers,
       DriverArtifactResolver resolver,
       Pool pool,
@@ -93,21 +104,44 @@ final class NodeEffects {
     return new Started(events, names);
   }
 
-  /** A node whose spec or driver request could not be handed over. */
+  /** A node whose spec or driver request could not be handed over, or that could not drain. */
   record Failure(UUID rollout, String node, long generation, String reason) {}
+
+  /** What the drain reported for a node (at this generation), for the engine to append. */
+  record Outcome(UUID rollout, String node, long generation, RolloutEvent event) {}
+
+  /** How long taking a node out of service may take; zero when nodes are never taken out. */
+  Duration drainBound() {
+    return drain.active() ? drain.bound() : Duration.ZERO;
+  }
 
   /**
    * Sends these nodes their specs in one batch, then their driver requests, without waiting: the
    * engine goes on deciding meanwhile. Nodes that could not be handed over land in {@code failed}
    * (with the generation, so a later start of the same node is not failed by mistake) and the
-   * engine is woken.
+   * engine is woken. With an active drain, nodes not yet out of service are only taken out of
+   * service here: their event lands in {@code outcomes}, and the engine calls again once it is in
+   * the log.
    */
   void carryOut(
       RolloutRun run,
       RolloutRules rules,
       List<String> nodes,
       java.util.Queue<Failure> failed,
+      java.util.Queue<Outcome> outcomes,
       Runnable wakeUp) {
+    if (drain.active()) {
+      List<String> ready = new ArrayList<>();
+      for (String name : nodes) {
+        NodeRun node = run.nodeRun(name);
+        if (node.outOfService()) {
+          ready.add(name);
+        } else {
+          takeOutOfService(run, rules, node, failed, outcomes, wakeUp);
+        }
+      }
+      nodes = ready;
+    }
     if (nodes.isEmpty()) {
       return;
     }
@@ -130,35 +164,31 @@ final class NodeEffects {
               generation));
       String driver = driverTarget(run, plan, name, phase, node.restore());
       if (driver != null) {
+        NodeOutage outage = drain.active() ? outage(run, rules, node) : null;
         driverRequests.add(
             driverArtifact(plan, name, phase, driver)
                 .chain(
                     artifact ->
-                        drivers.request(
-                            new DriverChangeRequest(
-                                requestId(run, name, generation),
-                                rollout,
-                                name,
-                                plan.hostKind(),
-                                phase == Phase.FORWARD
-                                    ? plan.driver().fromVersion()
-                                    : plan.driver().toVersion(),
-                                artifact)))
+                        drivers
+                            .request(
+                                new DriverChangeRequest(
+                                    requestId(run, name, generation),
+                                    rollout,
+                                    name,
+                                    plan.hostKind(),
+                                    phase == Phase.FORWARD
+                                        ? plan.driver().fromVersion()
+                                        : plan.driver().toVersion(),
+                                    artifact))
+                            .chain(() -> rebooting(outage, artifact)))
                 .onFailure()
                 .invoke(e -> failed.add(new Failure(rollout, name, generation, reason(e))))
                 .onFailure()
                 .recoverWithNull());
       }
     }
-    drain
-        .takeOutOfService(nodes)
-        .ifNoItem()
-        .after(timeout)
-        .failWith(
-            () ->
-                new IllegalStateException(
-                    "could not take the nodes out of service (" + drain.name() + ")"))
-        .chain(() -> specs.putAllForRollout(requests))
+    specs
+        .putAllForRollout(requests)
         .ifNoItem()
         .after(timeout.multipliedBy(2))
         .failWith(() -> new IllegalStateException("no answer within " + timeout.multipliedBy(2)))
@@ -167,7 +197,7 @@ final class NodeEffects {
             (refused, error) -> {
               if (error != null) {
                 String reason = "the spec could not be published: " + reason(error);
-                nodes.forEach(n -> failed.add(new Failure(rollout, n, generations.get(n), reason)));
+                generations.forEach((n, g) -> failed.add(new Failure(rollout, n, g, reason)));
                 return Uni.createFrom().voidItem();
               }
               refused.forEach(
@@ -181,24 +211,171 @@ final class NodeEffects {
         .with(done -> wakeUp.run(), error -> wakeUp.run());
   }
 
-  /** Nodes that succeeded go back into service; a failure is only logged (they did succeed). */
-  void backInService(List<String> nodes) {
-    if (nodes.isEmpty()) {
+  /** Takes one node out of service; its event or its failure comes back through the queues. */
+  private void takeOutOfService(
+      RolloutRun run,
+      RolloutRules rules,
+      NodeRun node,
+      java.util.Queue<Failure> failed,
+      java.util.Queue<Outcome> outcomes,
+      Runnable wakeUp) {
+    UUID rollout = run.id();
+    String name = node.node();
+    long generation = node.generation();
+    Duration bound = drain.bound().plus(timeout);
+    drain
+        .takeOutOfService(outage(run, rules, node))
+        .ifNoItem()
+        .after(bound)
+        .failWith(
+            () ->
+                new DrainException(
+                    "node "
+                        + name
+                        + " was not taken out of service ("
+                        + drain.name()
+                        + ") within "
+                        + bound.toSeconds()
+                        + " s"))
+        .subscribe()
+        .with(
+            event -> {
+              outcomes.add(new Outcome(rollout, name, generation, event));
+              wakeUp.run();
+            },
+            error -> {
+              String reason =
+                  error instanceof DrainException
+                      ? error.getMessage()
+                      : "node " + name + " could not be taken out of service: " + reason(error);
+              failed.add(new Failure(rollout, name, generation, reason));
+              wakeUp.run();
+            });
+  }
+
+  /**
+   * Nodes of these events that finished while out of service: those that succeeded go back into
+   * service, those that failed are kept out (their pauses undone). What happens lands in {@code
+   * outcomes}; a drain that cannot answer becomes a NodeKeptOutOfService with the cause, so the
+   * node's slot is never held forever.
+   */
+  void release(
+      RolloutRun run,
+      RolloutRules rules,
+      List<Envelope<RolloutEvent>> appended,
+      java.util.Queue<Outcome> outcomes,
+      Runnable wakeUp) {
+    if (!drain.active()) {
       return;
     }
-    drain
-        .returnToService(nodes)
+    for (Envelope<RolloutEvent> envelope : appended) {
+      String node =
+          switch (envelope.data()) {
+            case NodeSucceeded done -> done.node();
+            case NodeFailed failed -> failed.node();
+            default -> null;
+          };
+      if (node != null) {
+        releaseAgain(run, rules, run.nodeRun(node), outcomes, wakeUp);
+      }
+    }
+  }
+
+  /** Puts one finished node back in service (or keeps it out), if it still waits for that. */
+  void releaseAgain(
+      RolloutRun run,
+      RolloutRules rules,
+      NodeRun node,
+      java.util.Queue<Outcome> outcomes,
+      Runnable wakeUp) {
+    if (!drain.active() || node == null || !node.releasePending()) {
+      return;
+    }
+    UUID rollout = run.id();
+    String name = node.node();
+    long generation = node.generation();
+    NodeOutage outage = outage(run, rules, node);
+    Uni<? extends RolloutEvent> release =
+        node.state() == NodeState.SUCCEEDED
+            ? drain.returnToService(outage)
+            : drain.keepOutOfService(outage, node.reason());
+    String doing =
+        node.state() == NodeState.SUCCEEDED
+            ? "could not return node " + name + " to service"
+            : "node " + name + " failed (" + node.reason() + "); undoing its pauses failed";
+    release
         .ifNoItem()
-        .after(timeout)
+        .after(drain.bound())
+        .failWith(() -> new IllegalStateException("no answer within " + drain.bound()))
+        .map(event -> (RolloutEvent) event)
+        .onFailure()
+        .recoverWithItem(
+            error ->
+                new NodeKeptOutOfService(
+                    name,
+                    node.phase(),
+                    List.of(),
+                    doing + " (" + drain.name() + "): " + reason(error)))
+        .subscribe()
+        .with(
+            event -> {
+              outcomes.add(new Outcome(rollout, name, generation, event));
+              wakeUp.run();
+            });
+  }
+
+  /**
+   * A node out of service that its rollout no longer follows (aborted, or failed meanwhile): its
+   * pauses are undone and it stays cordoned. No event (the rollout is over or has moved on): only
+   * logged.
+   */
+  void abandon(NodeOutage outage, String reason) {
+    org.jboss.logging.Logger log = org.jboss.logging.Logger.getLogger(NodeEffects.class);
+    drain
+        .keepOutOfService(outage, reason)
+        .ifNoItem()
+        .after(drain.bound())
         .fail()
         .subscribe()
         .with(
-            done -> {},
+            kept -> log.infof("node %s kept out of service: %s", outage.node(), kept.reason()),
             error ->
+                log.warnf(
+                    "node %s (%s): undoing its pauses failed (%s): %s",
+                    outage.node(), reason, drain.name(), reason(error)));
+  }
+
+  /** The drain's view of a node's change in its current phase. */
+  static NodeOutage outage(RolloutRun run, RolloutRules rules, NodeRun node) {
+    NodePlan plan = rules.plan(node.node());
+    Disruption disruption =
+        node.phase() == Phase.FORWARD || node.forwardOutOfService()
+            ? Disruption.of(plan)
+            : Disruption.NONE;
+    boolean mig = disruption != Disruption.NONE && !plan.gpuChanges().isEmpty();
+    String migConfig = node.phase() == Phase.FORWARD ? rules.migConfig() : node.migConfigBefore();
+    return new NodeOutage(run.id(), node.node(), node.phase(), disruption, mig, migConfig);
+  }
+
+  /** After an OS upgrade was handed over: the node is about to reboot. Never fails the node. */
+  private Uni<Void> rebooting(NodeOutage outage, DriverArtifact artifact) {
+    if (outage == null || !(artifact instanceof DriverArtifact.OsImage)) {
+      return Uni.createFrom().voidItem();
+    }
+    return drain
+        .rebooting(outage)
+        .ifNoItem()
+        .after(timeout)
+        .fail()
+        .onFailure()
+        .invoke(
+            e ->
                 org.jboss.logging.Logger.getLogger(NodeEffects.class)
                     .warnf(
-                        "%d node(s) could not be returned to service by %s: %s",
-                        nodes.size(), drain.name(), error.getMessage()));
+                        "node %s: cannot record that it reboots (%s): %s",
+                        outage.node(), drain.name(), reason(e)))
+        .onFailure()
+        .recoverWithNull();
   }
 
   /** Forward: the plan's artifact. Back: the old version, resolved for the node as it is now. */

@@ -18,6 +18,10 @@ public final class NodeRun {
   private String reason;
   private RestorePoint restore;
   private boolean driverRequested;
+  private Instant outOfServiceAt;
+  private boolean released;
+  private boolean forwardOutOfService;
+  private String migConfigBefore;
 
   NodeRun(String node, int wave, int order) {
     this.node = node;
@@ -28,8 +32,11 @@ public final class NodeRun {
   void start(Phase phase, long generation, RestorePoint restore, Instant at) {
     if (phase == Phase.ROLLBACK) {
       forwardOutcome = state;
+      forwardOutOfService = outOfServiceAt != null;
     } else {
       this.restore = restore;
+      this.forwardOutOfService = false;
+      this.migConfigBefore = null;
     }
     this.phase = phase;
     this.state = NodeState.IN_FLIGHT;
@@ -38,6 +45,19 @@ public final class NodeRun {
     this.finishedAt = null;
     this.reason = null;
     this.driverRequested = false;
+    this.outOfServiceAt = null;
+    this.released = false;
+  }
+
+  void outOfService(String migConfigBefore, Instant at) {
+    this.outOfServiceAt = at;
+    if (phase == Phase.FORWARD) {
+      this.migConfigBefore = migConfigBefore;
+    }
+  }
+
+  void released() {
+    this.released = true;
   }
 
   void finish(NodeState outcome, String reason, Instant at) {
@@ -108,5 +128,30 @@ public final class NodeRun {
 
   public boolean inFlight() {
     return state == NodeState.IN_FLIGHT;
+  }
+
+  /** Whether the node was taken out of service in this phase (always false without a drain). */
+  public boolean outOfService() {
+    return outOfServiceAt != null;
+  }
+
+  /** When it was taken out of service in this phase, or null. */
+  public Instant outOfServiceAt() {
+    return outOfServiceAt;
+  }
+
+  /** Finished, but not yet back in service (or kept out after a failure): still unavailable. */
+  public boolean releasePending() {
+    return state.finished() && outOfServiceAt != null && !released;
+  }
+
+  /** For a rollback: whether its forward change took it out of service. */
+  public boolean forwardOutOfService() {
+    return forwardOutOfService;
+  }
+
+  /** The {@code nvidia.com/mig.config} it had before the forward change, or null. */
+  public String migConfigBefore() {
+    return migConfigBefore;
   }
 }

@@ -30,12 +30,32 @@ import java.util.function.Function;
  * <p>One call returns one kind of step, in this order: operator requests; nodes in flight that
  * finished, failed or timed out; the failure thresholds; the wave's end, soak, health gate and
  * promotion; the next nodes to start.
+ *
+ * <p>With a drain (a non-zero {@code drainBound}) a started node first has to be taken out of
+ * service (NodeTakenOutOfService) before it can succeed; its node timeout counts from then, and
+ * while it drains the drain's own bound applies on top. A finished node stays unavailable until it
+ * is back in service (or kept out after a failure): it holds its maxUnavailable slot, and its wave
+ * is not complete before.
  */
 public final class RolloutDecider {
   private final RolloutRules rules;
+  private final Duration drainBound;
 
   public RolloutDecider(RolloutRules rules) {
+    this(rules, Duration.ZERO);
+  }
+
+  /**
+   * @param drainBound how long taking a node out of service may take; zero when nodes are not taken
+   *     out of service at all
+   */
+  public RolloutDecider(RolloutRules rules, Duration drainBound) {
     this.rules = rules;
+    this.drainBound = drainBound;
+  }
+
+  private boolean draining() {
+    return !drainBound.isZero();
   }
 
   public List<Decision> decide(
@@ -95,19 +115,18 @@ public final class RolloutDecider {
     for (NodeRun node : run.inFlight()) {
       Observation seen = fleet.apply(node.node());
       long elapsed = Math.max(0, Duration.between(node.startedAt(), now).toMillis());
-      String unmet = unmet(node, seen);
-      if (seen.failedGeneration() == node.generation()) {
+      boolean drained = !draining() || node.outOfService();
+      String unmet = drained ? unmet(node, seen) : "not out of service yet (draining)";
+      Duration limit = drained ? rules.nodeTimeout() : rules.nodeTimeout().plus(drainBound);
+      Instant since = node.outOfService() ? node.outOfServiceAt() : node.startedAt();
+      if (drained && seen.failedGeneration() == node.generation()) {
         out.add(failed(node, seen.failure(), elapsed));
       } else if (unmet == null) {
         out.add(
             new Decision.Append(
                 new NodeSucceeded(node.wave(), node.node(), node.phase(), elapsed)));
-      } else if (elapsed >= rules.nodeTimeout().toMillis()) {
-        out.add(
-            failed(
-                node,
-                "no result within " + rules.nodeTimeout().toSeconds() + " s: " + unmet,
-                elapsed));
+      } else if (!now.isBefore(since.plus(limit))) {
+        out.add(failed(node, "no result within " + limit.toSeconds() + " s: " + unmet, elapsed));
       }
     }
     return out;
@@ -167,7 +186,7 @@ public final class RolloutDecider {
     }
     if (!run.waveCompleted(wave)) {
       List<NodeRun> nodes = nodesOf(run, wave);
-      if (nodes.stream().allMatch(n -> n.state().finished())) {
+      if (nodes.stream().allMatch(n -> n.state().finished() && !n.releasePending())) {
         int failed = (int) nodes.stream().filter(n -> n.state() == NodeState.FAILED).count();
         return List.of(append(new WaveCompleted(wave, nodes.size() - failed, failed)));
       }
@@ -279,7 +298,8 @@ public final class RolloutDecider {
 
   /** Pending nodes, in plan order, into the free slots, within the zone limit. */
   private List<Decision> starts(RolloutRun run, List<NodeRun> candidates) {
-    List<NodeRun> inFlight = run.inFlight();
+    List<NodeRun> inFlight = new ArrayList<>(run.inFlight());
+    inFlight.addAll(run.releasePending());
     int free = rules.maxUnavailable() - inFlight.size();
     if (free <= 0) {
       return List.of();
@@ -306,12 +326,20 @@ public final class RolloutDecider {
   private List<Decision> rollingBack(RolloutRun run) {
     List<NodeRun> waiting =
         run.nodes().stream()
-            .filter(n -> n.touched() && n.phase() == Phase.FORWARD && n.state().finished())
+            .filter(
+                n ->
+                    n.touched()
+                        && n.phase() == Phase.FORWARD
+                        && n.state().finished()
+                        && !n.releasePending())
             .sorted(Comparator.comparingInt(NodeRun::wave).reversed().thenComparing(NodeRun::order))
             .toList();
     boolean forwardInFlight =
         run.nodes().stream().anyMatch(n -> n.phase() == Phase.FORWARD && n.inFlight());
-    if (waiting.isEmpty() && !forwardInFlight && run.inFlight().isEmpty()) {
+    if (waiting.isEmpty()
+        && !forwardInFlight
+        && run.inFlight().isEmpty()
+        && run.releasePending().isEmpty()) {
       int failed = run.failed(Phase.ROLLBACK, 0);
       int rolledBack = (int) run.nodes().stream().filter(n -> n.phase() == Phase.ROLLBACK).count();
       return List.of(append(new RolloutCompleted(true, rolledBack - failed, failed)));

@@ -1,10 +1,14 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeKeptOutOfService;
+import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;
@@ -31,6 +35,12 @@ import org.jboss.logging.Logger;
  * appended to Kafka and acknowledged before they are folded, before the specs they announce are
  * sent, and before the projection shows them. The loop wakes on a node's result from the head of
  * fleet.node-events, on its tick, or when a request arrives.
+ *
+ * <p>With an active drain a started node is first taken out of service; the engine appends what the
+ * drain reports (NodeTakenOutOfService) and only then sends the spec. A node that finished while
+ * out of service is put back (or kept out after a failure) and the outcome appended too. A leader
+ * that takes over drains, returns or keeps out again whatever has no outcome in the log (every
+ * drain call is idempotent).
  */
 public final class RolloutEngine implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(RolloutEngine.class);
@@ -51,6 +61,10 @@ public final class RolloutEngine implements AutoCloseable {
   private final Semaphore wake = new Semaphore(0);
   private final java.util.Queue<NodeEffects.Failure> failed =
       new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.Queue<NodeEffects.Outcome> outcomes =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  // Nodes of finished rollouts whose drain was still running: undone when it reports.
+  private final Map<String, NodeOutage> abandoned = new HashMap<>();
   private volatile boolean running = true;
   private volatile boolean leading;
   private Thread thread;
@@ -153,6 +167,9 @@ public final class RolloutEngine implements AutoCloseable {
       for (NodeRun node : run.inFlight()) {
         resend.add(key(run.id(), node.node()));
       }
+      for (NodeRun node : run.releasePending()) {
+        resend.add(key(run.id(), node.node()));
+      }
     }
     LOG.infof("rollout engine leads: %d rollout(s) folded from the log", runs.size());
     runs.values().stream()
@@ -197,6 +214,7 @@ public final class RolloutEngine implements AutoCloseable {
     }
     runs.keySet().retainAll(active);
     rules.keySet().retainAll(active);
+    dropStaleOutcomes();
     for (Map.Entry<UUID, List<OperatorRequest>> entry : requests.entrySet()) {
       if (!active.contains(entry.getKey())) {
         for (OperatorRequest request : entry.getValue()) {
@@ -231,7 +249,7 @@ public final class RolloutEngine implements AutoCloseable {
 
   private void advance(
       RolloutRun run, RolloutRules limits, List<OperatorRequest> requests, boolean refresh) {
-    RolloutDecider decider = new RolloutDecider(limits);
+    RolloutDecider decider = new RolloutDecider(limits, effects.drainBound());
     List<OperatorRequest> waiting = new ArrayList<>(requests);
     List<Envelope<RolloutEvent>> appended = new ArrayList<>();
     List<Long> answered = new ArrayList<>();
@@ -241,7 +259,8 @@ public final class RolloutEngine implements AutoCloseable {
       observer.refresh(inFlight);
     }
     resendTakenOver(run, limits);
-    failHandOvers(run, appended);
+    failHandOvers(run, limits, appended);
+    appendDrainOutcomes(run, limits, appended);
     soakGateReadings(run, limits);
     for (int step = 0; step < MAX_STEPS_PER_ROUND; step++) {
       Instant now = clock.instant();
@@ -274,17 +293,13 @@ public final class RolloutEngine implements AutoCloseable {
       faults.afterAppend(envelopes);
       envelopes.forEach(run::apply);
       appended.addAll(envelopes);
-      effects.backInService(
-          envelopes.stream()
-              .filter(e -> e.data() instanceof io.fleetwave.events.rollout.NodeSucceeded)
-              .map(e -> ((io.fleetwave.events.rollout.NodeSucceeded) e.data()).node())
-              .toList());
+      effects.release(run, limits, envelopes, outcomes, this::wakeUp);
       for (long id : handled) {
         answered.add(id);
         waiting.removeIf(r -> r.id() == id);
       }
       observer.watchStarted(started.nodes());
-      effects.carryOut(run, limits, started.nodes(), failed, this::wakeUp);
+      effects.carryOut(run, limits, started.nodes(), failed, outcomes, this::wakeUp);
     }
     List<String> finished = new ArrayList<>();
     for (String node : inFlight) {
@@ -293,6 +308,9 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     observer.unwatch(finished);
+    if (!run.status().active()) {
+      abandonInFlight(run, limits);
+    }
     if (!appended.isEmpty()) {
       store.project(run, appended, run.drainChanged(), decider.awaitingPromotion(run));
     }
@@ -300,7 +318,11 @@ public final class RolloutEngine implements AutoCloseable {
     answered.forEach(id -> store.markHandled(id, "done"));
   }
 
-  /** Nodes in flight when this engine took over: their spec (and driver) is sent again. */
+  /**
+   * Nodes in flight when this engine took over: their spec (and driver) is sent again, after taking
+   * them out of service again where that is not in the log. Nodes that finished out of service
+   * without an outcome in the log are put back (or kept out) again.
+   */
   private void resendTakenOver(RolloutRun run, RolloutRules limits) {
     List<String> again = new ArrayList<>();
     for (NodeRun node : run.inFlight()) {
@@ -311,8 +333,67 @@ public final class RolloutEngine implements AutoCloseable {
     if (!again.isEmpty()) {
       LOG.infof(
           "rollout %s: sending %d in-flight node(s) their spec again", run.name(), again.size());
-      effects.carryOut(run, limits, again, failed, this::wakeUp);
+      effects.carryOut(run, limits, again, failed, outcomes, this::wakeUp);
     }
+    for (NodeRun node : run.releasePending()) {
+      if (resend.remove(key(run.id(), node.node()))) {
+        effects.releaseAgain(run, limits, node, outcomes, this::wakeUp);
+      }
+    }
+  }
+
+  /**
+   * What the drain reported: nodes now out of service get their spec (the event is in the log
+   * first), nodes back in service or kept out free their slot. A report for an older start of the
+   * node, or one already in the log, is dropped.
+   */
+  private void appendDrainOutcomes(
+      RolloutRun run, RolloutRules limits, List<Envelope<RolloutEvent>> appended) {
+    List<RolloutEvent> events = new ArrayList<>();
+    List<String> drained = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    outcomes.removeIf(
+        outcome -> {
+          if (!outcome.rollout().equals(run.id())) {
+            return !runs.containsKey(outcome.rollout());
+          }
+          NodeRun node = run.nodeRun(outcome.node());
+          if (node == null
+              || node.generation() != outcome.generation()
+              || !seen.add(outcome.node())) {
+            return true;
+          }
+          if (outcome.event() instanceof NodeTakenOutOfService && !node.inFlight()) {
+            // Failed meanwhile (its timeout): nobody follows this drain any more.
+            effects.abandon(
+                NodeEffects.outage(run, limits, node),
+                "taken out of service after it had failed: " + node.reason());
+            return true;
+          }
+          boolean wanted =
+              switch (outcome.event()) {
+                case NodeTakenOutOfService out -> node.inFlight() && !node.outOfService();
+                case NodeReturnedToService back -> node.releasePending();
+                case NodeKeptOutOfService kept -> node.releasePending();
+                default -> false;
+              };
+          if (wanted) {
+            events.add(outcome.event());
+            if (outcome.event() instanceof NodeTakenOutOfService) {
+              drained.add(outcome.node());
+            }
+          }
+          return true;
+        });
+    if (events.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    List<Envelope<RolloutEvent>> envelopes = RolloutLog.envelopes(run.id(), run.seq(), events, now);
+    log.append(envelopes);
+    envelopes.forEach(run::apply);
+    appended.addAll(envelopes);
+    effects.carryOut(run, limits, drained, failed, outcomes, this::wakeUp);
   }
 
   /** Before the health gate of a wave whose soak ended, read its nodes from the projection. */
@@ -327,7 +408,8 @@ public final class RolloutEngine implements AutoCloseable {
   }
 
   /** Nodes whose spec or driver request could not be handed over fail with the reason. */
-  private void failHandOvers(RolloutRun run, List<Envelope<RolloutEvent>> appended) {
+  private void failHandOvers(
+      RolloutRun run, RolloutRules limits, List<Envelope<RolloutEvent>> appended) {
     Instant now = clock.instant();
     List<RolloutEvent> events = new ArrayList<>();
     Set<String> seen = new HashSet<>();
@@ -358,6 +440,50 @@ public final class RolloutEngine implements AutoCloseable {
     log.append(envelopes);
     envelopes.forEach(run::apply);
     appended.addAll(envelopes);
+    effects.release(run, limits, envelopes, outcomes, this::wakeUp);
+  }
+
+  /**
+   * A rollout that stopped (aborted) with nodes in flight: those out of service get their pauses
+   * undone now and stay cordoned; those still draining when their drain reports.
+   */
+  private void abandonInFlight(RolloutRun run, RolloutRules limits) {
+    if (effects.drainBound().isZero()) {
+      return;
+    }
+    String reason = "rollout " + run.name() + " is " + run.status().state().wireName();
+    for (NodeRun node : run.inFlight()) {
+      NodeOutage outage = NodeEffects.outage(run, limits, node);
+      if (node.outOfService()) {
+        effects.abandon(outage, reason);
+      } else {
+        abandoned.put(key(run.id(), node.node()) + "/" + node.generation(), outage);
+      }
+    }
+  }
+
+  /** Reports for rollouts no longer run here: a finished drain of an abandoned node is undone. */
+  private void dropStaleOutcomes() {
+    outcomes.removeIf(
+        outcome -> {
+          if (runs.containsKey(outcome.rollout())) {
+            return false;
+          }
+          NodeOutage outage =
+              abandoned.remove(key(outcome.rollout(), outcome.node()) + "/" + outcome.generation());
+          if (outage != null && outcome.event() instanceof NodeTakenOutOfService) {
+            effects.abandon(outage, "taken out of service after its rollout stopped");
+          }
+          return true;
+        });
+    failed.removeIf(
+        failure -> {
+          if (runs.containsKey(failure.rollout())) {
+            return false;
+          }
+          abandoned.remove(key(failure.rollout(), failure.node()) + "/" + failure.generation());
+          return true;
+        });
   }
 
   private static String key(UUID rollout, String node) {

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
+import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.quarkus.runtime.ShutdownEvent;
@@ -27,7 +28,7 @@ public class RolloutEngines {
   private final Pool pool;
   private final SpecService specs;
   private final DriverChangeExecutor drivers;
-  private final io.fleetwave.controlplane.rollout.drain.NodeDrain drain;
+  private final NodeDrain drain;
   private final DriverArtifactResolver resolver;
   private final ObjectMapper json;
   private final boolean enabled;
@@ -40,7 +41,7 @@ public class RolloutEngines {
       Pool pool,
       SpecService specs,
       DriverChangeExecutor drivers,
-      io.fleetwave.controlplane.rollout.drain.NodeDrain drain,
+      NodeDrain drain,
       DriverArtifactResolver resolver,
       ObjectMapper json,
       @ConfigProperty(name = "fleetwave.rollout.engine.enabled", defaultValue = "true")

@@ -23,6 +23,7 @@ import java.util.Map;
  *
  * @param maxZonesInFlight null: no zone limit
  * @param window null: nodes may start at any time
+ * @param migConfig the MIG config the rollout moves nodes to (its mig-parted name), or null
  */
 public record RolloutRules(
     int maxUnavailable,
@@ -34,7 +35,8 @@ public record RolloutRules(
     boolean manualPromotion,
     Duration nodeTimeout,
     MaintenanceWindow window,
-    Map<String, NodePlan> plans) {
+    Map<String, NodePlan> plans,
+    String migConfig) {
 
   public RolloutRules {
     plans = Map.copyOf(plans);
@@ -58,7 +60,8 @@ public record RolloutRules(
         strategy.manualPromotion(),
         Duration.ofSeconds(strategy.nodeTimeoutSeconds()),
         strategy.maintenanceWindow(),
-        plans);
+        plans,
+        plan.change() == null ? null : plan.change().migConfig());
   }
 
   public NodePlan plan(String node) {

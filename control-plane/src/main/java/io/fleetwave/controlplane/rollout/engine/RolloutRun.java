@@ -3,8 +3,11 @@ package io.fleetwave.controlplane.rollout.engine;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeKeptOutOfService;
+import io.fleetwave.events.rollout.NodeReturnedToService;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
+import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.OsUpgradeRequested;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RollbackStarted;
@@ -102,6 +105,9 @@ public final class RolloutRun {
               completed.rolledBack() ? RunStatus.ROLLED_BACK : RunStatus.COMPLETED, statusReason);
       case DriverInstallRequested requested -> node(requested.node()).driverRequested();
       case OsUpgradeRequested requested -> node(requested.node()).driverRequested();
+      case NodeTakenOutOfService out -> node(out.node()).outOfService(out.migConfigBefore(), at);
+      case NodeReturnedToService back -> node(back.node()).released();
+      case NodeKeptOutOfService kept -> node(kept.node()).released();
     }
     return true;
   }
@@ -180,6 +186,17 @@ public final class RolloutRun {
 
   public boolean promoted(int wave) {
     return promoted.contains(wave);
+  }
+
+  /** Nodes that finished but are not yet back in service (see {@link NodeRun#releasePending}). */
+  public List<NodeRun> releasePending() {
+    List<NodeRun> out = new ArrayList<>();
+    for (NodeRun node : nodes.values()) {
+      if (node.releasePending()) {
+        out.add(node);
+      }
+    }
+    return out;
   }
 
   public List<NodeRun> inFlight() {

@@ -5,7 +5,9 @@ import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.Quantity;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.rollout.NodeReturnedToService;
 import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.rollout.RolloutCreated;
@@ -36,8 +38,13 @@ final class DeciderHarness {
   private long seq;
 
   DeciderHarness(List<List<String>> waves, RolloutRules rules) {
+    this(waves, rules, Duration.ZERO);
+  }
+
+  /** With a drain: nodes must be taken out of service (within {@code drainBound}) first. */
+  DeciderHarness(List<List<String>> waves, RolloutRules rules, Duration drainBound) {
     this.rules = rules;
-    this.decider = new RolloutDecider(rules);
+    this.decider = new RolloutDecider(rules, drainBound);
     RolloutCreated created = new RolloutCreated("test", waves);
     log.add(created);
     this.run = RolloutRun.from(id, envelope(created));
@@ -68,7 +75,8 @@ final class DeciderHarness {
         manualPromotion,
         Duration.ofSeconds(600),
         null,
-        plans);
+        plans,
+        null);
   }
 
   private Envelope<RolloutEvent> envelope(RolloutEvent event) {
@@ -121,6 +129,18 @@ final class DeciderHarness {
     settle();
     applyInFlight();
     settle();
+  }
+
+  /** The drain reports the node out of service. */
+  void takeOutOfService(String node) {
+    append(
+        new NodeTakenOutOfService(
+            node, run.nodeRun(node).phase(), true, false, List.of(), List.of(), null, null, 0));
+  }
+
+  /** The drain reports the node back in service. */
+  void returnToService(String node) {
+    append(new NodeReturnedToService(node, run.nodeRun(node).phase(), true, List.of(), null));
   }
 
   void refuse(String node, String reason) {

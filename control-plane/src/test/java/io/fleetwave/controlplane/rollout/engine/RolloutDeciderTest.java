@@ -235,7 +235,8 @@ class RolloutDeciderTest {
             base.nodeTimeout(),
             new io.fleetwave.controlplane.rollout.plan.MaintenanceWindow(
                 List.of(java.time.DayOfWeek.SUNDAY), "22:00", "02:00", "UTC"),
-            base.plans());
+            base.plans(),
+            null);
     DeciderHarness h = new DeciderHarness(WAVES, windowed);
     h.now = java.time.Instant.parse("2026-11-29T12:00:00Z"); // a Sunday, noon
 
