@@ -35,11 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Kubernetes Job executor against the fabric8 mock API server in CRUD mode (no Quarkus start).
  */
-class KubernetesJobDriverExecutorTest {
+public class KubernetesJobDriverExecutorTest {
   private static final Duration BOUND = Duration.ofSeconds(20);
   private static final String NAMESPACE = "gpu-ops";
 
-  static final String TEMPLATE =
+  public static final String TEMPLATE =
       """
       apiVersion: batch/v1
       kind: Job

@@ -1,0 +1,231 @@
+package io.fleetwave.controlplane.kubernetes;
+
+import static io.fleetwave.controlplane.kubernetes.KubernetesPods.node;
+import static io.fleetwave.controlplane.kubernetes.KubernetesPods.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
+import io.fleetwave.controlplane.rollout.drain.Disruption;
+import io.fleetwave.controlplane.rollout.drain.NodeOutage;
+import io.fleetwave.controlplane.rollout.driver.DriverJobTemplate;
+import io.fleetwave.controlplane.rollout.driver.DriverRequests;
+import io.fleetwave.controlplane.rollout.driver.KubernetesJobDriverExecutor;
+import io.fleetwave.controlplane.rollout.driver.KubernetesJobDriverExecutorTest;
+import io.fleetwave.controlplane.selector.LabelSelector;
+import io.fleetwave.events.rollout.Phase;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The control plane's RBAC in deploy/ grants exactly what its code calls: every Kubernetes effect
+ * (cordon and drain with every option, GPU Operator labels, driver Jobs) runs against the mock API
+ * server, each request becomes (API group, resource, verb), and that set must equal the rules of
+ * deploy/control-plane/rbac.yaml: a call the RBAC lacks would be a 403 on a real cluster, a rule no
+ * call uses is a privilege nobody needs. The device-plugin gate labels (GateLabels) edit nodes the
+ * same way the drain does (get, then patch).
+ */
+class ControlPlaneRbacTest {
+  private static final Path RBAC = Path.of("..", "deploy", "control-plane", "rbac.yaml");
+  private static final Duration BOUND = Duration.ofSeconds(20);
+
+  /** The batch pod ending while the drain waits for it: the test's request, not the code's. */
+  private static final String TESTS_OWN_DELETE = "/namespaces/jobs/pods/batch-1";
+
+  private static final UUID ROLLOUT = UUID.fromString("3f7f2b5e-0c8e-4a57-9d1e-2b6c5e8a4d10");
+
+  /** One permission as RBAC spells it. */
+  record Permission(String group, String resource, String verb) implements Comparable<Permission> {
+    @Override
+    public int compareTo(Permission other) {
+      return toString().compareTo(other.toString());
+    }
+
+    @Override
+    public String toString() {
+      return (group.isEmpty() ? "core" : group) + "/" + resource + ":" + verb;
+    }
+  }
+
+  @TempDir Path dir;
+  private MockKubernetesApi api;
+  private KubernetesClient client;
+
+  @BeforeEach
+  void start() {
+    api = MockKubernetesApi.start();
+    client =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(api.client().getConfiguration())
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .build();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    api.close();
+  }
+
+  @Test
+  void theRbacInDeployGrantsExactlyTheCallsTheControlPlaneMakes() throws Exception {
+    client
+        .nodes()
+        .resource(node("gpu-1", Map.of("nvidia.com/gpu.deploy.device-plugin", "true"), false))
+        .create();
+    client
+        .pods()
+        .inNamespace("jobs")
+        .resource(pod("jobs", "train-1", "gpu-1", "nvidia.com/gpu"))
+        .create();
+    // A batch pod the drain waits for (wait-for-selector) before it evicts: it ends while watched.
+    client
+        .pods()
+        .inNamespace("jobs")
+        .resource(
+            KubernetesPods.labelled(pod("jobs", "batch-1", "gpu-1", null), Map.of("batch", "true")))
+        .create();
+    int before = api.journal().size();
+
+    exerciseEveryKubernetesEffect();
+
+    Set<Permission> used = new TreeSet<>();
+    api.journal().stream()
+        .skip(before)
+        .filter(r -> !(r.method().equals("DELETE") && r.path().endsWith(TESTS_OWN_DELETE)))
+        .forEach(r -> used.add(permission(r.method(), r.path())));
+    Set<Permission> granted = granted();
+
+    assertThat(granted).as("RBAC rules of " + RBAC + " against the calls").isEqualTo(used);
+  }
+
+  @Test
+  void requestsMapToTheirRbacPermission() {
+    assertThat(permission("GET", "/api/v1/nodes/gpu-1"))
+        .isEqualTo(new Permission("", "nodes", "get"));
+    assertThat(permission("GET", "/api/v1/pods?fieldSelector=spec.nodeName%3Dgpu-1"))
+        .isEqualTo(new Permission("", "pods", "list"));
+    assertThat(permission("GET", "/api/v1/namespaces/a/pods?fieldSelector=x&watch=true"))
+        .isEqualTo(new Permission("", "pods", "watch"));
+    assertThat(permission("POST", "/api/v1/namespaces/a/pods/p/eviction"))
+        .isEqualTo(new Permission("", "pods/eviction", "create"));
+    assertThat(permission("POST", "/apis/batch/v1/namespaces/ops/jobs"))
+        .isEqualTo(new Permission("batch", "jobs", "create"));
+    assertThat(permission("PATCH", "/api/v1/nodes/gpu-1"))
+        .isEqualTo(new Permission("", "nodes", "patch"));
+  }
+
+  private void exerciseEveryKubernetesEffect() throws Exception {
+    KubernetesNodeDrain drain =
+        new KubernetesNodeDrain(
+            client,
+            new DrainSettings(
+                Duration.ofSeconds(5),
+                Duration.ofMillis(100),
+                new PodSelection(List.of("nvidia.com/gpu"), LabelSelector.parse(""), false),
+                LabelSelector.parse("batch=true"),
+                Duration.ofSeconds(5),
+                List.of("device-plugin"),
+                Duration.ofSeconds(5)));
+    NodeOutage mig =
+        new NodeOutage(ROLLOUT, "gpu-1", Phase.FORWARD, Disruption.GPU, true, "all-balanced");
+    var draining = drain.takeOutOfService(mig).subscribeAsCompletionStage();
+    await("the drain watches the batch pod it waits for")
+        .atMost(BOUND)
+        .until(() -> api.journal().stream().anyMatch(r -> r.path().contains("watch=true")));
+    client.pods().inNamespace("jobs").withName("batch-1").delete();
+    draining.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+    drain.rebooting(mig).await().atMost(BOUND);
+    drain.returnToService(mig).await().atMost(BOUND);
+    drain.takeOutOfService(mig).await().atMost(BOUND);
+    drain.keepOutOfService(mig, "failed").await().atMost(BOUND);
+
+    Path template =
+        Files.writeString(dir.resolve("job.yaml"), KubernetesJobDriverExecutorTest.TEMPLATE);
+    KubernetesJobDriverExecutor jobs =
+        new KubernetesJobDriverExecutor(
+            client, DriverJobTemplate.load(template), "fleetwave", Duration.ofSeconds(10));
+    jobs.request(DriverRequests.talos("talos-1")).await().atMost(BOUND);
+    jobs.request(DriverRequests.talos("talos-1")).await().atMost(BOUND); // a repeated request
+  }
+
+  /** RBAC's view of one request: the group and resource from the path, the verb from the method. */
+  static Permission permission(String method, String pathAndQuery) {
+    int q = pathAndQuery.indexOf('?');
+    String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+    String query = q < 0 ? "" : pathAndQuery.substring(q + 1);
+    List<String> parts = List.of(path.substring(1).split("/"));
+    String group;
+    int next;
+    if (parts.get(0).equals("api")) {
+      group = "";
+      next = 2; // api/v1
+    } else {
+      group = parts.get(1);
+      next = 3; // apis/group/version
+    }
+    if (parts.size() > next + 1 && parts.get(next).equals("namespaces")) {
+      next += 2;
+    }
+    String resource = parts.get(next);
+    boolean named = parts.size() > next + 1;
+    if (parts.size() > next + 2) {
+      resource += "/" + parts.get(next + 2);
+    }
+    String verb =
+        switch (method) {
+          case "GET" -> named ? "get" : query.contains("watch=true") ? "watch" : "list";
+          case "POST" -> "create";
+          case "PATCH" -> "patch";
+          case "PUT" -> "update";
+          case "DELETE" -> named ? "delete" : "deletecollection";
+          default -> throw new IllegalArgumentException("no RBAC verb for " + method);
+        };
+    return new Permission(group, resource, verb);
+  }
+
+  private Set<Permission> granted() throws Exception {
+    Set<Permission> granted = new TreeSet<>();
+    try (InputStream yaml = Files.newInputStream(RBAC)) {
+      for (HasMetadata object : client.load(yaml).items()) {
+        List<PolicyRule> rules =
+            switch (object) {
+              case ClusterRole role -> role.getRules();
+              case Role role -> role.getRules();
+              default -> List.of();
+            };
+        for (PolicyRule rule : rules) {
+          for (String group : rule.getApiGroups()) {
+            for (String resource : rule.getResources()) {
+              for (String verb : rule.getVerbs()) {
+                granted.add(new Permission(group, resource, verb));
+              }
+            }
+          }
+        }
+      }
+    }
+    return granted;
+  }
+}
