@@ -89,6 +89,9 @@ public final class AgentMain {
     if (options.deviceRoot().isPresent()) {
       settings = settings.withDeviceRoot(options.deviceRoot().get());
     }
+    if (options.nodeName().isPresent()) {
+      settings = settings.withNodeName(options.nodeName().get());
+    }
     return new HostProbe(settings).probe();
   }
 

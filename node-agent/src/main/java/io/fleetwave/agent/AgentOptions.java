@@ -13,6 +13,7 @@ import java.util.Optional;
  */
 record AgentOptions(
     Optional<String> bootstrapServers,
+    Optional<String> nodeName,
     Path hostRoot,
     Optional<String> driverRoot,
     Optional<String> deviceRoot,
@@ -30,6 +31,9 @@ record AgentOptions(
       usage: fleetwave-agent --bootstrap HOST:PORT [options]
              fleetwave-agent --probe-only [options]
         --bootstrap HOST:PORT     Kafka (env FLEETWAVE_KAFKA_BOOTSTRAP)
+        --node-name NAME          the node's name, key of its events (env NODE_NAME, on Kubernetes
+                                  from spec.nodeName); default: the host's etc/hostname, else
+                                  proc/sys/kernel/hostname, else the agent's host name
         --host-root DIR           where the host's / is mounted (env FLEETWAVE_HOST_ROOT, default /)
         --driver-root PATH        override the detected driver root (env FLEETWAVE_DRIVER_ROOT)
         --device-root PATH        override the detected device root (env FLEETWAVE_DEVICE_ROOT)
@@ -56,6 +60,7 @@ record AgentOptions(
         case "--allow-reboot" -> reboot = true;
         case "--probe-only" -> probeOnly = true;
         case "--bootstrap",
+            "--node-name",
             "--host-root",
             "--driver-root",
             "--device-root",
@@ -80,6 +85,7 @@ record AgentOptions(
     }
     return new AgentOptions(
         bootstrap,
+        option(values, env, "--node-name", "NODE_NAME"),
         Path.of(option(values, env, "--host-root", "FLEETWAVE_HOST_ROOT").orElse("/")),
         option(values, env, "--driver-root", "FLEETWAVE_DRIVER_ROOT"),
         option(values, env, "--device-root", "FLEETWAVE_DEVICE_ROOT"),

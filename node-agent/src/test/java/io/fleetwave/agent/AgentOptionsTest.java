@@ -1,0 +1,50 @@
+package io.fleetwave.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentOptionsTest {
+  private static final Map<String, String> NO_ENV = Map.of();
+
+  private static AgentOptions parse(Map<String, String> env, String... args) {
+    return AgentOptions.parse(args, env);
+  }
+
+  @Test
+  void theNodeNameComesFromNodeNameWhenNoOptionIsGiven() {
+    AgentOptions options = parse(Map.of("NODE_NAME", "gpu-node-7"), "--bootstrap", "k:9092");
+
+    assertThat(options.nodeName()).contains("gpu-node-7");
+  }
+
+  @Test
+  void theNodeNameOptionWinsOverNodeName() {
+    AgentOptions options =
+        parse(Map.of("NODE_NAME", "from-env"), "--bootstrap", "k:9092", "--node-name", "from-flag");
+
+    assertThat(options.nodeName()).contains("from-flag");
+  }
+
+  @Test
+  void withoutANodeNameTheProbeFindsOne() {
+    assertThat(parse(NO_ENV, "--bootstrap", "k:9092").nodeName()).isEmpty();
+    assertThat(parse(Map.of("NODE_NAME", "  "), "--bootstrap", "k:9092").nodeName()).isEmpty();
+  }
+
+  @Test
+  void aNodeNameOptionWithoutAValueIsRefused() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--node-name"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--node-name needs a value");
+  }
+
+  @Test
+  void unknownOptionsAreRefusedByName() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--nodename", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown option --nodename");
+  }
+}
