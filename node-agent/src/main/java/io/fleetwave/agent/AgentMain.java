@@ -20,6 +20,7 @@ import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.security.CommandVerifier;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,8 @@ import java.util.concurrent.TimeUnit;
  * desired spec and commands ({@link SpecConverger}).
  */
 public final class AgentMain {
+  private static final System.Logger LOG = System.getLogger(AgentMain.class.getName());
+
   private AgentMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -52,7 +55,9 @@ public final class AgentMain {
       return;
     }
     Optional<SpecFollowing> following;
+    Optional<KafkaClients> kafka;
     try {
+      kafka = options.probeOnly() ? Optional.empty() : Optional.of(KafkaClients.of(options));
       following = options.publicKey().map(key -> SpecFollowing.of(verifier(key)));
     } catch (IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
@@ -76,7 +81,7 @@ public final class AgentMain {
         System.out.println(json(new GpuInventoryReported(gpus.inventory())));
         return;
       }
-      run(options, facts, registered, gpus, following);
+      run(options, kafka.orElseThrow(), facts, registered, gpus, following);
     }
   }
 
@@ -97,14 +102,26 @@ public final class AgentMain {
 
   private static void run(
       AgentOptions options,
+      KafkaClients kafka,
       HostFacts facts,
       NodeRegistered registered,
       NvmlGpuBackend gpus,
       Optional<SpecFollowing> following)
       throws InterruptedException {
+    kafka
+        .file()
+        .ifPresent(
+            file ->
+                LOG.log(
+                    Level.INFO,
+                    "Kafka client settings from {0}: {1}",
+                    file.file(),
+                    file.describe()));
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try (EventPublisher publisher =
-        new EventPublisher(EventPublisher.Settings.of(options.bootstrapServers().orElseThrow()))) {
+        new EventPublisher(
+            EventPublisher.Settings.of(kafka.bootstrapServers())
+                .withOverrides(kafka.overrides()))) {
       publisher.awaitTopic();
       NodeAgent agent =
           new NodeAgent(
@@ -119,7 +136,7 @@ public final class AgentMain {
               0);
       agent.start();
       Optional<CommandFollower> follower =
-          following.map(f -> follow(options, facts, agent, gpus, f, scheduler));
+          following.map(f -> follow(kafka, facts, agent, gpus, f, scheduler));
       // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
       long every = options.inventoryInterval().toMillis();
       scheduler.scheduleWithFixedDelay(
@@ -149,7 +166,7 @@ public final class AgentMain {
    * directory where the host is writable and has one; elsewhere the gate is an event only.
    */
   private static CommandFollower follow(
-      AgentOptions options,
+      KafkaClients kafka,
       HostFacts facts,
       NodeAgent agent,
       NvmlGpuBackend gpus,
@@ -176,8 +193,8 @@ public final class AgentMain {
             scheduler);
     CommandFollower follower =
         CommandFollower.start(
-            CommandFollower.Settings.of(
-                options.bootstrapServers().orElseThrow(), following, Duration.ofSeconds(10)),
+            CommandFollower.Settings.of(kafka.bootstrapServers(), following, Duration.ofSeconds(10))
+                .withOverrides(kafka.overrides()),
             registered -> registered.equals(agent.nodeName()));
     converger.start();
     follower.follow(converger);

@@ -13,6 +13,7 @@ import java.util.Optional;
  */
 record AgentOptions(
     Optional<String> bootstrapServers,
+    Optional<Path> kafkaConfig,
     Optional<String> nodeName,
     Path hostRoot,
     Optional<String> driverRoot,
@@ -29,8 +30,15 @@ record AgentOptions(
   static final String USAGE =
       """
       usage: fleetwave-agent --bootstrap HOST:PORT [options]
+             fleetwave-agent --kafka-config FILE [options]
              fleetwave-agent --probe-only [options]
-        --bootstrap HOST:PORT     Kafka (env FLEETWAVE_KAFKA_BOOTSTRAP)
+        --bootstrap HOST:PORT     Kafka (env FLEETWAVE_KAFKA_BOOTSTRAP); wins over bootstrap.servers
+                                  in the --kafka-config file
+        --kafka-config FILE       Kafka client properties merged into every client of the agent:
+                                  security.protocol, sasl.*, ssl.*, client.id, bootstrap.servers...
+                                  (env FLEETWAVE_KAFKA_CONFIG); keys the agent sets itself (acks,
+                                  serializers, idempotence, group.*, isolation.level, its
+                                  timeouts...) are refused
         --node-name NAME          the node's name, key of its events (env NODE_NAME, on Kubernetes
                                   from spec.nodeName); default: the host's etc/hostname, else
                                   proc/sys/kernel/hostname, else the agent's host name
@@ -60,6 +68,7 @@ record AgentOptions(
         case "--allow-reboot" -> reboot = true;
         case "--probe-only" -> probeOnly = true;
         case "--bootstrap",
+            "--kafka-config",
             "--node-name",
             "--host-root",
             "--driver-root",
@@ -79,12 +88,16 @@ record AgentOptions(
       }
     }
     Optional<String> bootstrap = option(values, env, "--bootstrap", "FLEETWAVE_KAFKA_BOOTSTRAP");
-    if (!probeOnly && bootstrap.isEmpty()) {
+    Optional<Path> kafkaConfig =
+        option(values, env, "--kafka-config", "FLEETWAVE_KAFKA_CONFIG").map(Path::of);
+    if (!probeOnly && bootstrap.isEmpty() && kafkaConfig.isEmpty()) {
       throw new IllegalArgumentException(
-          "--bootstrap HOST:PORT (or FLEETWAVE_KAFKA_BOOTSTRAP) is required");
+          "--bootstrap HOST:PORT (or FLEETWAVE_KAFKA_BOOTSTRAP, or bootstrap.servers in a"
+              + " --kafka-config file) is required");
     }
     return new AgentOptions(
         bootstrap,
+        kafkaConfig,
         option(values, env, "--node-name", "NODE_NAME"),
         Path.of(option(values, env, "--host-root", "FLEETWAVE_HOST_ROOT").orElse("/")),
         option(values, env, "--driver-root", "FLEETWAVE_DRIVER_ROOT"),

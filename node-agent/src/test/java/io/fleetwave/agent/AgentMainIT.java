@@ -213,6 +213,75 @@ class AgentMainIT {
     assertThat(out).contains("--public-key: cannot read target/no-such-key.pem");
   }
 
+  @Test
+  void configuredOnlyThroughAKafkaConfigFileItPublishesUnderItsClientIdAndNeverLogsTheSecret()
+      throws Exception {
+    Path config = Files.createTempFile(Path.of("target"), "kafka-", ".properties");
+    Files.writeString(
+        config,
+        """
+        bootstrap.servers=%s
+        client.id=fleetwave-it-agent
+        # unused on PLAINTEXT: here to show that it is never logged
+        sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\
+            username="agent" password="it-s3cret";
+        """
+            .formatted(kafka.bootstrapServers()));
+    Path log = Files.createTempFile(Path.of("target"), "agent-", ".log");
+    Process agent =
+        agent(
+            log,
+            "--kafka-config",
+            config.toString(),
+            "--node-name",
+            "kafka-config-node",
+            "--host-root",
+            hostRoot.toString());
+    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
+      List<Envelope<FleetEvent>> seen = new ArrayList<>();
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                read(consumer, seen);
+                return seen.stream()
+                    .anyMatch(
+                        e ->
+                            e.data() instanceof NodeRegistered registered
+                                && registered.hostname().equals("kafka-config-node"));
+              });
+      agent.destroy();
+      assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      String out = Files.readString(log);
+
+      assertThat(out)
+          .contains(
+              "Kafka client settings from " + config,
+              "client.id=fleetwave-it-agent",
+              "sasl.jaas.config=[hidden]",
+              "[Producer clientId=fleetwave-it-agent]")
+          .doesNotContain("it-s3cret");
+    } finally {
+      agent.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aKafkaConfigFileThatSetsAcksStopsTheAgentNamingTheLineAndKey() throws Exception {
+    Path config = Files.createTempFile(Path.of("target"), "kafka-", ".properties");
+    Files.writeString(config, "bootstrap.servers=" + kafka.bootstrapServers() + "\nacks=1\n");
+    Process agent = agent("--kafka-config", config.toString(), "--host-root", hostRoot.toString());
+    assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(agent.exitValue()).as(out).isEqualTo(2);
+    assertThat(out)
+        .contains(
+            "--kafka-config "
+                + config
+                + ": line 2: acks is set by the agent and cannot be overridden (acks=all: ");
+  }
+
   private static KafkaProducer<String, byte[]> producer() {
     return new KafkaProducer<>(
         Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
@@ -230,6 +299,18 @@ class AgentMainIT {
   }
 
   private static Process agent(String... args) throws Exception {
+    return new ProcessBuilder(command(args)).redirectErrorStream(true).start();
+  }
+
+  /** The agent with its output in a file, which outlives the process (destroy closes pipes). */
+  private static Process agent(Path log, String... args) throws Exception {
+    return new ProcessBuilder(command(args))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
+  private static List<String> command(String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--enable-native-access=ALL-UNNAMED");
@@ -237,7 +318,7 @@ class AgentMainIT {
     command.add(System.getProperty("java.class.path"));
     command.add(AgentMain.class.getName());
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
+    return command;
   }
 
   private static KafkaConsumer<String, byte[]> consumer() {

@@ -47,4 +47,30 @@ class AgentOptionsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("unknown option --nodename");
   }
+
+  @Test
+  void theKafkaConfigOptionWinsOverItsVariable() {
+    AgentOptions options =
+        parse(
+            Map.of("FLEETWAVE_KAFKA_CONFIG", "/etc/env.properties"),
+            "--kafka-config",
+            "/etc/flag.properties");
+
+    assertThat(options.kafkaConfig()).contains(java.nio.file.Path.of("/etc/flag.properties"));
+    assertThat(parse(Map.of("FLEETWAVE_KAFKA_CONFIG", "/etc/env.properties")).kafkaConfig())
+        .contains(java.nio.file.Path.of("/etc/env.properties"));
+  }
+
+  @Test
+  void aKafkaConfigFileStandsInForTheBootstrapOption() {
+    assertThat(parse(NO_ENV, "--kafka-config", "/etc/k.properties").bootstrapServers()).isEmpty();
+  }
+
+  @Test
+  void withoutBootstrapOrKafkaConfigTheAgentRefusesToStart() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--host-root", "/host"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--bootstrap HOST:PORT")
+        .hasMessageContaining("--kafka-config");
+  }
 }
