@@ -22,7 +22,9 @@ import io.fleetwave.events.security.CommandVerifier;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -201,17 +203,49 @@ public final class AgentMain {
     return follower;
   }
 
-  /** The public key from a file, or the PEM itself (environment variable). */
+  /**
+   * The public key from a file, or the PEM itself (environment variable). The file may be a key of
+   * a mounted ConfigMap: a symlink through {@code ..data/} to the current version, followed here.
+   *
+   * @throws IllegalArgumentException naming the file when it is missing, a directory, unreadable or
+   *     not an Ed25519 public key in PEM
+   */
   static CommandVerifier verifier(String fileOrPem) {
-    String pem = fileOrPem;
-    if (!fileOrPem.strip().startsWith("-----BEGIN")) {
+    if (fileOrPem.strip().startsWith("-----BEGIN")) {
       try {
-        pem = Files.readString(Path.of(fileOrPem));
-      } catch (IOException e) {
-        throw new IllegalArgumentException("--public-key: cannot read " + fileOrPem + ": " + e, e);
+        return CommandVerifier.fromX509(fileOrPem);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--public-key: " + e.getMessage(), e);
       }
     }
-    return CommandVerifier.fromX509(pem);
+    Path file = Path.of(fileOrPem);
+    String pem;
+    try {
+      pem = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(
+          "--public-key: cannot read " + fileOrPem + ": no such file", e);
+    } catch (CharacterCodingException e) {
+      throw notAPublicKey(
+          fileOrPem, "binary, not PEM text (DER? openssl pkey -pubin -outform PEM)");
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "--public-key: cannot read "
+              + fileOrPem
+              + ": "
+              + (Files.isDirectory(file) ? "a directory; name the key file in it" : e.toString()),
+          e);
+    }
+    try {
+      return CommandVerifier.fromX509(pem);
+    } catch (IllegalArgumentException e) {
+      throw notAPublicKey(fileOrPem, e.getMessage());
+    }
+  }
+
+  private static IllegalArgumentException notAPublicKey(String file, String why) {
+    return new IllegalArgumentException(
+        "--public-key: " + file + " is not an Ed25519 public key in PEM: " + why);
   }
 
   private static String bootId(HostFacts facts) {
