@@ -11,6 +11,7 @@ import io.fleetwave.agent.host.HostProbe;
 import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.hostclients.SystemdReboot;
+import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reset.NodeReboot;
@@ -76,8 +77,14 @@ public final class AgentMain {
     ResetPolicy policy = new ResetPolicy(options.rebootAllowed(), Duration.ofSeconds(60));
     try (NvmlGpuBackend gpus =
         NvmlGpuBackend.open(facts, new ProcessCommandRunner(), policy, reboot)) {
+      Placement placement =
+          Placement.of(
+              options,
+              System.getenv(),
+              () -> Fabric8NodeReader.inCluster(Placement.NODE_OBJECT_BOUND),
+              Placement.NODE_OBJECT_BOUND);
       NodeRegistered registered =
-          facts.toNodeRegistered(gpus.driverVersion(), options.zone(), options.labels());
+          facts.toNodeRegistered(gpus.driverVersion(), placement.zone(), placement.labels());
       if (options.probeOnly()) {
         System.out.println(json(registered));
         System.out.println(json(new GpuInventoryReported(gpus.inventory())));

@@ -2,14 +2,18 @@ package io.fleetwave.agent;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The real agent's settings: command-line options win, then environment variables, then defaults.
  * Nothing here has to be right for the host to be detected; the driver and device roots are only
- * overrides (seed 004).
+ * overrides (seed 004). Zone and labels are empty when not given: they then come from the Node
+ * object where the agent may read it ({@link Placement}), else default to {@value #DEFAULT_ZONE}
+ * and none.
  */
 record AgentOptions(
     Optional<String> bootstrapServers,
@@ -18,14 +22,17 @@ record AgentOptions(
     Path hostRoot,
     Optional<String> driverRoot,
     Optional<String> deviceRoot,
-    String zone,
-    Map<String, String> labels,
+    Optional<String> zone,
+    Optional<Map<String, String>> labels,
+    List<String> nodeLabelPrefixes,
     Duration heartbeatInterval,
     Duration inventoryInterval,
     Duration busTimeout,
     boolean rebootAllowed,
     boolean probeOnly,
     Optional<String> publicKey) {
+
+  static final String DEFAULT_ZONE = "default";
 
   static final String USAGE =
       """
@@ -45,8 +52,12 @@ record AgentOptions(
         --host-root DIR           where the host's / is mounted (env FLEETWAVE_HOST_ROOT, default /)
         --driver-root PATH        override the detected driver root (env FLEETWAVE_DRIVER_ROOT)
         --device-root PATH        override the detected device root (env FLEETWAVE_DEVICE_ROOT)
-        --zone NAME               failure domain (env FLEETWAVE_ZONE, default "default")
-        --labels k=v,k=v          node labels (env FLEETWAVE_LABELS)
+        --zone NAME               failure domain (env FLEETWAVE_ZONE); default: the Node object's
+                                  topology.kubernetes.io/zone in a pod, else "default"
+        --labels k=v,k=v          node labels (env FLEETWAVE_LABELS); default: the Node object's
+                                  labels in a pod, else none
+        --node-label-prefixes P,P take only the Node object's labels whose key starts with one of
+                                  these (env FLEETWAVE_NODE_LABEL_PREFIXES; default: all labels)
         --heartbeat-seconds N     default 10
         --inventory-seconds N     how often GPU state is re-read, default 15
         --bus-timeout-seconds N   bound on every D-Bus call, default 3
@@ -75,6 +86,7 @@ record AgentOptions(
             "--device-root",
             "--zone",
             "--labels",
+            "--node-label-prefixes",
             "--heartbeat-seconds",
             "--inventory-seconds",
             "--bus-timeout-seconds",
@@ -102,8 +114,11 @@ record AgentOptions(
         Path.of(option(values, env, "--host-root", "FLEETWAVE_HOST_ROOT").orElse("/")),
         option(values, env, "--driver-root", "FLEETWAVE_DRIVER_ROOT"),
         option(values, env, "--device-root", "FLEETWAVE_DEVICE_ROOT"),
-        option(values, env, "--zone", "FLEETWAVE_ZONE").orElse("default"),
-        labels(option(values, env, "--labels", "FLEETWAVE_LABELS").orElse("")),
+        option(values, env, "--zone", "FLEETWAVE_ZONE"),
+        option(values, env, "--labels", "FLEETWAVE_LABELS").map(AgentOptions::labels),
+        option(values, env, "--node-label-prefixes", "FLEETWAVE_NODE_LABEL_PREFIXES")
+            .map(AgentOptions::list)
+            .orElse(List.of()),
         seconds(values, "--heartbeat-seconds", 10),
         seconds(values, "--inventory-seconds", 15),
         seconds(values, "--bus-timeout-seconds", 3),
@@ -147,5 +162,9 @@ record AgentOptions(
       labels.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
     return Map.copyOf(labels);
+  }
+
+  private static List<String> list(String text) {
+    return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
   }
 }

@@ -73,4 +73,51 @@ class AgentOptionsTest {
         .hasMessageContaining("--bootstrap HOST:PORT")
         .hasMessageContaining("--kafka-config");
   }
+
+  @Test
+  void zoneAndLabelsOptionsWinOverTheirVariables() {
+    Map<String, String> env = Map.of("FLEETWAVE_ZONE", "env-zone", "FLEETWAVE_LABELS", "a=env");
+
+    AgentOptions fromFlags =
+        parse(env, "--bootstrap", "k:9092", "--zone", "flag-zone", "--labels", "a=flag,b=2");
+    AgentOptions fromEnv = parse(env, "--bootstrap", "k:9092");
+
+    assertThat(fromFlags.zone()).contains("flag-zone");
+    assertThat(fromFlags.labels()).contains(Map.of("a", "flag", "b", "2"));
+    assertThat(fromEnv.zone()).contains("env-zone");
+    assertThat(fromEnv.labels()).contains(Map.of("a", "env"));
+  }
+
+  @Test
+  void zoneAndLabelsNotGivenAreLeftOpenForTheNodeObject() {
+    AgentOptions options = parse(NO_ENV, "--bootstrap", "k:9092");
+
+    assertThat(options.zone()).isEmpty();
+    assertThat(options.labels()).isEmpty();
+    assertThat(options.nodeLabelPrefixes()).isEmpty();
+  }
+
+  @Test
+  void nodeLabelPrefixesAreACommaSeparatedList() {
+    assertThat(
+            parse(
+                    Map.of("FLEETWAVE_NODE_LABEL_PREFIXES", "x/"),
+                    "--bootstrap",
+                    "k:9092",
+                    "--node-label-prefixes",
+                    "nvidia.com/, topology.kubernetes.io/,")
+                .nodeLabelPrefixes())
+        .containsExactly("nvidia.com/", "topology.kubernetes.io/");
+    assertThat(
+            parse(Map.of("FLEETWAVE_NODE_LABEL_PREFIXES", "x/"), "--bootstrap", "k:9092")
+                .nodeLabelPrefixes())
+        .containsExactly("x/");
+  }
+
+  @Test
+  void aLabelThatIsNotKeyValueIsRefused() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--labels", "pool"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("label 'pool' is not key=value");
+  }
 }
