@@ -46,7 +46,7 @@ record Placement(String zone, Map<String, String> labels) {
       return placement;
     }
     String node = options.nodeName().orElseThrow();
-    return switch (NodeObject.read(reader.get(), node, options.nodeLabelPrefixes(), bound)) {
+    return switch (NodeObject.read(reader, node, options.nodeLabelPrefixes(), bound)) {
       case NodeObject.Lookup.Found found -> {
         Placement placement =
             new Placement(

@@ -214,6 +214,25 @@ class PlacementTest {
   }
 
   @Test
+  void aClientThatCannotBeConfiguredIsOneMoreReasonToFallBack() {
+    Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
+    Supplier<NodeReader> broken =
+        () -> {
+          throw new IllegalStateException("cannot read /var/run/secrets/.../ca.crt");
+        };
+    try (LogRecords log = new LogRecords(Placement.class)) {
+      Placement placement = Placement.of(options(env, "--zone", "z"), env, broken, BOUND);
+
+      assertThat(placement).isEqualTo(new Placement("z", Map.of()));
+      assertThat(log.lines())
+          .containsExactly(
+              "WARNING Node object of gpu-7 not read (java.lang.IllegalStateException: cannot read"
+                  + " /var/run/secrets/.../ca.crt); zone and labels from --zone/--labels or their"
+                  + " defaults: zone=z, labels={}");
+    }
+  }
+
+  @Test
   void theLabelPrefixesKeepSomeLabelsButNotTheZone() {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 

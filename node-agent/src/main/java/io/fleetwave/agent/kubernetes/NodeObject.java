@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The agent's own Node object, read once at start when it runs in a pod: its labels, the zone among
@@ -72,10 +73,12 @@ public final class NodeObject {
 
   /**
    * Reads the node's labels within {@code bound}, keeping those whose key starts with one of {@code
-   * prefixes} (all when none). The read runs on its own daemon thread so the bound holds whatever
-   * the client does.
+   * prefixes} (all when none). The reader is created and used on a daemon thread of its own, so the
+   * bound holds whatever the client does, and a client that cannot even be configured is one more
+   * reason the Node object is unavailable.
    */
-  public static Lookup read(NodeReader reader, String node, List<String> prefixes, Duration bound) {
+  public static Lookup read(
+      Supplier<NodeReader> reader, String node, List<String> prefixes, Duration bound) {
     CompletableFuture<Optional<Map<String, String>>> read = new CompletableFuture<>();
     Thread.ofPlatform()
         .daemon()
@@ -83,7 +86,7 @@ public final class NodeObject {
         .start(
             () -> {
               try {
-                read.complete(reader.labels(node));
+                read.complete(reader.get().labels(node));
               } catch (Throwable e) {
                 read.completeExceptionally(e);
               }
