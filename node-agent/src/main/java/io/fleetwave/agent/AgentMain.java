@@ -11,6 +11,7 @@ import io.fleetwave.agent.host.HostProbe;
 import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.hostclients.SystemdReboot;
+import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reset.NodeReboot;
@@ -20,8 +21,11 @@ import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.security.CommandVerifier;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -39,6 +43,8 @@ import java.util.concurrent.TimeUnit;
  * desired spec and commands ({@link SpecConverger}).
  */
 public final class AgentMain {
+  private static final System.Logger LOG = System.getLogger(AgentMain.class.getName());
+
   private AgentMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -52,7 +58,9 @@ public final class AgentMain {
       return;
     }
     Optional<SpecFollowing> following;
+    Optional<KafkaClients> kafka;
     try {
+      kafka = options.probeOnly() ? Optional.empty() : Optional.of(KafkaClients.of(options));
       following = options.publicKey().map(key -> SpecFollowing.of(verifier(key)));
     } catch (IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
@@ -69,14 +77,20 @@ public final class AgentMain {
     ResetPolicy policy = new ResetPolicy(options.rebootAllowed(), Duration.ofSeconds(60));
     try (NvmlGpuBackend gpus =
         NvmlGpuBackend.open(facts, new ProcessCommandRunner(), policy, reboot)) {
+      Placement placement =
+          Placement.of(
+              options,
+              System.getenv(),
+              () -> Fabric8NodeReader.inCluster(Placement.NODE_OBJECT_BOUND),
+              Placement.NODE_OBJECT_BOUND);
       NodeRegistered registered =
-          facts.toNodeRegistered(gpus.driverVersion(), options.zone(), options.labels());
+          facts.toNodeRegistered(gpus.driverVersion(), placement.zone(), placement.labels());
       if (options.probeOnly()) {
         System.out.println(json(registered));
         System.out.println(json(new GpuInventoryReported(gpus.inventory())));
         return;
       }
-      run(options, facts, registered, gpus, following);
+      run(options, kafka.orElseThrow(), facts, registered, gpus, following);
     }
   }
 
@@ -89,19 +103,34 @@ public final class AgentMain {
     if (options.deviceRoot().isPresent()) {
       settings = settings.withDeviceRoot(options.deviceRoot().get());
     }
+    if (options.nodeName().isPresent()) {
+      settings = settings.withNodeName(options.nodeName().get());
+    }
     return new HostProbe(settings).probe();
   }
 
   private static void run(
       AgentOptions options,
+      KafkaClients kafka,
       HostFacts facts,
       NodeRegistered registered,
       NvmlGpuBackend gpus,
       Optional<SpecFollowing> following)
       throws InterruptedException {
+    kafka
+        .file()
+        .ifPresent(
+            file ->
+                LOG.log(
+                    Level.INFO,
+                    "Kafka client settings from {0}: {1}",
+                    file.file(),
+                    file.describe()));
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try (EventPublisher publisher =
-        new EventPublisher(EventPublisher.Settings.of(options.bootstrapServers().orElseThrow()))) {
+        new EventPublisher(
+            EventPublisher.Settings.of(kafka.bootstrapServers())
+                .withOverrides(kafka.overrides()))) {
       publisher.awaitTopic();
       NodeAgent agent =
           new NodeAgent(
@@ -116,7 +145,7 @@ public final class AgentMain {
               0);
       agent.start();
       Optional<CommandFollower> follower =
-          following.map(f -> follow(options, facts, agent, gpus, f, scheduler));
+          following.map(f -> follow(kafka, facts, agent, gpus, f, scheduler));
       // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
       long every = options.inventoryInterval().toMillis();
       scheduler.scheduleWithFixedDelay(
@@ -146,7 +175,7 @@ public final class AgentMain {
    * directory where the host is writable and has one; elsewhere the gate is an event only.
    */
   private static CommandFollower follow(
-      AgentOptions options,
+      KafkaClients kafka,
       HostFacts facts,
       NodeAgent agent,
       NvmlGpuBackend gpus,
@@ -173,25 +202,57 @@ public final class AgentMain {
             scheduler);
     CommandFollower follower =
         CommandFollower.start(
-            CommandFollower.Settings.of(
-                options.bootstrapServers().orElseThrow(), following, Duration.ofSeconds(10)),
+            CommandFollower.Settings.of(kafka.bootstrapServers(), following, Duration.ofSeconds(10))
+                .withOverrides(kafka.overrides()),
             registered -> registered.equals(agent.nodeName()));
     converger.start();
     follower.follow(converger);
     return follower;
   }
 
-  /** The public key from a file, or the PEM itself (environment variable). */
+  /**
+   * The public key from a file, or the PEM itself (environment variable). The file may be a key of
+   * a mounted ConfigMap: a symlink through {@code ..data/} to the current version, followed here.
+   *
+   * @throws IllegalArgumentException naming the file when it is missing, a directory, unreadable or
+   *     not an Ed25519 public key in PEM
+   */
   static CommandVerifier verifier(String fileOrPem) {
-    String pem = fileOrPem;
-    if (!fileOrPem.strip().startsWith("-----BEGIN")) {
+    if (fileOrPem.strip().startsWith("-----BEGIN")) {
       try {
-        pem = Files.readString(Path.of(fileOrPem));
-      } catch (IOException e) {
-        throw new IllegalArgumentException("--public-key: cannot read " + fileOrPem + ": " + e, e);
+        return CommandVerifier.fromX509(fileOrPem);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--public-key: " + e.getMessage(), e);
       }
     }
-    return CommandVerifier.fromX509(pem);
+    Path file = Path.of(fileOrPem);
+    String pem;
+    try {
+      pem = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(
+          "--public-key: cannot read " + fileOrPem + ": no such file", e);
+    } catch (CharacterCodingException e) {
+      throw notAPublicKey(
+          fileOrPem, "binary, not PEM text (DER? openssl pkey -pubin -outform PEM)");
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "--public-key: cannot read "
+              + fileOrPem
+              + ": "
+              + (Files.isDirectory(file) ? "a directory; name the key file in it" : e.toString()),
+          e);
+    }
+    try {
+      return CommandVerifier.fromX509(pem);
+    } catch (IllegalArgumentException e) {
+      throw notAPublicKey(fileOrPem, e.getMessage());
+    }
+  }
+
+  private static IllegalArgumentException notAPublicKey(String file, String why) {
+    return new IllegalArgumentException(
+        "--public-key: " + file + " is not an Ed25519 public key in PEM: " + why);
   }
 
   private static String bootId(HostFacts facts) {

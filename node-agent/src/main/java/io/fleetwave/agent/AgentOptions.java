@@ -2,22 +2,29 @@ package io.fleetwave.agent;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The real agent's settings: command-line options win, then environment variables, then defaults.
  * Nothing here has to be right for the host to be detected; the driver and device roots are only
- * overrides (seed 004).
+ * overrides (seed 004). Zone and labels are empty when not given: they then come from the Node
+ * object where the agent may read it ({@link Placement}), else default to {@value #DEFAULT_ZONE}
+ * and none.
  */
 record AgentOptions(
     Optional<String> bootstrapServers,
+    Optional<Path> kafkaConfig,
+    Optional<String> nodeName,
     Path hostRoot,
     Optional<String> driverRoot,
     Optional<String> deviceRoot,
-    String zone,
-    Map<String, String> labels,
+    Optional<String> zone,
+    Optional<Map<String, String>> labels,
+    List<String> nodeLabelPrefixes,
     Duration heartbeatInterval,
     Duration inventoryInterval,
     Duration busTimeout,
@@ -25,16 +32,32 @@ record AgentOptions(
     boolean probeOnly,
     Optional<String> publicKey) {
 
+  static final String DEFAULT_ZONE = "default";
+
   static final String USAGE =
       """
       usage: fleetwave-agent --bootstrap HOST:PORT [options]
+             fleetwave-agent --kafka-config FILE [options]
              fleetwave-agent --probe-only [options]
-        --bootstrap HOST:PORT     Kafka (env FLEETWAVE_KAFKA_BOOTSTRAP)
+        --bootstrap HOST:PORT     Kafka (env FLEETWAVE_KAFKA_BOOTSTRAP); wins over bootstrap.servers
+                                  in the --kafka-config file
+        --kafka-config FILE       Kafka client properties merged into every client of the agent:
+                                  security.protocol, sasl.*, ssl.*, client.id, bootstrap.servers...
+                                  (env FLEETWAVE_KAFKA_CONFIG); keys the agent sets itself (acks,
+                                  serializers, idempotence, group.*, isolation.level, its
+                                  timeouts...) are refused
+        --node-name NAME          the node's name, key of its events (env NODE_NAME, on Kubernetes
+                                  from spec.nodeName); default: the host's etc/hostname, else
+                                  proc/sys/kernel/hostname, else the agent's host name
         --host-root DIR           where the host's / is mounted (env FLEETWAVE_HOST_ROOT, default /)
         --driver-root PATH        override the detected driver root (env FLEETWAVE_DRIVER_ROOT)
         --device-root PATH        override the detected device root (env FLEETWAVE_DEVICE_ROOT)
-        --zone NAME               failure domain (env FLEETWAVE_ZONE, default "default")
-        --labels k=v,k=v          node labels (env FLEETWAVE_LABELS)
+        --zone NAME               failure domain (env FLEETWAVE_ZONE); default: the Node object's
+                                  topology.kubernetes.io/zone in a pod, else "default"
+        --labels k=v,k=v          node labels (env FLEETWAVE_LABELS); default: the Node object's
+                                  labels in a pod, else none
+        --node-label-prefixes P,P take only the Node object's labels whose key starts with one of
+                                  these (env FLEETWAVE_NODE_LABEL_PREFIXES; default: all labels)
         --heartbeat-seconds N     default 10
         --inventory-seconds N     how often GPU state is re-read, default 15
         --bus-timeout-seconds N   bound on every D-Bus call, default 3
@@ -56,11 +79,14 @@ record AgentOptions(
         case "--allow-reboot" -> reboot = true;
         case "--probe-only" -> probeOnly = true;
         case "--bootstrap",
+            "--kafka-config",
+            "--node-name",
             "--host-root",
             "--driver-root",
             "--device-root",
             "--zone",
             "--labels",
+            "--node-label-prefixes",
             "--heartbeat-seconds",
             "--inventory-seconds",
             "--bus-timeout-seconds",
@@ -74,17 +100,25 @@ record AgentOptions(
       }
     }
     Optional<String> bootstrap = option(values, env, "--bootstrap", "FLEETWAVE_KAFKA_BOOTSTRAP");
-    if (!probeOnly && bootstrap.isEmpty()) {
+    Optional<Path> kafkaConfig =
+        option(values, env, "--kafka-config", "FLEETWAVE_KAFKA_CONFIG").map(Path::of);
+    if (!probeOnly && bootstrap.isEmpty() && kafkaConfig.isEmpty()) {
       throw new IllegalArgumentException(
-          "--bootstrap HOST:PORT (or FLEETWAVE_KAFKA_BOOTSTRAP) is required");
+          "--bootstrap HOST:PORT (or FLEETWAVE_KAFKA_BOOTSTRAP, or bootstrap.servers in a"
+              + " --kafka-config file) is required");
     }
     return new AgentOptions(
         bootstrap,
+        kafkaConfig,
+        option(values, env, "--node-name", "NODE_NAME"),
         Path.of(option(values, env, "--host-root", "FLEETWAVE_HOST_ROOT").orElse("/")),
         option(values, env, "--driver-root", "FLEETWAVE_DRIVER_ROOT"),
         option(values, env, "--device-root", "FLEETWAVE_DEVICE_ROOT"),
-        option(values, env, "--zone", "FLEETWAVE_ZONE").orElse("default"),
-        labels(option(values, env, "--labels", "FLEETWAVE_LABELS").orElse("")),
+        option(values, env, "--zone", "FLEETWAVE_ZONE"),
+        option(values, env, "--labels", "FLEETWAVE_LABELS").map(AgentOptions::labels),
+        option(values, env, "--node-label-prefixes", "FLEETWAVE_NODE_LABEL_PREFIXES")
+            .map(AgentOptions::list)
+            .orElse(List.of()),
         seconds(values, "--heartbeat-seconds", 10),
         seconds(values, "--inventory-seconds", 15),
         seconds(values, "--bus-timeout-seconds", 3),
@@ -128,5 +162,9 @@ record AgentOptions(
       labels.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
     return Map.copyOf(labels);
+  }
+
+  private static List<String> list(String text) {
+    return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
   }
 }

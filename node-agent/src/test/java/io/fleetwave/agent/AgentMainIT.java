@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.agent.host.HostTree;
+import io.fleetwave.agent.kubernetes.KubernetesApi;
 import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.Envelope;
@@ -213,6 +214,126 @@ class AgentMainIT {
     assertThat(out).contains("--public-key: cannot read target/no-such-key.pem");
   }
 
+  @Test
+  void configuredOnlyThroughAKafkaConfigFileItPublishesUnderItsClientIdAndNeverLogsTheSecret()
+      throws Exception {
+    Path config = Files.createTempFile(Path.of("target"), "kafka-", ".properties");
+    Files.writeString(
+        config,
+        """
+        bootstrap.servers=%s
+        client.id=fleetwave-it-agent
+        # unused on PLAINTEXT: here to show that it is never logged
+        sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\
+            username="agent" password="it-s3cret";
+        """
+            .formatted(kafka.bootstrapServers()));
+    Path log = Files.createTempFile(Path.of("target"), "agent-", ".log");
+    Process agent =
+        agent(
+            log,
+            "--kafka-config",
+            config.toString(),
+            "--node-name",
+            "kafka-config-node",
+            "--host-root",
+            hostRoot.toString());
+    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
+      List<Envelope<FleetEvent>> seen = new ArrayList<>();
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                read(consumer, seen);
+                return seen.stream()
+                    .anyMatch(
+                        e ->
+                            e.data() instanceof NodeRegistered registered
+                                && registered.hostname().equals("kafka-config-node"));
+              });
+      agent.destroy();
+      assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      String out = Files.readString(log);
+
+      assertThat(out)
+          .contains(
+              "Kafka client settings from " + config,
+              "client.id=fleetwave-it-agent",
+              "sasl.jaas.config=[hidden]",
+              "[Producer clientId=fleetwave-it-agent]")
+          .doesNotContain("it-s3cret");
+    } finally {
+      agent.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aKafkaConfigFileThatSetsAcksStopsTheAgentNamingTheLineAndKey() throws Exception {
+    Path config = Files.createTempFile(Path.of("target"), "kafka-", ".properties");
+    Files.writeString(config, "bootstrap.servers=" + kafka.bootstrapServers() + "\nacks=1\n");
+    Process agent = agent("--kafka-config", config.toString(), "--host-root", hostRoot.toString());
+    assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(agent.exitValue()).as(out).isEqualTo(2);
+    assertThat(out)
+        .contains(
+            "--kafka-config "
+                + config
+                + ": line 2: acks is set by the agent and cannot be overridden (acks=all: ");
+  }
+
+  @Test
+  void inAPodTheAgentTakesZoneAndLabelsFromItsNodeObject() throws Exception {
+    Path log = Files.createTempFile(Path.of("target"), "agent-", ".log");
+    try (KubernetesApi api =
+        new KubernetesApi()
+            .node(
+                "gke-h200-pool-1",
+                Map.of(
+                    "topology.kubernetes.io/zone", "us-central1-a",
+                    "cloud.google.com/gke-nodepool", "h200-pool"))) {
+      Path pod = Files.createTempDirectory(Path.of("target"), "pod-");
+      Process agent =
+          agent(
+              api.podEnvironment(pod, "gke-h200-pool-1"),
+              List.of(),
+              log,
+              "--probe-only",
+              "--host-root",
+              hostRoot.toString());
+      assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      String out = Files.readString(log);
+
+      assertThat(agent.exitValue()).as(out).isZero();
+      assertThat(out)
+          .contains(
+              "\"hostname\" : \"gke-h200-pool-1\"",
+              "\"zone\" : \"us-central1-a\"",
+              "\"cloud.google.com/gke-nodepool\" : \"h200-pool\"",
+              "Node object of gke-h200-pool-1 read: zone=us-central1-a, 2 labels from it");
+    }
+  }
+
+  @Test
+  void offKubernetesTheAgentLoadsNoKubernetesClientClass() throws Exception {
+    Path log = Files.createTempFile(Path.of("target"), "agent-", ".log");
+    Process agent =
+        agent(
+            Map.of("NODE_NAME", "bare-metal-1"),
+            List.of("-Xlog:class+load=info"),
+            log,
+            "--probe-only",
+            "--host-root",
+            hostRoot.toString());
+    assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    List<String> lines = Files.readAllLines(log);
+
+    assertThat(agent.exitValue()).as(String.join("\n", lines)).isZero();
+    assertThat(lines).anyMatch(line -> line.contains(" io.fleetwave.agent.Placement "));
+    assertThat(lines).noneMatch(line -> line.contains(" io.fabric8."));
+  }
+
   private static KafkaProducer<String, byte[]> producer() {
     return new KafkaProducer<>(
         Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
@@ -230,14 +351,31 @@ class AgentMainIT {
   }
 
   private static Process agent(String... args) throws Exception {
+    return new ProcessBuilder(command(List.of(), args)).redirectErrorStream(true).start();
+  }
+
+  /** The agent with its output in a file, which outlives the process (destroy closes pipes). */
+  private static Process agent(Path log, String... args) throws Exception {
+    return agent(Map.of(), List.of(), log, args);
+  }
+
+  private static Process agent(
+      Map<String, String> env, List<String> jvmFlags, Path log, String... args) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(command(jvmFlags, args)).redirectErrorStream(true);
+    builder.redirectOutput(log.toFile()).environment().putAll(env);
+    return builder.start();
+  }
+
+  private static List<String> command(List<String> jvmFlags, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags);
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(AgentMain.class.getName());
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
+    return command;
   }
 
   private static KafkaConsumer<String, byte[]> consumer() {

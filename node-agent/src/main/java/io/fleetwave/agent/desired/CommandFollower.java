@@ -1,5 +1,6 @@
 package io.fleetwave.agent.desired;
 
+import io.fleetwave.agent.kafka.ClientOverrides;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,8 @@ public final class CommandFollower implements AutoCloseable {
    * @param commandsTopic one-shot commands, key = node name
    * @param kafkaWait bound on metadata and offset requests (start fails after it)
    * @param catchUpTimeout bound on reaching the end of the desired topic for a joining node
-   * @param overrides further consumer properties (security), applied last
+   * @param overrides further consumer properties (security, tuning, client.id); the keys the
+   *     follower owns are refused ({@link ClientOverrides})
    */
   public record Settings(
       String bootstrapServers,
@@ -58,7 +60,7 @@ public final class CommandFollower implements AutoCloseable {
       Objects.requireNonNull(commandsTopic, "commandsTopic");
       Objects.requireNonNull(kafkaWait, "kafkaWait");
       Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
-      overrides = Map.copyOf(overrides);
+      overrides = ClientOverrides.check(overrides);
     }
 
     public static Settings of(String bootstrapServers, SpecFollowing following, Duration wait) {
@@ -69,6 +71,17 @@ public final class CommandFollower implements AutoCloseable {
           wait,
           following.catchUpTimeout(),
           Map.of());
+    }
+
+    /** These settings with an operator's client properties (e.g. from --kafka-config). */
+    public Settings withOverrides(Map<String, ?> overrides) {
+      return new Settings(
+          bootstrapServers,
+          desiredTopic,
+          commandsTopic,
+          kafkaWait,
+          catchUpTimeout,
+          Map.copyOf(overrides));
     }
   }
 
@@ -129,14 +142,19 @@ public final class CommandFollower implements AutoCloseable {
     }
   }
 
-  static Map<String, Object> consumerConfig(Settings settings) {
+  /**
+   * The consumer properties: client.id that the overrides may change, then the overrides, then what
+   * the follower owns (servers, no group, read_committed, its bound), which nothing overrides. The
+   * deserializers are given to the consumer as objects.
+   */
+  public static Map<String, Object> consumerConfig(Settings settings) {
     Map<String, Object> config = new HashMap<>();
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "fleetwave-command-follower");
+    config.putAll(settings.overrides());
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "fleetwave-command-follower");
     config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) settings.kafkaWait().toMillis());
-    config.putAll(settings.overrides());
     return config;
   }
 

@@ -117,7 +117,18 @@ public final class HostProbe {
     return uname;
   }
 
+  /**
+   * The node's name, the key of all its events: the name it was given (on Kubernetes the Node's
+   * name, from the pod's spec.nodeName), else the host's etc/hostname, else
+   * proc/sys/kernel/hostname (the agent's own UTS namespace: the host's only with hostNetwork),
+   * else the agent's host name.
+   */
   private String hostname(Map<String, String> reasons) {
+    if (settings.nodeName().isPresent()) {
+      String name = settings.nodeName().get();
+      reasons.put("hostname", "hostname=" + name + ": node name set explicitly (--node-name)");
+      return name;
+    }
     for (String file : List.of("etc/hostname", "proc/sys/kernel/hostname")) {
       Optional<String> name = read(root.resolve(file)).map(String::strip).filter(s -> !s.isEmpty());
       if (name.isPresent()) {

@@ -15,6 +15,8 @@ import java.util.Optional;
  * @param stateDirectories candidate host paths for a writable state directory, first usable wins
  * @param busTimeout bound on every D-Bus step of the systemd check
  * @param agentMountInfo the agent's own mountinfo, used when the host root has no proc/1/mountinfo
+ * @param nodeName explicit node name (the Kubernetes node name, {@code --node-name} / {@code
+ *     NODE_NAME}); wins over the host name the probe finds
  */
 public record HostProbeSettings(
     Path hostRoot,
@@ -22,7 +24,8 @@ public record HostProbeSettings(
     Optional<String> deviceRoot,
     List<String> stateDirectories,
     Duration busTimeout,
-    Path agentMountInfo) {
+    Path agentMountInfo,
+    Optional<String> nodeName) {
 
   public static final Duration DEFAULT_BUS_TIMEOUT = Duration.ofSeconds(3);
 
@@ -41,21 +44,45 @@ public record HostProbeSettings(
         Optional.empty(),
         List.of("/var/lib/fleetwave"),
         DEFAULT_BUS_TIMEOUT,
-        Path.of("/proc/self/mountinfo"));
+        Path.of("/proc/self/mountinfo"),
+        Optional.empty());
   }
 
   public HostProbeSettings withDriverRoot(String path) {
     return new HostProbeSettings(
-        hostRoot, Optional.of(path), deviceRoot, stateDirectories, busTimeout, agentMountInfo);
+        hostRoot,
+        Optional.of(path),
+        deviceRoot,
+        stateDirectories,
+        busTimeout,
+        agentMountInfo,
+        nodeName);
   }
 
   public HostProbeSettings withDeviceRoot(String path) {
     return new HostProbeSettings(
-        hostRoot, driverRoot, Optional.of(path), stateDirectories, busTimeout, agentMountInfo);
+        hostRoot,
+        driverRoot,
+        Optional.of(path),
+        stateDirectories,
+        busTimeout,
+        agentMountInfo,
+        nodeName);
   }
 
   public HostProbeSettings withBusTimeout(Duration timeout) {
     return new HostProbeSettings(
-        hostRoot, driverRoot, deviceRoot, stateDirectories, timeout, agentMountInfo);
+        hostRoot, driverRoot, deviceRoot, stateDirectories, timeout, agentMountInfo, nodeName);
+  }
+
+  public HostProbeSettings withNodeName(String name) {
+    return new HostProbeSettings(
+        hostRoot,
+        driverRoot,
+        deviceRoot,
+        stateDirectories,
+        busTimeout,
+        agentMountInfo,
+        Optional.of(name));
   }
 }

@@ -1,5 +1,6 @@
 package io.fleetwave.agent.publish;
 
+import io.fleetwave.agent.kafka.ClientOverrides;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -35,7 +36,8 @@ public final class EventPublisher implements AutoCloseable {
    * @param topic where node events go (normally {@link Topics#NODE_EVENTS})
    * @param deliveryTimeout bound on one event from send to acknowledgement, retries included
    * @param maxBlock bound on a send waiting for metadata or buffer space
-   * @param overrides further producer properties (e.g. security settings), applied last
+   * @param overrides further producer properties (security, tuning, client.id); the keys the
+   *     publisher owns are refused ({@link ClientOverrides})
    */
   public record Settings(
       String bootstrapServers,
@@ -46,7 +48,7 @@ public final class EventPublisher implements AutoCloseable {
     public Settings {
       Objects.requireNonNull(bootstrapServers, "bootstrapServers");
       Objects.requireNonNull(topic, "topic");
-      overrides = Map.copyOf(overrides);
+      overrides = ClientOverrides.check(overrides);
     }
 
     public static Settings of(String bootstrapServers) {
@@ -56,6 +58,12 @@ public final class EventPublisher implements AutoCloseable {
           Duration.ofSeconds(30),
           Duration.ofSeconds(10),
           Map.of());
+    }
+
+    /** These settings with an operator's client properties (e.g. from --kafka-config). */
+    public Settings withOverrides(Map<String, ?> overrides) {
+      return new Settings(
+          bootstrapServers, topic, deliveryTimeout, maxBlock, Map.copyOf(overrides));
     }
   }
 
@@ -75,9 +83,19 @@ public final class EventPublisher implements AutoCloseable {
     this.producer = new KafkaProducer<>(producerConfig(settings));
   }
 
-  /** The producer properties this publisher uses. */
+  /**
+   * The producer properties this publisher uses: tuning and client.id that the overrides may
+   * change, then the overrides, then what the publisher owns (servers, serializers, ordering and
+   * delivery guarantees, bounds), which nothing overrides.
+   */
   public static Map<String, Object> producerConfig(Settings settings) {
     Map<String, Object> config = new HashMap<>();
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    // Inventories of thousands of nodes are repetitive JSON: compress, and batch more per request.
+    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+    config.put(ProducerConfig.CLIENT_ID_CONFIG, "fleetwave-agent");
+    config.putAll(settings.overrides());
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -87,13 +105,7 @@ public final class EventPublisher implements AutoCloseable {
     int delivery = (int) settings.deliveryTimeout().toMillis();
     config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, delivery);
     config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(10_000, delivery / 2));
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    // Inventories of thousands of nodes are repetitive JSON: compress, and batch more per request.
-    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
     config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.maxBlock().toMillis());
-    config.put(ProducerConfig.CLIENT_ID_CONFIG, "fleetwave-agent");
-    config.putAll(settings.overrides());
     return config;
   }
 

@@ -206,6 +206,24 @@ class HostProbeTest {
   }
 
   @Test
+  void anExplicitNodeNameWinsOverTheHostsNameAndSaysSo() {
+    new HostTree(dir)
+        .osRelease("ubuntu", "22.04")
+        .hostname("ip-10-0-3-7")
+        .mountinfo(HostTree.RW_ROOT_MOUNTINFO);
+
+    HostFacts facts =
+        new HostProbe(HostProbeSettings.detectAll(dir).withNodeName("ip-10-0-3-7.ec2.internal"))
+            .probe();
+
+    assertThat(facts.hostname()).isEqualTo("ip-10-0-3-7.ec2.internal");
+    assertThat(facts.reasons())
+        .containsEntry(
+            "hostname",
+            "hostname=ip-10-0-3-7.ec2.internal: node name set explicitly (--node-name)");
+  }
+
+  @Test
   void noDriverAnywhereFallsBackToTheHostRootAndSaysSo() {
     HostTree tree =
         new HostTree(dir)

@@ -1,5 +1,6 @@
 package io.fleetwave.simulator.bench;
 
+import io.fleetwave.agent.kubernetes.KubernetesApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.Topics;
 import java.io.BufferedReader;
@@ -29,11 +30,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * read and compare (target: agent RSS at most 96 MB).
  *
  * <pre>
- * FootprintBench [--main CLASS] [--jvm-flags "FLAGS"] [--settle-seconds N] [-- AGENT ARGS...]
+ * FootprintBench [--main CLASS] [--jvm-flags "FLAGS"] [--settle-seconds N]
+ *                [--agent-classpath CP] [--kubernetes-node NAME] [-- AGENT ARGS...]
  * </pre>
  *
  * In the agent arguments {@code {bootstrap}} is replaced by the broker address. Defaults: main
- * {@code io.fleetwave.simulator.FleetMain}, arguments {@code --bootstrap {bootstrap}}.
+ * {@code io.fleetwave.simulator.FleetMain}, arguments {@code --bootstrap {bootstrap}}, the bench's
+ * own (test) class path. {@code --kubernetes-node NAME} starts a stand-in Kubernetes API server
+ * with a Node of that name and runs the agent as in a pod on it (it then reads its Node object).
  */
 public final class FootprintBench {
   static final String DEFAULT_FLAGS = "-Xmx32m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k";
@@ -46,9 +50,13 @@ public final class FootprintBench {
     String flags = DEFAULT_FLAGS;
     int settleSeconds = 10;
     List<String> agentArgs = new ArrayList<>(List.of("--bootstrap", "{bootstrap}"));
+    String classpath = System.getProperty("java.class.path");
+    String kubernetesNode = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--main" -> mainClass = args[++i];
+        case "--agent-classpath" -> classpath = args[++i];
+        case "--kubernetes-node" -> kubernetesNode = args[++i];
         case "--jvm-flags" -> flags = args[++i];
         case "--settle-seconds" -> settleSeconds = Integer.parseInt(args[++i]);
         case "--" -> {
@@ -61,6 +69,19 @@ public final class FootprintBench {
     List<String> jvmFlags = List.of(flags.trim().split("\\s+"));
 
     long baselineKb = baselineRss(jvmFlags);
+    KubernetesApi api = null;
+    Map<String, String> agentEnv = Map.of();
+    if (kubernetesNode != null) {
+      api =
+          new KubernetesApi()
+              .node(
+                  kubernetesNode,
+                  Map.of(
+                      "topology.kubernetes.io/zone", "bench-zone-a",
+                      "nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"));
+      agentEnv =
+          api.podEnvironment(Files.createTempDirectory("fleetwave-bench-pod-"), kubernetesNode);
+    }
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       kafka.createTopics(4, Topics.NODE_EVENTS);
       String bootstrap = kafka.bootstrapServers();
@@ -76,7 +97,7 @@ public final class FootprintBench {
         consumer.seekToBeginning(partitions);
         partitions.forEach(consumer::position);
 
-        Process agent = launch(jvmFlags, mainClass, resolvedArgs);
+        Process agent = launch(jvmFlags, classpath, agentEnv, mainClass, resolvedArgs);
         long started = System.nanoTime();
         try {
           Duration firstEvent = awaitFirstEvent(consumer, agent, started, Duration.ofSeconds(120));
@@ -100,6 +121,10 @@ public final class FootprintBench {
         } finally {
           stop(agent);
         }
+      }
+    } finally {
+      if (api != null) {
+        api.close();
       }
     }
   }
@@ -136,7 +161,13 @@ public final class FootprintBench {
   }
 
   private static long baselineRss(List<String> flags) throws Exception {
-    Process idle = launch(flags, IdleMain.class.getName(), List.of());
+    Process idle =
+        launch(
+            flags,
+            System.getProperty("java.class.path"),
+            Map.of(),
+            IdleMain.class.getName(),
+            List.of());
     try {
       BufferedReader out =
           new BufferedReader(new InputStreamReader(idle.getInputStream(), StandardCharsets.UTF_8));
@@ -159,17 +190,24 @@ public final class FootprintBench {
     }
   }
 
-  private static Process launch(List<String> flags, String mainClass, List<String> args)
+  private static Process launch(
+      List<String> flags,
+      String classpath,
+      Map<String, String> env,
+      String mainClass,
+      List<String> args)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(flags);
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(classpath);
     command.add(mainClass);
     command.addAll(args);
-    return new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(env);
+    return builder
         .redirectError(ProcessBuilder.Redirect.INHERIT)
         .redirectOutput(
             mainClass.equals(IdleMain.class.getName())

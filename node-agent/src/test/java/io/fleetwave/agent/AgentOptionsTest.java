@@ -1,0 +1,123 @@
+package io.fleetwave.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentOptionsTest {
+  private static final Map<String, String> NO_ENV = Map.of();
+
+  private static AgentOptions parse(Map<String, String> env, String... args) {
+    return AgentOptions.parse(args, env);
+  }
+
+  @Test
+  void theNodeNameComesFromNodeNameWhenNoOptionIsGiven() {
+    AgentOptions options = parse(Map.of("NODE_NAME", "gpu-node-7"), "--bootstrap", "k:9092");
+
+    assertThat(options.nodeName()).contains("gpu-node-7");
+  }
+
+  @Test
+  void theNodeNameOptionWinsOverNodeName() {
+    AgentOptions options =
+        parse(Map.of("NODE_NAME", "from-env"), "--bootstrap", "k:9092", "--node-name", "from-flag");
+
+    assertThat(options.nodeName()).contains("from-flag");
+  }
+
+  @Test
+  void withoutANodeNameTheProbeFindsOne() {
+    assertThat(parse(NO_ENV, "--bootstrap", "k:9092").nodeName()).isEmpty();
+    assertThat(parse(Map.of("NODE_NAME", "  "), "--bootstrap", "k:9092").nodeName()).isEmpty();
+  }
+
+  @Test
+  void aNodeNameOptionWithoutAValueIsRefused() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--node-name"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--node-name needs a value");
+  }
+
+  @Test
+  void unknownOptionsAreRefusedByName() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--nodename", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown option --nodename");
+  }
+
+  @Test
+  void theKafkaConfigOptionWinsOverItsVariable() {
+    AgentOptions options =
+        parse(
+            Map.of("FLEETWAVE_KAFKA_CONFIG", "/etc/env.properties"),
+            "--kafka-config",
+            "/etc/flag.properties");
+
+    assertThat(options.kafkaConfig()).contains(java.nio.file.Path.of("/etc/flag.properties"));
+    assertThat(parse(Map.of("FLEETWAVE_KAFKA_CONFIG", "/etc/env.properties")).kafkaConfig())
+        .contains(java.nio.file.Path.of("/etc/env.properties"));
+  }
+
+  @Test
+  void aKafkaConfigFileStandsInForTheBootstrapOption() {
+    assertThat(parse(NO_ENV, "--kafka-config", "/etc/k.properties").bootstrapServers()).isEmpty();
+  }
+
+  @Test
+  void withoutBootstrapOrKafkaConfigTheAgentRefusesToStart() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--host-root", "/host"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--bootstrap HOST:PORT")
+        .hasMessageContaining("--kafka-config");
+  }
+
+  @Test
+  void zoneAndLabelsOptionsWinOverTheirVariables() {
+    Map<String, String> env = Map.of("FLEETWAVE_ZONE", "env-zone", "FLEETWAVE_LABELS", "a=env");
+
+    AgentOptions fromFlags =
+        parse(env, "--bootstrap", "k:9092", "--zone", "flag-zone", "--labels", "a=flag,b=2");
+    AgentOptions fromEnv = parse(env, "--bootstrap", "k:9092");
+
+    assertThat(fromFlags.zone()).contains("flag-zone");
+    assertThat(fromFlags.labels()).contains(Map.of("a", "flag", "b", "2"));
+    assertThat(fromEnv.zone()).contains("env-zone");
+    assertThat(fromEnv.labels()).contains(Map.of("a", "env"));
+  }
+
+  @Test
+  void zoneAndLabelsNotGivenAreLeftOpenForTheNodeObject() {
+    AgentOptions options = parse(NO_ENV, "--bootstrap", "k:9092");
+
+    assertThat(options.zone()).isEmpty();
+    assertThat(options.labels()).isEmpty();
+    assertThat(options.nodeLabelPrefixes()).isEmpty();
+  }
+
+  @Test
+  void nodeLabelPrefixesAreACommaSeparatedList() {
+    assertThat(
+            parse(
+                    Map.of("FLEETWAVE_NODE_LABEL_PREFIXES", "x/"),
+                    "--bootstrap",
+                    "k:9092",
+                    "--node-label-prefixes",
+                    "nvidia.com/, topology.kubernetes.io/,")
+                .nodeLabelPrefixes())
+        .containsExactly("nvidia.com/", "topology.kubernetes.io/");
+    assertThat(
+            parse(Map.of("FLEETWAVE_NODE_LABEL_PREFIXES", "x/"), "--bootstrap", "k:9092")
+                .nodeLabelPrefixes())
+        .containsExactly("x/");
+  }
+
+  @Test
+  void aLabelThatIsNotKeyValueIsRefused() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--labels", "pool"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("label 'pool' is not key=value");
+  }
+}

@@ -1,0 +1,43 @@
+package io.fleetwave.agent;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/** The records one logger publishes while attached (System.Logger goes to java.util.logging). */
+public final class LogRecords implements AutoCloseable {
+  private final Logger logger;
+  private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+  private final Handler handler =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          records.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  public LogRecords(Class<?> source) {
+    this.logger = Logger.getLogger(source.getName());
+    logger.addHandler(handler);
+  }
+
+  /** Each record's message with its parameters filled in, prefixed by its level. */
+  public List<String> lines() {
+    return records.stream()
+        .map(r -> r.getLevel() + " " + new java.util.logging.SimpleFormatter().formatMessage(r))
+        .toList();
+  }
+
+  @Override
+  public void close() {
+    logger.removeHandler(handler);
+  }
+}
