@@ -87,6 +87,11 @@ public final class CommandVerifier {
     } catch (IllegalArgumentException e) {
       return "signature is not valid base64: " + e.getMessage();
     }
+    // Base64 leaves unused bits in its last character: without this check several spellings of one
+    // signature verify, so an altered record would pass as a different yet valid command.
+    if (!Base64.getEncoder().encodeToString(signatureBytes).equals(command.signature())) {
+      return "signature is not canonical base64 (padding bits or characters altered)";
+    }
     try {
       Signature signature = Signature.getInstance(Ed25519Keys.ALGORITHM);
       signature.initVerify(publicKey);

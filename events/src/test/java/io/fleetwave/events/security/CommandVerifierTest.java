@@ -49,6 +49,26 @@ class CommandVerifierTest {
   }
 
   @Test
+  void rejectsASignatureSpelledWithAlteredUnusedBase64Bits() throws Exception {
+    CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.apply(NODE, 3));
+    String signature = signed.signature();
+    // 64 bytes: the last group "Xy==" carries 2 bits in y and 4 bits nobody reads.
+    int last = signature.indexOf('=') - 1;
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char other = alphabet.charAt(alphabet.indexOf(signature.charAt(last)) ^ 1);
+    String altered = signature.substring(0, last) + other + signature.substring(last + 1);
+    assertThat(java.util.Base64.getDecoder().decode(altered))
+        .as("the same signature bytes")
+        .isEqualTo(java.util.Base64.getDecoder().decode(signature));
+    String json = new String(CommandCodec.encode(signed), StandardCharsets.UTF_8);
+
+    CommandEnvelope decoded =
+        CommandCodec.decode(json.replace(signature, altered).getBytes(StandardCharsets.UTF_8));
+
+    assertRejected(AGENT.verify(decoded, NODE, 0, NOW), Rejection.FORGED, "not canonical base64");
+  }
+
+  @Test
   void rejectsATamperedByte() throws Exception {
     byte[] bytes = CommandCodec.encode(CONTROL_PLANE.sign(Fixtures.apply(NODE, 3)));
     String json = new String(bytes, StandardCharsets.UTF_8);
