@@ -12,6 +12,7 @@ import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
 import io.fleetwave.controlplane.rollout.store.StoredRollout;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -45,6 +46,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/api/v1/rollouts")
 @Produces(MediaType.APPLICATION_JSON)
 public class RolloutsResource {
+  /** Bound on the lookup that decides between a stream and a 404. */
+  private static final Duration LOOKUP_BOUND = Duration.ofSeconds(10);
+
   /** How many overlapping nodes a 409 names; the rest are counted. */
   static final int CONFLICT_NODES_SHOWN = 20;
 
@@ -199,6 +203,7 @@ public class RolloutsResource {
   @GET
   @Path("/{id}/stream")
   @Produces(MediaType.SERVER_SENT_EVENTS)
+  @Blocking
   @Operation(
       summary = "Server-sent events: the rollout's events as they happen",
       description =
@@ -211,6 +216,13 @@ public class RolloutsResource {
       @Context Sse sse) {
     UUID rollout = uuid(id);
     AtomicLong last = new AtomicLong(parseSeq(lastEventId));
+    // Looked up before the response starts (a worker thread may wait, bounded), so an unknown
+    // rollout is a 404 problem like its siblings' rather than a 200 stream broken off.
+    store.find(rollout).await().atMost(LOOKUP_BOUND).orElseThrow(() -> unknown(id));
+    return events(rollout, id, last, sse);
+  }
+
+  private Multi<OutboundSseEvent> events(UUID rollout, String id, AtomicLong last, Sse sse) {
     return Multi.createFrom()
         .ticks()
         .every(Duration.ofMillis(250))

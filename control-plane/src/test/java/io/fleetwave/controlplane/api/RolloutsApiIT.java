@@ -293,6 +293,13 @@ class RolloutsApiIT {
         .body("type", containsString("unknown-rollout"));
     given().get("/api/v1/rollouts/not-a-uuid").then().statusCode(404);
     abort("00000000-0000-0000-0000-000000000000").statusCode(404);
+    given()
+        .accept("text/event-stream")
+        .get("/api/v1/rollouts/00000000-0000-0000-0000-000000000000/stream")
+        .then()
+        .statusCode(404)
+        .contentType("application/problem+json")
+        .body("type", containsString("unknown-rollout"));
   }
 
   @Test
