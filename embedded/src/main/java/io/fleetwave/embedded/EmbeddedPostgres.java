@@ -39,7 +39,11 @@ public final class EmbeddedPostgres implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a data directory for PostgreSQL", e);
     }
-    return new EmbeddedPostgres(dataDirectory, launch(dataDirectory, 0));
+    EmbeddedPostgres postgres = new EmbeddedPostgres(dataDirectory, launch(dataDirectory, 0));
+    // The data directory is ours, not zonky's: nothing else deletes it when a JVM ends unclosed.
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(postgres::close, "fleetwave-postgres-" + postgres.port));
+    return postgres;
   }
 
   /** Starts a server on {@code dataDirectory} (initialised when empty); port 0: a free one. */
@@ -122,6 +126,9 @@ public final class EmbeddedPostgres implements AutoCloseable {
   public synchronized void close() {
     if (server != null) {
       stop();
+    }
+    if (!Files.exists(dataDirectory)) {
+      return;
     }
     try (Stream<Path> files = Files.walk(dataDirectory)) {
       files.sorted(Comparator.reverseOrder()).forEach(EmbeddedPostgres::delete);
