@@ -110,7 +110,8 @@ public class NodeEventsConsumer {
         .onFailure()
         .recoverWithUni(
             failure -> {
-              // Reached only when retrying stopped (shutdown): the batch is redelivered later.
+              // Reached at shutdown (retrying stops; Kafka redelivers the batch) or on a bug, for
+              // which the channel's failure strategy (fail) stops the channel and liveness.
               if (running) {
                 LOG.errorf(failure, "batch of %d records could not be projected", records);
               }
