@@ -1,41 +1,102 @@
 package io.fleetwave.embedded;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * A real PostgreSQL server (zonky's packaged binaries) in a temporary directory, as a child process
- * that dies with this JVM.
+ * A real PostgreSQL server (zonky's packaged binaries) as a child process that dies with this JVM.
+ * Its data directory is its own (not zonky's scratch directory), so that it can be stopped and
+ * started again on the same data and port: fault-injection tests take the database away under a
+ * running control plane and give it back.
  */
 public final class EmbeddedPostgres implements AutoCloseable {
   public static final String DATABASE = "postgres";
   public static final String USER = "postgres";
   public static final String PASSWORD = "postgres";
+  private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
 
-  private final io.zonky.test.db.postgres.embedded.EmbeddedPostgres server;
+  private final Path dataDirectory;
+  private final int port;
+  private io.zonky.test.db.postgres.embedded.EmbeddedPostgres server;
 
-  private EmbeddedPostgres(io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) {
+  private EmbeddedPostgres(
+      Path dataDirectory, io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) {
+    this.dataDirectory = dataDirectory;
     this.server = server;
+    this.port = server.getPort();
   }
 
   public static EmbeddedPostgres start() {
+    Path dataDirectory;
     try {
-      return new EmbeddedPostgres(
-          io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
-              .setPGStartupWait(Duration.ofSeconds(30))
-              // Enough connections for a reactive pool, Flyway and a benchmark side by side.
-              .setServerConfig("max_connections", "200")
-              .setServerConfig("fsync", "off")
-              .setServerConfig("synchronous_commit", "off")
-              .start());
+      dataDirectory = Files.createTempDirectory("fleetwave-postgres-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a data directory for PostgreSQL", e);
+    }
+    EmbeddedPostgres postgres = new EmbeddedPostgres(dataDirectory, launch(dataDirectory, 0));
+    // The data directory is ours, not zonky's: nothing else deletes it when a JVM ends unclosed.
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(postgres::close, "fleetwave-postgres-" + postgres.port));
+    return postgres;
+  }
+
+  /** Starts a server on {@code dataDirectory} (initialised when empty); port 0: a free one. */
+  private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres launch(
+      Path dataDirectory, int port) {
+    try {
+      return io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+          .setDataDirectory(dataDirectory)
+          .setCleanDataDirectory(false)
+          .setPort(port)
+          .setPGStartupWait(STARTUP_BOUND)
+          // Enough connections for a reactive pool, Flyway and a benchmark side by side.
+          .setServerConfig("max_connections", "200")
+          .setServerConfig("fsync", "off")
+          .setServerConfig("synchronous_commit", "off")
+          .start();
     } catch (IOException e) {
       throw new IllegalStateException("embedded PostgreSQL failed to start: " + e.getMessage(), e);
     }
   }
 
+  /**
+   * Stops the server the way an operator's {@code pg_ctl stop -m fast} does: every client
+   * connection is cut (its session ends with SQLSTATE 57P01), then the port is closed. The data
+   * stays; {@link #restart()} brings the same database back on the same port.
+   */
+  public synchronized void stop() {
+    if (server == null) {
+      throw new IllegalStateException("PostgreSQL on port " + port + " is already stopped");
+    }
+    io.zonky.test.db.postgres.embedded.EmbeddedPostgres stopping = server;
+    server = null;
+    try {
+      stopping.close();
+    } catch (IOException e) {
+      throw new IllegalStateException("embedded PostgreSQL failed to stop cleanly", e);
+    }
+  }
+
+  /** Starts the stopped server again on the same data directory and port. */
+  public synchronized void restart() {
+    if (server != null) {
+      throw new IllegalStateException("PostgreSQL on port " + port + " is running");
+    }
+    server = launch(dataDirectory, port);
+  }
+
+  public synchronized boolean running() {
+    return server != null;
+  }
+
   public int port() {
-    return server.getPort();
+    return port;
   }
 
   public String jdbcUrl() {
@@ -60,12 +121,27 @@ public final class EmbeddedPostgres implements AutoCloseable {
         PASSWORD);
   }
 
+  /** Stops the server (when running) and deletes its data. */
   @Override
-  public void close() {
-    try {
-      server.close();
+  public synchronized void close() {
+    if (server != null) {
+      stop();
+    }
+    if (!Files.exists(dataDirectory)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dataDirectory)) {
+      files.sorted(Comparator.reverseOrder()).forEach(EmbeddedPostgres::delete);
     } catch (IOException e) {
-      throw new IllegalStateException("embedded PostgreSQL failed to stop cleanly", e);
+      throw new UncheckedIOException("cannot delete PostgreSQL's data in " + dataDirectory, e);
+    }
+  }
+
+  private static void delete(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + path, e);
     }
   }
 }

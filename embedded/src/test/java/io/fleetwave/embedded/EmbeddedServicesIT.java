@@ -1,11 +1,13 @@
 package io.fleetwave.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -60,5 +62,38 @@ class EmbeddedServicesIT {
       rs.next();
       assertThat(rs.getString(1).getBytes(StandardCharsets.UTF_8)).isEqualTo("ok".getBytes());
     }
+  }
+
+  @Test
+  void postgresStoppedRefusesConnectionsAndRestartsOnTheSamePortWithItsData() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.start()) {
+      int port = pg.port();
+      try (Connection c = connect(pg)) {
+        c.createStatement()
+            .execute("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('before')");
+        pg.stop();
+        assertThat(pg.running()).isFalse();
+        assertThatThrownBy(() -> c.createStatement().executeQuery("SELECT 1"))
+            .as("a connection open at the stop is cut")
+            .isInstanceOf(SQLException.class);
+      }
+      assertThatThrownBy(() -> connect(pg).close())
+          .as("nothing listens while stopped")
+          .isInstanceOf(SQLException.class);
+
+      pg.restart();
+      assertThat(pg.running()).isTrue();
+      assertThat(pg.port()).isEqualTo(port);
+      try (Connection c = connect(pg);
+          ResultSet rs = c.createStatement().executeQuery("SELECT v FROM kept")) {
+        rs.next();
+        assertThat(rs.getString(1)).as("data written before the stop").isEqualTo("before");
+      }
+    }
+  }
+
+  private static Connection connect(EmbeddedPostgres pg) throws SQLException {
+    return DriverManager.getConnection(
+        pg.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
   }
 }

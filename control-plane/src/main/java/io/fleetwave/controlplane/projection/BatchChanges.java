@@ -2,15 +2,34 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.NodeEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of folding a batch: the events to apply (in order, for the history), how many were
  * skipped as duplicates or stale, and the resulting change per node.
  */
 public record BatchChanges(List<Envelope<NodeEvent>> applied, int skipped, List<NodeChange> nodes) {
+  public static final BatchChanges NONE = new BatchChanges(List.of(), 0, List.of());
+
   public BatchChanges {
     applied = List.copyOf(applied);
     nodes = List.copyOf(nodes);
+  }
+
+  /** This batch followed by {@code later}, as if both had been one batch. */
+  public BatchChanges then(BatchChanges later) {
+    List<Envelope<NodeEvent>> events = new ArrayList<>(applied);
+    events.addAll(later.applied);
+    Map<String, NodeChange> byNode = new LinkedHashMap<>();
+    for (NodeChange change : nodes) {
+      byNode.put(change.node(), change);
+    }
+    for (NodeChange change : later.nodes) {
+      byNode.merge(change.node(), change, NodeChange::then);
+    }
+    return new BatchChanges(events, skipped + later.skipped, List.copyOf(byNode.values()));
   }
 }

@@ -16,4 +16,16 @@ public record NodeChange(
     Instant lastSeen,
     Optional<NodeRegistered> facts,
     Optional<GpuInventoryReported> inventory,
-    Optional<ReconcileState> reconcile) {}
+    Optional<ReconcileState> reconcile) {
+
+  /** This change followed by {@code later} of the same node: the newest of each part wins. */
+  public NodeChange then(NodeChange later) {
+    return new NodeChange(
+        node,
+        later.position,
+        later.lastSeen,
+        later.facts.or(() -> facts),
+        later.inventory.or(() -> inventory),
+        later.reconcile.or(() -> reconcile));
+  }
+}

@@ -1,16 +1,22 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.kubernetes.GateLabels;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.NodeEvent;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -18,27 +24,61 @@ import org.jboss.logging.Logger;
  * Consumes fleet.node-events in batches: refused records go to the dead-letter topic, the rest are
  * applied in one transaction, and only then is the batch acknowledged (its offsets committed).
  * At-least-once delivery plus the idempotent apply makes the projection exactly once in effect.
+ *
+ * <p>It never gives a batch up. A record that decodes but whose data PostgreSQL refuses is
+ * dead-lettered with the SQLSTATE and message as its reason, and the records around it are applied
+ * ({@link RefusalIsolation}). Any other failure (PostgreSQL down, connection cut, a timeout, Kafka
+ * not taking a dead letter) retries the same step with capped exponential backoff for as long as it
+ * takes, readiness DOWN with the reason meanwhile ({@link ProjectionOutage}); nothing is committed
+ * until the batch is through, so nothing is lost, and it resumes by itself.
  */
 @ApplicationScoped
 public class NodeEventsConsumer {
   public static final String CHANNEL = "node-events";
+  static final String POSTGRESQL = "PostgreSQL";
+  static final String DEAD_LETTER_TOPIC = "Kafka (dead-letter topic)";
   private static final Logger LOG = Logger.getLogger(NodeEventsConsumer.class);
-  private static final int WRITE_ATTEMPTS = 8;
+  private static final double JITTER = 0.2;
 
   private final ProjectionWriter writer;
   private final DeadLetters deadLetters;
   private final ProjectionMetrics metrics;
   private final GateLabels gateLabels;
+  private final ProjectionOutage outage;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final Duration attemptTimeout;
+  private final RefusalIsolation<Pending> isolation;
+  private volatile boolean running = true;
+
+  /** An event of the batch with the record it came from (for its dead letter). */
+  private record Pending(Envelope<NodeEvent> event, KafkaRecord<String, byte[]> record) {}
 
   public NodeEventsConsumer(
       ProjectionWriter writer,
       DeadLetters deadLetters,
       ProjectionMetrics metrics,
-      GateLabels gateLabels) {
+      GateLabels gateLabels,
+      ProjectionOutage outage,
+      @ConfigProperty(name = "fleetwave.projection.retry.initial-backoff", defaultValue = "100ms")
+          Duration initialBackoff,
+      @ConfigProperty(name = "fleetwave.projection.retry.max-backoff", defaultValue = "10s")
+          Duration maxBackoff,
+      @ConfigProperty(name = "fleetwave.projection.attempt-timeout", defaultValue = "60s")
+          Duration attemptTimeout) {
     this.gateLabels = gateLabels;
     this.writer = writer;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
+    this.outage = outage;
+    this.initialBackoff = initialBackoff;
+    this.maxBackoff = maxBackoff;
+    this.attemptTimeout = attemptTimeout;
+    this.isolation = new RefusalIsolation<>(this::write, this::refused);
+  }
+
+  void onStop(@Observes ShutdownEvent event) {
+    running = false;
   }
 
   private static long offset(KafkaRecord<String, byte[]> record) {
@@ -50,40 +90,19 @@ public class NodeEventsConsumer {
 
   @Incoming(CHANNEL)
   public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-    List<Envelope<NodeEvent>> events = new ArrayList<>();
+    List<Pending> events = new ArrayList<>();
     List<Rejection> rejections = new ArrayList<>();
     for (KafkaRecord<String, byte[]> record : batch) {
-      long offset = offset(record);
       switch (RecordDecoder.decode(record.getKey(), record.getPayload())) {
-        case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
-        case DecodedRecord.Rejected rejected -> {
-          LOG.warnf(
-              "dead-lettering %s-%d@%d: %s",
-              record.getTopic(), record.getPartition(), offset, rejected.reason());
-          rejections.add(
-              new Rejection(
-                  record.getTopic(),
-                  record.getPartition(),
-                  offset,
-                  record.getKey(),
-                  record.getPayload(),
-                  rejected.reason()));
-        }
+        case DecodedRecord.Accepted accepted ->
+            events.add(new Pending(accepted.envelope(), record));
+        case DecodedRecord.Rejected rejected ->
+            rejections.add(rejection(record, rejected.reason()));
       }
     }
     int records = batch.getRecords().size();
-    return deadLetters
-        .sendAll(rejections)
-        .chain(
-            () ->
-                writer
-                    .apply(ProjectionTables.LIVE, events)
-                    .onFailure()
-                    .invoke(e -> LOG.warnf("projection write failed, retrying: %s", e.toString()))
-                    .onFailure()
-                    .retry()
-                    .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
-                    .atMost(WRITE_ATTEMPTS))
+    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections))
+        .chain(() -> isolation.apply(events))
         .invoke(changes -> metrics.recordBatch(records, changes, rejections.size()))
         // Effects of the committed batch: the gate as a Kubernetes node label, where enabled.
         .call(changes -> gateLabels.mirror(changes.nodes()))
@@ -91,8 +110,67 @@ public class NodeEventsConsumer {
         .onFailure()
         .recoverWithUni(
             failure -> {
-              LOG.errorf(failure, "batch of %d records could not be projected", records);
+              // Reached at shutdown (retrying stops; Kafka redelivers the batch) or on a bug, for
+              // which the channel's failure strategy (fail) stops the channel and liveness.
+              if (running) {
+                LOG.errorf(failure, "batch of %d records could not be projected", records);
+              }
               return Uni.createFrom().completionStage(batch.nack(failure));
             });
+  }
+
+  /** One transaction, bounded, tried again until it commits or the database refuses the data. */
+  private Uni<BatchChanges> write(List<Pending> pieces) {
+    List<Envelope<NodeEvent>> events = pieces.stream().map(Pending::event).toList();
+    return untilDone(POSTGRESQL, () -> writer.apply(ProjectionTables.LIVE, events));
+  }
+
+  /** The database refused this event's data: dead-letter it, then the batch goes on without it. */
+  private Uni<Void> refused(Pending pending, PgException refusal) {
+    Rejection rejection =
+        rejection(pending.record(), "refused by PostgreSQL: " + DatabaseFailures.describe(refusal));
+    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(List.of(rejection)))
+        .invoke(() -> metrics.recordRefused(1));
+  }
+
+  private static Rejection rejection(KafkaRecord<String, byte[]> record, String reason) {
+    long offset = offset(record);
+    LOG.warnf(
+        "dead-lettering %s-%d@%d: %s", record.getTopic(), record.getPartition(), offset, reason);
+    return new Rejection(
+        record.getTopic(),
+        record.getPartition(),
+        offset,
+        record.getKey(),
+        record.getPayload(),
+        reason);
+  }
+
+  /**
+   * Runs {@code step} (subscribed anew on every attempt) until it succeeds, each attempt bounded by
+   * the attempt timeout, with capped exponential backoff between attempts. A refusal of the data by
+   * PostgreSQL is not retried (it would fail the same way): it ends the wait and is passed on.
+   */
+  private <T> Uni<T> untilDone(String service, Supplier<Uni<? extends T>> step) {
+    return Uni.createFrom()
+        .<T>deferred(step)
+        .ifNoItem()
+        .after(attemptTimeout)
+        .fail()
+        .onFailure(this::retryable)
+        .invoke(failure -> outage.failed(service, failure))
+        .onFailure(this::retryable)
+        .retry()
+        .withBackOff(initialBackoff, maxBackoff)
+        .withJitter(JITTER)
+        .indefinitely()
+        .onItem()
+        .invoke(outage::resumed)
+        .onFailure(failure -> DatabaseFailures.refusal(failure).isPresent())
+        .invoke(outage::resumed);
+  }
+
+  private boolean retryable(Throwable failure) {
+    return running && DatabaseFailures.refusal(failure).isEmpty();
   }
 }

@@ -29,7 +29,9 @@ public class ProjectionMetrics {
             .register(registry);
     deadLettered =
         Counter.builder("fleetwave.projection.events.dead.lettered")
-            .description("Records refused and sent to the dead-letter topic")
+            .description(
+                "Records refused (undecodable, or refused by PostgreSQL) and sent to the"
+                    + " dead-letter topic")
             .register(registry);
     batchSize =
         DistributionSummary.builder("fleetwave.projection.batch.size")
@@ -43,6 +45,11 @@ public class ProjectionMetrics {
     projected.increment(changes.applied().size());
     duplicates.increment(changes.skipped());
     deadLettered.increment(rejected);
+  }
+
+  /** Records PostgreSQL refused, dead-lettered while their batch was applied around them. */
+  public void recordRefused(int refused) {
+    deadLettered.increment(refused);
   }
 
   public double projected() {

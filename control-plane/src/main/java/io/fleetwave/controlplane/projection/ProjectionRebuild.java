@@ -4,6 +4,7 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.NodeEvent;
 import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -118,10 +119,23 @@ public class ProjectionRebuild {
             case DecodedRecord.Rejected ignored -> counts[1]++;
           }
         }
-        writer.apply(SCRATCH, events).await().atMost(deadline.remaining("applying a batch"));
+        isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
       }
       return ends;
     }
+  }
+
+  /**
+   * The live projection's treatment of events PostgreSQL refuses (left out, the others applied), so
+   * that a rebuild ends where the live projection is; each one is counted as refused.
+   */
+  private RefusalIsolation<Envelope<NodeEvent>> isolation(long[] counts) {
+    return new RefusalIsolation<>(
+        events -> writer.apply(SCRATCH, events),
+        (event, refusal) -> {
+          counts[1]++;
+          return Uni.createFrom().voidItem();
+        });
   }
 
   private static boolean caughtUp(

@@ -32,8 +32,6 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class ProjectionWriter {
-  private static final BatchChanges NOTHING = new BatchChanges(List.of(), 0, List.of());
-
   private final Pool pool;
 
   public ProjectionWriter(Pool pool) {
@@ -42,7 +40,7 @@ public class ProjectionWriter {
 
   public Uni<BatchChanges> apply(ProjectionTables tables, List<Envelope<NodeEvent>> events) {
     if (events.isEmpty()) {
-      return Uni.createFrom().item(NOTHING);
+      return Uni.createFrom().item(BatchChanges.NONE);
     }
     String[] names =
         events.stream().map(Envelope::subject).distinct().sorted().toArray(String[]::new);

@@ -1,0 +1,233 @@
+package io.fleetwave.controlplane.projection;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.utils.Utils;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Invariant 7 for records that decode but whose data PostgreSQL refuses: each of a
+ * constraint-breaking, a NUL-byte and an oversized event in the middle of one batch lands on
+ * fleet.node-events.dlq unchanged, with the SQLSTATE and the server's message as its cause, and the
+ * events before and after it in the same batch, of the same node and of another, are projected; a
+ * rebuild from offset 0 leaves the same events out and ends equal.
+ */
+@QuarkusTest
+class RefusedByPostgresIT {
+  private static final String NODE = "refused-0";
+  private static final String NEIGHBOUR = neighbourInTheSamePartition(NODE);
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  private record Refused(Envelope<NodeEvent> event, String cause) {}
+
+  @Test
+  void eventsPostgresRefusesAreDeadLetteredWithTheirSqlStateAndTheRestOfTheirBatchIsProjected() {
+    Refused duplicateGpu =
+        new Refused(
+            Events.envelope(
+                NODE,
+                1,
+                2,
+                new GpuInventoryReported(
+                    List.of(
+                        Events.gpu(0, Events.H100, MigMode.DISABLED),
+                        Events.gpu(0, Events.H100, MigMode.DISABLED)))),
+            "refused by PostgreSQL: SQLSTATE 23505");
+    Refused nulByte =
+        new Refused(Events.envelope(NODE, 1, 3, kernel("6.8.0\u0000-85")), "SQLSTATE 22");
+    Refused oversized =
+        new Refused(
+            Events.envelope(
+                NODE, 1, 4, new GpuInventoryReported(List.of(withDeviceId(randomText(4000))))),
+            "SQLSTATE 54000");
+    List<Envelope<NodeEvent>> batch =
+        List.of(
+            Events.envelope(
+                NODE, 1, 0, Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of())),
+            Events.envelope(NODE, 1, 1, Events.inventory(Events.H100, 1, MigMode.DISABLED)),
+            duplicateGpu.event(),
+            Events.envelope(
+                NEIGHBOUR,
+                1,
+                0,
+                Events.registered(NEIGHBOUR, HostKind.TALOS, "580.95.05", Map.of())),
+            nulByte.event(),
+            oversized.event(),
+            Events.envelope(NEIGHBOUR, 1, 1, Events.inventory(Events.H200, 1, MigMode.DISABLED)),
+            Events.envelope(NODE, 1, 5, Events.heartbeat(5)),
+            Events.envelope(NODE, 1, 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
+    List<Refused> refused = List.of(duplicateGpu, nulByte, oversized);
+
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      List<RecordMetadata> sent = topic.publishTogether(batch);
+      assertThat(sent.stream().map(RecordMetadata::partition).distinct())
+          .as("one partition, so that one poll (one projection batch) holds all of them")
+          .hasSize(1);
+
+      await("the events after the refused ones to be projected")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 6})
+                      && Arrays.equals(ProjectionRows.position(NEIGHBOUR), new long[] {1, 1}));
+      await("every refused event on the dead-letter topic")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertDeadLettered(topic.deadLetters(), refused, batch, sent));
+    }
+    given()
+        .get("/api/v1/nodes/" + NODE + "/events")
+        .then()
+        .statusCode(200)
+        .body("items.seq", contains(6, 5, 1, 0));
+    given()
+        .get("/api/v1/nodes/" + NODE)
+        .then()
+        .statusCode(200)
+        .body("kernel", equalTo("6.8.0-85-generic"))
+        .body("gpus.size()", equalTo(2));
+    given()
+        .get("/api/v1/nodes/" + NEIGHBOUR)
+        .then()
+        .statusCode(200)
+        .body("hostKind", equalTo("talos"))
+        .body("gpus.size()", equalTo(1));
+    given()
+        .post("/api/v1/admin/projection/rebuild?timeoutSeconds=300")
+        .then()
+        .statusCode(200)
+        .body("equal", equalTo(true));
+  }
+
+  private static void assertDeadLettered(
+      List<ConsumerRecord<String, byte[]>> letters,
+      List<Refused> refused,
+      List<Envelope<NodeEvent>> batch,
+      List<RecordMetadata> sent) {
+    for (Refused expected : refused) {
+      RecordMetadata origin = sent.get(batch.indexOf(expected.event()));
+      ConsumerRecord<String, byte[]> letter =
+          letters.stream()
+              .filter(
+                  r ->
+                      header(r, Topics.DLQ_PARTITION_HEADER)
+                              .equals(Integer.toString(origin.partition()))
+                          && header(r, Topics.DLQ_OFFSET_HEADER)
+                              .equals(Long.toString(origin.offset())))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "no dead letter for seq "
+                              + expected.event().seq()
+                              + " (expected '"
+                              + expected.cause()
+                              + "')"));
+      assertThat(header(letter, Topics.DLQ_REASON_HEADER))
+          .startsWith("refused by PostgreSQL: SQLSTATE")
+          .contains(expected.cause());
+      assertThat(header(letter, Topics.DLQ_TOPIC_HEADER)).isEqualTo(Topics.NODE_EVENTS);
+      assertThat(letter.key()).isEqualTo(NODE);
+      assertThat(letter.value()).isEqualTo(EventCodec.encode(expected.event()));
+    }
+  }
+
+  private static NodeRegistered kernel(String kernel) {
+    NodeRegistered base = Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of());
+    return new NodeRegistered(
+        base.hostname(),
+        base.hostKind(),
+        base.osId(),
+        base.osVersion(),
+        kernel,
+        base.readOnlyRoot(),
+        base.systemd(),
+        base.driverRoot(),
+        base.deviceRoot(),
+        base.driverProvider(),
+        base.driverVersion(),
+        base.zone(),
+        base.labels(),
+        base.reasons());
+  }
+
+  /** A GPU whose PCI device id is too large for the btree index on it (2704 bytes at most). */
+  private static Gpu withDeviceId(String deviceId) {
+    Gpu base = Events.gpu(0, Events.H100, MigMode.DISABLED);
+    return new Gpu(
+        base.index(),
+        base.uuid(),
+        base.pciBusId(),
+        deviceId,
+        base.product(),
+        base.memoryMiB(),
+        base.migCapable(),
+        base.migMode(),
+        base.migModePending(),
+        base.instances(),
+        base.vfsTotal(),
+        base.vfsEnabled(),
+        base.health());
+  }
+
+  /** Letters and digits that do not compress, so the index entry stays as large as the text. */
+  private static String randomText(int length) {
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    Random random = new Random(11);
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+    }
+    return text.toString();
+  }
+
+  private static String header(ConsumerRecord<String, byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  /** Another node name whose records go to the same partition (Kafka's default partitioner). */
+  private static String neighbourInTheSamePartition(String node) {
+    int partition = partition(node);
+    for (int i = 1; ; i++) {
+      String candidate = node + "-neighbour-" + i;
+      if (partition(candidate) == partition) {
+        return candidate;
+      }
+    }
+  }
+
+  private static int partition(String key) {
+    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8)))
+        % FleetTopics.NODE_PARTITIONS;
+  }
+}
