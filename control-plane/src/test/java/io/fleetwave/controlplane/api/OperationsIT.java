@@ -35,7 +35,8 @@ class OperationsIT {
         .body(containsString("fleetwave_projection_events_skipped_total"))
         .body(containsString("fleetwave_projection_events_dead_lettered_total"))
         .body(containsString("fleetwave_projection_batch_size_count"))
-        .body(containsString("fleetwave_projection_consumer_lag_records"));
+        .body(containsString("fleetwave_projection_consumer_lag_records"))
+        .body(containsString("fleetwave_projection_waiting_seconds"));
   }
 
   @Test
