@@ -1,6 +1,5 @@
 package io.fleetwave.demo;
 
-import io.fleetwave.controlplane.app.FleetwaveApplication;
 import io.fleetwave.controlplane.app.ServiceSettings;
 import io.fleetwave.events.security.CommandSigner;
 import io.quarkus.runtime.Quarkus;
@@ -42,7 +41,7 @@ public final class DemoMain {
         .addShutdownHook(new Thread(() -> awaitQuietly(stopped), "fleetwave-await-embedded-stop"));
     AtomicInteger exitCode = new AtomicInteger();
     try {
-      Quarkus.run(FleetwaveApplication.class, (code, failure) -> exitCode.set(code), args);
+      Quarkus.run(DemoApplication.class, (code, failure) -> exitCode.set(code), args);
     } finally {
       embedded.close();
       stopped.countDown();
