@@ -59,7 +59,9 @@ class OptionsTest {
     Run help = Run.of("--help");
     assertThat(help.exit()).isZero();
     assertThat(help.out())
-        .contains("FLEETWAVE_URL", "FLEETWAVE_TOKEN", "Exit codes:", "usage error")
+        .contains("Environment:", "  FLEETWAVE_URL     the API's base URL")
+        .contains("  FLEETWAVE_TOKEN   bearer token")
+        .contains("Exit codes:", "  2  usage error", "  3  rollout status --watch")
         .contains("nodes", "rollout", "spec", "mig-configs");
   }
 
