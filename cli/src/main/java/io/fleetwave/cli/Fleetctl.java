@@ -234,9 +234,15 @@ public final class Fleetctl implements Runnable {
   static String readText(CommandSpec spec, Path file) {
     try {
       return Files.readString(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "cannot read " + file + ": no such file");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "cannot read " + file + ": permission denied");
     } catch (IOException e) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "cannot read " + file + ": " + e.getClass().getSimpleName());
+          spec.commandLine(), "cannot read " + file + ": " + e);
     }
   }
 

@@ -48,7 +48,7 @@ class OptionsTest {
     assertThat(noReason.err()).contains("--reason");
     Run noFile = Run.of("rollout", "plan", "-f", "/nonexistent/rollout.yaml");
     assertThat(noFile.exit()).as(noFile.toString()).isEqualTo(2);
-    assertThat(noFile.err()).contains("cannot read /nonexistent/rollout.yaml");
+    assertThat(noFile.err()).contains("cannot read /nonexistent/rollout.yaml: no such file");
     Run badUrl = Run.of("--server", "localhost:8080", "nodes", "list");
     assertThat(badUrl.exit()).as(badUrl.toString()).isEqualTo(2);
     assertThat(badUrl.err()).contains("--server must be an http:// or https:// URL");
