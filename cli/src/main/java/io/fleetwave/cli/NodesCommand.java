@@ -173,6 +173,9 @@ final class NodesCommand {
           gpu.path("migCapable").asBoolean()
               ? gpu.path("migMode").asText()
                   + (gpu.hasNonNull("migModePending")
+                          && !gpu.get("migModePending")
+                              .asText()
+                              .equals(gpu.path("migMode").asText())
                       ? " (pending " + gpu.get("migModePending").asText() + ")"
                       : "")
               : "n/a";

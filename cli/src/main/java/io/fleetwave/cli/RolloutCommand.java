@@ -400,13 +400,26 @@ final class RolloutCommand {
                 plan.hasNonNull("maxZonesInFlight")
                     ? ", maxZonesInFlight " + plan.get("maxZonesInFlight").asInt()
                     : ""));
+    Table summary = new Table("wave", "spec", "nodes", "cumulative", "batches", "zones");
+    for (JsonNode wave : plan.path("waves")) {
+      java.util.SortedSet<String> zones = new java.util.TreeSet<>();
+      int nodes = 0;
+      for (JsonNode batch : wave.path("batches")) {
+        batch.path("zones").forEach(z -> zones.add(z.asText()));
+        nodes += batch.path("nodes").size();
+      }
+      summary.row(
+          waveLabel(wave),
+          wave.path("waveSpec").asText(),
+          nodes,
+          wave.path("cumulativeNodes").asInt(),
+          wave.path("batches").size(),
+          String.join(",", zones));
+    }
+    out.append('\n').append(summary.render());
     Table waves = new Table("wave", "batch", "node", "host-kind", "zone", "actions");
     for (JsonNode wave : plan.path("waves")) {
-      String label =
-          wave.path("number").asInt()
-              + (wave.path("canary").asBoolean() ? " (canary)" : "")
-              + " "
-              + wave.path("waveSpec").asText();
+      String label = waveLabel(wave);
       for (JsonNode batch : wave.path("batches")) {
         for (JsonNode node : batch.path("nodes")) {
           waves.row(
@@ -447,24 +460,34 @@ final class RolloutCommand {
     return out.toString();
   }
 
-  /** A node's planned actions: per GPU the MIG change, the driver step, reset and VFs. */
+  /** "1 canary" for the first wave, else its number. */
+  static String waveLabel(JsonNode wave) {
+    return wave.path("number").asInt() + (wave.path("canary").asBoolean() ? " canary" : "");
+  }
+
+  /**
+   * A node's planned actions: the MIG change of its GPUs (GPUs with the same change together,
+   * {@code gpu0-7 H100-80GB: disabled -> 1g.10gb x7 (reset)}), the driver step and VFs.
+   */
   static String actions(JsonNode node) {
     List<String> parts = new ArrayList<>();
+    Map<String, List<Integer>> gpusByChange = new LinkedHashMap<>();
     for (JsonNode gpu : node.path("gpuChanges")) {
       String to = gpu.path("toMigEnabled").asBoolean() ? profiles(gpu.path("to")) : "MIG off";
-      parts.add(
-          "gpu"
-              + gpu.path("gpuIndex").asInt()
-              + " "
-              + gpu.path("model").asText()
+      String from =
+          gpu.path("from").isEmpty() ? gpu.path("fromMode").asText() : profiles(gpu.path("from"));
+      String change =
+          gpu.path("model").asText()
               + ": "
-              + (gpu.path("from").isEmpty()
-                  ? gpu.path("fromMode").asText()
-                  : profiles(gpu.path("from")))
+              + from
               + " -> "
               + to
-              + (gpu.path("resetNeeded").asBoolean() ? " (reset)" : ""));
+              + (gpu.path("resetNeeded").asBoolean() ? " (reset)" : "");
+      gpusByChange
+          .computeIfAbsent(change, c -> new ArrayList<>())
+          .add(gpu.path("gpuIndex").asInt());
     }
+    gpusByChange.forEach((change, gpus) -> parts.add("gpu" + ranges(gpus) + " " + change));
     JsonNode driver = node.path("driver");
     if (driver.isObject()) {
       parts.add(
@@ -478,6 +501,22 @@ final class RolloutCommand {
       parts.add(node.path("vfsTouched").asInt() + " VF(s) disturbed");
     }
     return parts.isEmpty() ? "none" : String.join("; ", parts);
+  }
+
+  /** Indexes as ranges: [0,1,2,3,5] is "0-3,5". */
+  static String ranges(List<Integer> indexes) {
+    List<Integer> sorted = indexes.stream().sorted().toList();
+    List<String> parts = new ArrayList<>();
+    int i = 0;
+    while (i < sorted.size()) {
+      int j = i;
+      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+        j++;
+      }
+      parts.add(i == j ? sorted.get(i).toString() : sorted.get(i) + "-" + sorted.get(j));
+      i = j + 1;
+    }
+    return String.join(",", parts);
   }
 
   /** "1g.10gb x7" or "3g.40gb x1 + 2g.20gb x2", profiles in order of first appearance. */

@@ -181,7 +181,14 @@ class FleetctlIT {
     String file = RESOURCES.resolve("cli-rollout.yaml").toString();
     String plan = ok(fleetctl("rollout", "plan", "-f", file));
     assertThat(plan).startsWith("plan cli-mig: 4 node(s) in 2 wave(s), change mig all-1g.10gb");
-    assertThat(plan).contains("WAVE", "BATCH", "NODE", "ACTIONS", "1 (canary) 1", "2 100%");
+    assertThat(plan)
+        .contains(
+            "WAVE",
+            "BATCH",
+            "NODE",
+            "ACTIONS",
+            "1 canary   1      1       1",
+            "2          100%   3       4");
     assertThat(plan).contains("-> 1g.10gb x7");
     assertThat(plan.lines().filter(l -> l.contains("cli-") && l.contains("h100"))).hasSize(4);
 

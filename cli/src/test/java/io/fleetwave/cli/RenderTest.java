@@ -18,15 +18,15 @@ class RenderTest {
             {"name": "h100", "plannedNodes": 2, "maxUnavailableNodes": 1,
              "change": {"migConfig": "all-1g.10gb", "driverVersion": null},
              "waves": [
-               {"number": 1, "waveSpec": "1", "canary": true, "batches": [
-                 {"number": 1, "nodes": [{"node": "n1", "hostKind": "ubuntu", "zone": "a",
+               {"number": 1, "waveSpec": "1", "canary": true, "cumulativeNodes": 1, "batches": [
+                 {"number": 1, "zones": ["a"], "nodes": [{"node": "n1", "hostKind": "ubuntu", "zone": "a",
                    "gpuChanges": [{"gpuIndex": 0, "model": "H100-80GB", "fromMode": "disabled",
                      "toMigEnabled": true, "from": [],
                      "to": [{"profile": "1g.10gb"}, {"profile": "1g.10gb"}],
                      "resetNeeded": true, "vfsTouched": 0}],
                    "driver": null, "resetNeeded": true, "vfsTouched": 0}]}]},
-               {"number": 2, "waveSpec": "100%", "canary": false, "batches": [
-                 {"number": 1, "nodes": [{"node": "n2", "hostKind": "talos", "zone": "b",
+               {"number": 2, "waveSpec": "100%", "canary": false, "cumulativeNodes": 2, "batches": [
+                 {"number": 1, "zones": ["b"], "nodes": [{"node": "n2", "hostKind": "talos", "zone": "b",
                    "gpuChanges": [],
                    "driver": {"fromVersion": "570.1", "toVersion": "580.2", "osUpgradeNeeded": true},
                    "resetNeeded": false, "vfsTouched": 0}]}]}],
@@ -40,12 +40,42 @@ class RenderTest {
             "plan h100: 2 node(s) in 2 wave(s), change mig all-1g.10gb, maxUnavailable 1 node(s)\n");
     assertThat(text)
         .contains(
-            "1 (canary) 1   1       n1     ubuntu      a      gpu0 H100-80GB: disabled -> 1g.10gb x2"
+            """
+            WAVE       SPEC   NODES   CUMULATIVE   BATCHES   ZONES
+            1 canary   1      1       1            1         a
+            2          100%   1       2            1         b
+            """)
+        .contains(
+            "1 canary   1       n1     ubuntu      a      gpu0 H100-80GB: disabled -> 1g.10gb x2"
                 + " (reset)")
         .contains(
-            "2 100%         1       n2     talos       b      driver 570.1 -> 580.2 (OS image upgrade)")
+            "2          1       n2     talos       b      driver 570.1 -> 580.2 (OS image upgrade)")
         .contains("n3         no-mig-capable-gpu   T4 only")
         .contains("H100-80GB   1      1                   -                  1g.10gb:2");
+  }
+
+  @Test
+  void gpusWithTheSameChangeAreShownTogether() throws Exception {
+    JsonNode node =
+        json(
+            """
+            {"gpuChanges": [
+              {"gpuIndex": 0, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true},
+              {"gpuIndex": 1, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true},
+              {"gpuIndex": 2, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true},
+              {"gpuIndex": 3, "model": "A100", "fromMode": "enabled", "toMigEnabled": false,
+               "from": [{"profile": "7g.40gb"}], "to": [], "resetNeeded": true},
+              {"gpuIndex": 5, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true}],
+             "vfsTouched": 2}
+            """);
+    assertThat(RolloutCommand.actions(node))
+        .isEqualTo(
+            "gpu0-2,5 A100: disabled -> 3g.20gb x1 (reset); gpu3 A100: 7g.40gb x1 -> MIG off"
+                + " (reset); 2 VF(s) disturbed");
   }
 
   @Test
