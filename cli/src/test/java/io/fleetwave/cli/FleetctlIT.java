@@ -25,8 +25,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * fleetctl against the real API: the packaged demo ({@code demo/target/quarkus-app}) as a child
- * process with a five-node simulated fleet, embedded Kafka and PostgreSQL in this JVM; fleetctl
- * runs in-process with its output captured.
+ * process with a six-node simulated fleet, embedded Kafka and PostgreSQL in this JVM; fleetctl runs
+ * in-process with its output captured.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FleetctlIT {
@@ -66,7 +66,7 @@ class FleetctlIT {
             "500ms");
     demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
     server = "http://localhost:" + demo.port;
-    await("the five simulated nodes are projected with their GPUs and driver (via fleetctl)")
+    await("the six simulated nodes are projected with their GPUs and driver (via fleetctl)")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(300))
         .until(
@@ -80,7 +80,7 @@ class FleetctlIT {
               for (JsonNode node : nodes) {
                 ready += node.path("gpus").size() > 0 && node.hasNonNull("driverVersion") ? 1 : 0;
               }
-              return ready == 5;
+              return ready == 6;
             });
   }
 
@@ -117,7 +117,7 @@ class FleetctlIT {
     assertThat(all.lines().findFirst().orElseThrow())
         .startsWith("NAME")
         .contains("HOST-KIND", "ZONE", "DRIVER", "GPUS", "MIG", "CONVERGED");
-    assertThat(all.lines().skip(1)).hasSize(5);
+    assertThat(all.lines().skip(1)).hasSize(6);
     assertThat(all).contains("cli-a-h100-", "580.95.05", "1x NVIDIA H100");
 
     String cli = ok(fleetctl("nodes", "list", "--selector", "pool=cli"));
@@ -169,10 +169,24 @@ class FleetctlIT {
 
   @Test
   @Order(5)
-  void specGetShowsTheNodesSpecView() throws Exception {
-    String name = firstNode("pool=other");
+  void specPutPublishesAGenerationAndSpecGetShowsIt() throws Exception {
+    String name = firstNode("pool=spec");
+    String put =
+        ok(fleetctl("spec", "put", name, "-f", RESOURCES.resolve("cli-spec.yaml").toString()));
+    assertThat(put).isEqualTo("spec of node " + name + " published as generation 1\n");
     String text = ok(fleetctl("spec", "get", name));
-    assertThat(text).startsWith("node " + name + ": converged").contains("observed:");
+    assertThat(text).startsWith("node " + name + ": converged").contains("desired:", "3g.40gb");
+    JsonNode json = Fleetctl.JSON.readTree(ok(fleetctl("spec", "get", name, "-o", "json")));
+    assertThat(json.at("/desired/generation").asLong()).as("%s", json).isEqualTo(1);
+
+    // A spec the node's GPU cannot take: the 422 line, then one line per field error.
+    Run invalid =
+        fleetctl("spec", "put", name, "-f", RESOURCES.resolve("cli-spec-invalid.yaml").toString());
+    assertThat(invalid.exit()).as(invalid.toString()).isEqualTo(1);
+    assertThat(invalid.err()).startsWith("error: 422 ");
+    assertThat(invalid.err().lines().skip(1))
+        .isNotEmpty()
+        .allMatch(l -> l.startsWith("  gpus[0]"), "an indented field error of gpus[0]");
   }
 
   @Test
