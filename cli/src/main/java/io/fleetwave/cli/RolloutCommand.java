@@ -177,6 +177,50 @@ final class RolloutCommand {
         description = "--watch: give up after this long (exit 1); default: no limit")
     Long timeoutSeconds;
 
+    @Option(
+        names = "--outage",
+        paramLabel = "SECONDS",
+        description =
+            "--watch: how long the server may be unreachable or answer 5xx before giving up"
+                + " (exit 1), e.g. while another control plane replica takes over (default 60)")
+    long outageSeconds = 60;
+
+    /** When the current outage began (nanoTime), or null while the server answers. */
+    private Long outageSince;
+
+    /** One poll: the view, or null during an outage shorter than --outage. */
+    private JsonNode poll(Fleetctl root, String path) {
+      try {
+        JsonNode view = root.client().get(path);
+        if (outageSince != null) {
+          spec.commandLine().getErr().println("the API answers again");
+          spec.commandLine().getErr().flush();
+          outageSince = null;
+        }
+        return view;
+      } catch (UnreachableException | ApiException e) {
+        if (e instanceof ApiException api && api.status() < 500) {
+          throw api;
+        }
+        long now = System.nanoTime();
+        if (outageSince == null) {
+          outageSince = now;
+          spec.commandLine()
+              .getErr()
+              .println(
+                  "warning: "
+                      + e.getMessage()
+                      + "; trying again for up to "
+                      + outageSeconds
+                      + " s (--outage)");
+          spec.commandLine().getErr().flush();
+        } else if (now - outageSince > Duration.ofSeconds(outageSeconds).toNanos()) {
+          throw e;
+        }
+        return null;
+      }
+    }
+
     @Override
     public Integer call() throws InterruptedException {
       Fleetctl root = Fleetctl.root(spec);
@@ -213,7 +257,11 @@ final class RolloutCommand {
                   + " s");
         }
         Thread.sleep(intervalMillis); // poll interval of a bounded (--timeout) watch
-        view = root.client().get(path);
+        JsonNode next = poll(root, path);
+        if (next == null) {
+          continue; // an outage shorter than --outage: try again
+        }
+        view = next;
         watcher.show(view);
       }
       return watcher.finish(view);
