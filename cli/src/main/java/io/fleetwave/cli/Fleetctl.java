@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
       "Exit codes:",
       "  0  done (rollout status --watch: the rollout completed with no failed node)",
       "  1  the API refused the request (its status and detail are printed), or the server"
-          + " could not be reached or did not answer in time",
+          + " could not be reached or did not answer in time (--watch: past --timeout or"
+          + " --outage)",
       "  2  usage error: unknown command or option, missing argument, unreadable file",
       "  3  rollout status --watch: the rollout ended aborted or rolled back, or completed with"
           + " failed nodes"
