@@ -1,0 +1,44 @@
+package io.fleetwave.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The API answered with an error status: {@link #getMessage()} is one line with the status, the
+ * problem's title and its detail; {@link #fieldErrors()} the lines of its {@code errors} array.
+ */
+public final class ApiException extends RuntimeException {
+  private final int status;
+  private final JsonNode problem;
+
+  public ApiException(int status, String message, JsonNode problem) {
+    super(message);
+    this.status = status;
+    this.problem = problem;
+  }
+
+  public int status() {
+    return status;
+  }
+
+  /** The problem+json body, or a missing node when the body was not JSON. */
+  public JsonNode problem() {
+    return problem;
+  }
+
+  /** One line per entry of the problem's {@code errors}: "field: message" (line too, if any). */
+  public java.util.List<String> fieldErrors() {
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    for (JsonNode error : problem.path("errors")) {
+      StringBuilder line = new StringBuilder();
+      if (error.hasNonNull("line")) {
+        line.append("line ").append(error.get("line").asText()).append(": ");
+      }
+      if (error.hasNonNull("field")) {
+        line.append(error.get("field").asText()).append(": ");
+      }
+      line.append(error.path("message").asText(error.toString()));
+      lines.add(line.toString());
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,725 @@
+package io.fleetwave.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "rollout",
+    mixinStandardHelpOptions = true,
+    description = "Plan, create, watch and steer rollouts.",
+    subcommands = {
+      RolloutCommand.ListRollouts.class,
+      RolloutCommand.Plan.class,
+      RolloutCommand.Create.class,
+      RolloutCommand.Status.class,
+      RolloutCommand.Pause.class,
+      RolloutCommand.Resume.class,
+      RolloutCommand.Promote.class,
+      RolloutCommand.Abort.class,
+      RolloutCommand.Rollback.class
+    })
+final class RolloutCommand {
+  static final String BASE = "/api/v1/rollouts";
+
+  /** States after which a rollout does nothing more. */
+  static final Set<String> FINAL_STATES = Set.of("completed", "aborted", "rolled-back");
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "Rollouts, newest first.")
+  static final class ListRollouts implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Override
+    public void run() {
+      Fleetctl root = Fleetctl.root(spec);
+      ArrayNode all = Fleetctl.JSON.createArrayNode();
+      for (int page = 0; ; page++) {
+        JsonNode answer =
+            root.client()
+                .get(BASE + ApiClient.query(Map.of("page", page, "size", NodesCommand.PAGE_SIZE)));
+        answer.path("items").forEach(all::add);
+        if (answer.path("items").size() < NodesCommand.PAGE_SIZE
+            || all.size() >= answer.path("total").asLong()) {
+          break;
+        }
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (root.printStructured(out, all)) {
+        return;
+      }
+      Table table = new Table("id", "name", "state", "nodes", "change", "created");
+      for (JsonNode r : all) {
+        table.row(
+            r.path("id").asText(),
+            r.path("name").asText(),
+            r.path("state").asText(),
+            r.path("plannedNodes").asInt(),
+            change(r.path("migConfig"), r.path("driverVersion")),
+            NodesCommand.text(r, "createdAt"));
+      }
+      out.print(table.render());
+      out.flush();
+    }
+  }
+
+  @Command(
+      name = "plan",
+      mixinStandardHelpOptions = true,
+      description =
+          "Plan a rollout without creating it (dry run): waves, per-node actions, exclusions and"
+              + " capacity impact.")
+  static final class Plan implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = {"-f", "--file"},
+        required = true,
+        paramLabel = "FILE",
+        description = "the rollout request, JSON or YAML")
+    Path file;
+
+    @Override
+    public void run() {
+      Fleetctl root = Fleetctl.root(spec);
+      JsonNode request = Fleetctl.readDocument(spec, file);
+      JsonNode plan = root.client().post(BASE + "?dryRun=true", request).body();
+      PrintWriter out = spec.commandLine().getOut();
+      if (root.printStructured(out, plan)) {
+        return;
+      }
+      out.print(renderPlan(plan));
+      out.flush();
+    }
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = "Create a rollout; the engine starts it at once. Prints its id.")
+  static final class Create implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = {"-f", "--file"},
+        required = true,
+        paramLabel = "FILE",
+        description = "the rollout request, JSON or YAML")
+    Path file;
+
+    @Override
+    public void run() {
+      Fleetctl root = Fleetctl.root(spec);
+      JsonNode request = Fleetctl.readDocument(spec, file);
+      JsonNode created = root.client().post(BASE, request).body();
+      PrintWriter out = spec.commandLine().getOut();
+      if (root.printStructured(out, created)) {
+        return;
+      }
+      JsonNode plan = created.path("plan");
+      out.printf(
+          "rollout %s created: %s, %d node(s) in %d wave(s)%n",
+          created.path("id").asText(),
+          created.path("name").asText(),
+          plan.path("plannedNodes").asInt(),
+          plan.path("waves").size());
+      out.println(
+          "follow it with: fleetctl rollout status " + created.path("id").asText() + " --watch");
+      out.flush();
+    }
+  }
+
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description = {
+        "A rollout's state and progress per wave.",
+        "With --watch: follow it until it ends, one progress line per wave as it advances, then"
+            + " the outcome; exit 0 when it completed with no failed node, 3 when it ended aborted,"
+            + " rolled back or with failed nodes, 1 when --timeout passed or the API failed."
+      })
+  static final class Status implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "the rollout's id")
+    String id;
+
+    @Option(
+        names = {"-w", "--watch"},
+        description = "follow until the rollout ends")
+    boolean watch;
+
+    @Option(
+        names = "--interval",
+        paramLabel = "MILLIS",
+        description = "--watch: how often to poll (default 1000)")
+    long intervalMillis = 1000;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "SECONDS",
+        description = "--watch: give up after this long (exit 1); default: no limit")
+    Long timeoutSeconds;
+
+    @Option(
+        names = "--outage",
+        paramLabel = "SECONDS",
+        description =
+            "--watch: how long the server may be unreachable or answer 5xx before giving up"
+                + " (exit 1), e.g. while another control plane replica takes over (default 60)")
+    long outageSeconds = 60;
+
+    /** When the current outage began (nanoTime), or null while the server answers. */
+    private Long outageSince;
+
+    /** One poll: the view, or null during an outage shorter than --outage. */
+    private JsonNode poll(Fleetctl root, String path) {
+      try {
+        JsonNode view = root.client().get(path);
+        if (outageSince != null) {
+          spec.commandLine().getErr().println("the API answers again");
+          spec.commandLine().getErr().flush();
+          outageSince = null;
+        }
+        return view;
+      } catch (UnreachableException | ApiException e) {
+        if (e instanceof ApiException api && api.status() < 500) {
+          throw api;
+        }
+        long now = System.nanoTime();
+        if (outageSince == null) {
+          outageSince = now;
+          spec.commandLine()
+              .getErr()
+              .println(
+                  "warning: "
+                      + e.getMessage()
+                      + "; trying again for up to "
+                      + outageSeconds
+                      + " s (--outage)");
+          spec.commandLine().getErr().flush();
+        } else if (now - outageSince > Duration.ofSeconds(outageSeconds).toNanos()) {
+          throw e;
+        }
+        return null;
+      }
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      Fleetctl root = Fleetctl.root(spec);
+      PrintWriter out = spec.commandLine().getOut();
+      if (intervalMillis < 50) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--interval must be at least 50 ms");
+      }
+      String path = BASE + "/" + ApiClient.encode(id);
+      JsonNode view = root.client().get(path);
+      if (!watch) {
+        if (!root.printStructured(out, view)) {
+          out.print(renderStatus(view));
+          out.flush();
+        }
+        return 0;
+      }
+      long deadline =
+          timeoutSeconds == null
+              ? Long.MAX_VALUE
+              : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+      Watcher watcher = new Watcher(out, root.output());
+      watcher.show(view);
+      while (!FINAL_STATES.contains(view.path("state").asText())) {
+        if (System.nanoTime() > deadline) {
+          watcher.flush();
+          throw new IllegalStateException(
+              "rollout "
+                  + id
+                  + " still "
+                  + view.path("state").asText()
+                  + " after --timeout "
+                  + timeoutSeconds
+                  + " s");
+        }
+        Thread.sleep(intervalMillis); // poll interval of a bounded (--timeout) watch
+        JsonNode next = poll(root, path);
+        if (next == null) {
+          continue; // an outage shorter than --outage: try again
+        }
+        view = next;
+        watcher.show(view);
+      }
+      return watcher.finish(view);
+    }
+  }
+
+  /** Prints what changed since the previous view: the state, and each wave's progress line. */
+  static final class Watcher {
+    private final PrintWriter out;
+    private final OutputFormat format;
+    private final Map<Integer, String> shownWaves = new HashMap<>();
+    private String shownState;
+
+    Watcher(PrintWriter out, OutputFormat format) {
+      this.out = out;
+      this.format = format;
+    }
+
+    void show(JsonNode view) {
+      if (format != OutputFormat.table) {
+        return; // structured output: only the final view
+      }
+      String state = stateLine(view);
+      if (!state.equals(shownState)) {
+        out.println(state);
+        shownState = state;
+      }
+      for (String line : waveLines(view)) {
+        int wave = Integer.parseInt(line.substring(5, line.indexOf('/')));
+        if (!line.equals(shownWaves.get(wave))) {
+          out.println(line);
+          shownWaves.put(wave, line);
+        }
+      }
+      out.flush();
+    }
+
+    void flush() {
+      out.flush();
+    }
+
+    int finish(JsonNode view) {
+      String state = view.path("state").asText();
+      int failed = view.at("/progress/counts/failed").asInt();
+      int succeeded = view.at("/progress/counts/succeeded").asInt();
+      boolean clean = state.equals("completed") && failed == 0;
+      if (format == OutputFormat.table) {
+        out.println(
+            (clean ? "rollout " : "rollout NOT completed: ")
+                + view.path("name").asText()
+                + " ("
+                + view.path("id").asText()
+                + ") "
+                + state
+                + ": "
+                + succeeded
+                + " succeeded, "
+                + failed
+                + " failed"
+                + reason(view));
+      } else {
+        try {
+          if (format == OutputFormat.json) {
+            out.println(Fleetctl.JSON.writeValueAsString(view));
+          } else {
+            out.print(Fleetctl.YAML.writeValueAsString(view));
+          }
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+      out.flush();
+      return clean ? 0 : Fleetctl.EXIT_ROLLOUT_NOT_COMPLETED;
+    }
+  }
+
+  private static String reason(JsonNode view) {
+    String reason = view.at("/progress/statusReason").asText("");
+    return reason.isEmpty() || view.at("/progress/statusReason").isNull()
+        ? ""
+        : " (" + reason + ")";
+  }
+
+  static String stateLine(JsonNode view) {
+    JsonNode progress = view.path("progress");
+    String line =
+        "rollout "
+            + view.path("name").asText()
+            + " "
+            + view.path("state").asText()
+            + ", wave "
+            + progress.path("currentWave").asInt()
+            + "/"
+            + Math.max(view.at("/plan/waves").size(), progress.path("waves").size());
+    if (progress.path("awaitingPromotion").asBoolean()) {
+      line += ", awaiting promotion";
+    }
+    return line + reason(view);
+  }
+
+  /** One line per wave: "wave 2/3 [#####-----] 4/8 succeeded 3 failed 1 in flight 2". */
+  static List<String> waveLines(JsonNode view) {
+    List<String> lines = new ArrayList<>();
+    JsonNode waves = view.at("/progress/waves");
+    int total = Math.max(view.at("/plan/waves").size(), waves.size());
+    for (JsonNode wave : waves) {
+      Map<String, Integer> counts = new LinkedHashMap<>();
+      int nodes = 0;
+      for (JsonNode node : wave.path("nodes")) {
+        counts.merge(node.path("state").asText("?"), 1, Integer::sum);
+        nodes++;
+      }
+      int done = counts.getOrDefault("succeeded", 0) + counts.getOrDefault("failed", 0);
+      String others =
+          counts.entrySet().stream()
+              .map(e -> e.getKey() + " " + e.getValue())
+              .collect(Collectors.joining(", "));
+      lines.add(
+          "wave "
+              + wave.path("number").asInt()
+              + "/"
+              + total
+              + " "
+              + bar(done, nodes, 20)
+              + " "
+              + done
+              + "/"
+              + nodes
+              + (others.isEmpty() ? "" : "  " + others));
+    }
+    return lines;
+  }
+
+  /** {@code [#####---------------]}: done of total in width characters. */
+  static String bar(int done, int total, int width) {
+    int filled = total == 0 ? width : (int) ((long) done * width / total);
+    return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
+  }
+
+  static String renderStatus(JsonNode view) {
+    StringBuilder out = new StringBuilder();
+    out.append("id:      ").append(view.path("id").asText()).append('\n');
+    out.append("name:    ").append(view.path("name").asText()).append('\n');
+    out.append("state:   ").append(view.path("state").asText()).append(reason(view)).append('\n');
+    JsonNode counts = view.at("/progress/counts");
+    out.append("nodes:   ")
+        .append(
+            counts.properties().stream()
+                .map(e -> e.getKey() + " " + e.getValue().asInt())
+                .collect(Collectors.joining(", ")))
+        .append('\n');
+    out.append(stateLine(view)).append('\n');
+    waveLines(view).forEach(l -> out.append(l).append('\n'));
+    Table unusual = new Table("wave", "node", "phase", "state", "reason");
+    for (JsonNode wave : view.at("/progress/waves")) {
+      for (JsonNode node : wave.path("nodes")) {
+        String state = node.path("state").asText();
+        if (!state.equals("succeeded") && !state.equals("pending")) {
+          unusual.row(
+              wave.path("number").asInt(),
+              node.path("node").asText(),
+              NodesCommand.text(node, "phase"),
+              state,
+              NodesCommand.text(node, "reason"));
+        }
+      }
+    }
+    if (unusual.size() > 0) {
+      out.append('\n').append(unusual.render());
+    }
+    return out.toString();
+  }
+
+  static String renderPlan(JsonNode plan) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "plan %s: %d node(s) in %d wave(s), change %s, maxUnavailable %d node(s)%s%n"
+            .formatted(
+                plan.path("name").asText(),
+                plan.path("plannedNodes").asInt(),
+                plan.path("waves").size(),
+                change(plan.at("/change/migConfig"), plan.at("/change/driverVersion")),
+                plan.path("maxUnavailableNodes").asInt(),
+                plan.hasNonNull("maxZonesInFlight")
+                    ? ", maxZonesInFlight " + plan.get("maxZonesInFlight").asInt()
+                    : ""));
+    Table summary = new Table("wave", "spec", "nodes", "cumulative", "batches", "zones");
+    for (JsonNode wave : plan.path("waves")) {
+      java.util.SortedSet<String> zones = new java.util.TreeSet<>();
+      int nodes = 0;
+      for (JsonNode batch : wave.path("batches")) {
+        batch.path("zones").forEach(z -> zones.add(z.asText()));
+        nodes += batch.path("nodes").size();
+      }
+      summary.row(
+          waveLabel(wave),
+          wave.path("waveSpec").asText(),
+          nodes,
+          wave.path("cumulativeNodes").asInt(),
+          wave.path("batches").size(),
+          String.join(",", zones));
+    }
+    out.append('\n').append(summary.render());
+    Table waves = new Table("wave", "batch", "node", "host-kind", "zone", "actions");
+    for (JsonNode wave : plan.path("waves")) {
+      String label = waveLabel(wave);
+      for (JsonNode batch : wave.path("batches")) {
+        for (JsonNode node : batch.path("nodes")) {
+          waves.row(
+              label,
+              batch.path("number").asInt(),
+              node.path("node").asText(),
+              NodesCommand.text(node, "hostKind"),
+              NodesCommand.text(node, "zone"),
+              actions(node));
+        }
+      }
+    }
+    out.append('\n').append(waves.render());
+    if (!plan.path("excluded").isEmpty()) {
+      Table excluded = new Table("excluded", "reason", "detail");
+      for (JsonNode e : plan.path("excluded")) {
+        excluded.row(
+            e.path("node").asText(),
+            NodesCommand.text(e, "reason"),
+            NodesCommand.text(e, "detail"));
+      }
+      out.append('\n').append(excluded.render());
+    }
+    if (!plan.path("capacity").isEmpty()) {
+      Table capacity =
+          new Table(
+              "gpu-model", "gpus", "peak-gpus-offline", "instances-before", "instances-after");
+      for (JsonNode c : plan.path("capacity")) {
+        capacity.row(
+            c.path("gpuModel").asText(),
+            c.path("gpus").asInt(),
+            c.path("peakGpusUnavailable").asInt(),
+            counts(c.path("instancesBefore")),
+            counts(c.path("instancesAfter")));
+      }
+      out.append('\n').append(capacity.render());
+    }
+    return out.toString();
+  }
+
+  /** "1 canary" for the first wave, else its number. */
+  static String waveLabel(JsonNode wave) {
+    return wave.path("number").asInt() + (wave.path("canary").asBoolean() ? " canary" : "");
+  }
+
+  /**
+   * A node's planned actions: the MIG change of its GPUs (GPUs with the same change together,
+   * {@code gpu0-7 H100-80GB: disabled -> 1g.10gb x7 (reset)}), the driver step and VFs.
+   */
+  static String actions(JsonNode node) {
+    List<String> parts = new ArrayList<>();
+    Map<String, List<Integer>> gpusByChange = new LinkedHashMap<>();
+    for (JsonNode gpu : node.path("gpuChanges")) {
+      String to = gpu.path("toMigEnabled").asBoolean() ? profiles(gpu.path("to")) : "MIG off";
+      String from =
+          gpu.path("from").isEmpty() ? gpu.path("fromMode").asText() : profiles(gpu.path("from"));
+      String change =
+          gpu.path("model").asText()
+              + ": "
+              + from
+              + " -> "
+              + to
+              + (gpu.path("resetNeeded").asBoolean() ? " (reset)" : "");
+      gpusByChange
+          .computeIfAbsent(change, c -> new ArrayList<>())
+          .add(gpu.path("gpuIndex").asInt());
+    }
+    gpusByChange.forEach((change, gpus) -> parts.add("gpu" + ranges(gpus) + " " + change));
+    JsonNode driver = node.path("driver");
+    if (driver.isObject()) {
+      parts.add(
+          "driver "
+              + driver.path("fromVersion").asText("none")
+              + " -> "
+              + driver.path("toVersion").asText()
+              + (driver.path("osUpgradeNeeded").asBoolean() ? " (OS image upgrade)" : ""));
+    }
+    if (node.path("vfsTouched").asInt() > 0) {
+      parts.add(node.path("vfsTouched").asInt() + " VF(s) disturbed");
+    }
+    return parts.isEmpty() ? "none" : String.join("; ", parts);
+  }
+
+  /** Indexes as ranges: [0,1,2,3,5] is "0-3,5". */
+  static String ranges(List<Integer> indexes) {
+    List<Integer> sorted = indexes.stream().sorted().toList();
+    List<String> parts = new ArrayList<>();
+    int i = 0;
+    while (i < sorted.size()) {
+      int j = i;
+      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+        j++;
+      }
+      parts.add(i == j ? sorted.get(i).toString() : sorted.get(i) + "-" + sorted.get(j));
+      i = j + 1;
+    }
+    return String.join(",", parts);
+  }
+
+  /** "1g.10gb x7" or "3g.40gb x1 + 2g.20gb x2", profiles in order of first appearance. */
+  static String profiles(JsonNode instances) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (JsonNode i : instances) {
+      counts.merge(i.path("profile").asText("?"), 1, Integer::sum);
+    }
+    if (counts.isEmpty()) {
+      return "no instances";
+    }
+    return counts.entrySet().stream()
+        .map(e -> e.getKey() + " x" + e.getValue())
+        .collect(Collectors.joining(" + "));
+  }
+
+  private static String counts(JsonNode map) {
+    return map.properties().stream()
+        .map(e -> e.getKey() + ":" + e.getValue().asInt())
+        .collect(Collectors.joining(" "));
+  }
+
+  static String change(JsonNode migConfig, JsonNode driverVersion) {
+    List<String> parts = new ArrayList<>();
+    if (!migConfig.isMissingNode() && !migConfig.isNull()) {
+      parts.add("mig " + migConfig.asText());
+    }
+    if (!driverVersion.isMissingNode() && !driverVersion.isNull()) {
+      parts.add("driver " + driverVersion.asText());
+    }
+    return String.join(", ", parts);
+  }
+
+  /** pause, resume, promote, abort, rollback: POST .../{action}?reason=. */
+  abstract static class Action implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "the rollout's id")
+    String id;
+
+    abstract String action();
+
+    abstract String reason();
+
+    @Override
+    public void run() {
+      Fleetctl root = Fleetctl.root(spec);
+      ApiClient.Answer answer =
+          root.client()
+              .post(
+                  BASE
+                      + "/"
+                      + ApiClient.encode(id)
+                      + "/"
+                      + action()
+                      + ApiClient.query(java.util.Collections.singletonMap("reason", reason())),
+                  (JsonNode) null);
+      PrintWriter out = spec.commandLine().getOut();
+      if (answer.status() == 202) {
+        out.println(
+            "queued: " + answer.body().path("detail").asText("no rollout engine answered in time"));
+        out.flush();
+        return;
+      }
+      if (root.printStructured(out, answer.body())) {
+        return;
+      }
+      out.println(action() + ": " + stateLine(answer.body()));
+      out.flush();
+    }
+  }
+
+  abstract static class OptionalReasonAction extends Action {
+    @Option(
+        names = {"-r", "--reason"},
+        paramLabel = "TEXT",
+        description = "why, recorded in the rollout's events")
+    String reason;
+
+    @Override
+    String reason() {
+      return reason;
+    }
+  }
+
+  abstract static class RequiredReasonAction extends Action {
+    @Option(
+        names = {"-r", "--reason"},
+        required = true,
+        paramLabel = "TEXT",
+        description = "why, recorded in the rollout's events (required)")
+    String reason;
+
+    @Override
+    String reason() {
+      return reason;
+    }
+  }
+
+  @Command(
+      name = "pause",
+      mixinStandardHelpOptions = true,
+      description = "No new node starts; nodes in flight finish.")
+  static final class Pause extends OptionalReasonAction {
+    @Override
+    String action() {
+      return "pause";
+    }
+  }
+
+  @Command(
+      name = "resume",
+      mixinStandardHelpOptions = true,
+      description = "Continue a paused rollout; failures so far are accepted.")
+  static final class Resume extends OptionalReasonAction {
+    @Override
+    String action() {
+      return "resume";
+    }
+  }
+
+  @Command(
+      name = "promote",
+      mixinStandardHelpOptions = true,
+      description = "With manualPromotion: let the next wave start.")
+  static final class Promote extends OptionalReasonAction {
+    @Override
+    String action() {
+      return "promote";
+    }
+  }
+
+  @Command(
+      name = "abort",
+      mixinStandardHelpOptions = true,
+      description = "Stop for good and free the nodes (nodes already changed keep their spec).")
+  static final class Abort extends RequiredReasonAction {
+    @Override
+    String action() {
+      return "abort";
+    }
+  }
+
+  @Command(
+      name = "rollback",
+      mixinStandardHelpOptions = true,
+      description = "Restore every touched node's previous spec, newest wave first.")
+  static final class Rollback extends RequiredReasonAction {
+    @Override
+    String action() {
+      return "rollback";
+    }
+  }
+
+  static List<JsonNode> list(JsonNode array) {
+    return StreamSupport.stream(array.spliterator(), false).toList();
+  }
+}

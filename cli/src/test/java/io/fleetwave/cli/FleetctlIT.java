@@ -1,0 +1,260 @@
+package io.fleetwave.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.embedded.FleetTopics;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * fleetctl against the real API: the packaged demo ({@code demo/target/quarkus-app}) as a child
+ * process with a six-node simulated fleet, embedded Kafka and PostgreSQL in this JVM; fleetctl runs
+ * in-process with its output captured.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FleetctlIT {
+  private static final Path APP = Path.of("..", "demo", "target", "quarkus-app");
+  private static final Path RESOURCES = Path.of("src", "test", "resources");
+
+  private static EmbeddedKafka kafka;
+  private static EmbeddedPostgres postgres;
+  private static ControlPlaneProcess demo;
+  private static String server;
+
+  @BeforeAll
+  static void startTheDemo() throws Exception {
+    Path work = Files.createDirectories(Path.of("target", "fleetctl-it").toAbsolutePath());
+    kafka = EmbeddedKafka.start();
+    postgres = EmbeddedPostgres.start();
+    FleetTopics.create(kafka);
+    Map<String, String> env =
+        Map.of(
+            "KAFKA_BOOTSTRAP_SERVERS",
+            kafka.bootstrapServers(),
+            "QUARKUS_DATASOURCE_REACTIVE_URL",
+            postgres.reactiveUrl(),
+            "QUARKUS_DATASOURCE_JDBC_URL",
+            postgres.jdbcUrl(),
+            "QUARKUS_DATASOURCE_USERNAME",
+            EmbeddedPostgres.USER,
+            "QUARKUS_DATASOURCE_PASSWORD",
+            EmbeddedPostgres.PASSWORD,
+            "FLEETWAVE_DEMO_ENABLED",
+            "true",
+            "FLEETWAVE_DEMO_FLEET",
+            RESOURCES.resolve("cli-fleet.yaml").toAbsolutePath().toString(),
+            "FLEETWAVE_DEMO_HEARTBEAT_INTERVAL",
+            "2s",
+            "FLEETWAVE_DEMO_APPLY_DELAY",
+            "500ms");
+    demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
+    server = "http://localhost:" + demo.port;
+    await("the six simulated nodes are projected with their GPUs and driver (via fleetctl)")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(300))
+        .until(
+            () -> {
+              Run run = fleetctl("nodes", "list", "-o", "json");
+              if (run.exit() != 0) {
+                return false;
+              }
+              JsonNode nodes = Fleetctl.JSON.readTree(run.out());
+              int ready = 0;
+              for (JsonNode node : nodes) {
+                ready += node.path("gpus").size() > 0 && node.hasNonNull("driverVersion") ? 1 : 0;
+              }
+              return ready == 6;
+            });
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (demo != null) {
+      demo.close();
+    }
+    if (postgres != null) {
+      postgres.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  private static Run fleetctl(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--server");
+    all.add(server);
+    return Run.of(Map.of(), all.toArray(String[]::new));
+  }
+
+  private static String ok(Run run) {
+    assertThat(run.exit()).as(run.toString()).isZero();
+    assertThat(run.err()).as(run.toString()).isEmpty();
+    return run.out();
+  }
+
+  @Test
+  @Order(1)
+  void nodesListShowsTheFleetAndFilters() {
+    String all = ok(fleetctl("nodes", "list"));
+    assertThat(all.lines().findFirst().orElseThrow())
+        .startsWith("NAME")
+        .contains("HOST-KIND", "ZONE", "DRIVER", "GPUS", "MIG", "CONVERGED");
+    assertThat(all.lines().skip(1)).hasSize(6);
+    assertThat(all).contains("cli-a-h100-", "580.95.05", "1x NVIDIA H100");
+
+    String cli = ok(fleetctl("nodes", "list", "--selector", "pool=cli"));
+    assertThat(cli.lines().skip(1))
+        .hasSize(4)
+        .allMatch(l -> l.startsWith("cli-") && !l.contains("l4"));
+
+    String cos = ok(fleetctl("nodes", "list", "--host-kind", "cos", "-o", "yaml"));
+    assertThat(cos).contains("name: cli-cos-l4-").contains("hostKind: cos").doesNotContain("h100");
+  }
+
+  @Test
+  @Order(2)
+  void nodesGetShowsFactsWithReasonsAndGpus() throws Exception {
+    String name = firstNode("pool=cli");
+    String text = ok(fleetctl("nodes", "get", name));
+    assertThat(text).contains("hostKind", "ubuntu", "zone-a", "labels", "pool=cli");
+    assertThat(text).contains("GPU", "PRODUCT", "NVIDIA H100");
+    JsonNode json = Fleetctl.JSON.readTree(ok(fleetctl("nodes", "get", name, "-o", "json")));
+    assertThat(json.path("name").asText()).isEqualTo(name);
+  }
+
+  @Test
+  @Order(3)
+  void anUnknownNodeIsA404LineAndExit1() {
+    Run run = fleetctl("nodes", "get", "no-such-node");
+    assertThat(run.exit()).as(run.toString()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().lines()).hasSize(1);
+    assertThat(run.err()).startsWith("error: 404 ").contains("no-such-node");
+  }
+
+  @Test
+  @Order(4)
+  void migConfigsImportAndList() {
+    String imported =
+        ok(
+            fleetctl(
+                "mig-configs",
+                "import",
+                "-f",
+                RESOURCES.resolve("cli-mig-parted.yaml").toString()));
+    assertThat(imported).contains("imported: cli-all-7g");
+    String list = ok(fleetctl("mig-configs", "list"));
+    assertThat(list)
+        .startsWith("NAME")
+        .contains("cli-all-7g", "cli-mig-parted.yaml", "all-1g.10gb");
+  }
+
+  @Test
+  @Order(5)
+  void specPutPublishesAGenerationAndSpecGetShowsIt() throws Exception {
+    String name = firstNode("pool=spec");
+    String put =
+        ok(fleetctl("spec", "put", name, "-f", RESOURCES.resolve("cli-spec.yaml").toString()));
+    assertThat(put).isEqualTo("spec of node " + name + " published as generation 1\n");
+    String text = ok(fleetctl("spec", "get", name));
+    assertThat(text).startsWith("node " + name + ": converged").contains("desired:", "3g.40gb");
+    JsonNode json = Fleetctl.JSON.readTree(ok(fleetctl("spec", "get", name, "-o", "json")));
+    assertThat(json.at("/desired/generation").asLong()).as("%s", json).isEqualTo(1);
+
+    // A spec the node's GPU cannot take: the 422 line, then one line per field error.
+    Run invalid =
+        fleetctl("spec", "put", name, "-f", RESOURCES.resolve("cli-spec-invalid.yaml").toString());
+    assertThat(invalid.exit()).as(invalid.toString()).isEqualTo(1);
+    assertThat(invalid.err()).startsWith("error: 422 ");
+    assertThat(invalid.err().lines().skip(1))
+        .isNotEmpty()
+        .allMatch(l -> l.startsWith("  gpus[0]"), "an indented field error of gpus[0]");
+  }
+
+  @Test
+  @Order(6)
+  void planCreatePauseResumeAndWatchAMigRolloutToCompletion() throws Exception {
+    String file = RESOURCES.resolve("cli-rollout.yaml").toString();
+    String plan = ok(fleetctl("rollout", "plan", "-f", file));
+    assertThat(plan).startsWith("plan cli-mig: 4 node(s) in 2 wave(s), change mig all-1g.10gb");
+    assertThat(plan)
+        .contains(
+            "WAVE",
+            "BATCH",
+            "NODE",
+            "ACTIONS",
+            "1 canary   1      1       1",
+            "2          100%   3       4");
+    assertThat(plan).contains("-> 1g.10gb x7");
+    assertThat(plan.lines().filter(l -> l.contains("cli-") && l.contains("h100"))).hasSize(4);
+
+    String created = ok(fleetctl("rollout", "create", "-f", file));
+    assertThat(created)
+        .startsWith("rollout ")
+        .contains(" created: cli-mig, 4 node(s) in 2 wave(s)");
+    String id = created.split(" ")[1];
+
+    String paused = ok(fleetctl("rollout", "pause", id, "--reason", "checking the canary"));
+    assertThat(paused).startsWith("pause: rollout cli-mig paused");
+    assertThat(ok(fleetctl("rollout", "status", id))).contains("state:   paused");
+    String listed = ok(fleetctl("rollout", "list"));
+    assertThat(listed).contains(id, "cli-mig", "paused", "mig all-1g.10gb");
+
+    String resumed = ok(fleetctl("rollout", "resume", id, "--reason", "canary fine"));
+    assertThat(resumed).startsWith("resume: rollout cli-mig ");
+
+    Run watch =
+        fleetctl("rollout", "status", id, "--watch", "--interval", "200", "--timeout", "60");
+    assertThat(watch.exit()).as(watch.toString()).isZero();
+    assertThat(watch.out())
+        .contains("wave 1/2 [####################] 1/1", "wave 2/2 [####################] 3/3")
+        .endsWith("rollout cli-mig (" + id + ") completed: 4 succeeded, 0 failed\n");
+
+    // A finished rollout cannot be aborted: the API's 409 as one line, exit 1.
+    Run abort = fleetctl("rollout", "abort", id, "--reason", "too late");
+    assertThat(abort.exit()).as(abort.toString()).isEqualTo(1);
+    assertThat(abort.err()).startsWith("error: 409 ");
+    assertThat(abort.err().lines()).hasSize(1);
+  }
+
+  @Test
+  @Order(7)
+  void anUnreachableServerIsNamedAndExits1() throws IOException {
+    int port = freePort();
+    Run run = Run.of("nodes", "list", "--server", "http://127.0.0.1:" + port);
+    assertThat(run.exit()).as(run.toString()).isEqualTo(1);
+    assertThat(run.err())
+        .contains(
+            "cannot reach the Fleetwave API at http://127.0.0.1:" + port, "connection refused");
+  }
+
+  private static String firstNode(String selector) throws Exception {
+    JsonNode nodes =
+        Fleetctl.JSON.readTree(ok(fleetctl("nodes", "list", "-l", selector, "-o", "json")));
+    return nodes.get(0).path("name").asText();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

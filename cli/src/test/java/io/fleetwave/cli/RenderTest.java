@@ -1,0 +1,119 @@
+package io.fleetwave.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+class RenderTest {
+  private static JsonNode json(String text) throws Exception {
+    return Fleetctl.JSON.readTree(text);
+  }
+
+  @Test
+  void aPlanShowsEachNodeWithItsWaveBatchAndActions() throws Exception {
+    JsonNode plan =
+        json(
+            """
+            {"name": "h100", "plannedNodes": 2, "maxUnavailableNodes": 1,
+             "change": {"migConfig": "all-1g.10gb", "driverVersion": null},
+             "waves": [
+               {"number": 1, "waveSpec": "1", "canary": true, "cumulativeNodes": 1, "batches": [
+                 {"number": 1, "zones": ["a"], "nodes": [{"node": "n1", "hostKind": "ubuntu", "zone": "a",
+                   "gpuChanges": [{"gpuIndex": 0, "model": "H100-80GB", "fromMode": "disabled",
+                     "toMigEnabled": true, "from": [],
+                     "to": [{"profile": "1g.10gb"}, {"profile": "1g.10gb"}],
+                     "resetNeeded": true, "vfsTouched": 0}],
+                   "driver": null, "resetNeeded": true, "vfsTouched": 0}]}]},
+               {"number": 2, "waveSpec": "100%", "canary": false, "cumulativeNodes": 2, "batches": [
+                 {"number": 1, "zones": ["b"], "nodes": [{"node": "n2", "hostKind": "talos", "zone": "b",
+                   "gpuChanges": [],
+                   "driver": {"fromVersion": "570.1", "toVersion": "580.2", "osUpgradeNeeded": true},
+                   "resetNeeded": false, "vfsTouched": 0}]}]}],
+             "excluded": [{"node": "n3", "reason": "no-mig-capable-gpu", "detail": "T4 only"}],
+             "capacity": [{"gpuModel": "H100-80GB", "gpus": 1, "peakGpusUnavailable": 1,
+               "instancesBefore": {}, "instancesAfter": {"1g.10gb": 2}}]}
+            """);
+    String text = RolloutCommand.renderPlan(plan);
+    assertThat(text)
+        .startsWith(
+            "plan h100: 2 node(s) in 2 wave(s), change mig all-1g.10gb, maxUnavailable 1 node(s)\n");
+    assertThat(text)
+        .contains(
+            """
+            WAVE       SPEC   NODES   CUMULATIVE   BATCHES   ZONES
+            1 canary   1      1       1            1         a
+            2          100%   1       2            1         b
+            """)
+        .contains(
+            "1 canary   1       n1     ubuntu      a      gpu0 H100-80GB: disabled -> 1g.10gb x2"
+                + " (reset)")
+        .contains(
+            "2          1       n2     talos       b      driver 570.1 -> 580.2 (OS image upgrade)")
+        .contains("n3         no-mig-capable-gpu   T4 only")
+        .contains("H100-80GB   1      1                   -                  1g.10gb:2");
+  }
+
+  @Test
+  void gpusWithTheSameChangeAreShownTogether() throws Exception {
+    JsonNode node =
+        json(
+            """
+            {"gpuChanges": [
+              {"gpuIndex": 0, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true},
+              {"gpuIndex": 1, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true},
+              {"gpuIndex": 2, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true},
+              {"gpuIndex": 3, "model": "A100", "fromMode": "enabled", "toMigEnabled": false,
+               "from": [{"profile": "7g.40gb"}], "to": [], "resetNeeded": true},
+              {"gpuIndex": 5, "model": "A100", "fromMode": "disabled", "toMigEnabled": true,
+               "from": [], "to": [{"profile": "3g.20gb"}], "resetNeeded": true}],
+             "vfsTouched": 2}
+            """);
+    assertThat(RolloutCommand.actions(node))
+        .isEqualTo(
+            "gpu0-2,5 A100: disabled -> 3g.20gb x1 (reset); gpu3 A100: 7g.40gb x1 -> MIG off"
+                + " (reset); 2 VF(s) disturbed");
+  }
+
+  @Test
+  void waveLinesCountNodesByState() throws Exception {
+    JsonNode view =
+        json(
+            """
+            {"name": "r", "state": "running", "plan": {"waves": [{}, {}]},
+             "progress": {"currentWave": 2, "awaitingPromotion": false, "statusReason": null,
+               "waves": [
+                 {"number": 1, "nodes": [{"node": "a", "state": "succeeded"}]},
+                 {"number": 2, "nodes": [{"node": "b", "state": "succeeded"},
+                   {"node": "c", "state": "in-flight"}, {"node": "d", "state": "failed"},
+                   {"node": "e", "state": "pending"}]}]}}
+            """);
+    assertThat(RolloutCommand.waveLines(view))
+        .containsExactly(
+            "wave 1/2 [####################] 1/1  succeeded 1",
+            "wave 2/2 [##########----------] 2/4  succeeded 1, in-flight 1, failed 1, pending 1");
+    assertThat(RolloutCommand.stateLine(view)).isEqualTo("rollout r running, wave 2/2");
+  }
+
+  @Test
+  void aNodeRowSummarisesGpusAndMigModes() throws Exception {
+    JsonNode nodes =
+        json(
+            """
+            [{"name": "n1", "hostKind": "cos", "zone": "z", "driverVersion": "580",
+              "converged": true, "lastSeen": "2026-11-30T10:00:00Z",
+              "gpus": [{"product": "H100", "migCapable": true, "migMode": "enabled"},
+                       {"product": "H100", "migCapable": true, "migMode": "disabled"},
+                       {"product": "T4", "migCapable": false, "migMode": "unsupported"}]}]
+            """);
+    assertThat(NodesCommand.nodesTable(nodes).render())
+        .isEqualTo(
+            """
+            NAME   HOST-KIND   ZONE   DRIVER   GPUS             MIG                    CONVERGED   LAST-SEEN
+            n1     cos         z      580      2x H100, 1x T4   disabled:1,enabled:1   yes         2026-11-30T10:00:00Z
+            """);
+  }
+}

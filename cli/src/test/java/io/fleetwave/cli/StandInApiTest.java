@@ -1,0 +1,114 @@
+package io.fleetwave.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What fleetctl sends, seen by a stand-in API (the JDK's HttpServer). */
+class StandInApiTest {
+  private HttpServer server;
+  private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
+
+  /** Nodes n0..n(count-1), paged as the API pages them. */
+  private String serveNodes(int count) throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/api/v1/nodes",
+        exchange -> {
+          requests.add(exchange.getRequestURI().toString());
+          String auth = exchange.getRequestHeaders().getFirst("Authorization");
+          authorizations.add(auth == null ? "none" : auth);
+          Map<String, String> query = query(exchange);
+          int page = Integer.parseInt(query.getOrDefault("page", "0"));
+          int size = Integer.parseInt(query.getOrDefault("size", "50"));
+          StringBuilder items = new StringBuilder();
+          for (int i = page * size; i < Math.min(count, (page + 1) * size); i++) {
+            items
+                .append(items.isEmpty() ? "" : ",")
+                .append("{\"name\": \"n")
+                .append(i)
+                .append("\"}");
+          }
+          respond(
+              exchange,
+              "{\"items\": [%s], \"page\": %d, \"size\": %d, \"total\": %d}"
+                  .formatted(items, page, size, count));
+        });
+    server.start();
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  private static Map<String, String> query(HttpExchange exchange) {
+    String raw = exchange.getRequestURI().getRawQuery();
+    java.util.Map<String, String> params = new java.util.HashMap<>();
+    if (raw != null) {
+      for (String pair : raw.split("&")) {
+        String[] kv = pair.split("=", 2);
+        params.put(kv[0], java.net.URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+      }
+    }
+    return params;
+  }
+
+  private static void respond(HttpExchange exchange, String json) throws IOException {
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void nodesListWalksEveryPage() throws Exception {
+    String url = serveNodes(1203);
+    Run run = Run.of("nodes", "list", "-o", "json", "--server", url, "-l", "pool in (a,b)");
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode nodes = Fleetctl.JSON.readTree(run.out());
+    assertThat(nodes).hasSize(1203);
+    assertThat(nodes.get(1202).path("name").asText()).isEqualTo("n1202");
+    assertThat(requests)
+        .containsExactly(
+            "/api/v1/nodes?selector=pool%20in%20%28a%2Cb%29&page=0&size=500",
+            "/api/v1/nodes?selector=pool%20in%20%28a%2Cb%29&page=1&size=500",
+            "/api/v1/nodes?selector=pool%20in%20%28a%2Cb%29&page=2&size=500");
+  }
+
+  @Test
+  void theTokenIsSentAsABearerFromTheOptionOrTheEnvironment() throws Exception {
+    String url = serveNodes(1);
+    assertThat(Run.of("nodes", "list", "--server", url).exit()).isZero();
+    assertThat(
+            Run.of(Map.of("FLEETWAVE_TOKEN", "from-env"), "nodes", "list", "--server", url).exit())
+        .isZero();
+    assertThat(
+            Run.of(
+                    Map.of("FLEETWAVE_TOKEN", "from-env", "FLEETWAVE_URL", url),
+                    "nodes",
+                    "list",
+                    "--token",
+                    "from-option")
+                .exit())
+        .isZero();
+    assertThat(authorizations).containsExactly("none", "Bearer from-env", "Bearer from-option");
+  }
+}
