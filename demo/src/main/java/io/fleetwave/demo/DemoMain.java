@@ -1,5 +1,6 @@
 package io.fleetwave.demo;
 
+import io.fleetwave.controlplane.app.FleetwaveMain;
 import io.fleetwave.controlplane.app.ServiceSettings;
 import io.fleetwave.events.security.CommandSigner;
 import io.quarkus.runtime.Quarkus;
@@ -24,7 +25,7 @@ public final class DemoMain {
 
   public static void main(String... args) {
     ServiceSettings external = ServiceSettings.of(System.getenv(), System.getProperties());
-    external.derivedDatabaseProperties().forEach(System::setProperty);
+    FleetwaveMain.completeDatabaseSettingsOrExit(external);
     if (System.getenv("FLEETWAVE_COMMANDS_PRIVATE_KEY") == null
         && System.getProperty(SIGNING_KEY) == null) {
       // The simulated agents verify with its public half (DemoFleet); nothing outlives the demo.

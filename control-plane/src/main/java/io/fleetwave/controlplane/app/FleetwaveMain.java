@@ -21,12 +21,20 @@ public final class FleetwaveMain {
       System.err.println(settings.refusal());
       System.exit(EXIT_MISCONFIGURED);
     }
+    completeDatabaseSettingsOrExit(settings);
+    Quarkus.run(FleetwaveApplication.class, args);
+  }
+
+  /**
+   * Sets the database properties derived from the one URL given (also for the demo, which may be
+   * pointed at a real PostgreSQL); a URL that is not PostgreSQL ends the JVM with the reason.
+   */
+  public static void completeDatabaseSettingsOrExit(ServiceSettings settings) {
     try {
       settings.derivedDatabaseProperties().forEach(System::setProperty);
     } catch (IllegalArgumentException e) {
       System.err.println("fleetwave: the control plane cannot start: " + e.getMessage());
       System.exit(EXIT_MISCONFIGURED);
     }
-    Quarkus.run(FleetwaveApplication.class, args);
   }
 }
