@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.mig;
 
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.gpu.MigPlacer;
 import io.fleetwave.events.gpu.MigProfile;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.stream.Collectors;
 /**
  * Checks a layout (MIG mode + instances by profile) against one GPU model from the catalogue: MIG
  * capability, profile names, per-profile maximum counts, at most one media-extension (+me)
- * instance, and that the instances can actually be placed ({@link MigLayoutPacker}).
+ * instance, and that the instances can actually be placed ({@link MigPlacer}, the one placer the
+ * node agent uses too).
  */
 public final class MigLayoutValidator {
   private MigLayoutValidator() {}
@@ -98,7 +100,7 @@ public final class MigLayoutValidator {
     if (!errors.isEmpty()) {
       return new MigLayoutResult.Rejected(errors);
     }
-    return MigLayoutPacker.pack(model.mig(), instances)
+    return MigPlacer.place(model.mig(), wanted)
         .<MigLayoutResult>map(MigLayoutResult.Fits::new)
         .orElseGet(
             () ->

@@ -4,6 +4,7 @@ import io.fleetwave.agent.gpu.GpuProcess;
 import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.MigGeometry;
+import io.fleetwave.events.gpu.MigPlacer;
 import io.fleetwave.events.gpu.MigProfile;
 import io.fleetwave.events.gpu.VgpuType;
 import io.fleetwave.events.node.Gpu;
@@ -59,13 +60,12 @@ final class GpuChange {
       MigGeometry geometry = model.mig();
       if (!vfsChange && !modeChanges) {
         kept = keep(existing, wanted.instances(), geometry);
-        created =
-            InstancePacker.place(geometry, kept, missing(wanted.instances(), kept)).orElse(null);
+        created = MigPlacer.place(geometry, kept, missing(wanted.instances(), kept)).orElse(null);
       }
       if (created == null || vfsChange || modeChanges) {
         kept = List.of();
         created =
-            InstancePacker.place(geometry, List.of(), wanted.instances())
+            MigPlacer.place(geometry, wanted.instances())
                 .orElseThrow(
                     () ->
                         new UnplannableSpecException(
