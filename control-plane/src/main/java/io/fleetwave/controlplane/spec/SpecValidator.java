@@ -1,13 +1,11 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.api.Problem.FieldError;
-import io.fleetwave.controlplane.mig.MigLayoutResult;
-import io.fleetwave.controlplane.mig.MigLayoutValidator;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
-import io.fleetwave.events.gpu.VgpuType;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
+import io.fleetwave.events.spec.GpuSpecRules;
 import io.fleetwave.events.spec.NodeSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,9 +18,9 @@ import java.util.TreeMap;
 
 /**
  * Merges a spec request onto the node's current desired spec (or, for its first spec, its observed
- * GPUs) and checks every listed GPU against what the node has and the GPU catalogue: index, MIG
- * capability, profiles and fit ({@link MigLayoutValidator}), SR-IOV and VF count, vGPU types and
- * the GPU instances MIG-backed types need. Pure; collects every problem, not just the first.
+ * GPUs) and checks the request's shape (GPU indices, VF keys, gate, driver version) here and every
+ * listed GPU against what the node has and the GPU catalogue with {@link GpuSpecRules}, the rules
+ * the node agent applies too. Pure; collects every problem, not just the first.
  */
 public final class SpecValidator {
   private final GpuCatalog catalog;
@@ -148,19 +146,14 @@ public final class SpecValidator {
               : (migEnabled && base.migEnabled() ? base.instances() : Map.of());
       int vfs = wanted.vfs() != null ? wanted.vfs() : base.vfs();
       Map<Integer, String> vgpuTypes = vgpuTypes(wanted.vgpuTypes(), base.vgpuTypes());
-      if (model.isEmpty()) {
-        if (migEnabled || !instances.isEmpty() || vfs > 0 || !vgpuTypes.isEmpty()) {
-          error(
-              "index",
-              name
-                  + " is not in the GPU catalogue, so no MIG layout, VFs or vGPU types can be"
-                  + " checked for it");
-        }
-      } else {
-        checkMig(model.get(), migEnabled, instances);
-        checkVfs(model.get(), vfs);
-        checkVgpuTypes(model.get(), migEnabled, instances, vfs, vgpuTypes);
-      }
+      GpuSpecRules.GpuFacts facts =
+          new GpuSpecRules.GpuFacts(
+              gpu.product(),
+              gpu.pciDeviceId(),
+              model.map(GpuModel::migCapable).orElse(false),
+              gpu.vfsTotal());
+      GpuSpecRules.check(model.orElse(null), facts, migEnabled, instances, vfs, vgpuTypes)
+          .forEach(violation -> error(violation.field(), name + ": " + violation.message()));
       if (errors.size() > errorsBefore) {
         return Optional.empty();
       }
@@ -190,126 +183,6 @@ public final class SpecValidator {
         }
       }
       return types;
-    }
-
-    private void checkMig(GpuModel model, boolean migEnabled, Map<String, Integer> instances) {
-      for (var count : instances.entrySet()) {
-        if (count.getValue() == null || count.getValue() <= 0) {
-          error(
-              "instances." + count.getKey(),
-              "count must be positive for " + name + ", got " + count.getValue());
-          return;
-        }
-      }
-      if (!migEnabled) {
-        if (!instances.isEmpty()) {
-          error("instances", name + " asks for GPU instances " + instances + " with MIG off");
-        }
-        return;
-      }
-      if (!model.migCapable()) {
-        error("migEnabled", name + " is not MIG capable (" + model.shortName() + ")");
-        return;
-      }
-      if (MigLayoutValidator.validate(model, true, instances, where + ".instances")
-          instanceof MigLayoutResult.Rejected rejected) {
-        rejected.errors().forEach(message -> error("instances", name + ": " + message));
-      }
-    }
-
-    private void checkVfs(GpuModel model, int vfs) {
-      if (vfs < 0) {
-        error("vfs", "must not be negative for " + name + ", got " + vfs);
-      } else if (vfs > 0 && !model.sriovCapable()) {
-        error("vfs", name + " has no SR-IOV; it cannot enable " + vfs + " VFs");
-      } else if (vfs > gpu.vfsTotal()) {
-        error(
-            "vfs",
-            name
-                + " offers "
-                + gpu.vfsTotal()
-                + " VFs on this host, "
-                + vfs
-                + " asked"
-                + (gpu.vfsTotal() == 0 ? " (SR-IOV needs the vGPU host driver)" : ""));
-      }
-    }
-
-    private void checkVgpuTypes(
-        GpuModel model,
-        boolean migEnabled,
-        Map<String, Integer> instances,
-        int vfs,
-        Map<Integer, String> types) {
-      Map<String, Integer> perProfile = new HashMap<>();
-      Map<String, Integer> perTimeSliced = new HashMap<>();
-      for (var entry : types.entrySet()) {
-        String field = "vgpuTypes." + entry.getKey();
-        if (entry.getKey() >= vfs) {
-          error(
-              field,
-              "VF "
-                  + entry.getKey()
-                  + " of "
-                  + name
-                  + " will not exist: vfs is "
-                  + vfs
-                  + " (VFs are numbered from 0)");
-          continue;
-        }
-        Optional<VgpuType> type = model.vgpuType(entry.getValue());
-        if (type.isEmpty()) {
-          error(
-              field,
-              entry.getValue()
-                  + " is not a vGPU type of "
-                  + model.shortName()
-                  + "; creatable types are "
-                  + model.vgpuTypes().stream().map(VgpuType::name).toList());
-          continue;
-        }
-        VgpuType t = type.get();
-        if (t.migBacked()) {
-          int using = perProfile.merge(t.migProfile(), 1, Integer::sum);
-          int available = migEnabled ? instances.getOrDefault(t.migProfile(), 0) : 0;
-          if (using > available) {
-            error(
-                field,
-                t.name()
-                    + " on VF "
-                    + entry.getKey()
-                    + " of "
-                    + name
-                    + " needs its own "
-                    + t.migProfile()
-                    + " GPU instance; the spec has "
-                    + available
-                    + (migEnabled ? "" : " (MIG is off)")
-                    + " for "
-                    + using
-                    + " VFs of that type");
-          }
-        } else if (migEnabled) {
-          error(
-              field,
-              "time-sliced type "
-                  + t.name()
-                  + " is not creatable on "
-                  + name
-                  + " while MIG is enabled");
-        } else if (perTimeSliced.merge(t.name(), 1, Integer::sum) > t.maxPerGpu()) {
-          error(
-              field,
-              name
-                  + " holds at most "
-                  + t.maxPerGpu()
-                  + " x "
-                  + t.name()
-                  + " (VF "
-                  + entry.getKey()
-                  + " is one too many)");
-        }
-      }
     }
 
     private void error(String field, String message) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.gpu.MigPlacer;
 import io.fleetwave.events.node.GpuInstance;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -100,7 +101,7 @@ class MigLayoutValidatorTest {
   void everyPlacementRespectsAllowedStartsAndDoesNotOverlap() {
     GpuModel h100 = model("H100-80GB");
     var placements =
-        MigLayoutPacker.pack(h100, ordered("1g.10gb+me", 1, "1g.20gb", 1, "2g.20gb", 2))
+        MigPlacer.place(h100.mig(), ordered("1g.10gb+me", 1, "1g.20gb", 1, "2g.20gb", 2))
             .orElseThrow();
     boolean[] used = new boolean[8];
     for (GpuInstance i : placements) {

@@ -12,42 +12,6 @@ import org.junit.jupiter.api.Test;
 /** NVIDIA's published config-default.yaml: what real users bring. */
 class NvidiaDefaultConfigTest {
   private static final GpuCatalog CATALOG = GpuCatalog.bundled();
-  // Configs whose profiles belong only to GPUs the catalogue does not hold yet (A30, GH200 144G,
-  // GH200/H100 96GB, GB300, B300, the 189GB GB200 variant; 1g.24gb+me and 1g.35gb+me are +me
-  // variants no catalogue model has): they import, and resolve to a refusal on every catalogue GPU.
-  private static final Set<String> ONLY_FOR_MODELS_OUTSIDE_THE_CATALOGUE =
-      Set.of(
-          "all-1g.6gb",
-          "all-1g.6gb.me",
-          "all-2g.12gb",
-          "all-2g.12gb.me",
-          "all-4g.24gb",
-          "all-3g.48gb",
-          "all-4g.48gb",
-          "all-7g.96gb",
-          "all-1g.34gb",
-          "all-1g.34gb.me",
-          "all-1g.36gb",
-          "all-1g.67gb",
-          "all-1g.70gb",
-          "all-2g.36gb",
-          "all-2g.67gb",
-          "all-2g.70gb",
-          "all-3g.72gb",
-          "all-3g.95gb",
-          "all-3g.135gb",
-          "all-3g.139gb",
-          "all-4g.72gb",
-          "all-4g.95gb",
-          "all-4g.135gb",
-          "all-4g.139gb",
-          "all-7g.144gb",
-          "all-7g.189gb",
-          "all-7g.269gb",
-          "all-7g.278gb",
-          "all-1g.24gb.me",
-          "all-1g.35gb.me");
-
   private final MigConfigFile file =
       new MigConfigImporter(CATALOG).importFile(MigTestFiles.read("nvidia-config-default.yaml"));
 
@@ -58,7 +22,7 @@ class NvidiaDefaultConfigTest {
   }
 
   @Test
-  void everyConfigResolvesOnEveryCatalogueGpu() {
+  void everyConfigResolvesOnEveryCatalogueGpuAndAppliesToAtLeastOne() {
     List<NodeGpu> oneOfEach = oneGpuOfEveryModel();
     MigConfigResolver resolver = new MigConfigResolver(CATALOG);
     Set<String> noCatalogueGpuTakesIt = new java.util.TreeSet<>();
@@ -74,7 +38,18 @@ class NvidiaDefaultConfigTest {
         noCatalogueGpuTakesIt.add(config.name());
       }
     }
-    assertThat(noCatalogueGpuTakesIt).isEqualTo(ONLY_FOR_MODELS_OUTSIDE_THE_CATALOGUE);
+    // NVIDIA ships no config for a GPU it does not sell: each one must fit some catalogued model.
+    assertThat(noCatalogueGpuTakesIt).as("configs no catalogued GPU can take").isEmpty();
+  }
+
+  @Test
+  void everyDeviceFilterOfTheDefaultConfigNamesACatalogueModel() {
+    assertThat(file.configs().values())
+        .flatExtracting(MigConfig::entries)
+        .flatExtracting(MigConfigEntry::deviceFilter)
+        .allSatisfy(
+            filter ->
+                assertThat(CATALOG.find(filter.deviceId())).as(filter.deviceId()).isPresent());
   }
 
   @Test
@@ -84,7 +59,11 @@ class NvidiaDefaultConfigTest {
             .resolve(file.config("all-balanced").orElseThrow(), oneGpuOfEveryModel());
 
     for (GpuResolution.Configured gpu : resolution.configured()) {
-      int expected = gpu.model().shortName().equals("RTX-PRO-6000") ? 3 : 4;
+      int expected =
+          switch (gpu.model().shortName()) {
+            case "RTX-PRO-6000", "A30" -> 3;
+            default -> 4;
+          };
       assertThat(gpu.placements()).as(gpu.model().shortName()).hasSize(expected);
     }
     assertThat(resolution.configured())
@@ -97,7 +76,15 @@ class NvidiaDefaultConfigTest {
             "H200",
             "B200",
             "GB200",
-            "RTX-PRO-6000");
+            "RTX-PRO-6000",
+            "A30",
+            "H100-96GB",
+            "GH200",
+            "H20",
+            "PG506-96GB",
+            "GH200-144GB",
+            "B300",
+            "GB300");
     assertThat(resolution.unmatched())
         .extracting(GpuResolution::pciDeviceId)
         .containsExactlyInAnyOrder("0x27B810DE", "0x26B910DE", "0x1EB810DE");

@@ -184,7 +184,7 @@ class SpecApiIT {
     invalid(
         MIG,
         "{\"gpus\": [{\"index\": 0, \"migEnabled\": true, \"instances\": {\"9g.99gb\": 1}}]}",
-        "gpus[0].instances",
+        "gpus[0].instances.9g.99gb",
         "profile 9g.99gb does not exist");
     invalid(
         MIG,
@@ -206,13 +206,13 @@ class SpecApiIT {
         "{\"gpus\": [{\"index\": 0, \"migEnabled\": false, \"vfs\": 2,"
             + " \"vgpuTypes\": {\"0\": \"L4-4Q\"}}]}",
         "gpus[0].vgpuTypes.0",
-        "L4-4Q is not a vGPU type of H100");
+        "'L4-4Q' is not a vGPU type of NVIDIA H100");
     invalid(
         VGPU,
         "{\"gpus\": [{\"index\": 0, \"migEnabled\": false, \"vfs\": 2,"
             + " \"vgpuTypes\": {\"3\": \"H100-10C\"}}]}",
         "gpus[0].vgpuTypes.3",
-        "VF 3 of GPU 0");
+        "VF 3 will not exist");
     invalid(
         VGPU,
         "{\"gpus\": [{\"index\": 0, \"migEnabled\": true, \"instances\": {\"1g.10gb\": 1},"
@@ -231,10 +231,10 @@ class SpecApiIT {
             .extract()
             .jsonPath();
     assertThat(all.getList("errors.field", String.class))
-        .containsExactly("gpus[0].instances", "gpus[1].vfs", "gpus[2].index");
+        .containsExactly("gpus[0].instances.3g.40gb", "gpus[1].vfs", "gpus[2].index");
     assertThat(all.getString("errors[0].message"))
         .startsWith("GPU 0 (NVIDIA H100 80GB HBM3, 0x233010DE)")
-        .contains("holds at most 2 x 3g.40gb, gpus[0].instances asks for 3");
+        .contains("H100-80GB holds at most 2 x 3g.40gb, 3 asked");
 
     given()
         .contentType(ContentType.JSON)

@@ -80,4 +80,37 @@ class SpecValidatorTest {
         .containsExactlyInAnyOrder(
             "gate", "driverVersion", "gpus[0].vgpuTypes.x", "gpus[0].vgpuTypes.0", "gpus[1].vfs");
   }
+
+  @Test
+  void everyRuleOneGpuBreaksIsListedWithItsOwnFieldPath() {
+    ObservedGpu vgpuHost =
+        new ObservedGpu(0, "0x233010DE", "NVIDIA H100 80GB HBM3", false, Map.of(), 16, 0);
+
+    SpecDecision decision =
+        VALIDATOR.decide(
+            Optional.empty(),
+            List.of(vgpuHost),
+            new SpecRequest(
+                null,
+                null,
+                List.of(
+                    new SpecRequest.Gpu(
+                        0,
+                        true,
+                        Map.of("3g.40gb", 3, "9g.99gb", 1),
+                        20,
+                        Map.of("0", "H100-10C", "1", "L4-4Q")))));
+
+    assertThat(((SpecDecision.Invalid) decision).errors())
+        .extracting(FieldError::field)
+        .containsExactlyInAnyOrder(
+            "gpus[0].instances.3g.40gb",
+            "gpus[0].instances.9g.99gb",
+            "gpus[0].vfs",
+            "gpus[0].vgpuTypes.0",
+            "gpus[0].vgpuTypes.1");
+    assertThat(((SpecDecision.Invalid) decision).errors())
+        .allSatisfy(
+            e -> assertThat(e.message()).startsWith("GPU 0 (NVIDIA H100 80GB HBM3, 0x233010DE): "));
+  }
 }

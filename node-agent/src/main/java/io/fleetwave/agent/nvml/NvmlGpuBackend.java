@@ -172,10 +172,21 @@ public final class NvmlGpuBackend implements GpuBackend {
 
   @Override
   public synchronized void setMigMode(int gpu, boolean enabled) {
+    String op = "setMigMode(" + (enabled ? "enabled" : "disabled") + ")";
     op(
         gpu,
-        "setMigMode(" + (enabled ? "enabled" : "disabled") + ")",
-        () -> nvml.setMigMode(nvml.device(gpu), enabled));
+        op,
+        () -> {
+          MemorySegment device = nvml.device(gpu);
+          if (nvml.migMode(device).isEmpty()) {
+            // NVML answers NOT_SUPPORTED; say why, as createGpuInstance does.
+            String name =
+                profiles.get(gpu).model().map(GpuModel::shortName).orElse(nvml.name(device));
+            throw new GpuOperationException(gpu, op, name + " is not MIG capable");
+          }
+          nvml.setMigMode(device, enabled);
+          return null;
+        });
   }
 
   @Override

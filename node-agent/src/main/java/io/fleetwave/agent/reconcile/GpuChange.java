@@ -4,6 +4,7 @@ import io.fleetwave.agent.gpu.GpuProcess;
 import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.MigGeometry;
+import io.fleetwave.events.gpu.MigPlacer;
 import io.fleetwave.events.gpu.MigProfile;
 import io.fleetwave.events.gpu.VgpuType;
 import io.fleetwave.events.node.Gpu;
@@ -11,6 +12,8 @@ import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.spec.GpuSpec;
+import io.fleetwave.events.spec.GpuSpecRules;
+import io.fleetwave.events.spec.SpecViolation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -59,27 +62,22 @@ final class GpuChange {
       MigGeometry geometry = model.mig();
       if (!vfsChange && !modeChanges) {
         kept = keep(existing, wanted.instances(), geometry);
-        created =
-            InstancePacker.place(geometry, kept, missing(wanted.instances(), kept)).orElse(null);
+        created = MigPlacer.place(geometry, kept, missing(wanted.instances(), kept)).orElse(null);
       }
       if (created == null || vfsChange || modeChanges) {
         kept = List.of();
+        // GpuSpecRules placed the same instances on an empty GPU with the same placer already.
         created =
-            InstancePacker.place(geometry, List.of(), wanted.instances())
+            MigPlacer.place(geometry, wanted.instances())
                 .orElseThrow(
                     () ->
-                        new UnplannableSpecException(
+                        new IllegalStateException(
                             "GPU "
                                 + index
-                                + ": field 'instances': "
+                                + ": "
                                 + wanted.instances()
-                                + " does not fit a "
-                                + model.shortName()
-                                + " ("
-                                + geometry.memorySlices()
-                                + " memory slices, "
-                                + geometry.computeSlices()
-                                + " compute slices)"));
+                                + " passed the rules but"
+                                + " was not placed"));
       }
     }
     List<GpuInstance> destroyed = new ArrayList<>(existing);
@@ -227,87 +225,26 @@ final class GpuChange {
     return blockers;
   }
 
-  /** The spec's vGPU types resolved against the model, after every check that needs the model. */
+  /**
+   * The spec's vGPU types resolved against the model, once the spec obeys every rule of {@link
+   * GpuSpecRules} (the control plane's API checks the same rules and lists all violations; here the
+   * first one is enough to refuse the spec).
+   */
   private static Map<Integer, VgpuType> validate(Gpu gpu, GpuSpec wanted, GpuModel model)
       throws UnplannableSpecException {
-    String prefix = "GPU " + gpu.index() + ": ";
-    if (wanted.migEnabled() && !gpu.migCapable()) {
+    List<SpecViolation> violations =
+        GpuSpecRules.check(
+            model,
+            new GpuSpecRules.GpuFacts(
+                gpu.product(), gpu.pciDeviceId(), gpu.migCapable(), gpu.vfsTotal()),
+            wanted);
+    if (!violations.isEmpty()) {
+      SpecViolation first = violations.getFirst();
       throw new UnplannableSpecException(
-          prefix + "field 'migEnabled': " + gpu.product() + " is not MIG capable");
-    }
-    if (wanted.migEnabled() && (model == null || model.mig() == null)) {
-      throw new UnplannableSpecException(
-          prefix
-              + "field 'instances': no MIG geometry is known for "
-              + gpu.product()
-              + " ("
-              + gpu.pciDeviceId()
-              + ")");
-    }
-    for (Map.Entry<String, Integer> instance : wanted.instances().entrySet()) {
-      MigProfile profile =
-          model
-              .profile(instance.getKey())
-              .orElseThrow(
-                  () ->
-                      new UnplannableSpecException(
-                          prefix
-                              + "field 'instances': unknown profile '"
-                              + instance.getKey()
-                              + "' for "
-                              + model.shortName()
-                              + " (known: "
-                              + model.mig().profiles().stream().map(MigProfile::name).toList()
-                              + ")"));
-      if (instance.getValue() > profile.maxCount()) {
-        throw new UnplannableSpecException(
-            prefix
-                + "field 'instances."
-                + profile.name()
-                + "': at most "
-                + profile.maxCount()
-                + " per GPU, wanted "
-                + instance.getValue());
-      }
-    }
-    if (wanted.vfs() > 0 && gpu.vfsTotal() == 0) {
-      throw new UnplannableSpecException(
-          prefix + "field 'vfs': " + gpu.product() + " has no SR-IOV virtual functions");
-    }
-    if (wanted.vfs() > gpu.vfsTotal()) {
-      throw new UnplannableSpecException(
-          prefix + "field 'vfs': at most " + gpu.vfsTotal() + ", wanted " + wanted.vfs());
+          "GPU " + gpu.index() + ": field '" + first.field() + "': " + first.message());
     }
     Map<Integer, VgpuType> types = new TreeMap<>();
-    Map<String, Integer> uses = new HashMap<>();
-    for (Map.Entry<Integer, String> entry : wanted.vgpuTypes().entrySet()) {
-      String field = prefix + "field 'vgpuTypes." + entry.getKey() + "': ";
-      VgpuType type =
-          (model == null ? Optional.<VgpuType>empty() : model.vgpuType(entry.getValue()))
-              .orElseThrow(
-                  () ->
-                      new UnplannableSpecException(
-                          field
-                              + "'"
-                              + entry.getValue()
-                              + "' is not a vGPU type of "
-                              + gpu.product()));
-      if (type.migBacked() && !wanted.instances().containsKey(type.migProfile())) {
-        throw new UnplannableSpecException(
-            field + type.name() + " needs a " + type.migProfile() + " GPU instance (rule 5)");
-      }
-      if (!type.migBacked() && wanted.migEnabled()) {
-        throw new UnplannableSpecException(
-            field + "time-sliced " + type.name() + " cannot be used with MIG enabled");
-      }
-      int used = uses.merge(type.name(), 1, Integer::sum);
-      int limit = type.migBacked() ? wanted.instances().get(type.migProfile()) : type.maxPerGpu();
-      if (used > limit) {
-        throw new UnplannableSpecException(
-            field + "more VFs with " + type.name() + " than fit (at most " + limit + ")");
-      }
-      types.put(entry.getKey(), type);
-    }
+    wanted.vgpuTypes().forEach((vf, name) -> types.put(vf, model.vgpuType(name).orElseThrow()));
     return types;
   }
 }

@@ -201,15 +201,15 @@ class ReconcilerTest {
     assertUnplannable(
         node,
         new GpuSpec(0, true, Map.of("5g.50gb", 1), 0, Map.of()),
-        "GPU 0: field 'instances': unknown profile '5g.50gb' for A100-80GB");
+        "GPU 0: field 'instances.5g.50gb': profile 5g.50gb does not exist on A100-80GB");
     assertUnplannable(
         node,
         new GpuSpec(0, true, Map.of("4g.40gb", 1, "7g.80gb", 1), 0, Map.of()),
-        "GPU 0: field 'instances': {4g.40gb=1, 7g.80gb=1} does not fit a A100-80GB");
+        "GPU 0: field 'instances': 1 x 4g.40gb + 1 x 7g.80gb does not fit A100-80GB");
     assertUnplannable(
         node,
         new GpuSpec(0, true, Map.of("3g.40gb", 3), 0, Map.of()),
-        "GPU 0: field 'instances.3g.40gb': at most 2 per GPU, wanted 3");
+        "GPU 0: field 'instances.3g.40gb': A100-80GB holds at most 2 x 3g.40gb, 3 asked");
     assertUnplannable(
         node,
         new GpuSpec(0, false, Map.of(), 2, Map.of()),
@@ -217,7 +217,7 @@ class ReconcilerTest {
     assertUnplannable(
         node,
         new GpuSpec(1, false, Map.of(), 17, Map.of()),
-        "GPU 1: field 'vfs': at most 16, wanted 17");
+        "GPU 1: field 'vfs': the host offers 16 VFs, 17 asked");
     assertUnplannable(
         node,
         new GpuSpec(1, false, Map.of(), 2, Map.of(1, "L4-4Q")),
@@ -225,7 +225,7 @@ class ReconcilerTest {
     assertUnplannable(
         node,
         new GpuSpec(1, true, Map.of("2g.35gb", 1), 2, Map.of(0, "H200-1-18C")),
-        "GPU 1: field 'vgpuTypes.0': H200-1-18C needs a 1g.18gb GPU instance (rule 5)");
+        "GPU 1: field 'vgpuTypes.0': H200-1-18C needs its own 1g.18gb GPU instance (rule 5)");
     assertUnplannable(
         node,
         new GpuSpec(2, true, Map.of(), 0, Map.of()),

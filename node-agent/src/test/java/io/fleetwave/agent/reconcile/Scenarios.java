@@ -138,10 +138,19 @@ final class Scenarios {
     for (int i = 0; i < attempts; i++) {
       MigProfile profile = profiles.get(random.nextInt(profiles.size()));
       int start = profile.starts().get(random.nextInt(profile.starts().size()));
-      long same = placed.stream().filter(p -> p.profile().equals(profile.name())).count();
+      // The count rules are per geometry kind (aliased names share one) and one +me instance.
+      long sameKind =
+          placed.stream()
+              .filter(p -> model.profile(p.profile()).orElseThrow().kind().equals(profile.kind()))
+              .count();
+      boolean secondMediaExtension =
+          profile.mediaExtensions()
+              && placed.stream()
+                  .anyMatch(p -> model.profile(p.profile()).orElseThrow().mediaExtensions());
       if (start + profile.memorySlices() > used.length
           || compute + profile.computeSlices() > model.mig().computeSlices()
-          || same >= profile.maxCount()) {
+          || sameKind >= profile.maxCount()
+          || secondMediaExtension) {
         continue;
       }
       boolean free = true;
