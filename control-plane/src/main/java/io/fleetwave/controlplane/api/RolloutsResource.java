@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.rollout.engine.OperatorOutcome;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
@@ -46,6 +47,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/api/v1/rollouts")
 @Produces(MediaType.APPLICATION_JSON)
 public class RolloutsResource {
+  /** The actor of requests until callers are authenticated. */
+  static final String ANONYMOUS = "anonymous";
+
   /** Bound on the lookup that decides between a stream and a 404. */
   private static final Duration LOOKUP_BOUND = Duration.ofSeconds(10);
 
@@ -296,7 +300,8 @@ public class RolloutsResource {
     UUID rollout = uuid(id);
     String why = reason == null || reason.isBlank() ? null : reason;
     return store
-        .request(rollout, action, why)
+        // The caller's identity is wired in with authentication; until then requests are anonymous.
+        .request(rollout, action, why, ANONYMOUS)
         .onFailure(IllegalStateException.class)
         .transform(
             e ->
@@ -304,7 +309,7 @@ public class RolloutsResource {
                     409, "rollout-not-active", "Rollout is not active", e.getMessage()))
         .map(found -> found.orElseThrow(() -> unknown(id)))
         .invoke(request -> engines.engine().ifPresent(RolloutEngine::wakeUp))
-        .chain(request -> outcome(request))
+        .chain(request -> outcome(request).map(wire -> OperatorOutcome.read(request, wire)))
         .chain(
             outcome -> {
               if (outcome == null) {
@@ -320,11 +325,12 @@ public class RolloutsResource {
                                         + " s; it is applied when one does"))
                             .build());
               }
-              if (outcome.startsWith("refused: ")) {
-                throw new ProblemException(
-                    409, "rollout-action-refused", "Action does not apply", outcome.substring(9));
-              }
-              return get(id).map(view -> Response.ok(view).build());
+              return switch (outcome) {
+                case OperatorOutcome.Refused refused ->
+                    throw new ProblemException(
+                        409, "rollout-action-refused", "Action does not apply", refused.reason());
+                case OperatorOutcome.Done done -> get(id).map(view -> Response.ok(view).build());
+              };
             });
   }
 

@@ -68,7 +68,8 @@ public final class RolloutProgressStore {
     Map<UUID, List<OperatorRequest>> out = new LinkedHashMap<>();
     for (Row row :
         pool.query(
-                "SELECT id, rollout, action, reason FROM rollout_requests WHERE handled_at IS NULL"
+                "SELECT id, rollout, action, reason, actor FROM rollout_requests WHERE handled_at IS"
+                    + " NULL"
                     + " ORDER BY id")
             .execute()
             .await()
@@ -78,14 +79,15 @@ public final class RolloutProgressStore {
               new OperatorRequest(
                   row.getLong("id"),
                   OperatorRequest.Action.fromWireName(row.getString("action")),
-                  row.getString("reason")));
+                  row.getString("reason"),
+                  row.getString("actor")));
     }
     return out;
   }
 
-  public void markHandled(long request, String outcome) {
+  public void markHandled(OperatorOutcome outcome) {
     pool.preparedQuery("UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id = $1")
-        .execute(Tuple.of(request, outcome))
+        .execute(Tuple.of(outcome.requestId(), outcome.wire()))
         .await()
         .atMost(timeout);
   }

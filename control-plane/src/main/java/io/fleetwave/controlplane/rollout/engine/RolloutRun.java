@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
@@ -87,7 +88,7 @@ public final class RolloutRun {
       case NodeStarted started ->
           node(started.node()).start(started.phase(), started.generation(), started.restore(), at);
       case NodeSucceeded done -> finish(done.node(), NodeState.SUCCEEDED, null, at);
-      case NodeFailed failed -> finish(failed.node(), NodeState.FAILED, failed.reason(), at);
+      case NodeFailed failed -> finish(failed.node(), NodeState.FAILED, failed.cause(), at);
       case WaveCompleted completed -> waveCompletedAt.put(completed.wave(), at);
       case WavePromoted promotedWave -> promoted.add(promotedWave.wave());
       case RolloutPaused paused -> status(RunStatus.PAUSED, paused.reason());
@@ -112,8 +113,8 @@ public final class RolloutRun {
     return true;
   }
 
-  private void finish(String node, NodeState outcome, String reason, Instant at) {
-    node(node).finish(outcome, reason, at);
+  private void finish(String node, NodeState outcome, FailureCause cause, Instant at) {
+    node(node).finish(outcome, cause, at);
   }
 
   private void status(RunStatus next, String reason) {

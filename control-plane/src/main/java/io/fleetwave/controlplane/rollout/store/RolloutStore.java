@@ -153,10 +153,11 @@ public class RolloutStore {
   }
 
   /**
-   * Queues an operator request for the engine. Empty when there is no such rollout; fails with
-   * IllegalStateException naming the state when the rollout is no longer active.
+   * Queues an operator request for the engine, with who asked ({@code actor}). Empty when there is
+   * no such rollout; fails with IllegalStateException naming the state when the rollout is no
+   * longer active.
    */
-  public Uni<Optional<Long>> request(UUID id, String action, String reason) {
+  public Uni<Optional<Long>> request(UUID id, String action, String reason, String actor) {
     return pool.withTransaction(
         connection ->
             connection
@@ -183,9 +184,9 @@ public class RolloutStore {
                       }
                       return connection
                           .preparedQuery(
-                              "INSERT INTO rollout_requests (rollout, action, reason) VALUES ($1,"
-                                  + " $2, $3) RETURNING id")
-                          .execute(Tuple.of(id, action, reason))
+                              "INSERT INTO rollout_requests (rollout, action, reason, actor)"
+                                  + " VALUES ($1, $2, $3, $4) RETURNING id")
+                          .execute(Tuple.of(id, action, reason, actor))
                           .map(inserted -> Optional.of(inserted.iterator().next().getLong("id")));
                     }));
   }

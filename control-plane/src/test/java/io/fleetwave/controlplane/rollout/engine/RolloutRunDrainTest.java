@@ -49,7 +49,15 @@ class RolloutRunDrainTest {
                 null,
                 0)));
     assertThat(node.outOfServiceAt()).isEqualTo(t0.plusSeconds(3));
-    run.apply(at(5, new NodeFailed(1, "n1", Phase.FORWARD, "refused", 4000)));
+    run.apply(
+        at(
+            5,
+            new NodeFailed(
+                1,
+                "n1",
+                Phase.FORWARD,
+                new io.fleetwave.events.rollout.FailureCause.Unclassified("refused"),
+                4000)));
     assertThat(node.releasePending()).isTrue();
     assertThat(run.releasePending()).containsExactly(node);
     run.apply(at(6, new NodeKeptOutOfService("n1", Phase.FORWARD, List.of("dcgm"), "refused")));
