@@ -66,7 +66,7 @@ public final class EventTypes {
           new EventType("io.fleetwave.command.reprobe", 1, Reprobe.class),
           // Issue 5: the rollout engine's own stream, on fleet.rollout-events.
           // Issue 10: the rollout events that record a decision carry typed causes and the actor.
-          new EventType("io.fleetwave.rollout.created", 1, RolloutCreated.class),
+          new EventType("io.fleetwave.rollout.created", 2, RolloutCreated.class, 1),
           new EventType("io.fleetwave.rollout.wave-started", 1, WaveStarted.class),
           new EventType("io.fleetwave.rollout.node-started", 1, NodeStarted.class),
           new EventType("io.fleetwave.rollout.node-succeeded", 1, NodeSucceeded.class),

@@ -144,7 +144,7 @@ public class RolloutsResource {
       return plan.map(p -> Response.ok(p).build());
     }
     return plan.invoke(this::requireDriverExecutor)
-        .chain(p -> store.create(spec, p))
+        .chain(p -> store.create(spec, p, ANONYMOUS))
         .onFailure(RolloutConflictException.class)
         .transform(e -> conflict((RolloutConflictException) e))
         .map(

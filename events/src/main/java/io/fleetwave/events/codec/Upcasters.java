@@ -15,6 +15,13 @@ import java.util.function.UnaryOperator;
 public final class Upcasters {
   private static final Map<String, UnaryOperator<ObjectNode>> STEPS =
       Map.of(
+          // v1 named the waves only: the spec and plan were in PostgreSQL alone.
+          "io.fleetwave.rollout.created.v1",
+          data -> {
+            data.putNull("spec");
+            data.putNull("plan");
+            return unknownActor(data);
+          },
           // v1 carried the cause as text only: it stays text, as an unclassified cause.
           "io.fleetwave.rollout.node-failed.v1",
           data -> {

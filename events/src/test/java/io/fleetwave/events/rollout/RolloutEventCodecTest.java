@@ -27,7 +27,12 @@ class RolloutEventCodecTest {
     RestorePoint restore =
         new RestorePoint("570.86.15", List.of(new GpuSpec(0, true, Map.of("1g.10gb", 7), 0, null)));
     return Stream.of(
-        new RolloutCreated("h100-balanced", List.of(List.of("n1"), List.of("n2", "n3"))),
+        new RolloutCreated(
+            "h100-balanced",
+            List.of(List.of("n1"), List.of("n2", "n3")),
+            EventCodec.mapper().createObjectNode().put("name", "h100-balanced"),
+            EventCodec.mapper().createObjectNode().put("plannedNodes", 3),
+            "alice"),
         new WaveStarted(2),
         new NodeStarted(1, "n1", Phase.FORWARD, 4, restore),
         new NodeStarted(1, "n1", Phase.ROLLBACK, 5, null),
@@ -174,6 +179,25 @@ class RolloutEventCodecTest {
             EventCodec.decode(written("io.fleetwave.rollout.wave-promoted.v1", "{\"wave\":2}"))
                 .data())
         .isEqualTo(new WavePromoted(2, RolloutEvent.UNKNOWN_ACTOR));
+  }
+
+  @Test
+  void aRolloutCreatedOfVersionOneStillReadsWithoutSpecAndPlan() throws EventRejectedException {
+    byte[] v1 =
+        written(
+            "io.fleetwave.rollout.created.v1", "{\"name\":\"old\",\"waves\":[[\"n1\"],[\"n2\"]]}");
+
+    RolloutCreated created = (RolloutCreated) EventCodec.decode(v1).data();
+
+    assertThat(created)
+        .isEqualTo(
+            new RolloutCreated(
+                "old",
+                List.of(List.of("n1"), List.of("n2")),
+                null,
+                null,
+                RolloutEvent.UNKNOWN_ACTOR));
+    assertThat(created.selfContained()).isFalse();
   }
 
   @Test

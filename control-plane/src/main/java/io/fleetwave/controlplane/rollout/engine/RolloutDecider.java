@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
@@ -70,9 +71,13 @@ public final class RolloutDecider {
     this.drainBound = drainBound;
   }
 
-  /** The first event of a rollout the engine meets for the first time. */
-  public static RolloutCreated created(String name, List<List<String>> waves) {
-    return new RolloutCreated(name, waves);
+  /**
+   * The first event of a rollout the engine takes up: its waves, its request and plan (what the
+   * engine runs it by, so the log alone rebuilds it) and who asked for it.
+   */
+  public static RolloutCreated created(
+      String name, List<List<String>> waves, JsonNode spec, JsonNode plan, String actor) {
+    return new RolloutCreated(name, waves, spec, plan, actor);
   }
 
   /** The answer to requests on a rollout that is no longer active. */

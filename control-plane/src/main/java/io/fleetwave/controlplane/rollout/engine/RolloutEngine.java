@@ -7,6 +7,7 @@ import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
+import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;
 import java.time.Duration;
@@ -176,7 +177,13 @@ public final class RolloutEngine implements AutoCloseable {
     // A leader may have stopped between an append and its projection: write both again.
     for (RolloutRun run : runs.values()) {
       if (run.status().active()) {
-        store.project(run, logged.get(run.id()), run.drainChanged(), false);
+        RolloutRules limits = RolloutRules.of(plan(run));
+        rules.put(run.id(), limits);
+        store.project(
+            run,
+            logged.get(run.id()),
+            run.drainChanged(),
+            new RolloutDecider(limits, effects.drainBound()).awaitingPromotion(run));
       }
     }
   }
@@ -194,12 +201,11 @@ public final class RolloutEngine implements AutoCloseable {
       RolloutRun run = runs.get(stored.id());
       RolloutRules limits = rules.get(stored.id());
       if (limits == null || run == null) {
-        RolloutPlan plan = plan(stored.id());
-        limits = RolloutRules.of(plan);
-        rules.put(stored.id(), limits);
         if (run == null) {
-          run = create(stored, plan);
+          run = create(stored);
         }
+        limits = RolloutRules.of(plan(run));
+        rules.put(stored.id(), limits);
       }
       if (!run.status().active()) {
         // Finished in the log, not yet in the projection (the last leader stopped in between).
@@ -220,22 +226,41 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
-  /** The stored plan, read when this engine first meets the rollout (it never changes). */
-  private RolloutPlan plan(UUID rollout) {
+  /**
+   * The rollout's plan: from its RolloutCreated; for a rollout logged before RolloutCreated carried
+   * it (v1), from the row the API stored. It never changes.
+   */
+  private RolloutPlan plan(RolloutRun run) {
     try {
-      return json.readValue(store.planJson(rollout), RolloutPlan.class);
+      return run.plan() != null
+          ? json.treeToValue(run.plan(), RolloutPlan.class)
+          : json.readValue(store.creation(run.id()).planJson(), RolloutPlan.class);
     } catch (java.io.IOException e) {
-      throw new IllegalStateException(
-          "the stored plan of rollout " + rollout + " does not read", e);
+      throw new IllegalStateException("the plan of rollout " + run.id() + " does not read", e);
     }
   }
 
-  private RolloutRun create(RolloutProgressStore.ActiveRollout stored, RolloutPlan plan) {
-    List<List<String>> waves =
-        plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
+  /** Logs a rollout the API stored: its RolloutCreated carries its request and plan. */
+  private RolloutRun create(RolloutProgressStore.ActiveRollout stored) {
+    RolloutProgressStore.Creation creation = store.creation(stored.id());
+    RolloutCreated created;
+    try {
+      RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
+      List<List<String>> waves =
+          plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
+      created =
+          RolloutDecider.created(
+              stored.name(),
+              waves,
+              json.readTree(creation.specJson()),
+              json.readTree(creation.planJson()),
+              creation.actor());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(
+          "the stored request of rollout " + stored.id() + " does not read", e);
+    }
     List<Envelope<RolloutEvent>> first =
-        RolloutLog.envelopes(
-            stored.id(), 0, List.of(RolloutDecider.created(stored.name(), waves)), clock.instant());
+        RolloutLog.envelopes(stored.id(), 0, List.of(created), clock.instant());
     log.append(first);
     RolloutRun run = RolloutRun.from(stored.id(), first.getFirst());
     runs.put(run.id(), run);

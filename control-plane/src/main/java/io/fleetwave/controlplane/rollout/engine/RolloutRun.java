@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.FailureCause;
@@ -40,6 +41,7 @@ public final class RolloutRun {
   private final UUID id;
   private final String name;
   private final List<List<String>> waves;
+  private final JsonNode plan;
   private final Map<String, NodeRun> nodes = new LinkedHashMap<>();
   private final Map<Integer, Instant> waveCompletedAt = new HashMap<>();
   private final Set<Integer> promoted = new HashSet<>();
@@ -51,10 +53,11 @@ public final class RolloutRun {
   private int currentWave;
   private int acceptedFailures;
 
-  private RolloutRun(UUID id, String name, List<List<String>> waves) {
+  private RolloutRun(UUID id, String name, List<List<String>> waves, JsonNode plan) {
     this.id = id;
     this.name = name;
     this.waves = waves;
+    this.plan = plan;
     int order = 0;
     for (int w = 0; w < waves.size(); w++) {
       for (String node : waves.get(w)) {
@@ -69,7 +72,7 @@ public final class RolloutRun {
       throw new IllegalArgumentException(
           "rollout " + id + " starts with " + first.type() + ", not RolloutCreated");
     }
-    RolloutRun run = new RolloutRun(id, created.name(), created.waves());
+    RolloutRun run = new RolloutRun(id, created.name(), created.waves(), created.plan());
     run.seq = first.seq();
     run.changed.addAll(run.nodes.keySet());
     return run;
@@ -137,6 +140,11 @@ public final class RolloutRun {
 
   public String name() {
     return name;
+  }
+
+  /** The plan logged with the rollout (RolloutPlan as JSON); null for a rollout logged as v1. */
+  public JsonNode plan() {
+    return plan;
   }
 
   public long seq() {

@@ -40,12 +40,13 @@ public class RolloutStore {
   }
 
   /**
-   * Stores a rollout in state {@code created} with its plan and the node of every wave.
+   * Stores a rollout in state {@code created} with its plan, who asked ({@code actor}) and the node
+   * of every wave; the engine logs it (RolloutCreated) when it takes it up.
    *
    * @throws RolloutConflictException (as the Uni's failure) when a planned node belongs to an
    *     active rollout
    */
-  public Uni<StoredRollout> create(RolloutSpec spec, RolloutPlan plan) {
+  public Uni<StoredRollout> create(RolloutSpec spec, RolloutPlan plan, String actor) {
     UUID id = UUID.randomUUID();
     List<String> nodes = new ArrayList<>();
     List<Integer> waves = new ArrayList<>();
@@ -67,10 +68,11 @@ public class RolloutStore {
                     () ->
                         connection
                             .preparedQuery(
-                                "INSERT INTO rollouts (id, name, spec, plan, state) VALUES"
-                                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created') RETURNING "
+                                "INSERT INTO rollouts (id, name, spec, plan, state, created_by)"
+                                    + " VALUES ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created',"
+                                    + " $5) RETURNING "
                                     + COLUMNS)
-                            .execute(Tuple.of(id, spec.name(), specJson, planJson)))
+                            .execute(Tuple.of(id, spec.name(), specJson, planJson, actor)))
                 .chain(
                     inserted ->
                         connection

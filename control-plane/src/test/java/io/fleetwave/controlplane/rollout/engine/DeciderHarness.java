@@ -48,7 +48,7 @@ final class DeciderHarness {
   DeciderHarness(List<List<String>> waves, RolloutRules rules, Duration drainBound) {
     this.rules = rules;
     this.decider = new RolloutDecider(rules, drainBound);
-    RolloutCreated created = new RolloutCreated("test", waves);
+    RolloutCreated created = new RolloutCreated("test", waves, null, null, "alice");
     log.add(created);
     this.run = RolloutRun.from(id, envelope(created));
   }

@@ -30,7 +30,9 @@ class RolloutRunDrainTest {
 
   @Test
   void aFailedNodeWaitsToBeKeptOutAndItsRollbackRemembersTheForwardDrain() {
-    RolloutRun run = RolloutRun.from(id, at(0, new RolloutCreated("r", List.of(List.of("n1")))));
+    RolloutRun run =
+        RolloutRun.from(
+            id, at(0, new RolloutCreated("r", List.of(List.of("n1")), null, null, "alice")));
     run.apply(at(1, new NodeStarted(1, "n1", Phase.FORWARD, 1, new RestorePoint(null, List.of()))));
     NodeRun node = run.nodeRun("n1");
     assertThat(node.outOfService()).isFalse();
