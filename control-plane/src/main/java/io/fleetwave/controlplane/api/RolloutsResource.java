@@ -9,6 +9,7 @@ import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import io.fleetwave.controlplane.rollout.store.RolloutEventView;
+import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
@@ -78,17 +79,20 @@ public class RolloutsResource {
   private final RolloutPlanning planning;
   private final RolloutStore store;
   private final RolloutEngines engines;
+  private final RolloutSignals signals;
   private final Duration requestWait;
 
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
       RolloutEngines engines,
+      RolloutSignals signals,
       @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
           Duration requestWait) {
     this.planning = planning;
     this.store = store;
     this.engines = engines;
+    this.signals = signals;
     this.requestWait = requestWait;
   }
 
@@ -227,9 +231,9 @@ public class RolloutsResource {
   }
 
   private Multi<OutboundSseEvent> events(UUID rollout, String id, AtomicLong last, Sse sse) {
-    return Multi.createFrom()
-        .ticks()
-        .every(Duration.ofMillis(250))
+    // Re-read when the engine signals a change of this rollout (LISTEN/NOTIFY), not on a timer.
+    return signals
+        .ticks(RolloutSignals.changed(rollout))
         .onOverflow()
         .drop()
         .onItem()
@@ -336,9 +340,9 @@ public class RolloutsResource {
 
   /** Waits (bounded) for the engine's answer to a request: null when none came in time. */
   private Uni<String> outcome(long request) {
-    return Multi.createFrom()
-        .ticks()
-        .every(Duration.ofMillis(20))
+    // Read when the engine signals its answer (LISTEN/NOTIFY), not on a timer.
+    return signals
+        .ticks(RolloutSignals.answered(request))
         // A tick that comes while the previous read is still running is dropped, not queued.
         .onOverflow()
         .drop()

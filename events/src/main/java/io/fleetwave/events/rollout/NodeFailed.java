@@ -5,7 +5,7 @@ import static io.fleetwave.events.node.Require.notNegative;
 import static io.fleetwave.events.node.Require.notNull;
 import static io.fleetwave.events.node.Require.positive;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * The node failed: the agent refused the spec, a step failed, it timed out, it could not be handed
@@ -22,8 +22,8 @@ public record NodeFailed(int wave, String node, Phase phase, FailureCause cause,
     notNegative(elapsedMillis, "elapsedMillis");
   }
 
-  /** The cause in words. */
-  @JsonIgnore
+  /** The cause in words; also written (not read) for readers of the event's JSON. */
+  @JsonProperty(value = "reason", access = JsonProperty.Access.READ_ONLY)
   public String reason() {
     return cause.describe();
   }

@@ -210,6 +210,27 @@ class RolloutEventCodecTest {
   }
 
   @Test
+  void aNodeFailedCarriesItsTypedCauseAndTheCauseInWordsForReaders() {
+    NodeFailed failed =
+        new NodeFailed(
+            1,
+            "n1",
+            Phase.FORWARD,
+            new FailureCause.TimedOut(600, "spec generation 4 not applied"),
+            1);
+
+    String json =
+        new String(
+            EventCodec.encode(
+                Envelope.of(SOURCE, "r", Instant.parse("2026-11-29T12:00:00Z"), 0, 1, failed)),
+            StandardCharsets.UTF_8);
+
+    assertThat(json)
+        .contains("\"cause\":{\"kind\":\"timed-out\",\"limitSeconds\":600")
+        .contains("\"reason\":\"no result within 600 s: spec generation 4 not applied\"");
+  }
+
+  @Test
   void aFailureCauseOfUnknownKindIsRefusedNamingTheField() {
     byte[] bad =
         written(

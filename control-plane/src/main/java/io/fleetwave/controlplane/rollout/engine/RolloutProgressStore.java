@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
@@ -114,11 +115,24 @@ public final class RolloutProgressStore {
     return out;
   }
 
+  /** Stores the answer and signals it (on commit) to whoever waits for it, on any replica. */
   public void markHandled(OperatorOutcome outcome) {
-    pool.preparedQuery("UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id = $1")
-        .execute(Tuple.of(outcome.requestId(), outcome.wire()))
+    pool.withTransaction(
+            conn ->
+                conn.preparedQuery(
+                        "UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id ="
+                            + " $1")
+                    .execute(Tuple.of(outcome.requestId(), outcome.wire()))
+                    .chain(() -> notify(conn, RolloutSignals.answered(outcome.requestId()))))
         .await()
         .atMost(timeout);
+  }
+
+  private io.smallrye.mutiny.Uni<Void> notify(
+      io.vertx.mutiny.sqlclient.SqlConnection conn, String payload) {
+    return conn.preparedQuery("SELECT pg_notify($1, $2)")
+        .execute(Tuple.of(RolloutSignals.CHANNEL, payload))
+        .replaceWithVoid();
   }
 
   /**
@@ -153,7 +167,13 @@ public final class RolloutProgressStore {
                                         awaitingPromotion,
                                         run.statusReason())))
                     .chain(() -> upsertNodes(conn, run, changedNodes))
-                    .chain(() -> insertEvents(conn, run.id(), appended)))
+                    .chain(() -> insertEvents(conn, run.id(), appended))
+                    // Readers of the live projection (SSE, the API) re-read once this commits.
+                    .chain(
+                        () ->
+                            schema.equals("public")
+                                ? notify(conn, RolloutSignals.changed(run.id()))
+                                : io.smallrye.mutiny.Uni.createFrom().voidItem()))
         .await()
         .atMost(timeout);
   }

@@ -189,6 +189,12 @@ public class RolloutStore {
                               "INSERT INTO rollout_requests (rollout, action, reason, actor)"
                                   + " VALUES ($1, $2, $3, $4) RETURNING id")
                           .execute(Tuple.of(id, action, reason, actor))
+                          .call(
+                              () ->
+                                  connection
+                                      .preparedQuery("SELECT pg_notify($1, $2)")
+                                      .execute(
+                                          Tuple.of(RolloutSignals.CHANNEL, RolloutSignals.QUEUED)))
                           .map(inserted -> Optional.of(inserted.iterator().next().getLong("id")));
                     }));
   }

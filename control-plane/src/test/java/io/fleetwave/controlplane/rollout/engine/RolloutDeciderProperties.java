@@ -33,6 +33,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * The engine's decision loop ({@link DecisionLoop}) with the real decider over random fleets, node
@@ -74,6 +75,11 @@ class RolloutDeciderProperties {
 
     sim.run();
 
+    Statistics.label("took over after a crash").collect(sim.takeOvers > 0);
+    Statistics.label("ended").collect(sim.run.status());
+    Statistics.label("took over after a crash")
+        .coverage(c -> c.check(true).percentage(p -> p >= 20));
+    Statistics.label("ended").coverage(c -> c.check(RunStatus.ROLLED_BACK).count(n -> n > 0));
     assertThat(sim.run.status().active()).as("the run ended: %s", sim.run.status()).isFalse();
     Map<String, Integer> starts = new HashMap<>();
     for (Envelope<RolloutEvent> e : sim.log) {
@@ -123,6 +129,7 @@ class RolloutDeciderProperties {
     RolloutRun run;
     Instant now = Instant.parse("2026-11-29T12:00:00Z");
     int appends;
+    int takeOvers;
     long requestIds;
 
     Simulation(Scenario s) {
@@ -265,6 +272,7 @@ class RolloutDeciderProperties {
 
     /** A new engine: folds the log as it is, then the effects of its in-flight starts again. */
     private void takeOver() {
+      takeOvers++;
       run = RolloutRun.from(ID, log.getFirst());
       log.forEach(run::apply);
       reports.clear();
