@@ -65,17 +65,18 @@ public final class EventTypes {
           new EventType("io.fleetwave.command.reset-gpu", 1, ResetGpu.class),
           new EventType("io.fleetwave.command.reprobe", 1, Reprobe.class),
           // Issue 5: the rollout engine's own stream, on fleet.rollout-events.
-          new EventType("io.fleetwave.rollout.created", 1, RolloutCreated.class),
+          // Issue 10: the rollout events that record a decision carry typed causes and the actor.
+          new EventType("io.fleetwave.rollout.created", 2, RolloutCreated.class, 1),
           new EventType("io.fleetwave.rollout.wave-started", 1, WaveStarted.class),
           new EventType("io.fleetwave.rollout.node-started", 1, NodeStarted.class),
           new EventType("io.fleetwave.rollout.node-succeeded", 1, NodeSucceeded.class),
-          new EventType("io.fleetwave.rollout.node-failed", 1, NodeFailed.class),
+          new EventType("io.fleetwave.rollout.node-failed", 2, NodeFailed.class, 1),
           new EventType("io.fleetwave.rollout.wave-completed", 1, WaveCompleted.class),
-          new EventType("io.fleetwave.rollout.wave-promoted", 1, WavePromoted.class),
-          new EventType("io.fleetwave.rollout.paused", 1, RolloutPaused.class),
-          new EventType("io.fleetwave.rollout.resumed", 1, RolloutResumed.class),
-          new EventType("io.fleetwave.rollout.aborted", 1, RolloutAborted.class),
-          new EventType("io.fleetwave.rollout.rollback-started", 1, RollbackStarted.class),
+          new EventType("io.fleetwave.rollout.wave-promoted", 2, WavePromoted.class, 1),
+          new EventType("io.fleetwave.rollout.paused", 2, RolloutPaused.class, 1),
+          new EventType("io.fleetwave.rollout.resumed", 2, RolloutResumed.class, 1),
+          new EventType("io.fleetwave.rollout.aborted", 2, RolloutAborted.class, 1),
+          new EventType("io.fleetwave.rollout.rollback-started", 2, RollbackStarted.class, 1),
           new EventType("io.fleetwave.rollout.completed", 1, RolloutCompleted.class),
           new EventType(
               "io.fleetwave.rollout.driver-install-requested", 1, DriverInstallRequested.class),
@@ -95,6 +96,12 @@ public final class EventTypes {
 
   private EventTypes() {}
 
+  /** The version a wire type names (its {@code .vN} suffix), or 0 when it has none. */
+  public static int versionOf(String wireType) {
+    Matcher matcher = VERSIONED.matcher(wireType == null ? "" : wireType);
+    return matcher.matches() ? Integer.parseInt(matcher.group(2)) : 0;
+  }
+
   public static List<EventType> all() {
     return KNOWN;
   }
@@ -110,8 +117,9 @@ public final class EventTypes {
   }
 
   /**
-   * Resolves a wire type, refusing unknown names and versions newer than this build knows. Older
-   * versions would be upcast here; every type is still at v1.
+   * Resolves a wire type, refusing unknown names, versions newer than this build knows and versions
+   * older than its oldest readable one. The data of an older readable version is upcast by the
+   * codec ({@link io.fleetwave.events.codec.Upcasters}) before it is decoded.
    */
   public static EventType resolve(String wireType) throws EventRejectedException {
     Matcher matcher = VERSIONED.matcher(wireType == null ? "" : wireType);
@@ -132,7 +140,7 @@ public final class EventTypes {
               + known.version()
               + ")");
     }
-    if (version < known.version()) {
+    if (version < known.oldestReadable()) {
       throw new EventRejectedException(
           "event type '" + wireType + "' is an old version with no upcaster");
     }

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.rollout.engine.OperatorOutcome;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
@@ -8,6 +9,7 @@ import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import io.fleetwave.controlplane.rollout.store.RolloutEventView;
+import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
@@ -46,6 +48,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/api/v1/rollouts")
 @Produces(MediaType.APPLICATION_JSON)
 public class RolloutsResource {
+  /** The actor of requests until callers are authenticated. */
+  static final String ANONYMOUS = "anonymous";
+
   /** Bound on the lookup that decides between a stream and a 404. */
   private static final Duration LOOKUP_BOUND = Duration.ofSeconds(10);
 
@@ -74,17 +79,20 @@ public class RolloutsResource {
   private final RolloutPlanning planning;
   private final RolloutStore store;
   private final RolloutEngines engines;
+  private final RolloutSignals signals;
   private final Duration requestWait;
 
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
       RolloutEngines engines,
+      RolloutSignals signals,
       @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
           Duration requestWait) {
     this.planning = planning;
     this.store = store;
     this.engines = engines;
+    this.signals = signals;
     this.requestWait = requestWait;
   }
 
@@ -140,7 +148,7 @@ public class RolloutsResource {
       return plan.map(p -> Response.ok(p).build());
     }
     return plan.invoke(this::requireDriverExecutor)
-        .chain(p -> store.create(spec, p))
+        .chain(p -> store.create(spec, p, ANONYMOUS))
         .onFailure(RolloutConflictException.class)
         .transform(e -> conflict((RolloutConflictException) e))
         .map(
@@ -223,9 +231,9 @@ public class RolloutsResource {
   }
 
   private Multi<OutboundSseEvent> events(UUID rollout, String id, AtomicLong last, Sse sse) {
-    return Multi.createFrom()
-        .ticks()
-        .every(Duration.ofMillis(250))
+    // Re-read when the engine signals a change of this rollout (LISTEN/NOTIFY), not on a timer.
+    return signals
+        .ticks(RolloutSignals.changed(rollout))
         .onOverflow()
         .drop()
         .onItem()
@@ -296,7 +304,8 @@ public class RolloutsResource {
     UUID rollout = uuid(id);
     String why = reason == null || reason.isBlank() ? null : reason;
     return store
-        .request(rollout, action, why)
+        // The caller's identity is wired in with authentication; until then requests are anonymous.
+        .request(rollout, action, why, ANONYMOUS)
         .onFailure(IllegalStateException.class)
         .transform(
             e ->
@@ -304,7 +313,7 @@ public class RolloutsResource {
                     409, "rollout-not-active", "Rollout is not active", e.getMessage()))
         .map(found -> found.orElseThrow(() -> unknown(id)))
         .invoke(request -> engines.engine().ifPresent(RolloutEngine::wakeUp))
-        .chain(request -> outcome(request))
+        .chain(request -> outcome(request).map(wire -> OperatorOutcome.read(request, wire)))
         .chain(
             outcome -> {
               if (outcome == null) {
@@ -320,19 +329,20 @@ public class RolloutsResource {
                                         + " s; it is applied when one does"))
                             .build());
               }
-              if (outcome.startsWith("refused: ")) {
-                throw new ProblemException(
-                    409, "rollout-action-refused", "Action does not apply", outcome.substring(9));
-              }
-              return get(id).map(view -> Response.ok(view).build());
+              return switch (outcome) {
+                case OperatorOutcome.Refused refused ->
+                    throw new ProblemException(
+                        409, "rollout-action-refused", "Action does not apply", refused.reason());
+                case OperatorOutcome.Done done -> get(id).map(view -> Response.ok(view).build());
+              };
             });
   }
 
   /** Waits (bounded) for the engine's answer to a request: null when none came in time. */
   private Uni<String> outcome(long request) {
-    return Multi.createFrom()
-        .ticks()
-        .every(Duration.ofMillis(20))
+    // Read when the engine signals its answer (LISTEN/NOTIFY), not on a timer.
+    return signals
+        .ticks(RolloutSignals.answered(request))
         // A tick that comes while the previous read is still running is dropped, not queued.
         .onOverflow()
         .drop()

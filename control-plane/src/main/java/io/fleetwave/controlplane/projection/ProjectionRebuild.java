@@ -1,5 +1,8 @@
 package io.fleetwave.controlplane.projection;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.engine.RolloutLog;
+import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.NodeEvent;
@@ -32,7 +35,8 @@ import org.jboss.logging.Logger;
 /**
  * Rebuilds the projection from offset 0 of fleet.node-events into a scratch schema with the live
  * apply code, waits until the live consumer has committed at least as far, and compares the two row
- * by row. Blocking: call it from a worker thread. One rebuild at a time.
+ * by row; then the same for the rollout tables from fleet.rollout-events ({@link RolloutRebuild}).
+ * Blocking: call it from a worker thread. One rebuild at a time.
  *
  * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
  * offsets are in the live projection only and show up as differences.
@@ -47,13 +51,16 @@ public class ProjectionRebuild {
   private final Pool pool;
   private final Map<String, Object> kafkaConfig;
   private final String liveGroup;
+  private final ObjectMapper json;
   private final AtomicBoolean running = new AtomicBoolean();
 
   public ProjectionRebuild(
       ProjectionWriter writer,
       Pool pool,
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-      @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup) {
+      @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup,
+      ObjectMapper json) {
+    this.json = json;
     this.writer = writer;
     this.pool = pool;
     this.kafkaConfig = kafkaConfig;
@@ -82,10 +89,24 @@ public class ProjectionRebuild {
     Map<TopicPartition, Long> ends = replay(deadline, counts);
     awaitLiveConsumer(ends, deadline);
     List<String> differences =
-        ProjectionComparison.differences(
-            pool, ProjectionTables.LIVE, SCRATCH, deadline.remaining("comparing"));
+        new ArrayList<>(
+            ProjectionComparison.differences(
+                pool, ProjectionTables.LIVE, SCRATCH, deadline.remaining("comparing")));
     Map<String, Long> rows =
-        ProjectionComparison.rowCounts(pool, SCRATCH, deadline.remaining("counting"));
+        new java.util.LinkedHashMap<>(
+            ProjectionComparison.rowCounts(pool, SCRATCH, deadline.remaining("counting")));
+    // The rollout tables: folded from fleet.rollout-events with the engine's own code.
+    RolloutRebuild rollouts = new RolloutRebuild(pool, json, deadline.remaining("rollouts"));
+    rollouts.recreate(SCRATCH.schema());
+    try (RolloutLog log = new RolloutLog(kafkaConfig, deadline.remaining("reading rollouts"))) {
+      rollouts.rebuild(log.readAll(), SCRATCH.schema());
+    }
+    differences.addAll(
+        rollouts.differences(
+            ProjectionTables.LIVE.schema(),
+            SCRATCH.schema(),
+            ProjectionComparison.MAX_DIFFERENCES));
+    rows.putAll(rollouts.rowCounts(SCRATCH.schema()));
     long millis = (System.nanoTime() - started) / 1_000_000;
     LOG.infof(
         "projection rebuilt from offset 0: %d records (%d refused), %s, equal=%s in %d ms",

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -142,6 +143,10 @@ public final class EventCodec {
       if (!node.isObject()) {
         throw new EventRejectedException(
             "data of " + event.getType() + " must be a JSON object, got " + node.getNodeType());
+      }
+      int version = EventTypes.versionOf(event.getType());
+      if (version < type.version()) {
+        node = Upcasters.upcast(type, version, (ObjectNode) node);
       }
       return MAPPER.treeToValue(node, type.payload());
     } catch (JsonMappingException e) {

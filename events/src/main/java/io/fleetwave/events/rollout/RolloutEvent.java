@@ -24,4 +24,11 @@ public sealed interface RolloutEvent extends FleetEvent
         OsUpgradeRequested,
         NodeTakenOutOfService,
         NodeReturnedToService,
-        NodeKeptOutOfService {}
+        NodeKeptOutOfService {
+
+  /** The actor of the engine's own decisions (a threshold crossed, a wave promoted by itself). */
+  String SYSTEM = "system";
+
+  /** The actor of decisions logged before events named one (their v1). */
+  String UNKNOWN_ACTOR = "unknown";
+}

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.codec.Upcasters;
 import io.fleetwave.events.spec.GpuSpec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -25,18 +27,41 @@ class RolloutEventCodecTest {
     RestorePoint restore =
         new RestorePoint("570.86.15", List.of(new GpuSpec(0, true, Map.of("1g.10gb", 7), 0, null)));
     return Stream.of(
-        new RolloutCreated("h100-balanced", List.of(List.of("n1"), List.of("n2", "n3"))),
+        new RolloutCreated(
+            "h100-balanced",
+            List.of(List.of("n1"), List.of("n2", "n3")),
+            EventCodec.mapper().createObjectNode().put("name", "h100-balanced"),
+            EventCodec.mapper().createObjectNode().put("plannedNodes", 3),
+            "alice"),
         new WaveStarted(2),
         new NodeStarted(1, "n1", Phase.FORWARD, 4, restore),
         new NodeStarted(1, "n1", Phase.ROLLBACK, 5, null),
         new NodeSucceeded(1, "n1", Phase.FORWARD, 1200),
-        new NodeFailed(2, "n2", Phase.FORWARD, "no result within 600 s", 600_000),
+        new NodeFailed(
+            2,
+            "n2",
+            Phase.FORWARD,
+            new FailureCause.TimedOut(600, "spec generation 4 not applied (applied: 3)"),
+            600_000),
+        new NodeFailed(
+            1,
+            "n1",
+            Phase.FORWARD,
+            new FailureCause.AgentRefused(4, "unplannable", "3 x 3g.40gb do not fit"),
+            30),
+        new NodeFailed(
+            1, "n1", Phase.ROLLBACK, new FailureCause.StepFailed("gpu-reset", "busy", "pid 7"), 9),
+        new NodeFailed(
+            1, "n1", Phase.FORWARD, new FailureCause.UnhealthyAfterSoak(60, "GPU 0 failed"), 9),
+        new NodeFailed(1, "n1", Phase.FORWARD, new FailureCause.HandOverFailed("no spec"), 9),
+        new NodeFailed(1, "n1", Phase.FORWARD, new FailureCause.NotTakenOutOfService("pdb"), 9),
+        new NodeFailed(1, "n1", Phase.FORWARD, new FailureCause.Unclassified("old words"), 9),
         new WaveCompleted(1, 1, 0),
-        new WavePromoted(1),
-        new RolloutPaused("wave 2: 1 of 2 nodes failed (allowed 0): n2"),
-        new RolloutResumed(null),
-        new RolloutAborted("operator"),
-        new RollbackStarted("total failures 3 > 2"),
+        new WavePromoted(1, "alice"),
+        new RolloutPaused("wave 2: 1 of 2 nodes failed (allowed 0): n2", RolloutEvent.SYSTEM),
+        new RolloutResumed(null, "alice"),
+        new RolloutAborted("operator", "bob"),
+        new RollbackStarted("total failures 3 > 2", RolloutEvent.SYSTEM),
         new RolloutCompleted(true, 3, 0),
         new DriverInstallRequested(
             "n1", "r:n1:4", "580.95.05", "container-image", "driver container x"),
@@ -77,7 +102,9 @@ class RolloutEventCodecTest {
     Envelope<?> decoded = EventCodec.decode(EventCodec.encode(envelope));
 
     assertThat(decoded.data()).isEqualTo(event);
-    assertThat(decoded.type()).startsWith("io.fleetwave.rollout.").endsWith(".v1");
+    assertThat(decoded.type())
+        .startsWith("io.fleetwave.rollout.")
+        .isEqualTo(EventTypes.typeOf(event));
     assertThat(decoded.seq()).isEqualTo(7);
   }
 
@@ -95,6 +122,127 @@ class RolloutEventCodecTest {
     assertThatThrownBy(() -> EventCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(EventRejectedException.class)
         .hasMessageContaining("restore");
+  }
+
+  private static byte[] written(String type, String data) {
+    return """
+        {"specversion":"1.0","id":"x","source":"s","type":"%s","subject":"r",\
+        "time":"2026-11-29T12:00:00Z","epoch":"0","seq":"1",\
+        "datacontenttype":"application/json","data":%s}
+        """
+        .formatted(type, data)
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aNodeFailedOfVersionOneStillReadsWithItsReasonAsAnUnclassifiedCause()
+      throws EventRejectedException {
+    byte[] v1 =
+        written(
+            "io.fleetwave.rollout.node-failed.v1",
+            """
+            {"wave":2,"node":"n2","phase":"forward","reason":"no result within 600 s",\
+            "elapsedMillis":600000}""");
+
+    Envelope<?> decoded = EventCodec.decode(v1);
+
+    assertThat(decoded.data())
+        .isEqualTo(
+            new NodeFailed(
+                2,
+                "n2",
+                Phase.FORWARD,
+                new FailureCause.Unclassified("no result within 600 s"),
+                600_000));
+  }
+
+  @Test
+  void operatorDecisionsOfVersionOneStillReadWithAnUnknownActor() throws EventRejectedException {
+    assertThat(
+            EventCodec.decode(written("io.fleetwave.rollout.paused.v1", "{\"reason\":\"x\"}"))
+                .data())
+        .isEqualTo(new RolloutPaused("x", RolloutEvent.UNKNOWN_ACTOR));
+    assertThat(
+            EventCodec.decode(written("io.fleetwave.rollout.resumed.v1", "{\"reason\":null}"))
+                .data())
+        .isEqualTo(new RolloutResumed(null, RolloutEvent.UNKNOWN_ACTOR));
+    assertThat(
+            EventCodec.decode(written("io.fleetwave.rollout.aborted.v1", "{\"reason\":\"x\"}"))
+                .data())
+        .isEqualTo(new RolloutAborted("x", RolloutEvent.UNKNOWN_ACTOR));
+    assertThat(
+            EventCodec.decode(
+                    written("io.fleetwave.rollout.rollback-started.v1", "{\"reason\":\"x\"}"))
+                .data())
+        .isEqualTo(new RollbackStarted("x", RolloutEvent.UNKNOWN_ACTOR));
+    assertThat(
+            EventCodec.decode(written("io.fleetwave.rollout.wave-promoted.v1", "{\"wave\":2}"))
+                .data())
+        .isEqualTo(new WavePromoted(2, RolloutEvent.UNKNOWN_ACTOR));
+  }
+
+  @Test
+  void aRolloutCreatedOfVersionOneStillReadsWithoutSpecAndPlan() throws EventRejectedException {
+    byte[] v1 =
+        written(
+            "io.fleetwave.rollout.created.v1", "{\"name\":\"old\",\"waves\":[[\"n1\"],[\"n2\"]]}");
+
+    RolloutCreated created = (RolloutCreated) EventCodec.decode(v1).data();
+
+    assertThat(created)
+        .isEqualTo(
+            new RolloutCreated(
+                "old",
+                List.of(List.of("n1"), List.of("n2")),
+                null,
+                null,
+                RolloutEvent.UNKNOWN_ACTOR));
+    assertThat(created.selfContained()).isFalse();
+  }
+
+  @Test
+  void everyReadableOldVersionHasAnUpcasterToTheNext() {
+    for (EventType type : EventTypes.all()) {
+      for (int v = type.oldestReadable(); v < type.version(); v++) {
+        assertThat(Upcasters.has(type, v)).as(type.wireType(v)).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void aNodeFailedCarriesItsTypedCauseAndTheCauseInWordsForReaders() {
+    NodeFailed failed =
+        new NodeFailed(
+            1,
+            "n1",
+            Phase.FORWARD,
+            new FailureCause.TimedOut(600, "spec generation 4 not applied"),
+            1);
+
+    String json =
+        new String(
+            EventCodec.encode(
+                Envelope.of(SOURCE, "r", Instant.parse("2026-11-29T12:00:00Z"), 0, 1, failed)),
+            StandardCharsets.UTF_8);
+
+    assertThat(json)
+        .contains("\"cause\":{\"kind\":\"timed-out\",\"limitSeconds\":600")
+        .contains("\"reason\":\"no result within 600 s: spec generation 4 not applied\"");
+  }
+
+  @Test
+  void aFailureCauseOfUnknownKindIsRefusedNamingTheField() {
+    byte[] bad =
+        written(
+            "io.fleetwave.rollout.node-failed.v2",
+            """
+            {"wave":2,"node":"n2","phase":"forward","cause":{"kind":"gremlins"},\
+            "elapsedMillis":1}""");
+
+    assertThatThrownBy(() -> EventCodec.decode(bad))
+        .isInstanceOf(EventRejectedException.class)
+        .hasMessageContaining("cause")
+        .hasMessageContaining("gremlins");
   }
 
   @Test

@@ -1,19 +1,30 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RolloutEvent;
+import java.util.List;
 
 /**
- * What the decider wants next: an event to append, or a node to start (the engine adds the spec).
+ * What the decider decided in one step: the rollout events to append (in order, each a decision
+ * already made: a {@code NodeStarted} carries its generation and restore point) and its verdicts on
+ * the operator requests it looked at.
  */
-public sealed interface Decision {
-  record Append(RolloutEvent event) implements Decision {}
+public record Decision(List<RolloutEvent> events, List<OperatorOutcome> verdicts) {
+  public static final Decision NONE = new Decision(List.of(), List.of());
 
-  record Start(String node, int wave, Phase phase) implements Decision {}
+  public Decision {
+    events = List.copyOf(events);
+    verdicts = List.copyOf(verdicts);
+  }
 
-  /** A request that does not apply to the rollout as it stands, with the reason. */
-  record Refuse(long requestId, String reason) implements Decision {}
+  static Decision of(List<RolloutEvent> events) {
+    return new Decision(events, List.of());
+  }
 
-  /** A request that was turned into the events decided with it. */
-  record Handled(long requestId) implements Decision {}
+  static Decision of(RolloutEvent event) {
+    return new Decision(List.of(event), List.of());
+  }
+
+  public boolean isEmpty() {
+    return events.isEmpty() && verdicts.isEmpty();
+  }
 }

@@ -12,6 +12,7 @@ import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepFailed;
+import io.fleetwave.events.rollout.FailureCause;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -34,10 +35,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
- * What the engine knows of the nodes it waits for. Two sources: the head of fleet.node-events, read
- * directly (only records keyed by a watched node are decoded) so a node's result reaches the engine
- * in milliseconds; and the projection, read when a node is first watched (after a takeover its
- * result may be older than the head) and as a periodic safety net.
+ * What the engine knows of the nodes it waits for, with agent failures as typed causes (rendered
+ * once, by {@link FailureCause#describe}, whichever source they came from). Two sources: the head
+ * of fleet.node-events, read directly (only records keyed by a watched node are decoded) so a
+ * node's result reaches the engine in milliseconds; and the projection, read when a node is first
+ * watched (after a takeover its result may be older than the head) and as a periodic safety net.
  */
 public final class FleetObserver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(FleetObserver.class);
@@ -151,11 +153,13 @@ public final class FleetObserver implements AutoCloseable {
         case SpecRejected rejected ->
             node.failed(
                 rejected.generation(),
-                refusal(rejected.generation(), rejected.code(), rejected.reason()));
+                new FailureCause.AgentRefused(
+                    rejected.generation(), rejected.code(), rejected.reason()));
         case StepFailed failed ->
             node.failed(
                 failed.generation(),
-                stepFailure(failed.step().kind().wireName(), failed.reason(), failed.holder()));
+                new FailureCause.StepFailed(
+                    failed.step().kind().wireName(), failed.reason(), failed.holder()));
         case NodeRegistered registered -> node.driver = registered.driverVersion();
         case GpuInventoryReported inventory -> {
           node.healthKnown = true;
@@ -231,28 +235,20 @@ public final class FleetObserver implements AutoCloseable {
     long failure = orZero(row.getLong("failure_generation"));
     long rejection = orZero(row.getLong("rejection_generation"));
     long failed = Math.max(failure, rejection);
-    String reason = null;
+    FailureCause reason = null;
     if (failed > 0 && rejection >= failure) {
       reason =
-          refusal(rejection, row.getString("rejection_code"), row.getString("rejection_reason"));
+          new FailureCause.AgentRefused(
+              rejection, row.getString("rejection_code"), row.getString("rejection_reason"));
     } else if (failed > 0) {
       reason =
-          stepFailure(
+          new FailureCause.StepFailed(
               row.getString("failure_step"),
               row.getString("failure_reason"),
               row.getString("failure_holder"));
     }
     return new Observation(
         applied, failed, reason, row.getString("driver_version"), row.getString("sick"));
-  }
-
-  /** The same words whether the refusal comes from the log or from the projection. */
-  private static String refusal(long generation, String code, String reason) {
-    return "the agent refused generation " + generation + " (" + code + "): " + reason;
-  }
-
-  private static String stepFailure(String step, String reason, String holder) {
-    return step + " failed: " + reason + (holder == null ? "" : " (held by " + holder + ")");
   }
 
   private static long orZero(Long value) {
@@ -297,12 +293,12 @@ public final class FleetObserver implements AutoCloseable {
   private static final class LiveNode {
     long applied;
     long failedGeneration;
-    String failure;
+    FailureCause failure;
     String driver;
     String unhealthy;
     boolean healthKnown;
 
-    void failed(long generation, String reason) {
+    void failed(long generation, FailureCause reason) {
       if (generation >= failedGeneration) {
         failedGeneration = generation;
         failure = reason;

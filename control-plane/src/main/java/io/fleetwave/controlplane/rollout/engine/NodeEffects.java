@@ -18,14 +18,9 @@ import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
-import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
-import io.fleetwave.events.rollout.NodeKeptOutOfService;
-import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
-import io.fleetwave.events.rollout.OsUpgradeRequested;
 import io.fleetwave.events.rollout.Phase;
-import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
@@ -39,12 +34,13 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * What starting a node means: the NodeStarted event with the generation and restore point (before
- * anything is sent); with an active {@link NodeDrain}, taking the node out of service, whose event
- * the engine appends before it calls {@link #carryOut} again for the node; then the signed spec
- * through {@link SpecService} and, for a driver change, the request to the driver executor; after
- * the node's result, putting it back in service (or keeping it out after a failure). Effects run
- * concurrently, bounded per node; what they report comes back through queues the engine drains.
+ * The effects of a node's start, after its NodeStarted is in the log: with an active {@link
+ * NodeDrain}, taking the node out of service, whose report the decider records before the engine
+ * calls {@link #carryOut} again for the node; then the signed spec through {@link SpecService} and,
+ * for a driver change, the request to the driver executor; after the node's result, putting it back
+ * in service (or keeping it out after a failure). Effects run concurrently, bounded per node; what
+ * they report comes back as {@link EffectReport}s through a queue the engine drains and hands to
+ * the decider. Effects never append events.
  */
 final class NodeEffects {
   private final SpecService specs;
@@ -69,46 +65,13 @@ final class NodeEffects {
     this.timeout = timeout;
   }
 
-  /** The events that start these nodes, and the nodes. */
-  record Started(List<RolloutEvent> events, List<String> nodes) {}
-
-  Started prepare(RolloutRun run, RolloutRules rules, List<Decision.Start> starts) {
-    if (starts.isEmpty()) {
-      return new Started(List.of(), List.of());
+  /** The current desired specs of these nodes (those without one are missing). */
+  Map<String, NodeSpec> desiredSpecs(List<String> nodes) {
+    if (nodes.isEmpty()) {
+      return Map.of();
     }
-    List<String> names = starts.stream().map(Decision.Start::node).toList();
-    Map<String, NodeSpec> current = specs.currentSpecs(names).await().atMost(timeout);
-    List<RolloutEvent> events = new ArrayList<>();
-    for (Decision.Start start : starts) {
-      NodePlan plan = rules.plan(start.node());
-      NodeSpec desired = current.get(start.node());
-      long generation = (desired == null ? 0 : desired.generation()) + 1;
-      RestorePoint restore =
-          start.phase() == Phase.FORWARD ? NodeChanges.restorePoint(plan, desired) : null;
-      events.add(new NodeStarted(start.wave(), start.node(), start.phase(), generation, restore));
-      String driver = driverTarget(run, plan, start.node(), start.phase(), restore);
-      if (driver != null) {
-        String id = requestId(run, start.node(), generation);
-        if (osImage(plan)) {
-          DriverArtifact.OsImage image = (DriverArtifact.OsImage) plan.driver().artifact();
-          events.add(
-              new OsUpgradeRequested(start.node(), id, driver, image.osId(), image.osVersion()));
-        } else {
-          DriverArtifact artifact = plan.driver().artifact();
-          events.add(
-              new DriverInstallRequested(
-                  start.node(), id, driver, kind(artifact), artifact.describe()));
-        }
-      }
-    }
-    return new Started(events, names);
+    return specs.currentSpecs(nodes).await().atMost(timeout);
   }
-
-  /** A node whose spec or driver request could not be handed over, or that could not drain. */
-  record Failure(UUID rollout, String node, long generation, String reason) {}
-
-  /** What the drain reported for a node (at this generation), for the engine to append. */
-  record Outcome(UUID rollout, String node, long generation, RolloutEvent event) {}
 
   /** How long taking a node out of service may take; zero when nodes are never taken out. */
   Duration drainBound() {
@@ -117,18 +80,17 @@ final class NodeEffects {
 
   /**
    * Sends these nodes their specs in one batch, then their driver requests, without waiting: the
-   * engine goes on deciding meanwhile. Nodes that could not be handed over land in {@code failed}
-   * (with the generation, so a later start of the same node is not failed by mistake) and the
-   * engine is woken. With an active drain, nodes not yet out of service are only taken out of
-   * service here: their event lands in {@code outcomes}, and the engine calls again once it is in
-   * the log.
+   * engine goes on deciding meanwhile. Nodes that could not be handed over are reported ({@link
+   * EffectReport.HandOverFailed}, with the generation, so a later start of the same node is not
+   * failed by mistake) and the engine is woken. With an active drain, nodes not yet out of service
+   * are only taken out of service here: the drain's report is queued, and the engine calls again
+   * once the decider recorded it in the log.
    */
   void carryOut(
       RolloutRun run,
       RolloutRules rules,
       List<String> nodes,
-      java.util.Queue<Failure> failed,
-      java.util.Queue<Outcome> outcomes,
+      java.util.Queue<EffectReport> reports,
       Runnable wakeUp) {
     if (drain.active()) {
       List<String> ready = new ArrayList<>();
@@ -137,7 +99,7 @@ final class NodeEffects {
         if (node.outOfService()) {
           ready.add(name);
         } else {
-          takeOutOfService(run, rules, node, failed, outcomes, wakeUp);
+          takeOutOfService(run, rules, node, reports, wakeUp);
         }
       }
       nodes = ready;
@@ -162,7 +124,7 @@ final class NodeEffects {
                   ? NodeChanges.forward(plan)
                   : NodeChanges.back(plan, node.restore()),
               generation));
-      String driver = driverTarget(run, plan, name, phase, node.restore());
+      String driver = RolloutDecider.driverTarget(plan, phase, node.restore());
       if (driver != null) {
         NodeOutage outage = drain.active() ? outage(run, rules, node) : null;
         driverRequests.add(
@@ -172,7 +134,7 @@ final class NodeEffects {
                         drivers
                             .request(
                                 new DriverChangeRequest(
-                                    requestId(run, name, generation),
+                                    RolloutDecider.requestId(rollout, name, generation),
                                     rollout,
                                     name,
                                     plan.hostKind(),
@@ -182,7 +144,10 @@ final class NodeEffects {
                                     artifact))
                             .chain(() -> rebooting(outage, artifact)))
                 .onFailure()
-                .invoke(e -> failed.add(new Failure(rollout, name, generation, reason(e))))
+                .invoke(
+                    e ->
+                        reports.add(
+                            new EffectReport.HandOverFailed(rollout, name, generation, reason(e))))
                 .onFailure()
                 .recoverWithNull());
       }
@@ -197,12 +162,15 @@ final class NodeEffects {
             (refused, error) -> {
               if (error != null) {
                 String reason = "the spec could not be published: " + reason(error);
-                generations.forEach((n, g) -> failed.add(new Failure(rollout, n, g, reason)));
+                generations.forEach(
+                    (n, g) -> reports.add(new EffectReport.HandOverFailed(rollout, n, g, reason)));
                 return Uni.createFrom().voidItem();
               }
               refused.forEach(
                   (node, why) ->
-                      failed.add(new Failure(rollout, node, generations.get(node), why)));
+                      reports.add(
+                          new EffectReport.HandOverFailed(
+                              rollout, node, generations.get(node), why)));
               return driverRequests.isEmpty()
                   ? Uni.createFrom().voidItem()
                   : Uni.join().all(driverRequests).andCollectFailures().replaceWithVoid();
@@ -216,8 +184,7 @@ final class NodeEffects {
       RolloutRun run,
       RolloutRules rules,
       NodeRun node,
-      java.util.Queue<Failure> failed,
-      java.util.Queue<Outcome> outcomes,
+      java.util.Queue<EffectReport> reports,
       Runnable wakeUp) {
     UUID rollout = run.id();
     String name = node.node();
@@ -240,7 +207,7 @@ final class NodeEffects {
         .subscribe()
         .with(
             event -> {
-              outcomes.add(new Outcome(rollout, name, generation, event));
+              reports.add(new EffectReport.TakenOutOfService(rollout, name, generation, event));
               wakeUp.run();
             },
             error -> {
@@ -248,22 +215,22 @@ final class NodeEffects {
                   error instanceof DrainException
                       ? error.getMessage()
                       : "node " + name + " could not be taken out of service: " + reason(error);
-              failed.add(new Failure(rollout, name, generation, reason));
+              reports.add(new EffectReport.NotTakenOutOfService(rollout, name, generation, reason));
               wakeUp.run();
             });
   }
 
   /**
    * Nodes of these events that finished while out of service: those that succeeded go back into
-   * service, those that failed are kept out (their pauses undone). What happens lands in {@code
-   * outcomes}; a drain that cannot answer becomes a NodeKeptOutOfService with the cause, so the
-   * node's slot is never held forever.
+   * service, those that failed are kept out (their pauses undone). What happens is reported; a
+   * drain that cannot answer is reported as {@link EffectReport.ReleaseFailed} with the cause, so
+   * the node's slot is never held forever.
    */
   void release(
       RolloutRun run,
       RolloutRules rules,
       List<Envelope<RolloutEvent>> appended,
-      java.util.Queue<Outcome> outcomes,
+      java.util.Queue<EffectReport> reports,
       Runnable wakeUp) {
     if (!drain.active()) {
       return;
@@ -276,7 +243,7 @@ final class NodeEffects {
             default -> null;
           };
       if (node != null) {
-        releaseAgain(run, rules, run.nodeRun(node), outcomes, wakeUp);
+        releaseAgain(run, rules, run.nodeRun(node), reports, wakeUp);
       }
     }
   }
@@ -286,7 +253,7 @@ final class NodeEffects {
       RolloutRun run,
       RolloutRules rules,
       NodeRun node,
-      java.util.Queue<Outcome> outcomes,
+      java.util.Queue<EffectReport> reports,
       Runnable wakeUp) {
     if (!drain.active() || node == null || !node.releasePending()) {
       return;
@@ -295,10 +262,14 @@ final class NodeEffects {
     String name = node.node();
     long generation = node.generation();
     NodeOutage outage = outage(run, rules, node);
-    Uni<? extends RolloutEvent> release =
+    Uni<EffectReport> release =
         node.state() == NodeState.SUCCEEDED
-            ? drain.returnToService(outage)
-            : drain.keepOutOfService(outage, node.reason());
+            ? drain
+                .returnToService(outage)
+                .map(back -> new EffectReport.ReturnedToService(rollout, name, generation, back))
+            : drain
+                .keepOutOfService(outage, node.reason())
+                .map(kept -> new EffectReport.KeptOutOfService(rollout, name, generation, kept));
     String doing =
         node.state() == NodeState.SUCCEEDED
             ? "could not return node " + name + " to service"
@@ -307,19 +278,15 @@ final class NodeEffects {
         .ifNoItem()
         .after(drain.bound())
         .failWith(() -> new IllegalStateException("no answer within " + drain.bound()))
-        .map(event -> (RolloutEvent) event)
         .onFailure()
         .recoverWithItem(
             error ->
-                new NodeKeptOutOfService(
-                    name,
-                    node.phase(),
-                    List.of(),
-                    doing + " (" + drain.name() + "): " + reason(error)))
+                new EffectReport.ReleaseFailed(
+                    rollout, name, generation, doing + " (" + drain.name() + "): " + reason(error)))
         .subscribe()
         .with(
-            event -> {
-              outcomes.add(new Outcome(rollout, name, generation, event));
+            report -> {
+              reports.add(report);
               wakeUp.run();
             });
   }
@@ -406,35 +373,6 @@ final class NodeEffects {
                         "cannot roll the driver back to " + version + ": " + unservable.reason());
               };
             });
-  }
-
-  /** The driver version this phase moves the node to, or null when the driver does not change. */
-  private static String driverTarget(
-      RolloutRun run, NodePlan plan, String node, Phase phase, RestorePoint restore) {
-    if (plan.driver() == null) {
-      return null;
-    }
-    if (phase == Phase.FORWARD) {
-      return plan.driver().toVersion();
-    }
-    RestorePoint point = restore != null ? restore : run.nodeRun(node).restore();
-    return point.driverVersion();
-  }
-
-  private static boolean osImage(NodePlan plan) {
-    return plan.driver().artifact() instanceof DriverArtifact.OsImage;
-  }
-
-  private static String kind(DriverArtifact artifact) {
-    return switch (artifact) {
-      case DriverArtifact.ContainerImage image -> "container-image";
-      case DriverArtifact.HostPackage pkg -> "host-package";
-      case DriverArtifact.OsImage image -> "os-image";
-    };
-  }
-
-  private static String requestId(RolloutRun run, String node, long generation) {
-    return run.id() + ":" + node + ":" + generation;
   }
 
   private static String reason(Throwable e) {

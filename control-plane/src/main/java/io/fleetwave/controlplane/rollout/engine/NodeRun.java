@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RestorePoint;
 import java.time.Instant;
@@ -15,7 +16,7 @@ public final class NodeRun {
   private long generation;
   private Instant startedAt;
   private Instant finishedAt;
-  private String reason;
+  private FailureCause cause;
   private RestorePoint restore;
   private boolean driverRequested;
   private Instant outOfServiceAt;
@@ -43,7 +44,7 @@ public final class NodeRun {
     this.generation = generation;
     this.startedAt = at;
     this.finishedAt = null;
-    this.reason = null;
+    this.cause = null;
     this.driverRequested = false;
     this.outOfServiceAt = null;
     this.released = false;
@@ -60,9 +61,9 @@ public final class NodeRun {
     this.released = true;
   }
 
-  void finish(NodeState outcome, String reason, Instant at) {
+  void finish(NodeState outcome, FailureCause cause, Instant at) {
     this.state = outcome;
-    this.reason = reason;
+    this.cause = cause;
     this.finishedAt = at;
   }
 
@@ -114,8 +115,14 @@ public final class NodeRun {
     return finishedAt;
   }
 
+  /** Why it failed in this phase, or null. */
+  public FailureCause cause() {
+    return cause;
+  }
+
+  /** Why it failed in this phase, in words, or null. */
   public String reason() {
-    return reason;
+    return cause == null ? null : cause.describe();
   }
 
   public RestorePoint restore() {

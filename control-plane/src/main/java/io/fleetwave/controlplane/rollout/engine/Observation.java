@@ -1,18 +1,21 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.events.rollout.FailureCause;
+
 /**
  * What the fleet shows of one node, from its agent's events (directly or through the projection).
  *
  * @param appliedGeneration the newest spec generation the agent reported applied
  * @param failedGeneration the generation of its newest refusal or failed step, 0 for none
- * @param failure what the agent said about that failure
+ * @param failure why the agent failed at that generation ({@link FailureCause.AgentRefused} or
+ *     {@link FailureCause.StepFailed}), null for none
  * @param driverVersion the driver the node reports
  * @param unhealthy why the node is not healthy (GPU health, not seen), or null when it is
  */
 public record Observation(
     long appliedGeneration,
     long failedGeneration,
-    String failure,
+    FailureCause failure,
     String driverVersion,
     String unhealthy) {
 

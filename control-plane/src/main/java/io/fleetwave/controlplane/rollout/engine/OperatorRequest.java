@@ -1,7 +1,11 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-/** An operator's request on a rollout, waiting for the engine (table rollout_requests). */
-public record OperatorRequest(long id, Action action, String reason) {
+/**
+ * An operator's request on a rollout, waiting for the engine (table rollout_requests).
+ *
+ * @param actor who asked (the token subject), recorded in the event the request becomes
+ */
+public record OperatorRequest(long id, Action action, String reason, String actor) {
 
   public enum Action {
     PAUSE,

@@ -1,18 +1,29 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
+import io.fleetwave.controlplane.rollout.plan.NodePlan;
+import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeKeptOutOfService;
+import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
+import io.fleetwave.events.rollout.OsUpgradeRequested;
 import io.fleetwave.events.rollout.Phase;
+import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutCompleted;
+import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutPaused;
 import io.fleetwave.events.rollout.RolloutResumed;
 import io.fleetwave.events.rollout.WaveCompleted;
 import io.fleetwave.events.rollout.WavePromoted;
 import io.fleetwave.events.rollout.WaveStarted;
+import io.fleetwave.events.spec.NodeSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,16 +31,22 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * Decides a rollout's next step from its folded events, what the fleet shows and the clock. Pure:
- * the engine appends what it returns, folds it, and asks again until nothing is left to decide, so
- * every decision is made on state that is already in the log.
+ * Decides a rollout's next step from its folded events and what it is given ({@link DeciderInput}:
+ * the clock, operator requests, what the fleet shows, the desired specs of the nodes it may start,
+ * what effects reported). Pure, and the only place a rollout decision is made: it returns the
+ * events themselves, and the engine appends them (acknowledged), folds them, carries out their
+ * effects, and asks again until nothing is left to decide, so every decision is made on state that
+ * is already in the log.
  *
- * <p>One call returns one kind of step, in this order: operator requests; nodes in flight that
- * finished, failed or timed out; the failure thresholds; the wave's end, soak, health gate and
- * promotion; the next nodes to start.
+ * <p>One call returns one kind of step, in this order: operator requests; what effects reported (a
+ * node out of service or back, a hand-over or a drain that failed); nodes in flight that finished,
+ * failed or timed out; the failure thresholds; the wave's end, soak, health gate and promotion; the
+ * next nodes to start, each {@code NodeStarted} with the generation after its desired spec's and
+ * its restore point, followed by its driver request if its driver changes.
  *
  * <p>With a drain (a non-zero {@code drainBound}) a started node first has to be taken out of
  * service (NodeTakenOutOfService) before it can succeed; its node timeout counts from then, and
@@ -54,53 +71,95 @@ public final class RolloutDecider {
     this.drainBound = drainBound;
   }
 
+  /**
+   * The first event of a rollout the engine takes up: its waves, its request and plan (what the
+   * engine runs it by, so the log alone rebuilds it) and who asked for it.
+   */
+  public static RolloutCreated created(
+      String name, List<List<String>> waves, JsonNode spec, JsonNode plan, String actor) {
+    return new RolloutCreated(name, waves, spec, plan, actor);
+  }
+
+  /** The answer to requests on a rollout that is no longer active. */
+  public static OperatorOutcome noLongerActive(OperatorRequest request) {
+    return new OperatorOutcome.Refused(request.id(), "the rollout is no longer active");
+  }
+
   private boolean draining() {
     return !drainBound.isZero();
   }
 
-  public List<Decision> decide(
-      RolloutRun run,
-      List<OperatorRequest> requests,
-      Function<String, Observation> fleet,
-      Instant now) {
-    if (!requests.isEmpty()) {
-      return handle(run, requests.getFirst());
+  public Decision decide(RolloutRun run, DeciderInput input) {
+    if (!input.requests().isEmpty()) {
+      return handle(run, input.requests().getFirst());
     }
     if (!run.status().active()) {
-      return List.of();
+      return Decision.NONE;
     }
-    List<Decision> finished = finishedNodes(run, fleet, now);
+    List<RolloutEvent> reported = reported(run, input);
+    if (!reported.isEmpty()) {
+      return Decision.of(reported);
+    }
+    List<RolloutEvent> finished = finishedNodes(run, input.fleet(), input.now());
     if (!finished.isEmpty()) {
-      return finished;
+      return Decision.of(finished);
     }
     return switch (run.status()) {
-      case RUNNING -> running(run, fleet, now);
-      case ROLLING_BACK -> rollingBack(run);
-      default -> List.of();
+      case RUNNING -> running(run, input);
+      case ROLLING_BACK -> Decision.of(rollingBack(run, input));
+      default -> Decision.NONE;
     };
   }
 
-  private List<Decision> handle(RolloutRun run, OperatorRequest request) {
+  /**
+   * The nodes the next step would start if it comes to starting nodes, in plan order: the engine
+   * reads their desired specs before it asks (see {@link DeciderInput#desired}).
+   */
+  public List<String> startCandidates(RolloutRun run) {
+    List<NodeRun> candidates =
+        switch (run.status()) {
+          case RUNNING -> {
+            int wave = run.currentWave();
+            yield wave == 0 || run.waveCompleted(wave)
+                ? List.of()
+                : nodesOf(run, wave).stream().filter(n -> n.state() == NodeState.PENDING).toList();
+          }
+          case ROLLING_BACK -> rollbackWaiting(run);
+          default -> List.of();
+        };
+    return pick(run, candidates).stream().map(NodeRun::node).toList();
+  }
+
+  private Decision handle(RolloutRun run, OperatorRequest request) {
     RunStatus status = run.status();
     String reason = request.reason() == null ? "operator request" : request.reason();
+    String actor = request.actor();
     RolloutEvent event =
         switch (request.action()) {
-          case PAUSE -> status == RunStatus.RUNNING ? new RolloutPaused("paused: " + reason) : null;
-          case RESUME -> status == RunStatus.PAUSED ? new RolloutResumed(request.reason()) : null;
-          case ABORT -> status.active() ? new RolloutAborted(reason) : null;
+          case PAUSE ->
+              status == RunStatus.RUNNING ? new RolloutPaused("paused: " + reason, actor) : null;
+          case RESUME ->
+              status == RunStatus.PAUSED ? new RolloutResumed(request.reason(), actor) : null;
+          case ABORT -> status.active() ? new RolloutAborted(reason, actor) : null;
           case ROLLBACK ->
               status == RunStatus.RUNNING || status == RunStatus.PAUSED
-                  ? new RollbackStarted("rollback requested: " + reason)
+                  ? new RollbackStarted("rollback requested: " + reason, actor)
                   : null;
-          case PROMOTE -> awaitingPromotion(run) ? new WavePromoted(run.currentWave()) : null;
+          case PROMOTE ->
+              awaitingPromotion(run) ? new WavePromoted(run.currentWave(), actor) : null;
         };
     if (event == null) {
-      return List.of(
-          new Decision.Refuse(
-              request.id(),
-              "cannot " + request.action().wireName() + " a rollout that is " + describe(run)));
+      return new Decision(
+          List.of(),
+          List.of(
+              new OperatorOutcome.Refused(
+                  request.id(),
+                  "cannot "
+                      + request.action().wireName()
+                      + " a rollout that is "
+                      + describe(run))));
     }
-    return List.of(new Decision.Append(event), new Decision.Handled(request.id()));
+    return new Decision(List.of(event), List.of(new OperatorOutcome.Done(request.id())));
   }
 
   private static String describe(RolloutRun run) {
@@ -108,28 +167,76 @@ public final class RolloutDecider {
         + (run.status() == RunStatus.RUNNING ? " (and not waiting for a promotion)" : "");
   }
 
+  /**
+   * What effects reported, where it still applies to the node's current start: out of service (in
+   * flight, not yet out), back or kept out (finished, not yet back), hand-over or drain failed (in
+   * flight). A node is named once per step.
+   */
+  private static List<RolloutEvent> reported(RolloutRun run, DeciderInput input) {
+    List<RolloutEvent> out = new ArrayList<>();
+    Set<String> named = new HashSet<>();
+    for (EffectReport report : input.reports()) {
+      NodeRun node = report.rollout().equals(run.id()) ? run.nodeRun(report.node()) : null;
+      if (node == null || node.generation() != report.generation() || named.contains(node.node())) {
+        continue;
+      }
+      RolloutEvent event =
+          switch (report) {
+            case EffectReport.TakenOutOfService taken ->
+                node.inFlight() && !node.outOfService() ? taken.report() : null;
+            case EffectReport.ReturnedToService back ->
+                node.releasePending() ? back.report() : null;
+            case EffectReport.KeptOutOfService kept -> node.releasePending() ? kept.report() : null;
+            case EffectReport.ReleaseFailed failed ->
+                node.releasePending()
+                    ? new NodeKeptOutOfService(
+                        node.node(), node.phase(), List.of(), failed.reason())
+                    : null;
+            case EffectReport.HandOverFailed failed ->
+                node.inFlight()
+                    ? failed(node, new FailureCause.HandOverFailed(failed.reason()), input.now())
+                    : null;
+            case EffectReport.NotTakenOutOfService failed ->
+                node.inFlight()
+                    ? failed(
+                        node, new FailureCause.NotTakenOutOfService(failed.reason()), input.now())
+                    : null;
+          };
+      if (event != null) {
+        named.add(node.node());
+        out.add(event);
+      }
+    }
+    return out;
+  }
+
   /** In-flight nodes (either phase) whose result is in: applied and healthy, refused, timed out. */
-  private List<Decision> finishedNodes(
+  private List<RolloutEvent> finishedNodes(
       RolloutRun run, Function<String, Observation> fleet, Instant now) {
-    List<Decision> out = new ArrayList<>();
+    List<RolloutEvent> out = new ArrayList<>();
     for (NodeRun node : run.inFlight()) {
       Observation seen = fleet.apply(node.node());
-      long elapsed = Math.max(0, Duration.between(node.startedAt(), now).toMillis());
       boolean drained = !draining() || node.outOfService();
       String unmet = drained ? unmet(node, seen) : "not out of service yet (draining)";
       Duration limit = drained ? rules.nodeTimeout() : rules.nodeTimeout().plus(drainBound);
       Instant since = node.outOfService() ? node.outOfServiceAt() : node.startedAt();
       if (drained && seen.failedGeneration() == node.generation()) {
-        out.add(failed(node, seen.failure(), elapsed));
+        FailureCause cause =
+            seen.failure() != null
+                ? seen.failure()
+                : new FailureCause.Unclassified("the agent reported a failure");
+        out.add(failed(node, cause, now));
       } else if (unmet == null) {
-        out.add(
-            new Decision.Append(
-                new NodeSucceeded(node.wave(), node.node(), node.phase(), elapsed)));
+        out.add(new NodeSucceeded(node.wave(), node.node(), node.phase(), elapsed(node, now)));
       } else if (!now.isBefore(since.plus(limit))) {
-        out.add(failed(node, "no result within " + limit.toSeconds() + " s: " + unmet, elapsed));
+        out.add(failed(node, new FailureCause.TimedOut(limit.toSeconds(), unmet), now));
       }
     }
     return out;
+  }
+
+  private static long elapsed(NodeRun node, Instant now) {
+    return Math.max(0, Duration.between(node.startedAt(), now).toMillis());
   }
 
   /** What the node still lacks to count as done, or null when it is done and healthy. */
@@ -161,70 +268,65 @@ public final class RolloutDecider {
         : rules.plan(node.node()).driver().toVersion();
   }
 
-  private static Decision failed(NodeRun node, String reason, long elapsed) {
-    return new Decision.Append(
-        new NodeFailed(
-            node.wave(),
-            node.node(),
-            node.phase(),
-            reason == null || reason.isBlank() ? "the agent reported a failure" : reason,
-            elapsed));
+  private static NodeFailed failed(NodeRun node, FailureCause cause, Instant now) {
+    return new NodeFailed(node.wave(), node.node(), node.phase(), cause, elapsed(node, now));
   }
 
-  private List<Decision> running(RolloutRun run, Function<String, Observation> fleet, Instant now) {
+  private Decision running(RolloutRun run, DeciderInput input) {
+    Instant now = input.now();
     String crossed = thresholdCrossed(run);
     if (crossed != null) {
       RolloutEvent stop =
           rules.action() == FailureAction.ROLLBACK
-              ? new RollbackStarted(crossed)
-              : new RolloutPaused(crossed);
-      return List.of(new Decision.Append(stop));
+              ? new RollbackStarted(crossed, RolloutEvent.SYSTEM)
+              : new RolloutPaused(crossed, RolloutEvent.SYSTEM);
+      return Decision.of(stop);
     }
     int wave = run.currentWave();
     if (wave == 0) {
-      return rules.windowOpen(now) ? List.of(append(new WaveStarted(1))) : List.of();
+      return rules.windowOpen(now) ? Decision.of(new WaveStarted(1)) : Decision.NONE;
     }
     if (!run.waveCompleted(wave)) {
       List<NodeRun> nodes = nodesOf(run, wave);
       if (nodes.stream().allMatch(n -> n.state().finished() && !n.releasePending())) {
         int failed = (int) nodes.stream().filter(n -> n.state() == NodeState.FAILED).count();
-        return List.of(append(new WaveCompleted(wave, nodes.size() - failed, failed)));
+        return Decision.of(new WaveCompleted(wave, nodes.size() - failed, failed));
       }
       List<NodeRun> pending = nodes.stream().filter(n -> n.state() == NodeState.PENDING).toList();
-      return rules.windowOpen(now) ? starts(run, pending) : List.of();
+      return rules.windowOpen(now) ? Decision.of(starts(run, pending, input)) : Decision.NONE;
     }
     if (now.isBefore(run.waveCompletedAt(wave).plus(rules.soak()))) {
-      return List.of();
+      return Decision.NONE;
     }
-    List<Decision> sick = healthGate(run, wave, fleet);
+    List<RolloutEvent> sick = healthGate(run, wave, input.fleet());
     if (!sick.isEmpty()) {
-      return sick;
+      return Decision.of(sick);
     }
     if (wave == run.waveCount()) {
       int failed = run.failed(Phase.FORWARD, 0);
-      return List.of(append(new RolloutCompleted(false, run.plannedNodes() - failed, failed)));
+      return Decision.of(new RolloutCompleted(false, run.plannedNodes() - failed, failed));
     }
     if (rules.manualPromotion() && !run.promoted(wave)) {
-      return List.of();
+      return Decision.NONE;
     }
-    return rules.windowOpen(now) ? List.of(append(new WaveStarted(wave + 1))) : List.of();
+    return rules.windowOpen(now) ? Decision.of(new WaveStarted(wave + 1)) : Decision.NONE;
   }
 
   /** After the soak: nodes of the wave that succeeded but are no longer healthy now fail. */
-  private List<Decision> healthGate(RolloutRun run, int wave, Function<String, Observation> fleet) {
-    List<Decision> out = new ArrayList<>();
+  private List<RolloutEvent> healthGate(
+      RolloutRun run, int wave, Function<String, Observation> fleet) {
+    List<RolloutEvent> out = new ArrayList<>();
     for (NodeRun node : nodesOf(run, wave)) {
       if (node.phase() == Phase.FORWARD && node.state() == NodeState.SUCCEEDED) {
         Observation seen = fleet.apply(node.node());
         if (seen.unhealthy() != null) {
           long elapsed = Duration.between(node.startedAt(), node.finishedAt()).toMillis();
           out.add(
-              failed(
-                  node,
-                  "unhealthy after the "
-                      + rules.soak().toSeconds()
-                      + " s soak: "
-                      + seen.unhealthy(),
+              new NodeFailed(
+                  node.wave(),
+                  node.node(),
+                  node.phase(),
+                  new FailureCause.UnhealthyAfterSoak(rules.soak().toSeconds(), seen.unhealthy()),
                   elapsed));
         }
       }
@@ -297,7 +399,7 @@ public final class RolloutDecider {
   }
 
   /** Pending nodes, in plan order, into the free slots, within the zone limit. */
-  private List<Decision> starts(RolloutRun run, List<NodeRun> candidates) {
+  private List<NodeRun> pick(RolloutRun run, List<NodeRun> candidates) {
     List<NodeRun> inFlight = new ArrayList<>(run.inFlight());
     inFlight.addAll(run.releasePending());
     int free = rules.maxUnavailable() - inFlight.size();
@@ -306,8 +408,7 @@ public final class RolloutDecider {
     }
     Set<String> zones = new HashSet<>();
     inFlight.forEach(n -> zones.add(rules.zone(n.node())));
-    Phase phase = run.status() == RunStatus.ROLLING_BACK ? Phase.ROLLBACK : Phase.FORWARD;
-    List<Decision> out = new ArrayList<>();
+    List<NodeRun> out = new ArrayList<>();
     for (NodeRun node : candidates) {
       if (out.size() == free) {
         break;
@@ -318,22 +419,90 @@ public final class RolloutDecider {
         continue;
       }
       zones.add(zone);
-      out.add(new Decision.Start(node.node(), node.wave(), phase));
+      out.add(node);
     }
     return out;
   }
 
-  private List<Decision> rollingBack(RolloutRun run) {
-    List<NodeRun> waiting =
-        run.nodes().stream()
-            .filter(
-                n ->
-                    n.touched()
-                        && n.phase() == Phase.FORWARD
-                        && n.state().finished()
-                        && !n.releasePending())
-            .sorted(Comparator.comparingInt(NodeRun::wave).reversed().thenComparing(NodeRun::order))
-            .toList();
+  /**
+   * Starts the picked nodes: the generation after the node's desired spec (what it must reach),
+   * forward the restore point (what it had), and the driver request when its driver changes.
+   */
+  private List<RolloutEvent> starts(RolloutRun run, List<NodeRun> candidates, DeciderInput input) {
+    Phase phase = run.status() == RunStatus.ROLLING_BACK ? Phase.ROLLBACK : Phase.FORWARD;
+    List<RolloutEvent> out = new ArrayList<>();
+    for (NodeRun node : pick(run, candidates)) {
+      NodePlan plan = rules.plan(node.node());
+      NodeSpec desired = input.desired().get(node.node());
+      long generation = (desired == null ? 0 : desired.generation()) + 1;
+      RestorePoint restore =
+          phase == Phase.FORWARD ? NodeChanges.restorePoint(plan, desired) : null;
+      out.add(new NodeStarted(node.wave(), node.node(), phase, generation, restore));
+      RolloutEvent driver = driverRequest(run.id(), plan, phase, generation, restore, node);
+      if (driver != null) {
+        out.add(driver);
+      }
+    }
+    return out;
+  }
+
+  /** The request for a node's driver change, or null when its driver does not change. */
+  private static RolloutEvent driverRequest(
+      UUID rollout,
+      NodePlan plan,
+      Phase phase,
+      long generation,
+      RestorePoint restore,
+      NodeRun node) {
+    String version = driverTarget(plan, phase, restore != null ? restore : node.restore());
+    if (version == null) {
+      return null;
+    }
+    String id = requestId(rollout, node.node(), generation);
+    DriverArtifact artifact = plan.driver().artifact();
+    if (artifact instanceof DriverArtifact.OsImage image) {
+      return new OsUpgradeRequested(node.node(), id, version, image.osId(), image.osVersion());
+    }
+    return new DriverInstallRequested(
+        node.node(), id, version, kind(artifact), artifact.describe());
+  }
+
+  /** The driver version this phase moves the node to, or null when the driver does not change. */
+  static String driverTarget(NodePlan plan, Phase phase, RestorePoint restore) {
+    if (plan.driver() == null) {
+      return null;
+    }
+    return phase == Phase.FORWARD ? plan.driver().toVersion() : restore.driverVersion();
+  }
+
+  /** The id a node's driver request goes by, the same on every (re)send of one start. */
+  static String requestId(UUID rollout, String node, long generation) {
+    return rollout + ":" + node + ":" + generation;
+  }
+
+  private static String kind(DriverArtifact artifact) {
+    return switch (artifact) {
+      case DriverArtifact.ContainerImage image -> "container-image";
+      case DriverArtifact.HostPackage pkg -> "host-package";
+      case DriverArtifact.OsImage image -> "os-image";
+    };
+  }
+
+  /** Touched forward nodes not yet rolled back, newest wave first. */
+  private static List<NodeRun> rollbackWaiting(RolloutRun run) {
+    return run.nodes().stream()
+        .filter(
+            n ->
+                n.touched()
+                    && n.phase() == Phase.FORWARD
+                    && n.state().finished()
+                    && !n.releasePending())
+        .sorted(Comparator.comparingInt(NodeRun::wave).reversed().thenComparing(NodeRun::order))
+        .toList();
+  }
+
+  private List<RolloutEvent> rollingBack(RolloutRun run, DeciderInput input) {
+    List<NodeRun> waiting = rollbackWaiting(run);
     boolean forwardInFlight =
         run.nodes().stream().anyMatch(n -> n.phase() == Phase.FORWARD && n.inFlight());
     if (waiting.isEmpty()
@@ -342,16 +511,12 @@ public final class RolloutDecider {
         && run.releasePending().isEmpty()) {
       int failed = run.failed(Phase.ROLLBACK, 0);
       int rolledBack = (int) run.nodes().stream().filter(n -> n.phase() == Phase.ROLLBACK).count();
-      return List.of(append(new RolloutCompleted(true, rolledBack - failed, failed)));
+      return List.of(new RolloutCompleted(true, rolledBack - failed, failed));
     }
-    return starts(run, waiting);
+    return starts(run, waiting, input);
   }
 
   private static List<NodeRun> nodesOf(RolloutRun run, int wave) {
     return run.wave(wave).stream().map(run::nodeRun).toList();
-  }
-
-  private static Decision append(RolloutEvent event) {
-    return new Decision.Append(event);
   }
 }

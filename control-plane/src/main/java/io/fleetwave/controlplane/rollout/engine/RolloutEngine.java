@@ -5,9 +5,7 @@ import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.rollout.NodeFailed;
-import io.fleetwave.events.rollout.NodeKeptOutOfService;
-import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
@@ -59,9 +57,8 @@ public final class RolloutEngine implements AutoCloseable {
   private final Map<UUID, RolloutRules> rules = new HashMap<>();
   private final Set<String> resend = new HashSet<>();
   private final Semaphore wake = new Semaphore(0);
-  private final java.util.Queue<NodeEffects.Failure> failed =
-      new java.util.concurrent.ConcurrentLinkedQueue<>();
-  private final java.util.Queue<NodeEffects.Outcome> outcomes =
+  // What effects reported, for the decider to record (effects never append).
+  private final java.util.Queue<EffectReport> reports =
       new java.util.concurrent.ConcurrentLinkedQueue<>();
   // Nodes of finished rollouts whose drain was still running: undone when it reports.
   private final Map<String, NodeOutage> abandoned = new HashMap<>();
@@ -180,7 +177,13 @@ public final class RolloutEngine implements AutoCloseable {
     // A leader may have stopped between an append and its projection: write both again.
     for (RolloutRun run : runs.values()) {
       if (run.status().active()) {
-        store.project(run, logged.get(run.id()), run.drainChanged(), false);
+        RolloutRules limits = RolloutRules.of(plan(run));
+        rules.put(run.id(), limits);
+        store.project(
+            run,
+            logged.get(run.id()),
+            run.drainChanged(),
+            new RolloutDecider(limits, effects.drainBound()).awaitingPromotion(run));
       }
     }
   }
@@ -198,12 +201,11 @@ public final class RolloutEngine implements AutoCloseable {
       RolloutRun run = runs.get(stored.id());
       RolloutRules limits = rules.get(stored.id());
       if (limits == null || run == null) {
-        RolloutPlan plan = plan(stored.id());
-        limits = RolloutRules.of(plan);
-        rules.put(stored.id(), limits);
         if (run == null) {
-          run = create(stored, plan);
+          run = create(stored);
         }
+        limits = RolloutRules.of(plan(run));
+        rules.put(stored.id(), limits);
       }
       if (!run.status().active()) {
         // Finished in the log, not yet in the projection (the last leader stopped in between).
@@ -218,28 +220,47 @@ public final class RolloutEngine implements AutoCloseable {
     for (Map.Entry<UUID, List<OperatorRequest>> entry : requests.entrySet()) {
       if (!active.contains(entry.getKey())) {
         for (OperatorRequest request : entry.getValue()) {
-          store.markHandled(request.id(), "refused: the rollout is no longer active");
+          store.markHandled(RolloutDecider.noLongerActive(request));
         }
       }
     }
   }
 
-  /** The stored plan, read when this engine first meets the rollout (it never changes). */
-  private RolloutPlan plan(UUID rollout) {
+  /**
+   * The rollout's plan: from its RolloutCreated; for a rollout logged before RolloutCreated carried
+   * it (v1), from the row the API stored. It never changes.
+   */
+  private RolloutPlan plan(RolloutRun run) {
     try {
-      return json.readValue(store.planJson(rollout), RolloutPlan.class);
+      return run.plan() != null
+          ? json.treeToValue(run.plan(), RolloutPlan.class)
+          : json.readValue(store.creation(run.id()).planJson(), RolloutPlan.class);
     } catch (java.io.IOException e) {
-      throw new IllegalStateException(
-          "the stored plan of rollout " + rollout + " does not read", e);
+      throw new IllegalStateException("the plan of rollout " + run.id() + " does not read", e);
     }
   }
 
-  private RolloutRun create(RolloutProgressStore.ActiveRollout stored, RolloutPlan plan) {
-    List<List<String>> waves =
-        plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
+  /** Logs a rollout the API stored: its RolloutCreated carries its request and plan. */
+  private RolloutRun create(RolloutProgressStore.ActiveRollout stored) {
+    RolloutProgressStore.Creation creation = store.creation(stored.id());
+    RolloutCreated created;
+    try {
+      RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
+      List<List<String>> waves =
+          plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
+      created =
+          RolloutDecider.created(
+              stored.name(),
+              waves,
+              json.readTree(creation.specJson()),
+              json.readTree(creation.planJson()),
+              creation.actor());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(
+          "the stored request of rollout " + stored.id() + " does not read", e);
+    }
     List<Envelope<RolloutEvent>> first =
-        RolloutLog.envelopes(
-            stored.id(), 0, List.of(new RolloutCreated(stored.name(), waves)), clock.instant());
+        RolloutLog.envelopes(stored.id(), 0, List.of(created), clock.instant());
     log.append(first);
     RolloutRun run = RolloutRun.from(stored.id(), first.getFirst());
     runs.put(run.id(), run);
@@ -247,60 +268,44 @@ public final class RolloutEngine implements AutoCloseable {
     return run;
   }
 
+  /**
+   * One round of one rollout: gather, decide, append (acknowledged), fold, carry out the effects of
+   * what was appended, until the decider has nothing left ({@link DecisionLoop}); then the
+   * projection, and only then the answers to the requests, so a caller reads the outcome back.
+   */
   private void advance(
       RolloutRun run, RolloutRules limits, List<OperatorRequest> requests, boolean refresh) {
     RolloutDecider decider = new RolloutDecider(limits, effects.drainBound());
-    List<OperatorRequest> waiting = new ArrayList<>(requests);
-    List<Envelope<RolloutEvent>> appended = new ArrayList<>();
-    List<Long> answered = new ArrayList<>();
     List<String> inFlight = run.inFlight().stream().map(NodeRun::node).toList();
     observer.watch(inFlight);
     if (refresh) {
       observer.refresh(inFlight);
     }
     resendTakenOver(run, limits);
-    failHandOvers(run, limits, appended);
-    appendDrainOutcomes(run, limits, appended);
+    List<EffectReport> reported = takeReports(run.id());
     soakGateReadings(run, limits);
-    for (int step = 0; step < MAX_STEPS_PER_ROUND; step++) {
-      Instant now = clock.instant();
-      List<Decision> decisions = decider.decide(run, waiting, observer::of, now);
-      if (decisions.isEmpty()) {
-        break;
-      }
-      List<RolloutEvent> events = new ArrayList<>();
-      List<Decision.Start> starts = new ArrayList<>();
-      List<Long> handled = new ArrayList<>();
-      for (Decision decision : decisions) {
-        switch (decision) {
-          case Decision.Append append -> events.add(append.event());
-          case Decision.Start start -> starts.add(start);
-          case Decision.Handled done -> handled.add(done.requestId());
-          case Decision.Refuse refuse -> {
-            store.markHandled(refuse.requestId(), "refused: " + refuse.reason());
-            waiting.removeIf(r -> r.id() == refuse.requestId());
-          }
-        }
-      }
-      NodeEffects.Started started = effects.prepare(run, limits, starts);
-      events.addAll(started.events());
-      if (events.isEmpty()) {
-        continue;
-      }
-      List<Envelope<RolloutEvent>> envelopes =
-          RolloutLog.envelopes(run.id(), run.seq(), events, now);
-      log.append(envelopes);
-      faults.afterAppend(envelopes);
-      envelopes.forEach(run::apply);
-      appended.addAll(envelopes);
-      effects.release(run, limits, envelopes, outcomes, this::wakeUp);
-      for (long id : handled) {
-        answered.add(id);
-        waiting.removeIf(r -> r.id() == id);
-      }
-      observer.watchStarted(started.nodes());
-      effects.carryOut(run, limits, started.nodes(), failed, outcomes, this::wakeUp);
-    }
+    DecisionLoop.Settled settled =
+        DecisionLoop.settle(
+            run,
+            decider,
+            requests,
+            (r, candidates, waiting) ->
+                new DeciderInput(
+                    clock.instant(),
+                    waiting,
+                    observer::of,
+                    effects.desiredSpecs(candidates),
+                    reported),
+            (r, events) -> {
+              List<Envelope<RolloutEvent>> envelopes =
+                  RolloutLog.envelopes(r.id(), r.seq(), events, clock.instant());
+              log.append(envelopes);
+              faults.afterAppend(envelopes);
+              return envelopes;
+            },
+            (r, appended) -> effectsOf(r, limits, appended),
+            MAX_STEPS_PER_ROUND);
+    abandonLateDrains(run, limits, reported);
     List<String> finished = new ArrayList<>();
     for (String node : inFlight) {
       if (!run.nodeRun(node).inFlight()) {
@@ -311,17 +316,71 @@ public final class RolloutEngine implements AutoCloseable {
     if (!run.status().active()) {
       abandonInFlight(run, limits);
     }
-    if (!appended.isEmpty()) {
-      store.project(run, appended, run.drainChanged(), decider.awaitingPromotion(run));
+    if (!settled.appended().isEmpty()) {
+      store.project(run, settled.appended(), run.drainChanged(), decider.awaitingPromotion(run));
     }
-    // Answered only once the projection shows the outcome, so the caller reads it back.
-    answered.forEach(id -> store.markHandled(id, "done"));
+    settled.verdicts().forEach(store::markHandled);
   }
 
   /**
-   * Nodes in flight when this engine took over: their spec (and driver) is sent again, after taking
-   * them out of service again where that is not in the log. Nodes that finished out of service
-   * without an outcome in the log are put back (or kept out) again.
+   * The effects of appended events: a started node is taken out of service (with a drain) or sent
+   * its spec and driver; a node now out of service is sent them; a finished node is put back in
+   * service (or kept out).
+   */
+  private void effectsOf(
+      RolloutRun run, RolloutRules limits, List<Envelope<RolloutEvent>> appended) {
+    List<String> started = new ArrayList<>();
+    List<String> drained = new ArrayList<>();
+    for (Envelope<RolloutEvent> envelope : appended) {
+      switch (envelope.data()) {
+        case NodeStarted start -> started.add(start.node());
+        case NodeTakenOutOfService out -> drained.add(out.node());
+        default -> {}
+      }
+    }
+    observer.watchStarted(started);
+    effects.carryOut(run, limits, started, reports, this::wakeUp);
+    effects.carryOut(run, limits, drained, reports, this::wakeUp);
+    effects.release(run, limits, appended, reports, this::wakeUp);
+  }
+
+  /** This rollout's reports, taken off the queue (each is looked at by one round). */
+  private List<EffectReport> takeReports(UUID rollout) {
+    List<EffectReport> taken = new ArrayList<>();
+    reports.removeIf(
+        report -> {
+          if (report.rollout().equals(rollout)) {
+            taken.add(report);
+            return true;
+          }
+          return false;
+        });
+    return taken;
+  }
+
+  /**
+   * A node reported out of service after it had failed (its timeout): nobody follows that drain any
+   * more, so its pauses are undone and it stays cordoned.
+   */
+  private void abandonLateDrains(RolloutRun run, RolloutRules limits, List<EffectReport> reported) {
+    for (EffectReport report : reported) {
+      NodeRun node = run.nodeRun(report.node());
+      if (report instanceof EffectReport.TakenOutOfService
+          && node != null
+          && node.generation() == report.generation()
+          && !node.inFlight()) {
+        effects.abandon(
+            NodeEffects.outage(run, limits, node),
+            "taken out of service after it had failed: " + node.reason());
+      }
+    }
+  }
+
+  /**
+   * Nodes in flight when this engine took over: the same effects as right after their NodeStarted
+   * (their spec and driver sent again, after taking them out of service again where that is not in
+   * the log). Nodes that finished out of service without an outcome in the log are put back (or
+   * kept out) again.
    */
   private void resendTakenOver(RolloutRun run, RolloutRules limits) {
     List<String> again = new ArrayList<>();
@@ -333,67 +392,13 @@ public final class RolloutEngine implements AutoCloseable {
     if (!again.isEmpty()) {
       LOG.infof(
           "rollout %s: sending %d in-flight node(s) their spec again", run.name(), again.size());
-      effects.carryOut(run, limits, again, failed, outcomes, this::wakeUp);
+      effects.carryOut(run, limits, again, reports, this::wakeUp);
     }
     for (NodeRun node : run.releasePending()) {
       if (resend.remove(key(run.id(), node.node()))) {
-        effects.releaseAgain(run, limits, node, outcomes, this::wakeUp);
+        effects.releaseAgain(run, limits, node, reports, this::wakeUp);
       }
     }
-  }
-
-  /**
-   * What the drain reported: nodes now out of service get their spec (the event is in the log
-   * first), nodes back in service or kept out free their slot. A report for an older start of the
-   * node, or one already in the log, is dropped.
-   */
-  private void appendDrainOutcomes(
-      RolloutRun run, RolloutRules limits, List<Envelope<RolloutEvent>> appended) {
-    List<RolloutEvent> events = new ArrayList<>();
-    List<String> drained = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    outcomes.removeIf(
-        outcome -> {
-          if (!outcome.rollout().equals(run.id())) {
-            return !runs.containsKey(outcome.rollout());
-          }
-          NodeRun node = run.nodeRun(outcome.node());
-          if (node == null
-              || node.generation() != outcome.generation()
-              || !seen.add(outcome.node())) {
-            return true;
-          }
-          if (outcome.event() instanceof NodeTakenOutOfService && !node.inFlight()) {
-            // Failed meanwhile (its timeout): nobody follows this drain any more.
-            effects.abandon(
-                NodeEffects.outage(run, limits, node),
-                "taken out of service after it had failed: " + node.reason());
-            return true;
-          }
-          boolean wanted =
-              switch (outcome.event()) {
-                case NodeTakenOutOfService out -> node.inFlight() && !node.outOfService();
-                case NodeReturnedToService back -> node.releasePending();
-                case NodeKeptOutOfService kept -> node.releasePending();
-                default -> false;
-              };
-          if (wanted) {
-            events.add(outcome.event());
-            if (outcome.event() instanceof NodeTakenOutOfService) {
-              drained.add(outcome.node());
-            }
-          }
-          return true;
-        });
-    if (events.isEmpty()) {
-      return;
-    }
-    Instant now = clock.instant();
-    List<Envelope<RolloutEvent>> envelopes = RolloutLog.envelopes(run.id(), run.seq(), events, now);
-    log.append(envelopes);
-    envelopes.forEach(run::apply);
-    appended.addAll(envelopes);
-    effects.carryOut(run, limits, drained, failed, outcomes, this::wakeUp);
   }
 
   /** Before the health gate of a wave whose soak ended, read its nodes from the projection. */
@@ -405,42 +410,6 @@ public final class RolloutEngine implements AutoCloseable {
         && !clock.instant().isBefore(run.waveCompletedAt(wave).plus(limits.soak()))) {
       observer.refresh(run.wave(wave));
     }
-  }
-
-  /** Nodes whose spec or driver request could not be handed over fail with the reason. */
-  private void failHandOvers(
-      RolloutRun run, RolloutRules limits, List<Envelope<RolloutEvent>> appended) {
-    Instant now = clock.instant();
-    List<RolloutEvent> events = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    failed.removeIf(
-        failure -> {
-          if (!failure.rollout().equals(run.id())) {
-            return !runs.containsKey(failure.rollout());
-          }
-          NodeRun node = run.nodeRun(failure.node());
-          if (node != null
-              && node.inFlight()
-              && node.generation() == failure.generation()
-              && seen.add(failure.node())) {
-            events.add(
-                new NodeFailed(
-                    node.wave(),
-                    node.node(),
-                    node.phase(),
-                    failure.reason(),
-                    Math.max(0, Duration.between(node.startedAt(), now).toMillis())));
-          }
-          return true;
-        });
-    if (events.isEmpty()) {
-      return;
-    }
-    List<Envelope<RolloutEvent>> envelopes = RolloutLog.envelopes(run.id(), run.seq(), events, now);
-    log.append(envelopes);
-    envelopes.forEach(run::apply);
-    appended.addAll(envelopes);
-    effects.release(run, limits, envelopes, outcomes, this::wakeUp);
   }
 
   /**
@@ -464,24 +433,16 @@ public final class RolloutEngine implements AutoCloseable {
 
   /** Reports for rollouts no longer run here: a finished drain of an abandoned node is undone. */
   private void dropStaleOutcomes() {
-    outcomes.removeIf(
-        outcome -> {
-          if (runs.containsKey(outcome.rollout())) {
+    reports.removeIf(
+        report -> {
+          if (runs.containsKey(report.rollout())) {
             return false;
           }
           NodeOutage outage =
-              abandoned.remove(key(outcome.rollout(), outcome.node()) + "/" + outcome.generation());
-          if (outage != null && outcome.event() instanceof NodeTakenOutOfService) {
+              abandoned.remove(key(report.rollout(), report.node()) + "/" + report.generation());
+          if (outage != null && report instanceof EffectReport.TakenOutOfService) {
             effects.abandon(outage, "taken out of service after its rollout stopped");
           }
-          return true;
-        });
-    failed.removeIf(
-        failure -> {
-          if (runs.containsKey(failure.rollout())) {
-            return false;
-          }
-          abandoned.remove(key(failure.rollout(), failure.node()) + "/" + failure.generation());
           return true;
         });
   }

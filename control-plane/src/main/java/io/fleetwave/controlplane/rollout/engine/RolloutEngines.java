@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
+import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -31,6 +32,7 @@ public class RolloutEngines {
   private final NodeDrain drain;
   private final DriverArtifactResolver resolver;
   private final ObjectMapper json;
+  private final RolloutSignals signals;
   private final boolean enabled;
   private final Duration tick;
   private final Duration timeout;
@@ -44,6 +46,7 @@ public class RolloutEngines {
       NodeDrain drain,
       DriverArtifactResolver resolver,
       ObjectMapper json,
+      RolloutSignals signals,
       @ConfigProperty(name = "fleetwave.rollout.engine.enabled", defaultValue = "true")
           boolean enabled,
       @ConfigProperty(name = "fleetwave.rollout.engine.tick", defaultValue = "250ms") Duration tick,
@@ -56,12 +59,15 @@ public class RolloutEngines {
     this.drain = drain;
     this.resolver = resolver;
     this.json = json;
+    this.signals = signals;
     this.enabled = enabled;
     this.tick = tick;
     this.timeout = timeout;
   }
 
   void onStart(@Observes StartupEvent event) {
+    // A request queued on any replica wakes this replica's engine (it acts only while it leads).
+    signals.queued().subscribe().with(queued -> engine().ifPresent(RolloutEngine::wakeUp));
     if (enabled) {
       engine = create(EngineFaults.NONE);
       engine.start();

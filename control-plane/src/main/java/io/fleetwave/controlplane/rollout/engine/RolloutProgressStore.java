@@ -1,8 +1,10 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -25,18 +27,38 @@ import java.util.UUID;
 public final class RolloutProgressStore {
   private static final String INACTIVE = RolloutState.INACTIVE_SQL;
 
+  private static final java.util.regex.Pattern IDENTIFIER =
+      java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
   private final Pool pool;
   private final Duration timeout;
+  private final String schema;
 
   public RolloutProgressStore(Pool pool, Duration timeout) {
+    this(pool, timeout, "public");
+  }
+
+  /**
+   * @param schema where the projection is written: {@code public}, or a scratch schema that a
+   *     rebuild writes with the same statements
+   */
+  public RolloutProgressStore(Pool pool, Duration timeout, String schema) {
+    if (!IDENTIFIER.matcher(schema).matches()) {
+      throw new IllegalArgumentException("not a plain SQL identifier: '" + schema + "'");
+    }
     this.pool = pool;
     this.timeout = timeout;
+    this.schema = schema;
+  }
+
+  private String table(String name) {
+    return schema + "." + name;
   }
 
   /** An active rollout as stored. */
   public record ActiveRollout(UUID id, String name) {}
 
-  /** The active rollouts; their plans are read once each, with {@link #planJson}. */
+  /** The active rollouts; their plans are read once each, with {@link #creation}. */
   public List<ActiveRollout> active() {
     List<ActiveRollout> out = new ArrayList<>();
     pool.query(
@@ -50,17 +72,25 @@ public final class RolloutProgressStore {
     return out;
   }
 
-  /** The plan stored with a rollout, as JSON text (it never changes after creation). */
-  public String planJson(UUID rollout) {
+  /**
+   * How a rollout was asked for: the request, its plan (JSON text) and who asked, as the API stored
+   * them. The engine logs them in RolloutCreated when it takes the rollout up.
+   */
+  public record Creation(String specJson, String planJson, String actor) {}
+
+  public Creation creation(UUID rollout) {
     var rows =
-        pool.preparedQuery("SELECT plan::text AS plan FROM rollouts WHERE id = $1")
+        pool.preparedQuery(
+                "SELECT spec::text AS spec, plan::text AS plan, created_by FROM rollouts WHERE id ="
+                    + " $1")
             .execute(Tuple.of(rollout))
             .await()
             .atMost(timeout);
     if (rows.rowCount() == 0) {
-      throw new IllegalStateException("rollout " + rollout + " has no stored plan");
+      throw new IllegalStateException("rollout " + rollout + " is not stored");
     }
-    return rows.iterator().next().getString("plan");
+    Row row = rows.iterator().next();
+    return new Creation(row.getString("spec"), row.getString("plan"), row.getString("created_by"));
   }
 
   /** Unhandled requests per rollout, oldest first. */
@@ -68,7 +98,8 @@ public final class RolloutProgressStore {
     Map<UUID, List<OperatorRequest>> out = new LinkedHashMap<>();
     for (Row row :
         pool.query(
-                "SELECT id, rollout, action, reason FROM rollout_requests WHERE handled_at IS NULL"
+                "SELECT id, rollout, action, reason, actor FROM rollout_requests WHERE handled_at IS"
+                    + " NULL"
                     + " ORDER BY id")
             .execute()
             .await()
@@ -78,19 +109,38 @@ public final class RolloutProgressStore {
               new OperatorRequest(
                   row.getLong("id"),
                   OperatorRequest.Action.fromWireName(row.getString("action")),
-                  row.getString("reason")));
+                  row.getString("reason"),
+                  row.getString("actor")));
     }
     return out;
   }
 
-  public void markHandled(long request, String outcome) {
-    pool.preparedQuery("UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id = $1")
-        .execute(Tuple.of(request, outcome))
+  /** Stores the answer and signals it (on commit) to whoever waits for it, on any replica. */
+  public void markHandled(OperatorOutcome outcome) {
+    pool.withTransaction(
+            conn ->
+                conn.preparedQuery(
+                        "UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id ="
+                            + " $1")
+                    .execute(Tuple.of(outcome.requestId(), outcome.wire()))
+                    .chain(() -> notify(conn, RolloutSignals.answered(outcome.requestId()))))
         .await()
         .atMost(timeout);
   }
 
-  /** Writes what the run's newest events changed; safe to repeat (replays write the same rows). */
+  private io.smallrye.mutiny.Uni<Void> notify(
+      io.vertx.mutiny.sqlclient.SqlConnection conn, String payload) {
+    return conn.preparedQuery("SELECT pg_notify($1, $2)")
+        .execute(Tuple.of(RolloutSignals.CHANNEL, payload))
+        .replaceWithVoid();
+  }
+
+  /**
+   * Writes what the run's newest events changed; safe to repeat (replays write the same rows). A
+   * RolloutCreated that carries its request and plan writes the rollout's row and planned nodes
+   * (where the API already stored them, they are left as they are), so the tables are a projection
+   * of the log.
+   */
   public void project(
       RolloutRun run,
       List<Envelope<RolloutEvent>> appended,
@@ -99,25 +149,83 @@ public final class RolloutProgressStore {
     RolloutState state = run.status().state();
     pool.withTransaction(
             conn ->
-                conn.preparedQuery(
-                        "UPDATE rollouts SET state = $2, last_seq = $3, current_wave = $4,"
-                            + " awaiting_promotion = $5, status_reason = $6, updated_at = now()"
-                            + " WHERE id = $1")
-                    .execute(
-                        Tuple.of(
-                            run.id(),
-                            state.wireName(),
-                            run.seq(),
-                            run.currentWave(),
-                            awaitingPromotion,
-                            run.statusReason()))
+                insertCreated(conn, run.id(), appended)
+                    .chain(
+                        () ->
+                            conn.preparedQuery(
+                                    "UPDATE "
+                                        + table("rollouts")
+                                        + " SET state = $2, last_seq = $3, current_wave = $4,"
+                                        + " awaiting_promotion = $5, status_reason = $6, updated_at ="
+                                        + " now() WHERE id = $1")
+                                .execute(
+                                    Tuple.of(
+                                        run.id(),
+                                        state.wireName(),
+                                        run.seq(),
+                                        run.currentWave(),
+                                        awaitingPromotion,
+                                        run.statusReason())))
                     .chain(() -> upsertNodes(conn, run, changedNodes))
-                    .chain(() -> insertEvents(conn, run.id(), appended)))
+                    .chain(() -> insertEvents(conn, run.id(), appended))
+                    // Readers of the live projection (SSE, the API) re-read once this commits.
+                    .chain(
+                        () ->
+                            schema.equals("public")
+                                ? notify(conn, RolloutSignals.changed(run.id()))
+                                : io.smallrye.mutiny.Uni.createFrom().voidItem()))
         .await()
         .atMost(timeout);
   }
 
-  private static io.smallrye.mutiny.Uni<Void> upsertNodes(
+  private io.smallrye.mutiny.Uni<Void> insertCreated(
+      io.vertx.mutiny.sqlclient.SqlConnection conn,
+      UUID rollout,
+      List<Envelope<RolloutEvent>> appended) {
+    for (Envelope<RolloutEvent> envelope : appended) {
+      if (envelope.data() instanceof RolloutCreated created && created.selfContained()) {
+        List<String> nodes = new ArrayList<>();
+        List<Integer> waves = new ArrayList<>();
+        for (int w = 0; w < created.waves().size(); w++) {
+          for (String node : created.waves().get(w)) {
+            nodes.add(node);
+            waves.add(w + 1);
+          }
+        }
+        return conn.preparedQuery(
+                "INSERT INTO "
+                    + table("rollouts")
+                    + " (id, name, spec, plan, state, created_by, created_at, updated_at) VALUES"
+                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'running', $5, $6, $6) ON"
+                    + " CONFLICT (id) DO NOTHING")
+            .execute(
+                Tuple.tuple()
+                    .addUUID(rollout)
+                    .addString(created.name())
+                    .addString(created.spec().toString())
+                    .addString(created.plan().toString())
+                    .addString(created.actor())
+                    .addOffsetDateTime(envelope.time().atOffset(ZoneOffset.UTC)))
+            .chain(
+                () ->
+                    conn.preparedQuery(
+                            "INSERT INTO "
+                                + table("rollout_nodes")
+                                + " (rollout, node, wave) SELECT $1, node, wave FROM"
+                                + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
+                                + " CONFLICT DO NOTHING")
+                        .execute(
+                            Tuple.tuple()
+                                .addUUID(rollout)
+                                .addArrayOfString(nodes.toArray(String[]::new))
+                                .addArrayOfInteger(waves.toArray(Integer[]::new))))
+            .replaceWithVoid();
+      }
+    }
+    return io.smallrye.mutiny.Uni.createFrom().voidItem();
+  }
+
+  private io.smallrye.mutiny.Uni<Void> upsertNodes(
       io.vertx.mutiny.sqlclient.SqlConnection conn, RolloutRun run, Set<String> changed) {
     if (changed.isEmpty()) {
       return io.smallrye.mutiny.Uni.createFrom().voidItem();
@@ -145,7 +253,9 @@ public final class RolloutProgressStore {
       i++;
     }
     return conn.preparedQuery(
-            "INSERT INTO rollout_node_states (rollout, node, wave, phase, state, generation,"
+            "INSERT INTO "
+                + table("rollout_node_states")
+                + " (rollout, node, wave, phase, state, generation,"
                 + " reason, started_at, finished_at) SELECT $1, * FROM unnest($2::text[],"
                 + " $3::int[], $4::text[], $5::text[], $6::bigint[], $7::text[],"
                 + " $8::timestamptz[], $9::timestamptz[]) ON CONFLICT (rollout, node) DO UPDATE"
@@ -166,7 +276,7 @@ public final class RolloutProgressStore {
         .replaceWithVoid();
   }
 
-  private static io.smallrye.mutiny.Uni<Void> insertEvents(
+  private io.smallrye.mutiny.Uni<Void> insertEvents(
       io.vertx.mutiny.sqlclient.SqlConnection conn,
       UUID rollout,
       List<Envelope<RolloutEvent>> appended) {
@@ -186,7 +296,9 @@ public final class RolloutProgressStore {
       payloads[i] = EventCodec.mapper().valueToTree(envelope.data()).toString();
     }
     return conn.preparedQuery(
-            "INSERT INTO rollout_event_log (rollout, seq, event_type, event_time, data) SELECT"
+            "INSERT INTO "
+                + table("rollout_event_log")
+                + " (rollout, seq, event_type, event_time, data) SELECT"
                 + " $1, s, t, w, d::jsonb FROM unnest($2::bigint[], $3::text[],"
                 + " $4::timestamptz[], $5::text[]) AS e (s, t, w, d) ON CONFLICT DO NOTHING")
         .execute(

@@ -1,7 +1,9 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
@@ -39,6 +41,7 @@ public final class RolloutRun {
   private final UUID id;
   private final String name;
   private final List<List<String>> waves;
+  private final JsonNode plan;
   private final Map<String, NodeRun> nodes = new LinkedHashMap<>();
   private final Map<Integer, Instant> waveCompletedAt = new HashMap<>();
   private final Set<Integer> promoted = new HashSet<>();
@@ -50,10 +53,11 @@ public final class RolloutRun {
   private int currentWave;
   private int acceptedFailures;
 
-  private RolloutRun(UUID id, String name, List<List<String>> waves) {
+  private RolloutRun(UUID id, String name, List<List<String>> waves, JsonNode plan) {
     this.id = id;
     this.name = name;
     this.waves = waves;
+    this.plan = plan;
     int order = 0;
     for (int w = 0; w < waves.size(); w++) {
       for (String node : waves.get(w)) {
@@ -68,7 +72,7 @@ public final class RolloutRun {
       throw new IllegalArgumentException(
           "rollout " + id + " starts with " + first.type() + ", not RolloutCreated");
     }
-    RolloutRun run = new RolloutRun(id, created.name(), created.waves());
+    RolloutRun run = new RolloutRun(id, created.name(), created.waves(), created.plan());
     run.seq = first.seq();
     run.changed.addAll(run.nodes.keySet());
     return run;
@@ -87,7 +91,7 @@ public final class RolloutRun {
       case NodeStarted started ->
           node(started.node()).start(started.phase(), started.generation(), started.restore(), at);
       case NodeSucceeded done -> finish(done.node(), NodeState.SUCCEEDED, null, at);
-      case NodeFailed failed -> finish(failed.node(), NodeState.FAILED, failed.reason(), at);
+      case NodeFailed failed -> finish(failed.node(), NodeState.FAILED, failed.cause(), at);
       case WaveCompleted completed -> waveCompletedAt.put(completed.wave(), at);
       case WavePromoted promotedWave -> promoted.add(promotedWave.wave());
       case RolloutPaused paused -> status(RunStatus.PAUSED, paused.reason());
@@ -112,8 +116,8 @@ public final class RolloutRun {
     return true;
   }
 
-  private void finish(String node, NodeState outcome, String reason, Instant at) {
-    node(node).finish(outcome, reason, at);
+  private void finish(String node, NodeState outcome, FailureCause cause, Instant at) {
+    node(node).finish(outcome, cause, at);
   }
 
   private void status(RunStatus next, String reason) {
@@ -136,6 +140,11 @@ public final class RolloutRun {
 
   public String name() {
     return name;
+  }
+
+  /** The plan logged with the rollout (RolloutPlan as JSON); null for a rollout logged as v1. */
+  public JsonNode plan() {
+    return plan;
   }
 
   public long seq() {

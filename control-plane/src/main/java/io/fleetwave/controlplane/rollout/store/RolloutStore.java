@@ -40,12 +40,13 @@ public class RolloutStore {
   }
 
   /**
-   * Stores a rollout in state {@code created} with its plan and the node of every wave.
+   * Stores a rollout in state {@code created} with its plan, who asked ({@code actor}) and the node
+   * of every wave; the engine logs it (RolloutCreated) when it takes it up.
    *
    * @throws RolloutConflictException (as the Uni's failure) when a planned node belongs to an
    *     active rollout
    */
-  public Uni<StoredRollout> create(RolloutSpec spec, RolloutPlan plan) {
+  public Uni<StoredRollout> create(RolloutSpec spec, RolloutPlan plan, String actor) {
     UUID id = UUID.randomUUID();
     List<String> nodes = new ArrayList<>();
     List<Integer> waves = new ArrayList<>();
@@ -67,10 +68,11 @@ public class RolloutStore {
                     () ->
                         connection
                             .preparedQuery(
-                                "INSERT INTO rollouts (id, name, spec, plan, state) VALUES"
-                                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created') RETURNING "
+                                "INSERT INTO rollouts (id, name, spec, plan, state, created_by)"
+                                    + " VALUES ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created',"
+                                    + " $5) RETURNING "
                                     + COLUMNS)
-                            .execute(Tuple.of(id, spec.name(), specJson, planJson)))
+                            .execute(Tuple.of(id, spec.name(), specJson, planJson, actor)))
                 .chain(
                     inserted ->
                         connection
@@ -153,10 +155,11 @@ public class RolloutStore {
   }
 
   /**
-   * Queues an operator request for the engine. Empty when there is no such rollout; fails with
-   * IllegalStateException naming the state when the rollout is no longer active.
+   * Queues an operator request for the engine, with who asked ({@code actor}). Empty when there is
+   * no such rollout; fails with IllegalStateException naming the state when the rollout is no
+   * longer active.
    */
-  public Uni<Optional<Long>> request(UUID id, String action, String reason) {
+  public Uni<Optional<Long>> request(UUID id, String action, String reason, String actor) {
     return pool.withTransaction(
         connection ->
             connection
@@ -183,9 +186,15 @@ public class RolloutStore {
                       }
                       return connection
                           .preparedQuery(
-                              "INSERT INTO rollout_requests (rollout, action, reason) VALUES ($1,"
-                                  + " $2, $3) RETURNING id")
-                          .execute(Tuple.of(id, action, reason))
+                              "INSERT INTO rollout_requests (rollout, action, reason, actor)"
+                                  + " VALUES ($1, $2, $3, $4) RETURNING id")
+                          .execute(Tuple.of(id, action, reason, actor))
+                          .call(
+                              () ->
+                                  connection
+                                      .preparedQuery("SELECT pg_notify($1, $2)")
+                                      .execute(
+                                          Tuple.of(RolloutSignals.CHANNEL, RolloutSignals.QUEUED)))
                           .map(inserted -> Optional.of(inserted.iterator().next().getLong("id")));
                     }));
   }

@@ -5,13 +5,15 @@ import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.Quantity;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeReturnedToService;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.Phase;
-import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.NodeSpec;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Runs the decider the way the engine does, against a fleet the test controls. */
+/** Runs the engine's decision loop with the real decider against a fleet the test controls. */
 final class DeciderHarness {
   final UUID id = UUID.randomUUID();
   final RolloutRun run;
@@ -32,6 +34,7 @@ final class DeciderHarness {
   final Map<String, Observation> fleet = new HashMap<>();
   final Map<String, Long> generations = new HashMap<>();
   final List<OperatorRequest> requests = new ArrayList<>();
+  final List<EffectReport> reports = new ArrayList<>();
   final List<String> refusals = new ArrayList<>();
   int maxInFlight;
   Instant now = Instant.parse("2026-11-29T12:00:00Z");
@@ -45,7 +48,7 @@ final class DeciderHarness {
   DeciderHarness(List<List<String>> waves, RolloutRules rules, Duration drainBound) {
     this.rules = rules;
     this.decider = new RolloutDecider(rules, drainBound);
-    RolloutCreated created = new RolloutCreated("test", waves);
+    RolloutCreated created = new RolloutCreated("test", waves, null, null, "alice");
     log.add(created);
     this.run = RolloutRun.from(id, envelope(created));
   }
@@ -83,35 +86,68 @@ final class DeciderHarness {
     return Envelope.of(URI.create("test:engine"), id.toString(), now, 0, ++seq, event);
   }
 
-  /** Decides and folds until the decider has nothing more to say. */
+  /**
+   * Runs the engine's own loop ({@link DecisionLoop}) with the real decider until it has nothing
+   * more to say: the log is this list, the desired specs are what earlier starts put there, and the
+   * effects of a start are what sending its spec does to the desired specs.
+   */
   void settle() {
-    for (int i = 0; i < 1000; i++) {
-      List<Decision> decisions =
-          decider.decide(run, requests, n -> fleet.getOrDefault(n, Observation.NONE), now);
-      if (decisions.isEmpty()) {
-        return;
+    DecisionLoop.Settled settled =
+        DecisionLoop.settle(
+            run,
+            decider,
+            requests,
+            (r, candidates, waiting) -> {
+              Map<String, NodeSpec> desired = new HashMap<>();
+              for (String node : candidates) {
+                Long generation = generations.get(node);
+                if (generation != null) {
+                  desired.put(
+                      node, new NodeSpec(node, generation, null, List.of(), GatePolicy.OPEN));
+                }
+              }
+              return new DeciderInput(
+                  now,
+                  waiting,
+                  n -> fleet.getOrDefault(n, Observation.NONE),
+                  desired,
+                  List.copyOf(reports));
+            },
+            (r, events) -> {
+              List<Envelope<RolloutEvent>> envelopes = new ArrayList<>();
+              for (RolloutEvent event : events) {
+                log.add(event);
+                envelopes.add(envelope(event));
+              }
+              return envelopes;
+            },
+            (r, appended) -> {
+              for (Envelope<RolloutEvent> envelope : appended) {
+                if (envelope.data() instanceof NodeStarted started) {
+                  generations.put(started.node(), started.generation());
+                }
+              }
+              maxInFlight = Math.max(maxInFlight, run.inFlight().size());
+            },
+            1000);
+    reports.clear();
+    for (OperatorOutcome verdict : settled.verdicts()) {
+      requests.removeIf(r -> r.id() == verdict.requestId());
+      if (verdict instanceof OperatorOutcome.Refused refused) {
+        refusals.add(refused.reason());
       }
-      for (Decision decision : decisions) {
-        switch (decision) {
-          case Decision.Append append -> append(append.event());
-          case Decision.Start start -> {
-            long generation = generations.merge(start.node(), 1L, Long::sum);
-            RestorePoint restore =
-                start.phase() == Phase.FORWARD ? new RestorePoint(null, List.of()) : null;
-            append(new NodeStarted(start.wave(), start.node(), start.phase(), generation, restore));
-          }
-          case Decision.Handled handled -> requests.removeIf(r -> r.id() == handled.requestId());
-          case Decision.Refuse refuse -> {
-            refusals.add(refuse.reason());
-            requests.removeIf(r -> r.id() == refuse.requestId());
-          }
-        }
-      }
-      maxInFlight = Math.max(maxInFlight, run.inFlight().size());
     }
-    throw new AssertionError("the decider did not settle");
+    if (!decider.decide(run, input()).isEmpty()) {
+      throw new AssertionError("the decider did not settle");
+    }
   }
 
+  private DeciderInput input() {
+    return new DeciderInput(
+        now, requests, n -> fleet.getOrDefault(n, Observation.NONE), Map.of(), List.of());
+  }
+
+  /** Appends a report-derived event as the engine would after the decider recorded it. */
   private void append(RolloutEvent event) {
     log.add(event);
     run.apply(envelope(event));
@@ -131,21 +167,50 @@ final class DeciderHarness {
     settle();
   }
 
-  /** The drain reports the node out of service. */
+  /** The drain reports the node out of service; the decider records it on the next settle. */
   void takeOutOfService(String node) {
-    append(
-        new NodeTakenOutOfService(
-            node, run.nodeRun(node).phase(), true, false, List.of(), List.of(), null, null, 0));
+    NodeRun current = run.nodeRun(node);
+    reports.add(
+        new EffectReport.TakenOutOfService(
+            id,
+            node,
+            current.generation(),
+            new NodeTakenOutOfService(
+                node, current.phase(), true, false, List.of(), List.of(), null, null, 0)));
+    settleReportsOnly();
   }
 
-  /** The drain reports the node back in service. */
+  /** The drain reports the node back in service; the decider records it on the next settle. */
   void returnToService(String node) {
-    append(new NodeReturnedToService(node, run.nodeRun(node).phase(), true, List.of(), null));
+    NodeRun current = run.nodeRun(node);
+    reports.add(
+        new EffectReport.ReturnedToService(
+            id,
+            node,
+            current.generation(),
+            new NodeReturnedToService(node, current.phase(), true, List.of(), null)));
+  }
+
+  /**
+   * Records pending reports now (the engine does so at the start of its next round), without
+   * letting time-dependent decisions run ahead of the test: only the reports' own events.
+   */
+  private void settleReportsOnly() {
+    Decision decision =
+        decider.decide(
+            run,
+            new DeciderInput(
+                now, List.of(), n -> Observation.NONE, Map.of(), List.copyOf(reports)));
+    reports.clear();
+    decision.events().forEach(this::append);
   }
 
   void refuse(String node, String reason) {
     long generation = run.nodeRun(node).generation();
-    fleet.put(node, new Observation(0, generation, reason, null, null));
+    fleet.put(
+        node,
+        new Observation(
+            0, generation, new FailureCause.AgentRefused(generation, "test", reason), null, null));
   }
 
   /** Runs until nothing is in flight and nothing more starts, applying every spec. */
@@ -160,7 +225,8 @@ final class DeciderHarness {
   }
 
   void request(OperatorRequest.Action action) {
-    requests.add(new OperatorRequest(requests.size() + 1000L + log.size(), action, "test"));
+    requests.add(
+        new OperatorRequest(requests.size() + 1000L + log.size(), action, "test", "alice"));
   }
 
   List<String> started(Phase phase) {

@@ -104,6 +104,8 @@ class FleetObserverIT {
                 assertThat(observer.of("obs-b").failedGeneration()).isEqualTo(4);
               });
       assertThat(observer.of("obs-b").failure())
+          .isInstanceOf(io.fleetwave.events.rollout.FailureCause.StepFailed.class);
+      assertThat(observer.of("obs-b").failure().describe())
           .isEqualTo(
               "reset-gpu failed: compute process 4711 (train.py) runs (held by process 4711)");
       assertThat(observer.of("obs-c")).isEqualTo(Observation.NONE);
@@ -134,6 +136,10 @@ class FleetObserverIT {
           .atMost(BOUND)
           .until(() -> observer.of("obs-early").failedGeneration() == 2);
       assertThat(observer.of("obs-early").failure())
+          .isEqualTo(
+              new io.fleetwave.events.rollout.FailureCause.AgentRefused(
+                  2, "unplannable", "3 x 3g.40gb do not fit"));
+      assertThat(observer.of("obs-early").failure().describe())
           .isEqualTo("the agent refused generation 2 (unplannable): 3 x 3g.40gb do not fit");
     }
   }

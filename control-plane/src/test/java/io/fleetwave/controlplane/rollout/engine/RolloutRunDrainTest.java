@@ -30,7 +30,9 @@ class RolloutRunDrainTest {
 
   @Test
   void aFailedNodeWaitsToBeKeptOutAndItsRollbackRemembersTheForwardDrain() {
-    RolloutRun run = RolloutRun.from(id, at(0, new RolloutCreated("r", List.of(List.of("n1")))));
+    RolloutRun run =
+        RolloutRun.from(
+            id, at(0, new RolloutCreated("r", List.of(List.of("n1")), null, null, "alice")));
     run.apply(at(1, new NodeStarted(1, "n1", Phase.FORWARD, 1, new RestorePoint(null, List.of()))));
     NodeRun node = run.nodeRun("n1");
     assertThat(node.outOfService()).isFalse();
@@ -49,7 +51,15 @@ class RolloutRunDrainTest {
                 null,
                 0)));
     assertThat(node.outOfServiceAt()).isEqualTo(t0.plusSeconds(3));
-    run.apply(at(5, new NodeFailed(1, "n1", Phase.FORWARD, "refused", 4000)));
+    run.apply(
+        at(
+            5,
+            new NodeFailed(
+                1,
+                "n1",
+                Phase.FORWARD,
+                new io.fleetwave.events.rollout.FailureCause.Unclassified("refused"),
+                4000)));
     assertThat(node.releasePending()).isTrue();
     assertThat(run.releasePending()).containsExactly(node);
     run.apply(at(6, new NodeKeptOutOfService("n1", Phase.FORWARD, List.of("dcgm"), "refused")));

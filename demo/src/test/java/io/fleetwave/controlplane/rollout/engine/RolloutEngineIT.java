@@ -115,7 +115,7 @@ class RolloutEngineIT {
         .as("the SSE stream of a finished rollout replays every event and ends")
         .contains(
             "id:1\n",
-            "event:io.fleetwave.rollout.created.v1",
+            "event:io.fleetwave.rollout.created.v2",
             "event:io.fleetwave.rollout.completed.v1")
         .contains("id:" + events.size() + "\n");
     String resumed =

@@ -1,0 +1,178 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.vertx.mutiny.sqlclient.Pool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * The rollout tables are a projection of fleet.rollout-events: this rebuilds them from offset 0
+ * with the engine's own fold ({@link RolloutRun}) and projection statements ({@link
+ * RolloutProgressStore}) into a schema, and compares two schemas row by row.
+ *
+ * <p>Compared: every column but the rows' own timestamps ({@code created_at}, {@code updated_at}:
+ * when PostgreSQL wrote them), for rollouts in the log. Left out: rollouts still in state {@code
+ * created} (stored by the API, not yet taken up by an engine, so not yet in the log), rollouts
+ * logged before RolloutCreated carried its request and plan (v1: those live in PostgreSQL alone),
+ * and {@code rollout_requests} (the operators' inbox, not a projection).
+ */
+public final class RolloutRebuild {
+  private static final Logger LOG = Logger.getLogger(RolloutRebuild.class);
+
+  /** The rollout tables, parents first, each with the columns compared. */
+  public static final Map<String, String> TABLES =
+      Map.copyOf(
+          Map.of(
+              "rollouts",
+              "id, name, spec, plan, state, created_by, last_seq, current_wave,"
+                  + " awaiting_promotion, status_reason",
+              "rollout_nodes",
+              "rollout, node, wave",
+              "rollout_node_states",
+              "rollout, node, wave, phase, state, generation, reason, started_at, finished_at",
+              "rollout_event_log",
+              "rollout, seq, event_type, event_time, data"));
+
+  private static final List<String> ORDER =
+      List.of("rollouts", "rollout_nodes", "rollout_node_states", "rollout_event_log");
+
+  private final Pool pool;
+  private final ObjectMapper json;
+  private final Duration timeout;
+
+  public RolloutRebuild(Pool pool, ObjectMapper json, Duration timeout) {
+    this.pool = pool;
+    this.json = json;
+    this.timeout = timeout;
+  }
+
+  /** Empty scratch copies of the rollout tables in {@code schema} (no foreign keys). */
+  public void recreate(String schema) {
+    StringBuilder sql = new StringBuilder("CREATE SCHEMA IF NOT EXISTS " + schema + ";");
+    for (String table : ORDER.reversed()) {
+      sql.append("DROP TABLE IF EXISTS ").append(schema).append('.').append(table).append(';');
+    }
+    for (String table : ORDER) {
+      sql.append("CREATE TABLE ")
+          .append(schema)
+          .append('.')
+          .append(table)
+          .append(" (LIKE public.")
+          .append(table)
+          .append(" INCLUDING ALL);");
+    }
+    pool.query(sql.toString()).execute().await().atMost(timeout);
+  }
+
+  /**
+   * Folds every rollout of the log and writes its projection into {@code schema}.
+   *
+   * @return how many rollouts were written
+   */
+  public int rebuild(Map<UUID, List<Envelope<RolloutEvent>>> log, String schema) {
+    RolloutProgressStore store = new RolloutProgressStore(pool, timeout, schema);
+    int written = 0;
+    for (Map.Entry<UUID, List<Envelope<RolloutEvent>>> entry : log.entrySet()) {
+      List<Envelope<RolloutEvent>> events = entry.getValue();
+      if (!(events.getFirst().data() instanceof RolloutCreated created)
+          || !created.selfContained()) {
+        LOG.infof("rollout %s: not rebuilt, logged before RolloutCreated v2", entry.getKey());
+        continue;
+      }
+      RolloutRun run = RolloutRun.from(entry.getKey(), events.getFirst());
+      events.forEach(run::apply);
+      RolloutDecider decider = new RolloutDecider(RolloutRules.of(plan(run)));
+      store.project(run, events, run.drainChanged(), decider.awaitingPromotion(run));
+      written++;
+    }
+    return written;
+  }
+
+  private RolloutPlan plan(RolloutRun run) {
+    try {
+      return json.treeToValue(run.plan(), RolloutPlan.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(
+          "the plan logged with rollout " + run.id() + " does not read", e);
+    }
+  }
+
+  /**
+   * The rows of the rollout tables that only one of the schemas holds (EXCEPT ALL both ways, at
+   * most {@code limit} per table), as "table: side row".
+   */
+  public List<String> differences(String live, String rebuilt, int limit) {
+    List<String> out = new ArrayList<>();
+    for (String table : ORDER) {
+      String a = select(live, table);
+      String b = select(rebuilt, table);
+      String sql =
+          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
+              + a
+              + " EXCEPT ALL "
+              + b
+              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM ("
+              + b
+              + " EXCEPT ALL "
+              + a
+              + ") y) LIMIT "
+              + limit;
+      pool.query(sql)
+          .execute()
+          .await()
+          .atMost(timeout)
+          .forEach(
+              row -> out.add(table + ": " + row.getString("side") + " " + row.getString("row")));
+    }
+    return out;
+  }
+
+  /** The compared columns of the rows of rollouts that are in the log. */
+  private static String select(String schema, String table) {
+    String logged =
+        "SELECT r.id FROM "
+            + schema
+            + ".rollouts r WHERE r.state <> 'created' AND NOT EXISTS (SELECT 1 FROM "
+            + schema
+            + ".rollout_event_log e WHERE e.rollout = r.id AND e.event_type ="
+            + " 'io.fleetwave.rollout.created.v1')";
+    String where = table.equals("rollouts") ? "id" : "rollout";
+    return "SELECT "
+        + TABLES.get(table)
+        + " FROM "
+        + schema
+        + "."
+        + table
+        + " WHERE "
+        + where
+        + " IN ("
+        + logged
+        + ")";
+  }
+
+  /** Row counts of the rollout tables in {@code schema}. */
+  public Map<String, Long> rowCounts(String schema) {
+    Map<String, Long> counts = new java.util.LinkedHashMap<>();
+    for (String table : ORDER) {
+      counts.put(
+          "rollout:" + table,
+          pool.query("SELECT count(*) AS c FROM " + schema + "." + table)
+              .execute()
+              .await()
+              .atMost(timeout)
+              .iterator()
+              .next()
+              .getLong("c"));
+    }
+    return counts;
+  }
+}

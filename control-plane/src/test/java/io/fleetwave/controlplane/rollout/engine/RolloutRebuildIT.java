@@ -1,0 +1,133 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rollout tables are a projection of fleet.rollout-events: a rollout the engine ran (taken up,
+ * paused, aborted) rebuilds from the log alone, row for row, into a scratch schema and into the
+ * live tables after their rows were dropped.
+ */
+@QuarkusTest
+class RolloutRebuildIT {
+  private static final Duration BOUND = Duration.ofSeconds(60);
+  private static final Map<String, String> LABELS = Map.of("suite", "rebuild");
+  private static final List<Node> FLEET =
+      List.of(
+          new Node("rb-ubu-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 2, LABELS),
+          new Node("rb-ubu-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 2, LABELS),
+          new Node("rb-ubu-3", HostKind.UBUNTU, "z2", "550.127.05", "H100-80GB", 2, LABELS));
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Inject
+  @Identifier("default-kafka-broker")
+  Map<String, Object> kafka;
+
+  @Inject Pool pool;
+  @Inject ObjectMapper json;
+
+  @Test
+  void droppedRolloutRowsRebuildFromTheLogEqualRowForRow() {
+    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    String id = runPauseAndAbortARollout();
+    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
+    Map<UUID, List<Envelope<RolloutEvent>>> log;
+    try (RolloutLog rollouts = new RolloutLog(kafka, BOUND)) {
+      log = rollouts.readAll();
+    }
+    RolloutCreated created = (RolloutCreated) log.get(UUID.fromString(id)).getFirst().data();
+    assertThat(created.selfContained()).as("RolloutCreated carries spec and plan").isTrue();
+    assertThat(created.actor()).isEqualTo("anonymous");
+
+    rebuild.recreate("rollout_rebuild_it");
+    rebuild.rebuild(log, "rollout_rebuild_it");
+    assertThat(rebuild.differences("public", "rollout_rebuild_it", 100)).isEmpty();
+    assertThat(rebuild.rowCounts("rollout_rebuild_it"))
+        .allSatisfy((table, rows) -> assertThat(rows).as(table).isPositive());
+
+    rebuild.recreate("rollout_before_it");
+    for (String table : List.of("rollouts", "rollout_nodes", "rollout_node_states")) {
+      execute("INSERT INTO rollout_before_it." + table + " SELECT * FROM public." + table);
+    }
+    execute(
+        "INSERT INTO rollout_before_it.rollout_event_log SELECT * FROM public.rollout_event_log");
+    execute("DELETE FROM public.rollouts WHERE state <> 'created'");
+    assertThat(rebuild.differences("rollout_before_it", "public", 100))
+        .as("the dropped rows are missing before the rebuild")
+        .isNotEmpty();
+
+    rebuild.rebuild(log, "public");
+
+    assertThat(rebuild.differences("rollout_before_it", "public", 100)).isEmpty();
+    given()
+        .get("/api/v1/rollouts/" + id)
+        .then()
+        .statusCode(200)
+        .body("state", org.hamcrest.Matchers.equalTo("aborted"));
+  }
+
+  /** A rollout the engine takes up, then paused and aborted through the API: its id. */
+  private String runPauseAndAbortARollout() {
+    String id =
+        given()
+            .contentType("application/json")
+            .body(
+                """
+                {"name": "rebuild-me",
+                 "target": {"selector": "suite=rebuild"},
+                 "change": {"migConfig": "all-balanced"},
+                 "strategy": {"waves": ["1", "100%"], "maxUnavailable": "1",
+                              "soakSeconds": 0, "manualPromotion": false,
+                              "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
+                              "nodeTimeoutSeconds": 600}}
+                """)
+            .post("/api/v1/rollouts")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    await("the engine takes rollout " + id + " up and starts its canary")
+        .atMost(BOUND)
+        .until(
+            () ->
+                given()
+                        .get("/api/v1/rollouts/" + id)
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getInt("progress.counts.'in-flight'")
+                    == 1);
+    given()
+        .queryParam("reason", "look")
+        .post("/api/v1/rollouts/" + id + "/pause")
+        .then()
+        .statusCode(200);
+    given().post("/api/v1/rollouts/" + id + "/abort").then().statusCode(200);
+    return id;
+  }
+
+  private void execute(String sql) {
+    pool.query(sql).execute().await().atMost(BOUND);
+  }
+}

@@ -1,0 +1,114 @@
+package io.fleetwave.events.rollout;
+
+import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.node.Require.notNegative;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * Why a node failed in a rollout, as a type: recorded in {@link NodeFailed} and rendered in one
+ * place ({@link #describe}), whether the engine learnt it from the head of fleet.node-events or
+ * from the projection.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = FailureCause.AgentRefused.class, name = "agent-refused"),
+  @JsonSubTypes.Type(value = FailureCause.StepFailed.class, name = "step-failed"),
+  @JsonSubTypes.Type(value = FailureCause.TimedOut.class, name = "timed-out"),
+  @JsonSubTypes.Type(value = FailureCause.UnhealthyAfterSoak.class, name = "unhealthy-after-soak"),
+  @JsonSubTypes.Type(value = FailureCause.HandOverFailed.class, name = "hand-over-failed"),
+  @JsonSubTypes.Type(value = FailureCause.NotTakenOutOfService.class, name = "not-taken-out"),
+  @JsonSubTypes.Type(value = FailureCause.Unclassified.class, name = "unclassified")
+})
+public sealed interface FailureCause {
+
+  /** The cause in words, for the API, the CLI and the thresholds' reasons. */
+  String describe();
+
+  /** The agent refused the spec at this generation (code and reason as it reported them). */
+  record AgentRefused(long generation, String code, String reason) implements FailureCause {
+    public AgentRefused {
+      notNegative(generation, "generation");
+    }
+
+    @Override
+    public String describe() {
+      return "the agent refused generation " + generation + " (" + code + "): " + reason;
+    }
+  }
+
+  /** A step of the agent's reconcile failed; {@code holder} names what blocked it, if anything. */
+  record StepFailed(String step, String reason, String holder) implements FailureCause {
+    @Override
+    public String describe() {
+      return step + " failed: " + reason + (holder == null ? "" : " (held by " + holder + ")");
+    }
+  }
+
+  /**
+   * No result within the node's limit (its timeout, plus the drain's bound while it drains).
+   *
+   * @param unmet what the node still lacked when the limit passed
+   */
+  record TimedOut(long limitSeconds, String unmet) implements FailureCause {
+    public TimedOut {
+      notNegative(limitSeconds, "limitSeconds");
+      notBlank(unmet, "unmet");
+    }
+
+    @Override
+    public String describe() {
+      return "no result within " + limitSeconds + " s: " + unmet;
+    }
+  }
+
+  /** The node succeeded but was no longer healthy when its wave's soak ended. */
+  record UnhealthyAfterSoak(long soakSeconds, String health) implements FailureCause {
+    public UnhealthyAfterSoak {
+      notNegative(soakSeconds, "soakSeconds");
+      notBlank(health, "health");
+    }
+
+    @Override
+    public String describe() {
+      return "unhealthy after the " + soakSeconds + " s soak: " + health;
+    }
+  }
+
+  /** The spec or the driver request could not be handed over (published, accepted, sent). */
+  record HandOverFailed(String reason) implements FailureCause {
+    public HandOverFailed {
+      notBlank(reason, "reason");
+    }
+
+    @Override
+    public String describe() {
+      return reason;
+    }
+  }
+
+  /** The node could not be taken out of service (the drain failed or passed its bound). */
+  record NotTakenOutOfService(String reason) implements FailureCause {
+    public NotTakenOutOfService {
+      notBlank(reason, "reason");
+    }
+
+    @Override
+    public String describe() {
+      return reason;
+    }
+  }
+
+  /** A cause recorded only in words: failures logged before causes were typed (NodeFailed v1). */
+  record Unclassified(String text) implements FailureCause {
+    public Unclassified {
+      notBlank(text, "text");
+    }
+
+    @Override
+    public String describe() {
+      return text;
+    }
+  }
+}
