@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.NodeEvent;
@@ -9,7 +11,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -41,7 +41,6 @@ import org.jboss.logging.Logger;
 public class ProjectionRebuild {
   public static final ProjectionTables SCRATCH = new ProjectionTables("projection_rebuild");
   private static final Logger LOG = Logger.getLogger(ProjectionRebuild.class);
-  private static final Duration POLL = Duration.ofMillis(500);
 
   private final ProjectionWriter writer;
   private final Pool pool;
@@ -96,32 +95,33 @@ public class ProjectionRebuild {
 
   /** Reads every partition from the beginning up to its end offset as of the start. */
   private Map<TopicPartition, Long> replay(Deadline deadline, long[] counts) {
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerConfig())) {
-      List<TopicPartition> partitions =
-          consumer
-              .partitionsFor(Topics.NODE_EVENTS, deadline.remaining("listing partitions"))
-              .stream()
-              .map(info -> new TopicPartition(info.topic(), info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends =
-          consumer.endOffsets(partitions, deadline.remaining("reading end offsets"));
-      while (!caughtUp(consumer, ends, deadline)) {
-        List<Envelope<NodeEvent>> events = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
-          if (record.offset() >= ends.get(new TopicPartition(record.topic(), record.partition()))) {
-            continue;
-          }
-          counts[0]++;
-          switch (RecordDecoder.decode(record.key(), record.value())) {
-            case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
-            case DecodedRecord.Rejected ignored -> counts[1]++;
-          }
-        }
-        isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
-      }
-      return ends;
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            KafkaClientConfig.assigningConsumer(kafkaConfig, 5000),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+      return TopicToEnd.read(
+          consumer,
+          Topics.NODE_EVENTS,
+          deadline.remaining("replaying"),
+          records -> {
+            List<Envelope<NodeEvent>> events = new ArrayList<>();
+            for (ConsumerRecord<String, byte[]> record : records) {
+              counts[0]++;
+              switch (RecordDecoder.decode(record.key(), record.value())) {
+                case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
+                case DecodedRecord.Rejected ignored -> counts[1]++;
+              }
+            }
+            isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
+          });
+    } catch (TopicToEnd.TopicReadTimeoutException e) {
+      throw new RebuildTimeoutException(
+          "projection rebuild did not finish within "
+              + deadline.total.toSeconds()
+              + " s ("
+              + e.getMessage()
+              + ")");
     }
   }
 
@@ -138,20 +138,9 @@ public class ProjectionRebuild {
         });
   }
 
-  private static boolean caughtUp(
-      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> ends, Deadline deadline) {
-    for (var end : ends.entrySet()) {
-      if (consumer.position(end.getKey(), deadline.remaining("reading positions"))
-          < end.getValue()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The live projection holds every replayed event once its group has committed past them. */
   private void awaitLiveConsumer(Map<TopicPartition, Long> ends, Deadline deadline) {
-    Map<String, Object> adminConfig = new HashMap<>(kafkaConfig);
+    Map<String, Object> adminConfig = KafkaClientConfig.shared(kafkaConfig);
     try (Admin admin = Admin.create(adminConfig)) {
       while (true) {
         Map<TopicPartition, OffsetAndMetadata> committed =
@@ -186,17 +175,6 @@ public class ProjectionRebuild {
       throw new RebuildTimeoutException(
           "timed out reading the offsets of group " + liveGroup + " from Kafka");
     }
-  }
-
-  private Map<String, Object> consumerConfig() {
-    Map<String, Object> config = new HashMap<>(kafkaConfig);
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    config.put(
-        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    return config;
   }
 
   /** A fixed end time; asking for the remaining time past it fails with the stage's name. */

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
@@ -56,8 +57,7 @@ public final class FleetObserver implements AutoCloseable {
 
   public FleetObserver(
       Map<String, Object> kafkaConfig, Pool pool, Duration timeout, Runnable wakeup) {
-    this.kafka = new HashMap<>(kafkaConfig);
-    kafka.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
+    this.kafka = KafkaClientConfig.shared(kafkaConfig);
     this.pool = pool;
     this.timeout = timeout;
     this.wakeup = wakeup;
