@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.security;
 
-import io.fleetwave.controlplane.api.ProblemException;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
@@ -39,12 +38,15 @@ public class CommandSigning {
     return signer.isPresent();
   }
 
-  /** The command signed; 503 problem when no key is configured. */
+  /** The command signed; {@link SigningKeyMissingException} when no key is configured. */
   public CommandEnvelope sign(CommandEnvelope command) {
     return required().sign(command);
   }
 
-  /** The public key PEM agents verify with; 503 problem when no key is configured. */
+  /**
+   * The public key PEM agents verify with; {@link SigningKeyMissingException} when no key is
+   * configured.
+   */
   public String publicKeyPem() {
     return required().publicKeyPem();
   }
@@ -62,10 +64,7 @@ public class CommandSigning {
   private CommandSigner required() {
     return signer.orElseThrow(
         () ->
-            new ProblemException(
-                503,
-                "signing-key-missing",
-                "Service unavailable",
+            new SigningKeyMissingException(
                 "command signing key not configured: set fleetwave.commands.private-key"
                     + " (env FLEETWAVE_COMMANDS_PRIVATE_KEY) to an Ed25519 PKCS#8 key"));
   }

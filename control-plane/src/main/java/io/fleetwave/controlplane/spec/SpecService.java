@@ -1,7 +1,6 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.api.NodeQueries;
-import io.fleetwave.controlplane.api.ProblemException;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.security.CommandSigning;
@@ -152,12 +151,12 @@ public class SpecService {
       try {
         specs.add(
             validate(node, previous, observed.getOrDefault(node, List.of()), wanted.request()));
-      } catch (ProblemException e) {
+      } catch (InvalidSpecException e) {
         failures.put(
             node,
             e.getMessage()
                 + ": "
-                + e.problem().errors().stream()
+                + e.errors().stream()
                     .map(error -> error.field() + " " + error.message())
                     .collect(java.util.stream.Collectors.joining("; ")));
       }
@@ -173,9 +172,8 @@ public class SpecService {
   public Uni<CommandAccepted> resetGpu(String node, ResetGpuRequest request) {
     signing.requireConfigured();
     if (request == null || request.gpu() == null) {
-      throw ProblemException.invalid(
-          "the body needs the GPU index: {\"gpu\": 0}",
-          List.of(new io.fleetwave.controlplane.api.Problem.FieldError("gpu", "required")));
+      throw new InvalidSpecException(
+          "the body needs the GPU index: {\"gpu\": 0}", List.of(new FieldError("gpu", "required")));
     }
     int gpu = request.gpu();
     Instant now = clock.instant();
@@ -213,7 +211,7 @@ public class SpecService {
                         .map(steps -> ReconcileRows.read(rows, steps).get(node)));
     return nodes
         .find(node)
-        .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(node)))
+        .map(found -> found.orElseThrow(() -> new UnknownNodeException(node)))
         .chain(
             view ->
                 Uni.combine()
@@ -230,7 +228,7 @@ public class SpecService {
       case SpecDecision.Valid valid ->
           valid.draft().toSpec(node, previous.map(NodeSpec::generation).orElse(0L) + 1);
       case SpecDecision.Invalid invalid ->
-          throw ProblemException.invalid(
+          throw new InvalidSpecException(
               "the spec for node '"
                   + node
                   + "' has "
@@ -255,7 +253,7 @@ public class SpecService {
         .invoke(
             exists -> {
               if (!exists) {
-                throw ProblemException.unknownNode(node);
+                throw new UnknownNodeException(node);
               }
             })
         .replaceWithVoid();
@@ -263,10 +261,10 @@ public class SpecService {
 
   private static void requireGpu(String node, int gpu, List<ObservedGpu> observed) {
     if (observed.stream().noneMatch(g -> g.index() == gpu)) {
-      throw ProblemException.invalid(
+      throw new InvalidSpecException(
           "node '" + node + "' has no GPU " + gpu,
           List.of(
-              new io.fleetwave.controlplane.api.Problem.FieldError(
+              new FieldError(
                   "gpu",
                   "the node has no GPU "
                       + gpu

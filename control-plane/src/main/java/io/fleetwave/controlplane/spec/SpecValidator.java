@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.controlplane.api.Problem.FieldError;
 import io.fleetwave.controlplane.mig.MigLayoutResult;
 import io.fleetwave.controlplane.mig.MigLayoutValidator;
 import io.fleetwave.events.gpu.GpuCatalog;
