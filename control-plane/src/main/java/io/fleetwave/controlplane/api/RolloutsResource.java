@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
@@ -34,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
@@ -77,15 +77,11 @@ public class RolloutsResource {
   private final Duration requestWait;
 
   public RolloutsResource(
-      RolloutPlanning planning,
-      RolloutStore store,
-      RolloutEngines engines,
-      @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
-          Duration requestWait) {
+      RolloutPlanning planning, RolloutStore store, RolloutEngines engines, RolloutConfig config) {
     this.planning = planning;
     this.store = store;
     this.engines = engines;
-    this.requestWait = requestWait;
+    this.requestWait = config.requestWait();
   }
 
   @POST

@@ -1,11 +1,12 @@
 package io.fleetwave.controlplane.security;
 
+import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -19,8 +20,12 @@ public class CommandSigning {
 
   private final Optional<CommandSigner> signer;
 
-  public CommandSigning(
-      @ConfigProperty(name = "fleetwave.commands.private-key") Optional<String> privateKey) {
+  @Inject
+  public CommandSigning(CommandsConfig config) {
+    this(config.privateKey());
+  }
+
+  public CommandSigning(Optional<String> privateKey) {
     this.signer = signer(privateKey.filter(k -> !k.isBlank()));
   }
 

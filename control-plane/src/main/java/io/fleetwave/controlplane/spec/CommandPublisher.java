@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.spec;
 
+import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
@@ -8,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Sends signed commands to fleet.node-desired / fleet.node-commands, keyed by node, and waits for
@@ -30,10 +31,13 @@ public class CommandPublisher {
   private final Duration timeout;
   private final KafkaProducer<String, byte[]> producer;
 
+  @Inject
   public CommandPublisher(
-      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-      @ConfigProperty(name = "fleetwave.commands.send-timeout", defaultValue = "10s")
-          Duration timeout) {
+      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig, CommandsConfig config) {
+    this(kafkaConfig, config.sendTimeout());
+  }
+
+  public CommandPublisher(Map<String, Object> kafkaConfig, Duration timeout) {
     this.timeout = timeout;
     this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
   }

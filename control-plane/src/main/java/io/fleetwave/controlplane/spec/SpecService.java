@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.api.NodeQueries;
+import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.security.CommandSigning;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Desired specs and one-shot commands: validate, number, sign, publish.
@@ -55,13 +55,12 @@ public class SpecService {
       NodeQueries nodes,
       CommandSigning signing,
       CommandPublisher publisher,
-      @ConfigProperty(name = "fleetwave.commands.lifetime", defaultValue = "5m")
-          Duration commandLifetime) {
+      CommandsConfig config) {
     this.pool = pool;
     this.nodes = nodes;
     this.signing = signing;
     this.publisher = publisher;
-    this.commandLifetime = commandLifetime;
+    this.commandLifetime = config.lifetime();
   }
 
   public Uni<SpecPublished> put(String node, SpecRequest request) {
