@@ -2,7 +2,8 @@ package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.api.NodeQueries;
 import io.fleetwave.controlplane.config.CommandsConfig;
-import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.projection.FleetReadModel;
+import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.security.CommandSigning;
 import io.fleetwave.events.Topics;
@@ -14,7 +15,6 @@ import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Clock;
@@ -97,7 +97,7 @@ public class SpecService {
     return pool.withTransaction(
         conn ->
             DesiredSpecs.lockNodes(conn, names)
-                .chain(() -> DesiredSpecs.existingNodes(conn, names))
+                .chain(() -> FleetReadModel.existingNodes(conn, names))
                 .chain(
                     existing ->
                         DesiredSpecs.currentAll(conn, names)
@@ -196,18 +196,8 @@ public class SpecService {
   }
 
   public Uni<SpecView> view(String node) {
-    Tuple name = Tuple.of(node);
-    Tuple names = Tuple.tuple().addArrayOfString(new String[] {node});
     Uni<Optional<NodeSpec>> desired = pool.withConnection(conn -> DesiredSpecs.current(conn, node));
-    Uni<ReconcileState> reconcile =
-        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
-            .execute(names)
-            .chain(
-                rows ->
-                    pool.preparedQuery(
-                            "SELECT * FROM reconcile_steps WHERE node = $1 ORDER BY ordinal")
-                        .execute(name)
-                        .map(steps -> ReconcileRows.read(rows, steps).get(node)));
+    Uni<ReconcileState> reconcile = FleetReadModel.reconcile(pool, node);
     return nodes
         .find(node)
         .map(found -> found.orElseThrow(() -> new UnknownNodeException(node)))
@@ -248,7 +238,7 @@ public class SpecService {
   }
 
   private static Uni<Void> requireNode(SqlConnection conn, String node) {
-    return DesiredSpecs.nodeExists(conn, node)
+    return FleetReadModel.nodeExists(conn, node)
         .invoke(
             exists -> {
               if (!exists) {

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.mig.MigLayoutResult;
 import io.fleetwave.controlplane.mig.MigLayoutValidator;
+import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.VgpuType;
