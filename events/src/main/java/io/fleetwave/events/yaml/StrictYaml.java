@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fleetwave.events.codec.MappingPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -149,17 +150,7 @@ public final class StrictYaml {
   }
 
   private static String path(JsonMappingException e) {
-    StringBuilder path = new StringBuilder();
-    for (JsonMappingException.Reference ref : e.getPath()) {
-      if (ref.getFieldName() != null) {
-        if (!path.isEmpty()) {
-          path.append('.');
-        }
-        path.append(ref.getFieldName());
-      } else if (ref.getIndex() >= 0) {
-        path.append('[').append(ref.getIndex()).append(']');
-      }
-    }
-    return path.isEmpty() ? "the document" : path.toString();
+    String path = MappingPath.of(e);
+    return path.isEmpty() ? "the document" : path;
   }
 }
