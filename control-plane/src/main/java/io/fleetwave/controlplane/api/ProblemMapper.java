@@ -12,6 +12,11 @@ public class ProblemMapper {
 
   @ServerExceptionMapper
   public Response problem(ProblemException e) {
+    return render(e);
+  }
+
+  /** The problem's status and body, extension members included. */
+  static Response render(ProblemException e) {
     if (e.extensions().isEmpty()) {
       return respond(e.problem());
     }

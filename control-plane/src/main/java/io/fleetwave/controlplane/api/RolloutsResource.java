@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.rollout.engine.OperatorOutcome;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
@@ -36,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
@@ -87,13 +87,12 @@ public class RolloutsResource {
       RolloutStore store,
       RolloutEngines engines,
       RolloutSignals signals,
-      @ConfigProperty(name = "fleetwave.rollout.request-wait", defaultValue = "10s")
-          Duration requestWait) {
+      RolloutConfig config) {
     this.planning = planning;
     this.store = store;
     this.engines = engines;
     this.signals = signals;
-    this.requestWait = requestWait;
+    this.requestWait = config.requestWait();
   }
 
   @POST

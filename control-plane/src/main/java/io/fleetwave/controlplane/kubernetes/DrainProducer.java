@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fleetwave.controlplane.config.KubernetesConfig;
 import io.fleetwave.controlplane.rollout.drain.NoDrain;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.selector.LabelSelector;
@@ -11,9 +12,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,40 +28,26 @@ public class DrainProducer {
 
   private final NodeDrain drain;
 
-  public DrainProducer(
-      @ConfigProperty(name = ENABLED, defaultValue = "false") boolean enabled,
-      @ConfigProperty(name = PREFIX + "timeout", defaultValue = "5m") Duration timeout,
-      @ConfigProperty(name = PREFIX + "eviction-retry", defaultValue = "5s") Duration retry,
-      @ConfigProperty(name = PREFIX + "full", defaultValue = "false") boolean full,
-      @ConfigProperty(
-              name = PREFIX + "gpu-resources",
-              defaultValue = "nvidia.com/gpu,nvidia.com/mig-*")
-          List<String> gpuResources,
-      @ConfigProperty(name = PREFIX + "pod-selector") Optional<String> podSelector,
-      @ConfigProperty(name = PREFIX + "wait-for-selector") Optional<String> waitForSelector,
-      @ConfigProperty(name = PREFIX + "wait-for-timeout", defaultValue = "30m")
-          Duration waitForTimeout,
-      @ConfigProperty(
-              name = PREFIX + "paused-operands",
-              defaultValue = "device-plugin,gpu-feature-discovery,dcgm-exporter,dcgm,nvsm")
-          List<String> operands,
-      @ConfigProperty(name = "quarkus.kubernetes-client.request-timeout", defaultValue = "10s")
-          Duration requestTimeout,
-      Instance<KubernetesClient> client) {
-    if (!enabled) {
+  public DrainProducer(KubernetesConfig config, Instance<KubernetesClient> client) {
+    KubernetesConfig.Drain settings = config.drain();
+    if (!settings.enabled()) {
       drain = new NoDrain();
       return;
     }
-    DrainSettings settings =
-        new DrainSettings(
-            timeout,
-            retry,
-            new PodSelection(gpuResources, selector("pod-selector", podSelector), full),
-            selector("wait-for-selector", waitForSelector),
-            waitForTimeout,
-            operands,
-            requestTimeout);
     KubernetesClient kubernetes = client.get();
+    DrainSettings drainSettings =
+        new DrainSettings(
+            settings.timeout(),
+            settings.evictionRetry(),
+            new PodSelection(
+                settings.gpuResources(),
+                selector("pod-selector", settings.podSelector()),
+                settings.full()),
+            selector("wait-for-selector", settings.waitForSelector()),
+            settings.waitForTimeout(),
+            settings.pausedOperands(),
+            // the client's own bound on one call (quarkus.kubernetes-client.request-timeout)
+            Duration.ofMillis(kubernetes.getConfiguration().getRequestTimeout()));
     if (kubernetes.getConfiguration().getRequestRetryBackoffLimit() > 0) {
       LOG.warnf(
           "quarkus.kubernetes-client.request-retry-backoff-limit=%d: the client retries every"
@@ -70,10 +55,10 @@ public class DrainProducer {
               + " may take longer than its bound; 0 leaves the retrying to Fleetwave",
           kubernetes.getConfiguration().getRequestRetryBackoffLimit());
     }
-    drain = new KubernetesNodeDrain(kubernetes, settings);
+    drain = new KubernetesNodeDrain(kubernetes, drainSettings);
     LOG.infof(
         "rollouts cordon and drain Kubernetes nodes (bound per node %s, %s)",
-        settings.bound(), full ? "every pod leaves" : "GPU pods leave");
+        drainSettings.bound(), settings.full() ? "every pod leaves" : "GPU pods leave");
   }
 
   @Produces

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fleetwave.controlplane.config.KubernetesConfig;
 import io.fleetwave.controlplane.projection.NodeChange;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
@@ -14,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -34,11 +34,8 @@ public class GateLabels {
   private final Instance<KubernetesClient> client;
   private final Map<String, String> labelled = new ConcurrentHashMap<>();
 
-  public GateLabels(
-      @ConfigProperty(name = "fleetwave.kubernetes.gate-labels.enabled", defaultValue = "false")
-          boolean enabled,
-      Instance<KubernetesClient> client) {
-    this.enabled = enabled;
+  public GateLabels(KubernetesConfig config, Instance<KubernetesClient> client) {
+    this.enabled = config.gateLabels().enabled();
     this.client = client;
   }
 

@@ -1,8 +1,11 @@
 package io.fleetwave.controlplane.mig;
 
-import io.fleetwave.controlplane.mig.YamlNode.Mapping;
-import io.fleetwave.controlplane.mig.YamlNode.Scalar;
-import io.fleetwave.controlplane.mig.YamlNode.Sequence;
+import io.fleetwave.events.yaml.StrictYaml;
+import io.fleetwave.events.yaml.YamlException;
+import io.fleetwave.events.yaml.YamlNode;
+import io.fleetwave.events.yaml.YamlNode.Mapping;
+import io.fleetwave.events.yaml.YamlNode.Scalar;
+import io.fleetwave.events.yaml.YamlNode.Sequence;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,7 +35,13 @@ public final class MigConfigParser {
   /** Parses a whole file; throws {@link MigConfigException} listing every problem found. */
   public static MigConfigFile parse(String yaml) {
     MigConfigParser parser = new MigConfigParser();
-    MigConfigFile file = parser.file(YamlTreeReader.read(yaml));
+    YamlNode root;
+    try {
+      root = StrictYaml.tree(yaml);
+    } catch (YamlException e) {
+      throw new MigConfigException(List.of(new MigConfigProblem(e.line(), e.key(), e.reason())));
+    }
+    MigConfigFile file = parser.file(root);
     if (!parser.problems.isEmpty()) {
       throw new MigConfigException(parser.problems);
     }

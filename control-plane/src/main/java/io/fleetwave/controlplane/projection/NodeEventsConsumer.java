@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.kubernetes.GateLabels;
 import io.fleetwave.events.Envelope;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -60,20 +60,15 @@ public class NodeEventsConsumer {
       ProjectionMetrics metrics,
       GateLabels gateLabels,
       ProjectionOutage outage,
-      @ConfigProperty(name = "fleetwave.projection.retry.initial-backoff", defaultValue = "100ms")
-          Duration initialBackoff,
-      @ConfigProperty(name = "fleetwave.projection.retry.max-backoff", defaultValue = "10s")
-          Duration maxBackoff,
-      @ConfigProperty(name = "fleetwave.projection.attempt-timeout", defaultValue = "60s")
-          Duration attemptTimeout) {
+      ProjectionConfig config) {
     this.gateLabels = gateLabels;
     this.writer = writer;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
     this.outage = outage;
-    this.initialBackoff = initialBackoff;
-    this.maxBackoff = maxBackoff;
-    this.attemptTimeout = attemptTimeout;
+    this.initialBackoff = config.retry().initialBackoff();
+    this.maxBackoff = config.retry().maxBackoff();
+    this.attemptTimeout = config.attemptTimeout();
     this.isolation = new RefusalIsolation<>(this::write, this::refused);
   }
 

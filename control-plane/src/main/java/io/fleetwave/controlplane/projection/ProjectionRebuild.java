@@ -1,6 +1,8 @@
 package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
 import io.fleetwave.events.Envelope;
@@ -12,7 +14,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +23,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -45,7 +45,6 @@ import org.jboss.logging.Logger;
 public class ProjectionRebuild {
   public static final ProjectionTables SCRATCH = new ProjectionTables("projection_rebuild");
   private static final Logger LOG = Logger.getLogger(ProjectionRebuild.class);
-  private static final Duration POLL = Duration.ofMillis(500);
 
   private final ProjectionWriter writer;
   private final Pool pool;
@@ -117,32 +116,33 @@ public class ProjectionRebuild {
 
   /** Reads every partition from the beginning up to its end offset as of the start. */
   private Map<TopicPartition, Long> replay(Deadline deadline, long[] counts) {
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerConfig())) {
-      List<TopicPartition> partitions =
-          consumer
-              .partitionsFor(Topics.NODE_EVENTS, deadline.remaining("listing partitions"))
-              .stream()
-              .map(info -> new TopicPartition(info.topic(), info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends =
-          consumer.endOffsets(partitions, deadline.remaining("reading end offsets"));
-      while (!caughtUp(consumer, ends, deadline)) {
-        List<Envelope<NodeEvent>> events = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
-          if (record.offset() >= ends.get(new TopicPartition(record.topic(), record.partition()))) {
-            continue;
-          }
-          counts[0]++;
-          switch (RecordDecoder.decode(record.key(), record.value())) {
-            case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
-            case DecodedRecord.Rejected ignored -> counts[1]++;
-          }
-        }
-        isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
-      }
-      return ends;
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            KafkaClientConfig.assigningConsumer(kafkaConfig, 5000),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+      return TopicToEnd.read(
+          consumer,
+          Topics.NODE_EVENTS,
+          deadline.remaining("replaying"),
+          records -> {
+            List<Envelope<NodeEvent>> events = new ArrayList<>();
+            for (ConsumerRecord<String, byte[]> record : records) {
+              counts[0]++;
+              switch (RecordDecoder.decode(record.key(), record.value())) {
+                case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
+                case DecodedRecord.Rejected ignored -> counts[1]++;
+              }
+            }
+            isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
+          });
+    } catch (TopicToEnd.TopicReadTimeoutException e) {
+      throw new RebuildTimeoutException(
+          "projection rebuild did not finish within "
+              + deadline.total.toSeconds()
+              + " s ("
+              + e.getMessage()
+              + ")");
     }
   }
 
@@ -159,20 +159,9 @@ public class ProjectionRebuild {
         });
   }
 
-  private static boolean caughtUp(
-      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> ends, Deadline deadline) {
-    for (var end : ends.entrySet()) {
-      if (consumer.position(end.getKey(), deadline.remaining("reading positions"))
-          < end.getValue()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The live projection holds every replayed event once its group has committed past them. */
   private void awaitLiveConsumer(Map<TopicPartition, Long> ends, Deadline deadline) {
-    Map<String, Object> adminConfig = new HashMap<>(kafkaConfig);
+    Map<String, Object> adminConfig = KafkaClientConfig.shared(kafkaConfig);
     try (Admin admin = Admin.create(adminConfig)) {
       while (true) {
         Map<TopicPartition, OffsetAndMetadata> committed =
@@ -207,17 +196,6 @@ public class ProjectionRebuild {
       throw new RebuildTimeoutException(
           "timed out reading the offsets of group " + liveGroup + " from Kafka");
     }
-  }
-
-  private Map<String, Object> consumerConfig() {
-    Map<String, Object> config = new HashMap<>(kafkaConfig);
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    config.put(
-        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    return config;
   }
 
   /** A fixed end time; asking for the remaining time past it fails with the stage's name. */

@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.security;
 
-import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -20,8 +20,12 @@ public class CommandSigning {
 
   private final Optional<CommandSigner> signer;
 
-  public CommandSigning(
-      @ConfigProperty(name = "fleetwave.commands.private-key") Optional<String> privateKey) {
+  @Inject
+  public CommandSigning(CommandsConfig config) {
+    this(config.privateKey());
+  }
+
+  public CommandSigning(Optional<String> privateKey) {
     this.signer = signer(privateKey.filter(k -> !k.isBlank()));
   }
 
@@ -39,12 +43,15 @@ public class CommandSigning {
     return signer.isPresent();
   }
 
-  /** The command signed; 503 problem when no key is configured. */
+  /** The command signed; {@link SigningKeyMissingException} when no key is configured. */
   public CommandEnvelope sign(CommandEnvelope command) {
     return required().sign(command);
   }
 
-  /** The public key PEM agents verify with; 503 problem when no key is configured. */
+  /**
+   * The public key PEM agents verify with; {@link SigningKeyMissingException} when no key is
+   * configured.
+   */
   public String publicKeyPem() {
     return required().publicKeyPem();
   }
@@ -62,10 +69,7 @@ public class CommandSigning {
   private CommandSigner required() {
     return signer.orElseThrow(
         () ->
-            new ProblemException(
-                503,
-                "signing-key-missing",
-                "Service unavailable",
+            new SigningKeyMissingException(
                 "command signing key not configured: set fleetwave.commands.private-key"
                     + " (env FLEETWAVE_COMMANDS_PRIVATE_KEY) to an Ed25519 PKCS#8 key"));
   }

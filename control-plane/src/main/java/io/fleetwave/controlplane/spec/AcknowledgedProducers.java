@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.spec;
 
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -21,8 +21,7 @@ public final class AcknowledgedProducers {
 
   public static KafkaProducer<String, byte[]> create(
       Map<String, Object> kafkaConfig, Duration callerTimeout) {
-    Map<String, Object> config = new HashMap<>(kafkaConfig);
-    config.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
+    Map<String, Object> config = KafkaClientConfig.shared(kafkaConfig);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     int millis = (int) Math.max(1000, callerTimeout.toMillis());

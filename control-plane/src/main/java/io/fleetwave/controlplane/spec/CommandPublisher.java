@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
@@ -9,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,39 +19,45 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Sends signed commands to fleet.node-desired / fleet.node-commands, keyed by node, and waits for
  * the broker's acknowledgement within {@code fleetwave.commands.send-timeout} (default 10 s); past
- * it the caller gets a 503 problem. The producer is idempotent with acks=all: an acknowledged
- * record is on every in-sync replica.
+ * it the caller gets a {@link BrokerUnavailableException} (503 at the API). The producer is
+ * idempotent with acks=all: an acknowledged record is on every in-sync replica.
  */
 @ApplicationScoped
 public class CommandPublisher {
   private final Duration timeout;
   private final KafkaProducer<String, byte[]> producer;
 
+  @Inject
   public CommandPublisher(
-      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-      @ConfigProperty(name = "fleetwave.commands.send-timeout", defaultValue = "10s")
-          Duration timeout) {
+      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig, CommandsConfig config) {
+    this(kafkaConfig, config.sendTimeout());
+  }
+
+  public CommandPublisher(Map<String, Object> kafkaConfig, Duration timeout) {
     this.timeout = timeout;
     this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
   }
 
-  /** Completes once the broker acknowledged the record; fails with a 503 problem otherwise. */
+  /**
+   * Completes once the broker acknowledged the record; fails with {@link
+   * BrokerUnavailableException} otherwise.
+   */
   public Uni<RecordMetadata> send(String topic, CommandEnvelope command) {
     return acknowledged(topic, List.of(command))
         .map(List::getFirst)
-        .onFailure(e -> !(e instanceof ProblemException))
+        .onFailure(e -> !(e instanceof BrokerUnavailableException))
         .transform(
             e -> unavailable(command.type() + " for node '" + command.subject() + "'", topic, e));
   }
 
   /**
    * Sends every command and completes once the broker acknowledged all of them, within one bound;
-   * fails with a 503 problem otherwise (some may have been stored: they are idempotent for agents).
+   * fails with {@link BrokerUnavailableException} otherwise (some may have been stored: they are
+   * idempotent for agents).
    */
   public Uni<Void> sendAll(String topic, List<CommandEnvelope> commands) {
     if (commands.isEmpty()) {
@@ -58,7 +65,7 @@ public class CommandPublisher {
     }
     return acknowledged(topic, commands)
         .replaceWithVoid()
-        .onFailure(e -> !(e instanceof ProblemException))
+        .onFailure(e -> !(e instanceof BrokerUnavailableException))
         .transform(e -> unavailable(commands.size() + " command(s)", topic, e));
   }
 
@@ -92,11 +99,8 @@ public class CommandPublisher {
         .failWith(() -> new IllegalStateException("no acknowledgement within " + timeout));
   }
 
-  private ProblemException unavailable(String what, String topic, Throwable cause) {
-    return new ProblemException(
-        503,
-        "broker-unavailable",
-        "Service unavailable",
+  private BrokerUnavailableException unavailable(String what, String topic, Throwable cause) {
+    return new BrokerUnavailableException(
         "Kafka did not acknowledge "
             + what
             + " on "
@@ -105,7 +109,8 @@ public class CommandPublisher {
             + timeout.toSeconds()
             + " s ("
             + cause.getMessage()
-            + "); nothing was changed, retry later");
+            + "); nothing was changed, retry later",
+        cause);
   }
 
   @PreDestroy

@@ -1,6 +1,8 @@
 package io.fleetwave.controlplane.spec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fleetwave.controlplane.projection.FleetReadModel;
+import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
@@ -14,9 +16,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
-/** SQL of the desired_specs and command_generations tables and the observed GPUs of a node. */
+/**
+ * SQL of the desired_specs and command_generations tables; a node's observed GPUs come from the
+ * projection's read model.
+ */
 final class DesiredSpecs {
   private DesiredSpecs() {}
 
@@ -25,12 +29,6 @@ final class DesiredSpecs {
     return conn.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 4))")
         .execute(Tuple.of("desired-spec:" + node))
         .replaceWithVoid();
-  }
-
-  static Uni<Boolean> nodeExists(SqlClient conn, String node) {
-    return conn.preparedQuery("SELECT 1 FROM nodes WHERE name = $1")
-        .execute(Tuple.of(node))
-        .map(rows -> rows.size() > 0);
   }
 
   static Uni<Optional<NodeSpec>> current(SqlClient conn, String node) {
@@ -86,63 +84,10 @@ final class DesiredSpecs {
         .replaceWithVoid();
   }
 
-  static Uni<java.util.Set<String>> existingNodes(
-      SqlClient conn, java.util.Collection<String> nodes) {
-    return conn.preparedQuery("SELECT name FROM nodes WHERE name = ANY($1)")
-        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
-        .map(
-            rows -> {
-              java.util.Set<String> out = new java.util.HashSet<>();
-              rows.forEach(row -> out.add(row.getString("name")));
-              return out;
-            });
-  }
-
-  /** The observed GPUs of many nodes, by node. */
+  /** The observed GPUs of many nodes, by node: what their specs are validated against. */
   static Uni<Map<String, List<ObservedGpu>>> observedGpusAll(
       SqlClient conn, java.util.Collection<String> nodes) {
-    Tuple names = Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new));
-    Uni<Map<String, Map<Integer, Map<String, Integer>>>> instances =
-        conn.preparedQuery(
-                "SELECT node, gpu_index, profile, count(*)::int AS n FROM gpu_instances WHERE node"
-                    + " = ANY($1) GROUP BY node, gpu_index, profile")
-            .execute(names)
-            .map(
-                rows -> {
-                  Map<String, Map<Integer, Map<String, Integer>>> byNode = new HashMap<>();
-                  for (Row row : rows) {
-                    byNode
-                        .computeIfAbsent(row.getString("node"), k -> new HashMap<>())
-                        .computeIfAbsent(row.getInteger("gpu_index"), k -> new TreeMap<>())
-                        .put(row.getString("profile"), row.getInteger("n"));
-                  }
-                  return byNode;
-                });
-    return instances.chain(
-        byNode ->
-            conn.preparedQuery("SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index")
-                .execute(names)
-                .map(
-                    rows -> {
-                      Map<String, List<ObservedGpu>> out = new HashMap<>();
-                      for (Row row : rows) {
-                        String node = row.getString("node");
-                        int index = row.getInteger("gpu_index");
-                        out.computeIfAbsent(node, k -> new java.util.ArrayList<>())
-                            .add(
-                                new ObservedGpu(
-                                    index,
-                                    row.getString("pci_device_id"),
-                                    row.getString("product"),
-                                    "enabled".equals(row.getString("mig_mode")),
-                                    byNode
-                                        .getOrDefault(node, Map.of())
-                                        .getOrDefault(index, Map.of()),
-                                    row.getInteger("vfs_total"),
-                                    row.getInteger("vfs_enabled")));
-                      }
-                      return out;
-                    }));
+    return FleetReadModel.gpus(conn, nodes);
   }
 
   static Uni<Void> saveAll(SqlClient conn, List<NodeSpec> specs, Instant now) {

@@ -1,8 +1,9 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.api.NodeQueries;
-import io.fleetwave.controlplane.api.ProblemException;
-import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.config.CommandsConfig;
+import io.fleetwave.controlplane.projection.FleetReadModel;
+import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.security.CommandSigning;
 import io.fleetwave.events.Topics;
@@ -14,7 +15,6 @@ import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.time.Clock;
@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Desired specs and one-shot commands: validate, number, sign, publish.
@@ -56,13 +55,12 @@ public class SpecService {
       NodeQueries nodes,
       CommandSigning signing,
       CommandPublisher publisher,
-      @ConfigProperty(name = "fleetwave.commands.lifetime", defaultValue = "5m")
-          Duration commandLifetime) {
+      CommandsConfig config) {
     this.pool = pool;
     this.nodes = nodes;
     this.signing = signing;
     this.publisher = publisher;
-    this.commandLifetime = commandLifetime;
+    this.commandLifetime = config.lifetime();
   }
 
   public Uni<SpecPublished> put(String node, SpecRequest request) {
@@ -99,7 +97,7 @@ public class SpecService {
     return pool.withTransaction(
         conn ->
             DesiredSpecs.lockNodes(conn, names)
-                .chain(() -> DesiredSpecs.existingNodes(conn, names))
+                .chain(() -> FleetReadModel.existingNodes(conn, names))
                 .chain(
                     existing ->
                         DesiredSpecs.currentAll(conn, names)
@@ -152,12 +150,12 @@ public class SpecService {
       try {
         specs.add(
             validate(node, previous, observed.getOrDefault(node, List.of()), wanted.request()));
-      } catch (ProblemException e) {
+      } catch (InvalidSpecException e) {
         failures.put(
             node,
             e.getMessage()
                 + ": "
-                + e.problem().errors().stream()
+                + e.errors().stream()
                     .map(error -> error.field() + " " + error.message())
                     .collect(java.util.stream.Collectors.joining("; ")));
       }
@@ -173,9 +171,8 @@ public class SpecService {
   public Uni<CommandAccepted> resetGpu(String node, ResetGpuRequest request) {
     signing.requireConfigured();
     if (request == null || request.gpu() == null) {
-      throw ProblemException.invalid(
-          "the body needs the GPU index: {\"gpu\": 0}",
-          List.of(new io.fleetwave.controlplane.api.Problem.FieldError("gpu", "required")));
+      throw new InvalidSpecException(
+          "the body needs the GPU index: {\"gpu\": 0}", List.of(new FieldError("gpu", "required")));
     }
     int gpu = request.gpu();
     Instant now = clock.instant();
@@ -199,21 +196,11 @@ public class SpecService {
   }
 
   public Uni<SpecView> view(String node) {
-    Tuple name = Tuple.of(node);
-    Tuple names = Tuple.tuple().addArrayOfString(new String[] {node});
     Uni<Optional<NodeSpec>> desired = pool.withConnection(conn -> DesiredSpecs.current(conn, node));
-    Uni<ReconcileState> reconcile =
-        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
-            .execute(names)
-            .chain(
-                rows ->
-                    pool.preparedQuery(
-                            "SELECT * FROM reconcile_steps WHERE node = $1 ORDER BY ordinal")
-                        .execute(name)
-                        .map(steps -> ReconcileRows.read(rows, steps).get(node)));
+    Uni<ReconcileState> reconcile = FleetReadModel.reconcile(pool, node);
     return nodes
         .find(node)
-        .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(node)))
+        .map(found -> found.orElseThrow(() -> new UnknownNodeException(node)))
         .chain(
             view ->
                 Uni.combine()
@@ -230,7 +217,7 @@ public class SpecService {
       case SpecDecision.Valid valid ->
           valid.draft().toSpec(node, previous.map(NodeSpec::generation).orElse(0L) + 1);
       case SpecDecision.Invalid invalid ->
-          throw ProblemException.invalid(
+          throw new InvalidSpecException(
               "the spec for node '"
                   + node
                   + "' has "
@@ -251,11 +238,11 @@ public class SpecService {
   }
 
   private static Uni<Void> requireNode(SqlConnection conn, String node) {
-    return DesiredSpecs.nodeExists(conn, node)
+    return FleetReadModel.nodeExists(conn, node)
         .invoke(
             exists -> {
               if (!exists) {
-                throw ProblemException.unknownNode(node);
+                throw new UnknownNodeException(node);
               }
             })
         .replaceWithVoid();
@@ -263,10 +250,10 @@ public class SpecService {
 
   private static void requireGpu(String node, int gpu, List<ObservedGpu> observed) {
     if (observed.stream().noneMatch(g -> g.index() == gpu)) {
-      throw ProblemException.invalid(
+      throw new InvalidSpecException(
           "node '" + node + "' has no GPU " + gpu,
           List.of(
-              new io.fleetwave.controlplane.api.Problem.FieldError(
+              new FieldError(
                   "gpu",
                   "the node has no GPU "
                       + gpu

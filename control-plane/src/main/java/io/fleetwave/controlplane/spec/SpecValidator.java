@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.controlplane.api.Problem.FieldError;
+import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.spec.GatePolicy;

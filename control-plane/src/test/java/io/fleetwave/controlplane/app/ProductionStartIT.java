@@ -85,6 +85,22 @@ class ProductionStartIT {
   }
 
   @Test
+  void aSettingOutOfItsBoundsStopsTheStartNamingIt() throws Exception {
+    Path log = dir.resolve("start.log");
+    ProcessBuilder builder = packaged(log);
+    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
+    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:1/db");
+    builder.environment().put("FLEETWAVE_PROJECTION_ATTEMPT_TIMEOUT", "0s");
+    int exit = exitOf(builder.start());
+
+    String output = Files.readString(log);
+    assertThat(exit).as(output).isNotZero();
+    assertThat(output)
+        .contains("fleetwave.projection.attempt-timeout")
+        .doesNotContain("Listening on");
+  }
+
+  @Test
   void oneReactiveUrlWithCredentialsIsEnoughToMigrateAndServe() throws Exception {
     try (EmbeddedPostgres postgres = EmbeddedPostgres.start();
         EmbeddedKafka kafka = EmbeddedKafka.start()) {

@@ -3,7 +3,6 @@ package io.fleetwave.controlplane.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetwave.controlplane.api.ProblemException;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.security.CommandSigner;
@@ -19,18 +18,15 @@ class CommandSigningTest {
           URI.create("fleetwave:test"), "n", NOW, new ResetGpu(0, 1, NOW, NOW.plusSeconds(300)));
 
   @Test
-  void withoutAKeyOutsideDemoModeNothingIsSignedAndTheAnswerIs503() {
+  void withoutAKeyOutsideDemoModeNothingIsSigned() {
     CommandSigning signing = new CommandSigning(Optional.empty());
 
     assertThat(signing.configured()).isFalse();
     assertThatThrownBy(() -> signing.sign(RESET))
         .isInstanceOfSatisfying(
-            ProblemException.class,
-            e -> {
-              assertThat(e.problem().status()).isEqualTo(503);
-              assertThat(e.problem().detail()).startsWith("command signing key not configured");
-            });
-    assertThatThrownBy(signing::publicKeyPem).isInstanceOf(ProblemException.class);
+            SigningKeyMissingException.class,
+            e -> assertThat(e.getMessage()).startsWith("command signing key not configured"));
+    assertThatThrownBy(signing::publicKeyPem).isInstanceOf(SigningKeyMissingException.class);
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.fleetwave.controlplane.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetwave.controlplane.api.ProblemException;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
@@ -32,10 +31,9 @@ class CommandPublisherTest {
                       .await()
                       .atMost(Duration.ofSeconds(10)))
           .isInstanceOfSatisfying(
-              ProblemException.class,
+              BrokerUnavailableException.class,
               e -> {
-                assertThat(e.problem().status()).isEqualTo(503);
-                assertThat(e.problem().detail())
+                assertThat(e.getMessage())
                     .contains("Kafka did not acknowledge")
                     .contains("node 'n'")
                     .contains("nothing was changed");

@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.api.Problem.FieldError;
+import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;

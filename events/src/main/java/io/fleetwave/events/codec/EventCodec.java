@@ -163,17 +163,7 @@ public final class EventCodec {
 
   /** "field 'gpus[0].memoryMiB': reason", from Jackson's path and the innermost cause. */
   private static String describe(JsonMappingException e) {
-    StringBuilder path = new StringBuilder();
-    for (JsonMappingException.Reference ref : e.getPath()) {
-      if (ref.getFieldName() != null) {
-        if (!path.isEmpty()) {
-          path.append('.');
-        }
-        path.append(ref.getFieldName());
-      } else if (ref.getIndex() >= 0) {
-        path.append('[').append(ref.getIndex()).append(']');
-      }
-    }
+    String path = MappingPath.of(e);
     String reason = rootMessage(e);
     return path.isEmpty() ? reason : "field '" + path + "': " + reason;
   }

@@ -1,12 +1,11 @@
 package io.fleetwave.events.gpu;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fleetwave.events.yaml.StrictYaml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -62,14 +61,13 @@ public final class GpuCatalog {
   }
 
   private static GpuCatalog load() {
-    ObjectMapper yaml =
-        new ObjectMapper(new YAMLFactory())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     try (InputStream in = GpuCatalog.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException("bundled " + RESOURCE + " is missing from the classpath");
       }
-      CatalogFile file = yaml.readValue(in, CatalogFile.class);
+      CatalogFile file =
+          StrictYaml.bind(
+              new String(in.readAllBytes(), StandardCharsets.UTF_8), RESOURCE, CatalogFile.class);
       return new GpuCatalog(file.models.stream().map(m -> m.resolve(file.geometries)).toList());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read bundled " + RESOURCE, e);

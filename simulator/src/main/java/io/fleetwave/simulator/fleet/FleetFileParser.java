@@ -1,15 +1,11 @@
 package io.fleetwave.simulator.fleet;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.yaml.StrictYaml;
+import io.fleetwave.events.yaml.YamlException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,14 +13,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-/** YAML to {@link FleetFile}: Jackson for the shape (strict), then checks per node group. */
+/** YAML to {@link FleetFile}: {@link StrictYaml} for the shape, then checks per node group. */
 final class FleetFileParser {
-  private static final YAMLMapper YAML =
-      YAMLMapper.builder()
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-          .build();
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DRIVER = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
 
@@ -118,31 +108,9 @@ final class FleetFileParser {
   static FleetFile parse(String yaml, String source) {
     RawFleet raw;
     try {
-      raw = YAML.readValue(yaml, RawFleet.class);
-    } catch (UnrecognizedPropertyException e) {
-      throw new InvalidFleetFileException(
-          source
-              + line(e.getLocation())
-              + ": unknown field '"
-              + e.getPropertyName()
-              + "' in "
-              + path(e)
-              + " (known: "
-              + e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList()
-              + ")",
-          e);
-    } catch (JsonMappingException e) {
-      throw new InvalidFleetFileException(
-          source
-              + line(e.getLocation())
-              + ": invalid value at "
-              + path(e)
-              + ": "
-              + e.getOriginalMessage(),
-          e);
-    } catch (JsonProcessingException e) {
-      throw new InvalidFleetFileException(
-          source + line(e.getLocation()) + ": not valid YAML: " + e.getOriginalMessage(), e);
+      raw = StrictYaml.bind(yaml, source, RawFleet.class);
+    } catch (YamlException e) {
+      throw new InvalidFleetFileException(e.getMessage(), e);
     }
     if (raw == null || raw.nodes() == null || raw.nodes().isEmpty()) {
       throw new InvalidFleetFileException(source + ": 'nodes' must list at least one node group");
@@ -170,25 +138,6 @@ final class FleetFileParser {
       groups.add(group);
     }
     return new FleetFile(groups);
-  }
-
-  private static String line(JsonLocation location) {
-    return location == null || location.getLineNr() < 0 ? "" : " line " + location.getLineNr();
-  }
-
-  private static String path(JsonMappingException e) {
-    StringBuilder path = new StringBuilder();
-    for (JsonMappingException.Reference ref : e.getPath()) {
-      if (ref.getFieldName() != null) {
-        if (!path.isEmpty()) {
-          path.append('.');
-        }
-        path.append(ref.getFieldName());
-      } else if (ref.getIndex() >= 0) {
-        path.append('[').append(ref.getIndex()).append(']');
-      }
-    }
-    return path.isEmpty() ? "the document" : path.toString();
   }
 
   /** Checks one node group; every message names the group. */

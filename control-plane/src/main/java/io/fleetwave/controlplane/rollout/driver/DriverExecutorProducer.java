@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.driver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fleetwave.controlplane.config.RolloutConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,22 +48,19 @@ public class DriverExecutorProducer {
   private final DriverChangeExecutor executor;
 
   public DriverExecutorProducer(
-      @ConfigProperty(name = EXECUTOR) Optional<String> executor,
-      @ConfigProperty(name = "fleetwave.rollout.driver-webhook.url") Optional<String> webhookUrl,
-      @ConfigProperty(name = "fleetwave.rollout.driver-webhook.timeout", defaultValue = "10s")
-          Duration webhookTimeout,
-      @ConfigProperty(name = "fleetwave.rollout.driver-job.template") Optional<String> jobTemplate,
-      @ConfigProperty(name = "fleetwave.rollout.driver-job.namespace")
-          Optional<String> jobNamespace,
-      @ConfigProperty(name = "fleetwave.rollout.driver-job.timeout", defaultValue = "10s")
-          Duration jobTimeout,
+      RolloutConfig config,
       Instance<KubernetesClient> kubernetes,
       Instance<DriverExecutorProvider> providers,
       ObjectMapper json) {
     this.executor =
         create(
             new Settings(
-                executor, webhookUrl, webhookTimeout, jobTemplate, jobNamespace, jobTimeout),
+                config.driverExecutor(),
+                config.driverWebhook().url(),
+                config.driverWebhook().timeout(),
+                config.driverJob().template(),
+                config.driverJob().namespace(),
+                config.driverJob().timeout()),
             kubernetes::get,
             providers.stream().toList(),
             json);

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
@@ -8,6 +10,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
@@ -58,8 +61,7 @@ public final class FleetObserver implements AutoCloseable {
 
   public FleetObserver(
       Map<String, Object> kafkaConfig, Pool pool, Duration timeout, Runnable wakeup) {
-    this.kafka = new HashMap<>(kafkaConfig);
-    kafka.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
+    this.kafka = KafkaClientConfig.shared(kafkaConfig);
     this.pool = pool;
     this.timeout = timeout;
     this.wakeup = wakeup;
@@ -149,17 +151,9 @@ public final class FleetObserver implements AutoCloseable {
     LiveNode node = live.computeIfAbsent(record.key(), k -> new LiveNode());
     synchronized (node) {
       switch (envelope.data()) {
-        case SpecApplied applied -> node.applied = Math.max(node.applied, applied.generation());
-        case SpecRejected rejected ->
-            node.failed(
-                rejected.generation(),
-                new FailureCause.AgentRefused(
-                    rejected.generation(), rejected.code(), rejected.reason()));
-        case StepFailed failed ->
-            node.failed(
-                failed.generation(),
-                new FailureCause.StepFailed(
-                    failed.step().kind().wireName(), failed.reason(), failed.holder()));
+        // The projection's own fold, so the head and the projection agree on a node's result.
+        case SpecApplied _, SpecRejected _, StepFailed _ ->
+            node.reconcile = node.reconcile.apply((NodeEvent) envelope.data());
         case NodeRegistered registered -> node.driver = registered.driverVersion();
         case GpuInventoryReported inventory -> {
           node.healthKnown = true;
@@ -263,11 +257,26 @@ public final class FleetObserver implements AutoCloseable {
       return base;
     }
     synchronized (head) {
-      boolean headFailure = head.failedGeneration >= base.failedGeneration();
+      ReconcileState.Failure failure = head.reconcile.failure();
+      ReconcileState.Rejected rejection = head.reconcile.rejection();
+      long failureGeneration = failure == null ? 0 : failure.generation();
+      long rejectionGeneration = rejection == null ? 0 : rejection.generation();
+      long failedGeneration = Math.max(failureGeneration, rejectionGeneration);
+      FailureCause reason = null;
+      if (failedGeneration > 0 && rejectionGeneration >= failureGeneration) {
+        reason =
+            new FailureCause.AgentRefused(
+                rejectionGeneration, rejection.code(), rejection.reason());
+      } else if (failedGeneration > 0) {
+        reason =
+            new FailureCause.StepFailed(
+                failure.kind().wireName(), failure.reason(), failure.holder());
+      }
+      boolean headFailure = failedGeneration > 0 && failedGeneration >= base.failedGeneration();
       return new Observation(
-          Math.max(head.applied, base.appliedGeneration()),
-          headFailure ? head.failedGeneration : base.failedGeneration(),
-          headFailure ? head.failure : base.failure(),
+          Math.max(head.reconcile.appliedGeneration(), base.appliedGeneration()),
+          headFailure ? failedGeneration : base.failedGeneration(),
+          headFailure ? reason : base.failure(),
           head.driver != null ? head.driver : base.driverVersion(),
           head.healthKnown ? head.unhealthy : base.unhealthy());
     }
@@ -291,18 +300,9 @@ public final class FleetObserver implements AutoCloseable {
 
   /** A watched node as the head of the log shows it. */
   private static final class LiveNode {
-    long applied;
-    long failedGeneration;
-    FailureCause failure;
+    ReconcileState reconcile = ReconcileState.NONE;
     String driver;
     String unhealthy;
     boolean healthKnown;
-
-    void failed(long generation, FailureCause reason) {
-      if (generation >= failedGeneration) {
-        failedGeneration = generation;
-        failure = reason;
-      }
-    }
   }
 }

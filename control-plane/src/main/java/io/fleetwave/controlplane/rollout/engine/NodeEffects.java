@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import io.fleetwave.controlplane.api.ProblemException;
 import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.driver.DriverResolution;
@@ -13,6 +12,8 @@ import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
+import io.fleetwave.controlplane.security.SigningKeyMissingException;
+import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.RolloutSpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.events.Envelope;
@@ -376,8 +377,8 @@ final class NodeEffects {
   }
 
   private static String reason(Throwable e) {
-    if (e instanceof ProblemException problem) {
-      return problem.getMessage();
+    if (e instanceof BrokerUnavailableException || e instanceof SigningKeyMissingException) {
+      return e.getMessage();
     }
     return e.getClass().getSimpleName() + ": " + e.getMessage();
   }

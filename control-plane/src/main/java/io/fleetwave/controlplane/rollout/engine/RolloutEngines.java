@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Builds rollout engines from the application's services and runs this replica's one (unless {@code
@@ -47,11 +47,7 @@ public class RolloutEngines {
       DriverArtifactResolver resolver,
       ObjectMapper json,
       RolloutSignals signals,
-      @ConfigProperty(name = "fleetwave.rollout.engine.enabled", defaultValue = "true")
-          boolean enabled,
-      @ConfigProperty(name = "fleetwave.rollout.engine.tick", defaultValue = "250ms") Duration tick,
-      @ConfigProperty(name = "fleetwave.rollout.engine.timeout", defaultValue = "10s")
-          Duration timeout) {
+      RolloutConfig config) {
     this.kafka = kafka;
     this.pool = pool;
     this.specs = specs;
@@ -60,9 +56,9 @@ public class RolloutEngines {
     this.resolver = resolver;
     this.json = json;
     this.signals = signals;
-    this.enabled = enabled;
-    this.tick = tick;
-    this.timeout = timeout;
+    this.enabled = config.engine().enabled();
+    this.tick = config.engine().tick();
+    this.timeout = config.engine().timeout();
   }
 
   void onStart(@Observes StartupEvent event) {

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.spec.AcknowledgedProducers;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
@@ -12,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
@@ -45,8 +43,7 @@ public final class RolloutLog implements AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
 
   public RolloutLog(Map<String, Object> kafkaConfig, Duration timeout) {
-    this.kafka = new HashMap<>(kafkaConfig);
-    kafka.keySet().removeIf(key -> key.startsWith("group.") || key.contains("serializer"));
+    this.kafka = kafkaConfig;
     this.timeout = timeout;
     this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
   }
@@ -101,47 +98,22 @@ public final class RolloutLog implements AutoCloseable {
    * Records that do not decode are logged and skipped: they were never written by an engine.
    */
   public Map<UUID, List<Envelope<RolloutEvent>>> readAll() {
-    Map<String, Object> config = new HashMap<>(kafka);
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
     Map<UUID, List<Envelope<RolloutEvent>>> byRollout = new LinkedHashMap<>();
-    long deadline = System.nanoTime() + timeout.multipliedBy(6).toNanos();
     try (KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      for (PartitionInfo info : consumer.partitionsFor(Topics.ROLLOUT_EVENTS, timeout)) {
-        partitions.add(new TopicPartition(info.topic(), info.partition()));
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-      while (!caughtUp(consumer, end)) {
-        if (System.nanoTime() > deadline) {
-          throw new RolloutLogException(
-              "could not read "
-                  + Topics.ROLLOUT_EVENTS
-                  + " to its end within "
-                  + timeout.multipliedBy(6).toSeconds()
-                  + " s",
-              null);
-        }
-        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-          decode(record, byRollout);
-        }
-      }
+        new KafkaConsumer<>(
+            KafkaClientConfig.assigningConsumer(kafka, 5000),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+      TopicToEnd.read(
+          consumer,
+          Topics.ROLLOUT_EVENTS,
+          timeout.multipliedBy(6),
+          records -> records.forEach(record -> decode(record, byRollout)));
+    } catch (TopicToEnd.TopicReadTimeoutException e) {
+      throw new RolloutLogException(e.getMessage(), e);
     }
     byRollout.values().forEach(list -> list.sort((a, b) -> Long.compare(a.seq(), b.seq())));
     return byRollout;
-  }
-
-  private static boolean caughtUp(
-      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> end) {
-    for (Map.Entry<TopicPartition, Long> partition : end.entrySet()) {
-      if (consumer.position(partition.getKey()) < partition.getValue()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @SuppressWarnings("unchecked")

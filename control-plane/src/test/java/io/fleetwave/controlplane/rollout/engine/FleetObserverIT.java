@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
@@ -141,6 +142,37 @@ class FleetObserverIT {
                   2, "unplannable", "3 x 3g.40gb do not fit"));
       assertThat(observer.of("obs-early").failure().describe())
           .isEqualTo("the agent refused generation 2 (unplannable): 3 x 3g.40gb do not fit");
+    }
+  }
+
+  @Test
+  void theHeadFoldsResultsAsTheProjectionDoes() throws Exception {
+    StepFailed failedThenRetried =
+        new StepFailed(
+            5,
+            new PlannedStep(1, StepKind.SET_MIG_MODE, 0, "enable MIG on GPU 0", 30_000),
+            "GPU 0 busy",
+            null,
+            7);
+    List<NodeEvent> events = List.of(failedThenRetried, new SpecApplied(5));
+    ReconcileState projected = ReconcileState.NONE;
+    for (NodeEvent event : events) {
+      projected = projected.apply(event);
+    }
+    try (FleetObserver observer = observer(new AtomicInteger())) {
+      observer.watchStarted(List.of("obs-retried"));
+      for (NodeEvent event : events) {
+        publish("obs-retried", event);
+      }
+
+      await("the node's events read from the head")
+          .atMost(BOUND)
+          .until(() -> observer.of("obs-retried").appliedGeneration() == 5);
+      assertThat(projected.failure()).as("the projection's fold").isNull();
+      assertThat(observer.of("obs-retried").failedGeneration())
+          .as("a failure its own generation's SpecApplied followed is over, as in the projection")
+          .isZero();
+      assertThat(observer.of("obs-retried").failure()).isNull();
     }
   }
 }

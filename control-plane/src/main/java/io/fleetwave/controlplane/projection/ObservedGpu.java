@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.spec;
+package io.fleetwave.controlplane.projection;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.mig;
+package io.fleetwave.events.yaml;
 
 import java.util.List;
 import java.util.Optional;
@@ -7,7 +7,7 @@ import java.util.Optional;
  * A YAML document as a tree that remembers where each node starts, so that a rejected field can be
  * reported with its line. Jackson's {@code JsonNode} drops locations; this keeps them.
  */
-sealed interface YamlNode {
+public sealed interface YamlNode {
   /** 1-based line of the node's first token. */
   int line();
 
@@ -19,7 +19,7 @@ sealed interface YamlNode {
       entries = List.copyOf(entries);
     }
 
-    Optional<Entry> entry(String key) {
+    public Optional<Entry> entry(String key) {
       return entries.stream().filter(e -> e.key().equals(key)).findFirst();
     }
 
@@ -45,7 +45,7 @@ sealed interface YamlNode {
 
   /** A scalar; {@code kind} keeps what YAML made of it (a quoted "true" stays a string). */
   record Scalar(String text, Kind kind, int line) implements YamlNode {
-    enum Kind {
+    public enum Kind {
       STRING,
       INTEGER,
       FLOAT,

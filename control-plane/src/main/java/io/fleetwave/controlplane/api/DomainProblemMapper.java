@@ -1,0 +1,42 @@
+package io.fleetwave.controlplane.api;
+
+import io.fleetwave.controlplane.security.SigningKeyMissingException;
+import io.fleetwave.controlplane.spec.BrokerUnavailableException;
+import io.fleetwave.controlplane.spec.InvalidSpecException;
+import io.fleetwave.controlplane.spec.UnknownNodeException;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The API's answer to each exception the domain throws: its status, problem type and title live
+ * here, at the REST edge, and nowhere in the domain code.
+ */
+public class DomainProblemMapper {
+
+  @ServerExceptionMapper
+  public Response invalidSpec(InvalidSpecException e) {
+    return ProblemMapper.render(
+        ProblemException.invalid(
+            e.getMessage(),
+            e.errors().stream()
+                .map(error -> new Problem.FieldError(error.field(), error.message()))
+                .toList()));
+  }
+
+  @ServerExceptionMapper
+  public Response unknownNode(UnknownNodeException e) {
+    return ProblemMapper.render(ProblemException.unknownNode(e.node()));
+  }
+
+  @ServerExceptionMapper
+  public Response brokerUnavailable(BrokerUnavailableException e) {
+    return ProblemMapper.render(
+        new ProblemException(503, "broker-unavailable", "Service unavailable", e.getMessage()));
+  }
+
+  @ServerExceptionMapper
+  public Response signingKeyMissing(SigningKeyMissingException e) {
+    return ProblemMapper.render(
+        new ProblemException(503, "signing-key-missing", "Service unavailable", e.getMessage()));
+  }
+}

@@ -1,0 +1,70 @@
+package io.fleetwave.controlplane.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+import java.util.Optional;
+import org.hibernate.validator.constraints.time.DurationMin;
+
+/**
+ * {@code fleetwave.rollout.*}: the rollout engine, operator requests and driver executors (see
+ * application.properties for each executor's settings).
+ */
+@ConfigMapping(prefix = "fleetwave.rollout")
+public interface RolloutConfig {
+  Engine engine();
+
+  /** How long an operator action waits for the engine leader to take it up before 202. */
+  @WithDefault("10s")
+  @DurationMin(millis = 1)
+  Duration requestWait();
+
+  /** {@code none} (unset), {@code webhook}, {@code kubernetes-job}, or one a provider adds. */
+  Optional<String> driverExecutor();
+
+  @WithName("driver-webhook")
+  DriverWebhook driverWebhook();
+
+  @WithName("driver-job")
+  DriverJob driverJob();
+
+  interface Engine {
+    /** Run the rollout engine on this replica (one leads at a time). */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Its idle tick. */
+    @WithDefault("250ms")
+    @DurationMin(millis = 1)
+    Duration tick();
+
+    /** The bound on each Kafka and PostgreSQL call it makes. */
+    @WithDefault("10s")
+    @DurationMin(millis = 1)
+    Duration timeout();
+  }
+
+  interface DriverWebhook {
+    /** Required with {@code driver-executor=webhook}. */
+    Optional<String> url();
+
+    /** Bound on connecting and on the answer. */
+    @WithDefault("10s")
+    @DurationMin(millis = 1)
+    Duration timeout();
+  }
+
+  interface DriverJob {
+    /** Path of the Job template; required with {@code driver-executor=kubernetes-job}. */
+    Optional<String> template();
+
+    /** Default: the Kubernetes client's namespace. */
+    Optional<String> namespace();
+
+    /** Bound on creating one Job. */
+    @WithDefault("10s")
+    @DurationMin(millis = 1)
+    Duration timeout();
+  }
+}

@@ -1,0 +1,119 @@
+package io.fleetwave.controlplane.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+
+/**
+ * Reads a whole topic once: assigns every partition, seeks to the beginning, takes the end offsets
+ * as of now and polls until every partition's position has reached its end. Records appended after
+ * the end offsets were taken are not handed over, so the result is the topic as it stood at the
+ * start. The whole read, every Kafka call included, is bounded by one timeout.
+ */
+public final class TopicToEnd {
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  private TopicToEnd() {}
+
+  /**
+   * Hands each poll's records below the end offsets to {@code batches} (in offset order per
+   * partition; a batch may be empty) and returns the end offsets read up to.
+   *
+   * @param consumer a consumer without a group; it is left assigned at the end offsets
+   * @throws TopicReadTimeoutException naming the topic, the bound and the stage when the read does
+   *     not finish within {@code timeout}
+   */
+  public static <K, V> Map<TopicPartition, Long> read(
+      KafkaConsumer<K, V> consumer,
+      String topic,
+      Duration timeout,
+      Consumer<List<ConsumerRecord<K, V>>> batches) {
+    Bound bound = new Bound(topic, timeout);
+    try {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, bound.remaining("listing its partitions")).stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends =
+          consumer.endOffsets(partitions, bound.remaining("reading its end offsets"));
+      while (!caughtUp(consumer, ends, bound)) {
+        List<ConsumerRecord<K, V>> batch = new ArrayList<>();
+        for (ConsumerRecord<K, V> record : consumer.poll(POLL)) {
+          if (record.offset() < ends.get(new TopicPartition(record.topic(), record.partition()))) {
+            batch.add(record);
+          }
+        }
+        batches.accept(batch);
+        bound.remaining("polling");
+      }
+      return ends;
+    } catch (TimeoutException e) {
+      throw bound.expired("Kafka: " + e.getMessage());
+    }
+  }
+
+  /** Every record of the topic as it stands now, in offset order per partition. */
+  public static <K, V> List<ConsumerRecord<K, V>> readAll(
+      KafkaConsumer<K, V> consumer, String topic, Duration timeout) {
+    List<ConsumerRecord<K, V>> records = new ArrayList<>();
+    read(consumer, topic, timeout, records::addAll);
+    return records;
+  }
+
+  private static boolean caughtUp(
+      KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> ends, Bound bound) {
+    for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+      if (consumer.position(end.getKey(), bound.remaining("reading positions")) < end.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The read's end time; asking for the time left past it fails naming the stage. */
+  private static final class Bound {
+    private final String topic;
+    private final Duration total;
+    private final long endNanos;
+
+    Bound(String topic, Duration total) {
+      this.topic = topic;
+      this.total = total;
+      this.endNanos = System.nanoTime() + total.toNanos();
+    }
+
+    Duration remaining(String stage) {
+      long left = endNanos - System.nanoTime();
+      if (left <= 0) {
+        throw expired(stage);
+      }
+      return Duration.ofNanos(left);
+    }
+
+    TopicReadTimeoutException expired(String stage) {
+      return new TopicReadTimeoutException(
+          "could not read " + topic + " to its end within " + seconds(total) + " (" + stage + ")");
+    }
+
+    private static String seconds(Duration duration) {
+      return duration.toMillis() % 1000 == 0
+          ? duration.toSeconds() + " s"
+          : duration.toMillis() / 1000.0 + " s";
+    }
+  }
+
+  /** A topic was not read to its end within the bound. */
+  public static final class TopicReadTimeoutException extends RuntimeException {
+    public TopicReadTimeoutException(String message) {
+      super(message);
+    }
+  }
+}
