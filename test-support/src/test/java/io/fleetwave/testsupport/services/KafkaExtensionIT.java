@@ -64,18 +64,22 @@ class KafkaExtensionIT {
     System.setProperty(TestServices.KAFKA_PROPERTY, "testcontainers");
     Run run;
     try {
-      run = Run.of(PerClass.class);
+      run = Run.of(PerClass.class, ParameterOnly.class);
     } finally {
       restore(before);
     }
 
+    // PerClass is skipped as a whole; of ParameterOnly, only the test that takes the broker.
     assertThat(run.failures).isEmpty();
-    assertThat(run.succeeded).isEmpty();
+    assertThat(run.succeeded).containsExactly("needsNoBroker()");
     assertThat(seen).isEmpty();
     assertThat(run.skipped)
-        .singleElement()
-        .asString()
-        .contains("Kafka tests skipped", "-Ptestcontainers", "no Docker daemon answers");
+        .hasSize(2)
+        .allSatisfy(
+            reason ->
+                assertThat(reason)
+                    .contains(
+                        "Kafka tests skipped", "-Ptestcontainers", "no Docker daemon answers"));
   }
 
   @Test
@@ -146,6 +150,17 @@ class KafkaExtensionIT {
     @Test
     void two(KafkaBroker broker) {
       seen.add(instanceField);
+      seen.add(broker);
+    }
+  }
+
+  @ExtendWith(KafkaExtension.class)
+  static class ParameterOnly {
+    @Test
+    void needsNoBroker() {}
+
+    @Test
+    void takesTheBroker(KafkaBroker broker) {
       seen.add(broker);
     }
   }
