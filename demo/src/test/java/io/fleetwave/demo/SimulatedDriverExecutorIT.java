@@ -1,5 +1,8 @@
 package io.fleetwave.demo;
 
+import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -8,7 +11,6 @@ import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeException;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.driver.DriverRequests;
-import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
@@ -20,18 +22,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The simulator executor over a small simulated fleet on a real Kafka broker. */
+@ExtendWith(KafkaExtension.class)
 class SimulatedDriverExecutorIT {
   private static final Duration BOUND = Duration.ofSeconds(20);
   private static final Duration APPLY_DELAY = Duration.ofMillis(500);
   private static final String TOPIC = "it.driver-executor";
 
-  private static EmbeddedKafka kafka;
+  private static KafkaBroker kafka;
   private static SimulatedFleet fleet;
   private static SimulatedDriverExecutor executor;
 
   @BeforeAll
   static void start() {
-    kafka = EmbeddedKafka.start();
     kafka.createTopics(1, TOPIC);
     fleet =
         SimulatedFleet.start(
@@ -64,9 +66,6 @@ class SimulatedDriverExecutorIT {
   static void stop() {
     if (fleet != null) {
       fleet.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
   }
 
