@@ -1,9 +1,5 @@
 package io.fleetwave.cli;
 
-import io.fleetwave.embedded.KafkaBroker;
-import io.fleetwave.testsupport.services.KafkaExtension;
-import io.fleetwave.testsupport.services.PostgresExtension;
-import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,6 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -25,6 +24,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * fleetctl against the real API: the packaged demo ({@code demo/target/quarkus-app}) as a child

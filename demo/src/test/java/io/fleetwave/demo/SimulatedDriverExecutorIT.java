@@ -1,8 +1,5 @@
 package io.fleetwave.demo;
 
-import io.fleetwave.embedded.KafkaBroker;
-import io.fleetwave.testsupport.services.KafkaExtension;
-import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -11,15 +8,18 @@ import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeException;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.driver.DriverRequests;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.testsupport.services.KafkaExtension;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The simulator executor over a small simulated fleet on a real Kafka broker. */
 @ExtendWith(KafkaExtension.class)

@@ -1,7 +1,5 @@
 package io.fleetwave.controlplane.bench;
 
-import io.fleetwave.testsupport.events.GpuBuilder;
-import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.Gpu;
@@ -12,6 +10,8 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import java.net.URI;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

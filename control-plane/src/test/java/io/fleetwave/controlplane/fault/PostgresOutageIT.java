@@ -1,9 +1,5 @@
 package io.fleetwave.controlplane.fault;
 
-import io.fleetwave.embedded.KafkaBroker;
-import io.fleetwave.testsupport.services.KafkaExtension;
-import io.fleetwave.testsupport.services.PostgresExtension;
-import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,6 +9,9 @@ import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.HeartbeatingFleet;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 11's PostgreSQL fault: the packaged control plane runs as a child process (as an operator

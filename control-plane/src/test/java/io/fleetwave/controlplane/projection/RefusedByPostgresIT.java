@@ -1,7 +1,5 @@
 package io.fleetwave.controlplane.projection;
 
-import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
-import io.fleetwave.testsupport.events.GpuBuilder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -21,6 +19,8 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.testsupport.events.GpuBuilder;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,6 +33,7 @@ import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;

@@ -1,6 +1,7 @@
 package io.fleetwave.testsupport.services;
 
 import io.fleetwave.embedded.KafkaBroker;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
@@ -16,6 +17,8 @@ final class TestcontainersKafka implements KafkaBroker {
 
   /** The broker version the project builds against (kafka.version in the root pom). */
   static final String DEFAULT_IMAGE = "apache/kafka:4.1.2";
+
+  private static final AtomicBoolean SKIP_PRINTED = new AtomicBoolean();
 
   private final KafkaContainer container;
 
@@ -34,15 +37,23 @@ final class TestcontainersKafka implements KafkaBroker {
     return new TestcontainersKafka(container);
   }
 
-  /** Aborts (skips) the calling test where no Docker daemon answers, saying so. */
+  /**
+   * Aborts (skips) the calling test where no Docker daemon answers, saying so; the reason is also
+   * printed once to the build's output, where the report of a skipped class does not show it.
+   */
   static void assumeDocker() {
-    Assumptions.assumeTrue(
-        DockerAvailability.answers(),
-        () ->
-            "Kafka tests skipped: -Ptestcontainers asks for a Testcontainers Kafka broker and no"
-                + " Docker daemon answers here ("
-                + DockerAvailability.reason()
-                + "); without the profile they run on the embedded broker");
+    if (DockerAvailability.answers()) {
+      return;
+    }
+    String reason =
+        "Kafka tests skipped: -Ptestcontainers asks for a Testcontainers Kafka broker and no"
+            + " Docker daemon answers here ("
+            + DockerAvailability.reason()
+            + "); without the profile they run on the embedded broker";
+    if (SKIP_PRINTED.compareAndSet(false, true)) {
+      System.err.println("[fleetwave] " + reason);
+    }
+    Assumptions.abort(reason);
   }
 
   @Override

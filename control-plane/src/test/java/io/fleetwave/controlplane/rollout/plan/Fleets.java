@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.rollout.plan;
 
-import io.fleetwave.testsupport.events.GpuBuilder;
 import io.fleetwave.controlplane.driver.NodeDriverFacts;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
@@ -9,6 +8,7 @@ import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
