@@ -1,6 +1,7 @@
 package io.fleetwave.testsupport.services;
 
 import io.fleetwave.embedded.EmbeddedPostgres;
+import java.util.Optional;
 
 /**
  * A real PostgreSQL server for a test class: {@code @ExtendWith(PostgresExtension.class)}, then a
@@ -10,6 +11,6 @@ import io.fleetwave.embedded.EmbeddedPostgres;
  */
 public final class PostgresExtension extends ServiceExtension<EmbeddedPostgres> {
   public PostgresExtension() {
-    super(EmbeddedPostgres.class, TestServices::startPostgres, () -> {});
+    super(EmbeddedPostgres.class, TestServices::startPostgres, Optional::empty);
   }
 }

@@ -6,13 +6,15 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -25,37 +27,45 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * test methods. The service is kept in JUnit's store of the class (of the run, when shared), which
  * closes it when the class (the run) ends.
  *
- * <p>{@code precondition} runs before anything that needs the service: it may abort (skip) the
- * class, or the test, saying why. It is checked in callbacks, because JUnit reports an exception
- * from parameter resolution as a failure, never as a skip.
+ * <p>Where the service cannot start here ({@code unavailable} names why), what needs it is disabled
+ * with that reason, before anything runs: the whole class when a field, constructor or lifecycle
+ * method takes it, else each test that takes it. Reported as skipped, never as failed (an exception
+ * from parameter resolution would be a failure).
  */
 abstract class ServiceExtension<S extends AutoCloseable>
-    implements BeforeAllCallback, BeforeEachCallback, TestInstancePostProcessor, ParameterResolver {
+    implements ExecutionCondition, BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
   private final Class<S> type;
   private final Supplier<? extends S> starter;
-  private final Runnable precondition;
+  private final Supplier<Optional<String>> unavailable;
   private final ExtensionContext.Namespace namespace;
 
-  ServiceExtension(Class<S> type, Supplier<? extends S> starter, Runnable precondition) {
+  ServiceExtension(
+      Class<S> type, Supplier<? extends S> starter, Supplier<Optional<String>> unavailable) {
     this.type = type;
     this.starter = starter;
-    this.precondition = precondition;
+    this.unavailable = unavailable;
     this.namespace = ExtensionContext.Namespace.create(ServiceExtension.class, type);
   }
 
   @Override
-  public void beforeAll(ExtensionContext context) throws IllegalAccessException {
-    if (classWideUse(context.getRequiredTestClass())) {
-      precondition.run();
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    boolean needed =
+        context
+            .getTestMethod()
+            .map(this::takesService)
+            .orElseGet(() -> context.getTestClass().map(this::classWideUse).orElse(false));
+    if (!needed) {
+      return ConditionEvaluationResult.enabled(type.getSimpleName() + " not needed here");
     }
-    injectFields(context, null, true);
+    return unavailable
+        .get()
+        .map(ConditionEvaluationResult::disabled)
+        .orElseGet(() -> ConditionEvaluationResult.enabled(type.getSimpleName() + " can start"));
   }
 
   @Override
-  public void beforeEach(ExtensionContext context) {
-    if (takesService(context.getRequiredTestMethod())) {
-      precondition.run();
-    }
+  public void beforeAll(ExtensionContext context) throws IllegalAccessException {
+    injectFields(context, null, true);
   }
 
   /** A field, constructor or lifecycle method of the class (not only a test) needs the service. */

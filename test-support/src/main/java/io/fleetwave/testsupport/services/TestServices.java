@@ -4,6 +4,8 @@ import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.KafkaBroker;
 import java.util.Locale;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Starts the real services tests run against. The one place that reads which Kafka broker the tests
@@ -52,15 +54,23 @@ public final class TestServices {
   }
 
   /**
+   * Why the configured broker cannot start here, if it cannot: the Testcontainers one without a
+   * Docker daemon. The extensions disable what needs it with this reason.
+   */
+  public static Optional<String> kafkaUnavailable() {
+    if (KafkaKind.configured() == KafkaKind.EMBEDDED) {
+      return Optional.empty();
+    }
+    requireTestcontainers();
+    return TestcontainersKafka.unavailable();
+  }
+
+  /**
    * Aborts the calling test (JUnit's {@code TestAbortedException}: reported as skipped, with the
-   * reason) where the configured broker cannot start here: the Testcontainers one without a Docker
-   * daemon.
+   * reason) where the configured broker cannot start here.
    */
   public static void assumeKafkaCanStart() {
-    if (KafkaKind.configured() == KafkaKind.TESTCONTAINERS) {
-      requireTestcontainers();
-      TestcontainersKafka.assumeDocker();
-    }
+    kafkaUnavailable().ifPresent(Assumptions::abort);
   }
 
   /** Checked before TestcontainersKafka is loaded: its own code needs the library. */

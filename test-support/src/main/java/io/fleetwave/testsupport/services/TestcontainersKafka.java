@@ -1,6 +1,7 @@
 package io.fleetwave.testsupport.services;
 
 import io.fleetwave.embedded.KafkaBroker;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
@@ -37,13 +38,18 @@ final class TestcontainersKafka implements KafkaBroker {
     return new TestcontainersKafka(container);
   }
 
-  /**
-   * Aborts (skips) the calling test where no Docker daemon answers, saying so; the reason is also
-   * printed once to the build's output, where the report of a skipped class does not show it.
-   */
+  /** Aborts (skips) the calling test where no Docker daemon answers, saying so. */
   static void assumeDocker() {
+    unavailable().ifPresent(Assumptions::abort);
+  }
+
+  /**
+   * Why no Testcontainers broker can start here, if none can; printed once to the build's output
+   * too, where the report of a skipped class does not show it.
+   */
+  static Optional<String> unavailable() {
     if (DockerAvailability.answers()) {
-      return;
+      return Optional.empty();
     }
     String reason =
         "Kafka tests skipped: -Ptestcontainers asks for a Testcontainers Kafka broker and no"
@@ -53,7 +59,7 @@ final class TestcontainersKafka implements KafkaBroker {
     if (SKIP_PRINTED.compareAndSet(false, true)) {
       System.err.println("[fleetwave] " + reason);
     }
-    Assumptions.abort(reason);
+    return Optional.of(reason);
   }
 
   @Override
