@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
-import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * fleetctl against the real API: the packaged demo ({@code demo/target/quarkus-app}) as a child
@@ -29,11 +32,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  * in-process with its output captured.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith({KafkaExtension.class, PostgresExtension.class})
 class FleetctlIT {
   private static final Path APP = Path.of("..", "demo", "target", "quarkus-app");
   private static final Path RESOURCES = Path.of("src", "test", "resources");
 
-  private static EmbeddedKafka kafka;
+  private static KafkaBroker kafka;
   private static EmbeddedPostgres postgres;
   private static ControlPlaneProcess demo;
   private static String server;
@@ -41,8 +45,6 @@ class FleetctlIT {
   @BeforeAll
   static void startTheDemo() throws Exception {
     Path work = Files.createDirectories(Path.of("target", "fleetctl-it").toAbsolutePath());
-    kafka = EmbeddedKafka.start();
-    postgres = EmbeddedPostgres.start();
     FleetTopics.create(kafka);
     Map<String, String> env =
         Map.of(
@@ -88,12 +90,6 @@ class FleetctlIT {
   static void stop() throws Exception {
     if (demo != null) {
       demo.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
   }
 

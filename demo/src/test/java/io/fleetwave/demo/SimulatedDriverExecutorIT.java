@@ -8,30 +8,32 @@ import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeException;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.driver.DriverRequests;
-import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.testsupport.services.KafkaExtension;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The simulator executor over a small simulated fleet on a real Kafka broker. */
+@ExtendWith(KafkaExtension.class)
 class SimulatedDriverExecutorIT {
   private static final Duration BOUND = Duration.ofSeconds(20);
   private static final Duration APPLY_DELAY = Duration.ofMillis(500);
   private static final String TOPIC = "it.driver-executor";
 
-  private static EmbeddedKafka kafka;
+  private static KafkaBroker kafka;
   private static SimulatedFleet fleet;
   private static SimulatedDriverExecutor executor;
 
   @BeforeAll
   static void start() {
-    kafka = EmbeddedKafka.start();
     kafka.createTopics(1, TOPIC);
     fleet =
         SimulatedFleet.start(
@@ -64,9 +66,6 @@ class SimulatedDriverExecutorIT {
   static void stop() {
     if (fleet != null) {
       fleet.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
   }
 

@@ -1,17 +1,9 @@
 package io.fleetwave.embedded;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -22,9 +14,7 @@ import org.apache.kafka.server.common.MetadataVersion;
  * <p>Used by the demo and by every test tier. It is Kafka's own test kit, not a fake: the same
  * broker code, storage format and protocol as a production cluster.
  */
-public final class EmbeddedKafka implements AutoCloseable {
-  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
-
+public final class EmbeddedKafka implements KafkaBroker {
   private final KafkaClusterTestKit cluster;
 
   private EmbeddedKafka(KafkaClusterTestKit cluster) {
@@ -87,46 +77,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  @Override
   public String bootstrapServers() {
     return cluster.bootstrapServers();
   }
 
-  /** Creates the given topics if missing (idempotent), with the given partition count. */
-  public void createTopics(int partitions, String... topics) {
-    createTopics(partitions, Map.of(), topics);
-  }
-
-  /** Creates topics if missing, with topic-level configs (e.g. compaction). */
-  public void createTopics(int partitions, Map<String, String> configs, String... topics) {
-    Properties props = new Properties();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-    try (Admin admin = Admin.create(props)) {
-      List<NewTopic> newTopics =
-          java.util.Arrays.stream(topics)
-              .map(t -> new NewTopic(t, partitions, (short) 1).configs(configs))
-              .toList();
-      for (var entry : admin.createTopics(newTopics).values().entrySet()) {
-        try {
-          entry.getValue().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException(
-                "cannot create topic " + entry.getKey() + ": " + e.getCause().getMessage(), e);
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating topics", e);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("topic creation did not finish within " + ADMIN_TIMEOUT, e);
-    }
-  }
-
-  /** Topic-level config for a compacted topic. */
+  /** Topic-level config for a compacted topic (kept here: the demo and tests name it so). */
   public static Map<String, String> compacted() {
-    return Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+    return KafkaBroker.compacted();
   }
 
   @Override

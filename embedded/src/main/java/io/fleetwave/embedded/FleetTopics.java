@@ -2,16 +2,16 @@ package io.fleetwave.embedded;
 
 import io.fleetwave.events.Topics;
 
-/** Creates Fleetwave's topics on an embedded broker (which does not auto-create topics). */
+/** Creates Fleetwave's topics on a broker that does not auto-create them. */
 public final class FleetTopics {
   public static final int NODE_PARTITIONS = 8;
 
   private FleetTopics() {}
 
-  public static void create(EmbeddedKafka kafka) {
+  public static void create(KafkaBroker kafka) {
     kafka.createTopics(NODE_PARTITIONS, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
     kafka.createTopics(1, Topics.NODE_EVENTS_DLQ);
-    kafka.createTopics(NODE_PARTITIONS, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
+    kafka.createTopics(NODE_PARTITIONS, KafkaBroker.compacted(), Topics.NODE_DESIRED);
     kafka.createTopics(4, Topics.ROLLOUT_EVENTS);
   }
 }

@@ -6,11 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.kubernetes.KubernetesApi;
 import io.fleetwave.agent.nvml.StubNvmlLibrary;
-import io.fleetwave.embedded.EmbeddedKafka;
-import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
@@ -31,6 +28,8 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
+import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,30 +40,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The real agent as an operator runs it: a separate JVM on a Talos-shaped host tree whose driver
  * root holds a gcc-built stand-in libnvidia-ml.so.1; its events are read back from a real broker.
  */
+@ExtendWith(KafkaExtension.class)
 class AgentMainIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static EmbeddedKafka kafka;
+  private static KafkaBroker kafka;
   private static Path hostRoot;
 
   @BeforeAll
-  static void hostAndBroker() throws Exception {
+  static void hostAndTopics() throws Exception {
     hostRoot = Files.createTempDirectory(Path.of("target"), "agent-host-").toAbsolutePath();
     StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
     new HostTree(hostRoot)
@@ -73,14 +69,8 @@ class AgentMainIT {
         .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
         .devices("/", 3)
         .file("proc/sys/kernel/random/boot_id", "7d1f0c3e-boot\n");
-    kafka = EmbeddedKafka.start();
     kafka.createTopics(1, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
-    kafka.createTopics(1, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    kafka.close();
+    kafka.createTopics(1, KafkaBroker.compacted(), Topics.NODE_DESIRED);
   }
 
   @Test
@@ -104,24 +94,19 @@ class AgentMainIT {
             "--zone", "zone-t",
             "--labels", "pool=training",
             "--heartbeat-seconds", "1");
-    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
-      List<Envelope<FleetEvent>> seen = new ArrayList<>();
+    try (NodeEventsReader events = events()) {
       await()
           .atMost(WAIT)
-          .until(
-              () -> {
-                read(consumer, seen);
-                return seen.stream().anyMatch(e -> e.type().contains("heartbeat"));
-              });
+          .until(() -> events.events().stream().anyMatch(e -> e.type().contains("heartbeat")));
 
-      NodeRegistered facts = first(seen, NodeRegistered.class);
+      NodeRegistered facts = first(events, NodeRegistered.class);
       assertThat(facts.hostKind()).isEqualTo(HostKind.TALOS);
       assertThat(facts.readOnlyRoot()).isTrue();
       assertThat(facts.systemd()).isFalse();
       assertThat(facts.driverRoot()).isEqualTo("/usr/local");
       assertThat(facts.zone()).isEqualTo("zone-t");
       assertThat(facts.labels()).containsEntry("pool", "training");
-      List<Gpu> gpus = first(seen, GpuInventoryReported.class).gpus();
+      List<Gpu> gpus = first(events, GpuInventoryReported.class).gpus();
       assertThat(gpus).extracting(Gpu::pciDeviceId).hasSize(3).contains("0x233010DE");
       assertThat(gpus)
           .filteredOn(g -> !g.migCapable())
@@ -131,11 +116,7 @@ class AgentMainIT {
       assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
       await()
           .atMost(WAIT)
-          .until(
-              () -> {
-                read(consumer, seen);
-                return seen.stream().anyMatch(e -> e.data() instanceof AgentStopping);
-              });
+          .until(() -> events.events().stream().anyMatch(e -> e.data() instanceof AgentStopping));
     } finally {
       agent.destroyForcibly();
     }
@@ -152,19 +133,14 @@ class AgentMainIT {
             "--bootstrap", kafka.bootstrapServers(),
             "--host-root", hostRoot.toString(),
             "--public-key", key.toString());
-    try (KafkaConsumer<String, byte[]> consumer = consumer();
+    try (NodeEventsReader events = events();
         KafkaProducer<String, byte[]> producer = producer()) {
-      List<Envelope<FleetEvent>> seen = new ArrayList<>();
       await()
           .atMost(WAIT)
-          .until(
-              () -> {
-                read(consumer, seen);
-                return seen.stream().anyMatch(e -> e.data() instanceof GateHeld);
-              });
-      String node = first(seen, NodeRegistered.class).hostname();
+          .until(() -> events.events().stream().anyMatch(e -> e.data() instanceof GateHeld));
+      String node = first(events, NodeRegistered.class).hostname();
       // Talos keeps no state directory: the agent cannot know the last boot and says so.
-      assertThat(first(seen, NodeBooted.class)).isEqualTo(new NodeBooted("7d1f0c3e-boot", null));
+      assertThat(first(events, NodeBooted.class)).isEqualTo(new NodeBooted("7d1f0c3e-boot", null));
 
       NodeSpec spec = new NodeSpec(node, 1, null, List.of(), GatePolicy.HOLD_UNTIL_APPLIED);
       CommandEnvelope forged =
@@ -186,16 +162,12 @@ class AgentMainIT {
       send(producer, signed);
       await()
           .atMost(WAIT)
-          .until(
-              () -> {
-                read(consumer, seen);
-                return seen.stream().anyMatch(e -> e.data().equals(new SpecApplied(1)));
-              });
-      assertThat(first(seen, SpecRejected.class).code()).isEqualTo("forged");
-      assertThat(first(seen, SpecAccepted.class).steps())
+          .until(() -> events.events().stream().anyMatch(e -> e.data().equals(new SpecApplied(1))));
+      assertThat(first(events, SpecRejected.class).code()).isEqualTo("forged");
+      assertThat(first(events, SpecAccepted.class).steps())
           .extracting(PlannedStep::kind)
           .containsExactly(StepKind.RELEASE_GATE);
-      assertThat(seen).anyMatch(e -> e.data().equals(new GateReleased(1)));
+      assertThat(events.events()).anyMatch(e -> e.data().equals(new GateReleased(1)));
     } finally {
       agent.destroyForcibly();
     }
@@ -238,19 +210,16 @@ class AgentMainIT {
             "kafka-config-node",
             "--host-root",
             hostRoot.toString());
-    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
-      List<Envelope<FleetEvent>> seen = new ArrayList<>();
+    try (NodeEventsReader events = events()) {
       await()
           .atMost(WAIT)
           .until(
-              () -> {
-                read(consumer, seen);
-                return seen.stream()
-                    .anyMatch(
-                        e ->
-                            e.data() instanceof NodeRegistered registered
-                                && registered.hostname().equals("kafka-config-node"));
-              });
+              () ->
+                  events.events().stream()
+                      .anyMatch(
+                          e ->
+                              e.data() instanceof NodeRegistered registered
+                                  && registered.hostname().equals("kafka-config-node")));
       agent.destroy();
       assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
       String out = Files.readString(log);
@@ -378,35 +347,11 @@ class AgentMainIT {
     return command;
   }
 
-  private static KafkaConsumer<String, byte[]> consumer() {
-    KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "agent-main-it-" + System.nanoTime(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest"),
-            new StringDeserializer(),
-            new ByteArrayDeserializer());
-    consumer.subscribe(List.of(Topics.NODE_EVENTS));
-    return consumer;
+  private static NodeEventsReader events() {
+    return new NodeEventsReader(kafka.bootstrapServers(), Topics.NODE_EVENTS);
   }
 
-  private static void read(KafkaConsumer<String, byte[]> consumer, List<Envelope<FleetEvent>> seen)
-      throws Exception {
-    for (var record : consumer.poll(Duration.ofMillis(200))) {
-      seen.add(EventCodec.decode(record.value()));
-    }
-  }
-
-  private static <T> T first(List<Envelope<FleetEvent>> seen, Class<T> type) {
-    return seen.stream()
-        .map(Envelope::data)
-        .filter(type::isInstance)
-        .map(type::cast)
-        .findFirst()
-        .orElseThrow();
+  private static <T> T first(NodeEventsReader events, Class<T> type) {
+    return events.events(type).getFirst();
   }
 }

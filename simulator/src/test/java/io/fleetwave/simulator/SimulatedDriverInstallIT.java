@@ -4,23 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeRegistered;
-import io.fleetwave.simulator.NodeEventsReader.Received;
 import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.events.NodeEventsReader.Received;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.Shared;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A driver change on simulated nodes against a real Kafka broker: the host reboots into the new
  * driver after the apply delay and the next agent run registers it.
  */
+@ExtendWith(KafkaExtension.class)
 class SimulatedDriverInstallIT {
   private static final String TOPIC = "it.driver-install";
   private static final Duration WAIT = Duration.ofSeconds(30);
@@ -41,13 +46,12 @@ class SimulatedDriverInstallIT {
           gpus: [{model: "0x20B210DE", count: 1}]
       """;
 
-  private static EmbeddedKafka kafka;
+  @Shared private static KafkaBroker kafka;
   private static SimulatedFleet fleet;
   private static NodeEventsReader reader;
 
   @BeforeAll
   static void startFleet() {
-    kafka = EmbeddedKafka.start();
     kafka.createTopics(2, TOPIC);
     fleet =
         SimulatedFleet.start(
@@ -69,9 +73,6 @@ class SimulatedDriverInstallIT {
     }
     if (fleet != null) {
       fleet.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
   }
 

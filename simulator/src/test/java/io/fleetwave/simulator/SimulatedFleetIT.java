@@ -3,7 +3,7 @@ package io.fleetwave.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.DriverProvider;
@@ -14,8 +14,11 @@ import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeRegistered;
-import io.fleetwave.simulator.NodeEventsReader.Received;
 import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.events.NodeEventsReader.Received;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.Shared;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -25,8 +28,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** 50 simulated agents of all host kinds against a real Kafka broker. */
+@ExtendWith(KafkaExtension.class)
 class SimulatedFleetIT {
   private static final String TOPIC = "it.node-events";
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -208,13 +213,12 @@ class SimulatedFleetIT {
           "vgpu-l40s",
           "vdi");
 
-  private static EmbeddedKafka kafka;
+  @Shared private static KafkaBroker kafka;
   private static SimulatedFleet fleet;
   private static NodeEventsReader reader;
 
   @BeforeAll
   static void startFleet() {
-    kafka = EmbeddedKafka.start();
     kafka.createTopics(4, TOPIC);
     fleet =
         SimulatedFleet.start(
@@ -236,9 +240,6 @@ class SimulatedFleetIT {
     }
     if (fleet != null) {
       fleet.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
   }
 

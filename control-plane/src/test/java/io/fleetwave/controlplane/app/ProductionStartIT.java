@@ -3,9 +3,11 @@ package io.fleetwave.controlplane.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
-import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * refuses to run without Kafka and PostgreSQL instead of waiting on defaults, and one database URL
  * is all it needs.
  */
+@ExtendWith({KafkaExtension.class, PostgresExtension.class})
 class ProductionStartIT {
   private static final Path APP = Path.of("target", "quarkus-app");
   private static final long EXIT_BOUND_S = 60;
@@ -101,40 +105,38 @@ class ProductionStartIT {
   }
 
   @Test
-  void oneReactiveUrlWithCredentialsIsEnoughToMigrateAndServe() throws Exception {
-    try (EmbeddedPostgres postgres = EmbeddedPostgres.start();
-        EmbeddedKafka kafka = EmbeddedKafka.start()) {
-      FleetTopics.create(kafka);
-      String url =
-          "postgresql://%s:%s@localhost:%d/%s"
-              .formatted(
-                  EmbeddedPostgres.USER,
-                  EmbeddedPostgres.PASSWORD,
-                  postgres.port(),
-                  EmbeddedPostgres.DATABASE);
-      try (ControlPlaneProcess controlPlane =
-          ControlPlaneProcess.start(
-              APP,
-              freePort(),
-              Map.of(
-                  "KAFKA_BOOTSTRAP_SERVERS",
-                  kafka.bootstrapServers(),
-                  "QUARKUS_DATASOURCE_REACTIVE_URL",
-                  url),
-              dir.resolve("control-plane.log"))) {
-        assertThat(controlPlane.alive()).isTrue();
-        try (var connection =
-                DriverManager.getConnection(
-                    postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
-            ResultSet applied =
-                connection
-                    .createStatement()
-                    .executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
-          applied.next();
-          assertThat(applied.getInt(1))
-              .as("migrations applied through the derived JDBC URL")
-              .isPositive();
-        }
+  void oneReactiveUrlWithCredentialsIsEnoughToMigrateAndServe(
+      EmbeddedPostgres postgres, KafkaBroker kafka) throws Exception {
+    FleetTopics.create(kafka);
+    String url =
+        "postgresql://%s:%s@localhost:%d/%s"
+            .formatted(
+                EmbeddedPostgres.USER,
+                EmbeddedPostgres.PASSWORD,
+                postgres.port(),
+                EmbeddedPostgres.DATABASE);
+    try (ControlPlaneProcess controlPlane =
+        ControlPlaneProcess.start(
+            APP,
+            freePort(),
+            Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS",
+                kafka.bootstrapServers(),
+                "QUARKUS_DATASOURCE_REACTIVE_URL",
+                url),
+            dir.resolve("control-plane.log"))) {
+      assertThat(controlPlane.alive()).isTrue();
+      try (var connection =
+              DriverManager.getConnection(
+                  postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+          ResultSet applied =
+              connection
+                  .createStatement()
+                  .executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
+        applied.next();
+        assertThat(applied.getInt(1))
+            .as("migrations applied through the derived JDBC URL")
+            .isPositive();
       }
     }
   }

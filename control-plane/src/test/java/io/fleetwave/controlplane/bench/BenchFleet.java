@@ -2,9 +2,7 @@ package io.fleetwave.controlplane.bench;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.Gpu;
-import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
@@ -12,6 +10,8 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import java.net.URI;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -54,21 +54,14 @@ final class BenchFleet {
 
   private static NodeRegistered registration(int node) {
     HostKind kind = KINDS[node % KINDS.length];
-    return new NodeRegistered(
-        nodeName(node),
-        kind,
-        "ubuntu",
-        "22.04",
-        "5.15.0-1048-nvidia",
-        false,
-        true,
-        "/",
-        "/",
-        DriverProvider.HOST_PACKAGE,
-        "580.95.05",
-        "zone-" + (node % 4),
-        Map.of("pool", node % 2 == 0 ? "training" : "inference"),
-        Map.of("driverRoot", "bench"));
+    return NodeRegisteredBuilder.forHost(nodeName(node), HostKind.UBUNTU)
+        .hostKind(kind)
+        .os("ubuntu", "22.04")
+        .kernel("5.15.0-1048-nvidia")
+        .zone("zone-" + (node % 4))
+        .labels(Map.of("pool", node % 2 == 0 ? "training" : "inference"))
+        .reasons(Map.of("driverRoot", "bench"))
+        .build();
   }
 
   private static GpuInventoryReported inventory(int node, int variant) {
@@ -79,20 +72,16 @@ final class BenchFleet {
               ? List.of()
               : List.of(new GpuInstance("3g.40gb", 0, 4), new GpuInstance("3g.40gb", 4, 4));
       gpus.add(
-          new Gpu(
-              i,
-              "GPU-%05d-%d".formatted(node, i),
-              "0000:%02x:00.0".formatted(0x10 + i),
-              "0x233010DE",
-              "NVIDIA H100 80GB HBM3",
-              81559,
-              true,
-              variant == 0 ? MigMode.DISABLED : MigMode.ENABLED,
-              variant == 0 ? MigMode.DISABLED : MigMode.ENABLED,
-              instances,
-              0,
-              0,
-              GpuHealth.HEALTHY));
+          GpuBuilder.gpu(i)
+              .uuid("GPU-%05d-%d".formatted(node, i))
+              .pciBusId("0000:%02x:00.0".formatted(0x10 + i))
+              .pciDeviceId("0x233010DE")
+              .product("NVIDIA H100 80GB HBM3")
+              .memoryMiB(81559)
+              .migCapable(true)
+              .migMode(variant == 0 ? MigMode.DISABLED : MigMode.ENABLED)
+              .instances(instances)
+              .build());
     }
     return new GpuInventoryReported(gpus);
   }

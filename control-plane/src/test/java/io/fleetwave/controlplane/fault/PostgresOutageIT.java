@@ -7,9 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.HeartbeatingFleet;
-import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -30,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 11's PostgreSQL fault: the packaged control plane runs as a child process (as an operator
@@ -40,6 +43,8 @@ import org.junit.jupiter.api.Test;
  * projected exactly once with no per-node seq gap, the rows equal a rebuild from offset 0, the API
  * answers 200 and the rollout engine holds its leader lock again. Prints the figures.
  */
+// Its own PostgreSQL (never @Shared): the test stops and restarts it.
+@ExtendWith({KafkaExtension.class, PostgresExtension.class})
 class PostgresOutageIT {
   private static final Path APP = Path.of("target", "quarkus-app");
   private static final Duration OUTAGE =
@@ -62,109 +67,107 @@ class PostgresOutageIT {
           + " AND classid = 1181508965 AND objid = 1953980790 AND objsubid = 1";
 
   @Test
-  void theProjectionWaitsOutAPostgresOutageAndResumesByItselfLosingNothing() throws Exception {
+  void theProjectionWaitsOutAPostgresOutageAndResumesByItselfLosingNothing(
+      KafkaBroker kafka, EmbeddedPostgres postgres) throws Exception {
     Path work = Files.createDirectories(Path.of("target", "postgres-outage-it").toAbsolutePath());
     Path log = work.resolve("control-plane.log");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      FleetTopics.create(kafka);
-      try (ControlPlaneProcess controlPlane =
-              ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres), log);
-          HeartbeatingFleet fleet =
-              new HeartbeatingFleet(kafka.bootstrapServers(), "outage", NODES, HEARTBEAT)) {
-        Api api = new Api(controlPlane.port);
-        String probeNode = fleet.nodes().getFirst();
-        await("the fleet projected before the outage")
-            .atMost(SETTLE_BOUND)
-            .until(() -> projectedSeq(postgres, probeNode) >= 5);
-        await("the rollout engine holds its leader lock")
-            .atMost(LEADER_BOUND)
-            .until(() -> count(postgres, LEADER_LOCKS) == 1);
+    FleetTopics.create(kafka);
+    try (ControlPlaneProcess controlPlane =
+            ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres), log);
+        HeartbeatingFleet fleet =
+            new HeartbeatingFleet(kafka.bootstrapServers(), "outage", NODES, HEARTBEAT)) {
+      Api api = new Api(controlPlane.port);
+      String probeNode = fleet.nodes().getFirst();
+      await("the fleet projected before the outage")
+          .atMost(SETTLE_BOUND)
+          .until(() -> projectedSeq(postgres, probeNode) >= 5);
+      await("the rollout engine holds its leader lock")
+          .atMost(LEADER_BOUND)
+          .until(() -> count(postgres, LEADER_LOCKS) == 1);
 
-        postgres.stop();
-        Instant stopped = Instant.now();
-        String reason =
-            await("readiness to name the projection's wait")
-                .atMost(NOTICE_BOUND)
-                .until(() -> api.projectionDownReason(), Optional::isPresent)
-                .orElseThrow();
-        Duration noticed = Duration.between(stopped, Instant.now());
-        assertThat(reason).startsWith("projection waiting for PostgreSQL since ");
-        assertThat(api.status("/q/health/ready")).isEqualTo(503);
-        HttpResponse<String> during = api.get("/api/v1/nodes/" + probeNode);
-        assertThat(during.statusCode()).as(during.body()).isEqualTo(503);
-        assertThat(during.headers().firstValue("Content-Type"))
-            .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(JSON.readTree(during.body()).path("status").asInt()).isEqualTo(503);
-        int livenessSamples = 0;
-        while (Duration.between(stopped, Instant.now()).compareTo(OUTAGE) < 0) {
-          HttpResponse<String> live = api.get("/q/health/live");
-          assertThat(live.statusCode())
-              .as("liveness during the outage: %s", live.body())
-              .isEqualTo(200);
-          livenessSamples++;
-          long left = OUTAGE.minus(Duration.between(stopped, Instant.now())).toMillis();
-          Thread.sleep(Math.clamp(left, 0, 1000)); // the outage's length is the fault itself
-        }
-        assertThat(api.projectionDownReason())
-            .as("still waiting at the end of the outage")
-            .isPresent();
-
-        postgres.restart();
-        Instant back = Instant.now();
-        Duration outage = Duration.between(stopped, back);
-        await("the projection to resume by itself")
-            .atMost(RESUME_BOUND)
-            .pollInterval(Duration.ofMillis(100))
-            .until(() -> api.projectionDownReason().isEmpty());
-        Duration resumed = Duration.between(back, Instant.now());
-        await("the API to answer from the database again")
-            .atMost(RESUME_BOUND)
-            .until(() -> api.status("/api/v1/nodes/" + probeNode) == 200);
-        await("the rollout engine to hold its leader lock again")
-            .atMost(LEADER_BOUND)
-            .until(() -> count(postgres, LEADER_LOCKS) == 1);
-        Duration leader = Duration.between(back, Instant.now());
-
-        fleet.stop();
-        Map<String, Long> published = fleet.published();
-        await("every published event projected")
-            .atMost(SETTLE_BOUND)
-            .until(() -> projectedCounts(postgres).equals(published));
-        Duration caughtUp = Duration.between(back, Instant.now());
-
-        assertNoSeqGap(postgres, published);
-        JsonNode rebuild = api.rebuild();
-        assertThat(rebuild.path("equal").asBoolean()).as("rebuild: %s", rebuild).isTrue();
-        assertThat(api.status("/q/health/ready")).isEqualTo(200);
-        assertThat(api.status("/q/health/live")).isEqualTo(200);
-        String output = Files.readString(log);
-        assertThat(output.lines().filter(l -> l.contains(WAITING_LOG)))
-            .as("one log line when the wait starts (%s)", log)
-            .hasSize(1);
-        assertThat(output.lines().filter(l -> l.contains(RESUMED_LOG)))
-            .as("one log line when it ends (%s)", log)
-            .hasSize(1);
-
-        System.out.printf(
-            "PostgreSQL outage: %.1f s while %d nodes heartbeat every %d ms%n"
-                + "  readiness DOWN with the reason after  %.1f s (liveness UP in %d samples)%n"
-                + "  projection resumed after the database was back: %.1f s%n"
-                + "  every event of the outage projected after:       %.1f s%n"
-                + "  rollout engine leading again after:              %.1f s%n"
-                + "  events published: %d, projected: %d, seq gaps: 0, rebuild equal: %s%n",
-            outage.toMillis() / 1000.0,
-            NODES,
-            HEARTBEAT.toMillis(),
-            noticed.toMillis() / 1000.0,
-            livenessSamples,
-            resumed.toMillis() / 1000.0,
-            caughtUp.toMillis() / 1000.0,
-            leader.toMillis() / 1000.0,
-            fleet.total(),
-            projectedCounts(postgres).values().stream().mapToLong(Long::longValue).sum(),
-            rebuild.path("equal").asBoolean());
+      postgres.stop();
+      Instant stopped = Instant.now();
+      String reason =
+          await("readiness to name the projection's wait")
+              .atMost(NOTICE_BOUND)
+              .until(() -> api.projectionDownReason(), Optional::isPresent)
+              .orElseThrow();
+      Duration noticed = Duration.between(stopped, Instant.now());
+      assertThat(reason).startsWith("projection waiting for PostgreSQL since ");
+      assertThat(api.status("/q/health/ready")).isEqualTo(503);
+      HttpResponse<String> during = api.get("/api/v1/nodes/" + probeNode);
+      assertThat(during.statusCode()).as(during.body()).isEqualTo(503);
+      assertThat(during.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+      assertThat(JSON.readTree(during.body()).path("status").asInt()).isEqualTo(503);
+      int livenessSamples = 0;
+      while (Duration.between(stopped, Instant.now()).compareTo(OUTAGE) < 0) {
+        HttpResponse<String> live = api.get("/q/health/live");
+        assertThat(live.statusCode())
+            .as("liveness during the outage: %s", live.body())
+            .isEqualTo(200);
+        livenessSamples++;
+        long left = OUTAGE.minus(Duration.between(stopped, Instant.now())).toMillis();
+        Thread.sleep(Math.clamp(left, 0, 1000)); // the outage's length is the fault itself
       }
+      assertThat(api.projectionDownReason())
+          .as("still waiting at the end of the outage")
+          .isPresent();
+
+      postgres.restart();
+      Instant back = Instant.now();
+      Duration outage = Duration.between(stopped, back);
+      await("the projection to resume by itself")
+          .atMost(RESUME_BOUND)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> api.projectionDownReason().isEmpty());
+      Duration resumed = Duration.between(back, Instant.now());
+      await("the API to answer from the database again")
+          .atMost(RESUME_BOUND)
+          .until(() -> api.status("/api/v1/nodes/" + probeNode) == 200);
+      await("the rollout engine to hold its leader lock again")
+          .atMost(LEADER_BOUND)
+          .until(() -> count(postgres, LEADER_LOCKS) == 1);
+      Duration leader = Duration.between(back, Instant.now());
+
+      fleet.stop();
+      Map<String, Long> published = fleet.published();
+      await("every published event projected")
+          .atMost(SETTLE_BOUND)
+          .until(() -> projectedCounts(postgres).equals(published));
+      Duration caughtUp = Duration.between(back, Instant.now());
+
+      assertNoSeqGap(postgres, published);
+      JsonNode rebuild = api.rebuild();
+      assertThat(rebuild.path("equal").asBoolean()).as("rebuild: %s", rebuild).isTrue();
+      assertThat(api.status("/q/health/ready")).isEqualTo(200);
+      assertThat(api.status("/q/health/live")).isEqualTo(200);
+      String output = Files.readString(log);
+      assertThat(output.lines().filter(l -> l.contains(WAITING_LOG)))
+          .as("one log line when the wait starts (%s)", log)
+          .hasSize(1);
+      assertThat(output.lines().filter(l -> l.contains(RESUMED_LOG)))
+          .as("one log line when it ends (%s)", log)
+          .hasSize(1);
+
+      System.out.printf(
+          "PostgreSQL outage: %.1f s while %d nodes heartbeat every %d ms%n"
+              + "  readiness DOWN with the reason after  %.1f s (liveness UP in %d samples)%n"
+              + "  projection resumed after the database was back: %.1f s%n"
+              + "  every event of the outage projected after:       %.1f s%n"
+              + "  rollout engine leading again after:              %.1f s%n"
+              + "  events published: %d, projected: %d, seq gaps: 0, rebuild equal: %s%n",
+          outage.toMillis() / 1000.0,
+          NODES,
+          HEARTBEAT.toMillis(),
+          noticed.toMillis() / 1000.0,
+          livenessSamples,
+          resumed.toMillis() / 1000.0,
+          caughtUp.toMillis() / 1000.0,
+          leader.toMillis() / 1000.0,
+          fleet.total(),
+          projectedCounts(postgres).values().stream().mapToLong(Long::longValue).sum(),
+          rebuild.path("equal").asBoolean());
     }
   }
 
@@ -229,7 +232,7 @@ class PostgresOutageIT {
         postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
   }
 
-  private static Map<String, String> environment(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
+  private static Map<String, String> environment(KafkaBroker kafka, EmbeddedPostgres postgres) {
     return Map.of(
         "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
         "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),

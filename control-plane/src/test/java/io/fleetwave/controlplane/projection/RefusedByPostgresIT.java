@@ -19,6 +19,8 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -163,40 +165,13 @@ class RefusedByPostgresIT {
 
   private static NodeRegistered kernel(String kernel) {
     NodeRegistered base = Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of());
-    return new NodeRegistered(
-        base.hostname(),
-        base.hostKind(),
-        base.osId(),
-        base.osVersion(),
-        kernel,
-        base.readOnlyRoot(),
-        base.systemd(),
-        base.driverRoot(),
-        base.deviceRoot(),
-        base.driverProvider(),
-        base.driverVersion(),
-        base.zone(),
-        base.labels(),
-        base.reasons());
+    return NodeRegisteredBuilder.from(base).kernel(kernel).build();
   }
 
   /** A GPU whose PCI device id is too large for the btree index on it (2704 bytes at most). */
   private static Gpu withDeviceId(String deviceId) {
     Gpu base = Events.gpu(0, Events.H100, MigMode.DISABLED);
-    return new Gpu(
-        base.index(),
-        base.uuid(),
-        base.pciBusId(),
-        deviceId,
-        base.product(),
-        base.memoryMiB(),
-        base.migCapable(),
-        base.migMode(),
-        base.migModePending(),
-        base.instances(),
-        base.vfsTotal(),
-        base.vfsEnabled(),
-        base.health());
+    return GpuBuilder.from(base).pciDeviceId(deviceId).build();
   }
 
   /** Letters and digits that do not compress, so the index entry stays as large as the text. */

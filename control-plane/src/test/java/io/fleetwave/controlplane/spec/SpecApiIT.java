@@ -18,7 +18,6 @@ import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.node.Gpu;
-import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
@@ -34,6 +33,7 @@ import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -481,19 +481,14 @@ class SpecApiIT {
   }
 
   private static Gpu vgpuHostH100() {
-    return new Gpu(
-        0,
-        "GPU-vgpu-0",
-        "00000000:18:00.0",
-        Events.H100,
-        "NVIDIA H100 80GB HBM3",
-        81559,
-        true,
-        MigMode.DISABLED,
-        MigMode.DISABLED,
-        List.of(),
-        32,
-        0,
-        GpuHealth.HEALTHY);
+    return GpuBuilder.gpu(0)
+        .uuid("GPU-vgpu-0")
+        .pciDeviceId(Events.H100)
+        .product("NVIDIA H100 80GB HBM3")
+        .memoryMiB(81559)
+        .migCapable(true)
+        .migMode(MigMode.DISABLED)
+        .vfsTotal(32)
+        .build();
   }
 }

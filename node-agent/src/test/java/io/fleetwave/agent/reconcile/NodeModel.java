@@ -10,6 +10,7 @@ import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -211,20 +212,12 @@ final class NodeModel {
     for (GpuState g : gpus.values()) {
       Gpu before = g.observed.gpu();
       Gpu now =
-          new Gpu(
-              before.index(),
-              before.uuid(),
-              before.pciBusId(),
-              before.pciDeviceId(),
-              before.product(),
-              before.memoryMiB(),
-              before.migCapable(),
-              g.migNow,
-              g.migPending,
-              g.instances,
-              before.vfsTotal(),
-              g.vfs,
-              before.health());
+          GpuBuilder.from(before)
+              .migMode(g.migNow)
+              .migModePending(g.migPending)
+              .instances(g.instances)
+              .vfsEnabled(g.vfs)
+              .build();
       List<Integer> creatable = g.model.vgpuTypes().stream().map(VgpuType::id).toList();
       List<VirtualFunction> vfs = new ArrayList<>();
       for (int vf = 0; vf < g.vfs; vf++) {

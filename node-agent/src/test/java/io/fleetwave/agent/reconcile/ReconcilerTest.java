@@ -8,13 +8,13 @@ import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.Gpu;
-import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -262,20 +262,13 @@ class ReconcilerTest {
       functions.add(new VirtualFunction(vf, "0000:0" + index + ":00." + (vf + 1), ids, 0));
     }
     return new ObservedGpu(
-        new Gpu(
-            index,
-            "GPU-" + index,
-            "0000:0" + index + ":00.0",
-            m.pciDeviceId(),
-            m.product(),
-            m.memoryMiB(),
-            m.migCapable(),
-            now,
-            pending,
-            List.of(),
-            m.sriovVfs(),
-            vfs,
-            GpuHealth.HEALTHY),
+        GpuBuilder.of(m, index)
+            .uuid("GPU-" + index)
+            .pciBusId("0000:0" + index + ":00.0")
+            .migMode(now)
+            .migModePending(pending)
+            .vfsEnabled(vfs)
+            .build(),
         functions,
         List.of(),
         List.of());
@@ -284,20 +277,7 @@ class ReconcilerTest {
   private static ObservedGpu withInstances(ObservedGpu gpu, GpuInstance... instances) {
     Gpu g = gpu.gpu();
     return new ObservedGpu(
-        new Gpu(
-            g.index(),
-            g.uuid(),
-            g.pciBusId(),
-            g.pciDeviceId(),
-            g.product(),
-            g.memoryMiB(),
-            g.migCapable(),
-            g.migMode(),
-            g.migModePending(),
-            List.of(instances),
-            g.vfsTotal(),
-            g.vfsEnabled(),
-            g.health()),
+        GpuBuilder.from(g).instances(List.of(instances)).build(),
         gpu.vfs(),
         gpu.processes(),
         gpu.holders());

@@ -7,12 +7,12 @@ import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.MigProfile;
 import io.fleetwave.events.gpu.VgpuType;
 import io.fleetwave.events.node.Gpu;
-import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,20 +77,14 @@ final class Scenarios {
         random.nextInt(4) == 0 ? List.of(new GpuProcess(4711, "python", 1024)) : List.of();
     List<String> holders = random.nextInt(4) == 0 ? List.of("nvidia-persistenced") : List.of();
     Gpu gpu =
-        new Gpu(
-            index,
-            "GPU-" + index,
-            "0000:" + index + ":00.0",
-            model.pciDeviceId(),
-            model.product(),
-            model.memoryMiB(),
-            model.migCapable(),
-            now,
-            pending,
-            instances,
-            model.sriovVfs(),
-            vfsEnabled,
-            GpuHealth.HEALTHY);
+        GpuBuilder.of(model, index)
+            .uuid("GPU-" + index)
+            .pciBusId("0000:" + index + ":00.0")
+            .migMode(now)
+            .migModePending(pending)
+            .instances(instances)
+            .vfsEnabled(vfsEnabled)
+            .build();
     return new ObservedGpu(gpu, vfs, processes, holders);
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
@@ -15,17 +15,22 @@ import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.services.KafkaExtension;
+import io.fleetwave.testsupport.services.Shared;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The simulated apply time of the rollout benchmark: each node starts converging a new spec only
  * after the delay, and the delay is waited on a timer, so four nodes on ONE worker thread all apply
  * within one delay (plus slack) instead of one after the other.
  */
+@ExtendWith(KafkaExtension.class)
 class ApplyDelayIT {
   private static final String EVENTS = "it.apply-delay.node-events";
   private static final Duration APPLY_DELAY = Duration.ofSeconds(2);
@@ -36,47 +41,47 @@ class ApplyDelayIT {
            gpus: [{model: "0x233010DE", count: 1}]}
       """;
 
+  // Shared: its node names (h100-*) and events topic are its own, and the fleets it shares the
+  // broker with follow no desired spec.
   @Test
-  void everyNodeWaitsTheDelayOnATimerNotOnTheWorker() {
+  void everyNodeWaitsTheDelayOnATimerNotOnTheWorker(@Shared KafkaBroker kafka) {
     CommandSigner signer = CommandSigner.generate();
-    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-      kafka.createTopics(2, EVENTS, Topics.NODE_COMMANDS);
-      kafka.createTopics(2, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-      SpecFollowing following = SpecFollowing.of(signer.verifier()).withApplyDelay(APPLY_DELAY);
-      try (SimulatedFleet fleet =
-              SimulatedFleet.start(
-                  FleetFile.parse(FLEET, "ApplyDelayIT"),
-                  new SimulatedFleet.Settings(
-                      kafka.bootstrapServers(),
-                      Duration.ofMinutes(5),
-                      EVENTS,
-                      1, // one worker: a blocking delay would apply the nodes one after the other
-                      Duration.ofSeconds(10),
-                      Duration.ofSeconds(10)),
-                  following,
-                  null);
-          SignedCommands control = new SignedCommands(kafka.bootstrapServers(), signer);
-          NodeEventLog log = new NodeEventLog(kafka.bootstrapServers(), EVENTS)) {
-        List<String> nodes = fleet.nodes().stream().map(n -> n.name()).toList();
-        GpuSpec layout = new GpuSpec(0, true, Map.of("3g.40gb", 2), 0, Map.of());
-        Instant sent = Instant.now();
-        nodes.forEach(node -> control.desiredAsync(spec(node, 1, layout)));
-        control.flush();
+    kafka.createTopics(2, EVENTS, Topics.NODE_COMMANDS);
+    kafka.createTopics(2, KafkaBroker.compacted(), Topics.NODE_DESIRED);
+    SpecFollowing following = SpecFollowing.of(signer.verifier()).withApplyDelay(APPLY_DELAY);
+    try (SimulatedFleet fleet =
+            SimulatedFleet.start(
+                FleetFile.parse(FLEET, "ApplyDelayIT"),
+                new SimulatedFleet.Settings(
+                    kafka.bootstrapServers(),
+                    Duration.ofMinutes(5),
+                    EVENTS,
+                    1, // one worker: a blocking delay would apply the nodes one after the other
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(10)),
+                following,
+                null);
+        SignedCommands control = new SignedCommands(kafka.bootstrapServers(), signer);
+        NodeEventsReader log = new NodeEventsReader(kafka.bootstrapServers(), EVENTS)) {
+      List<String> nodes = fleet.nodes().stream().map(n -> n.name()).toList();
+      GpuSpec layout = new GpuSpec(0, true, Map.of("3g.40gb", 2), 0, Map.of());
+      Instant sent = Instant.now();
+      nodes.forEach(node -> control.desiredAsync(spec(node, 1, layout)));
+      control.flush();
 
-        for (String node : nodes) {
-          await("SpecApplied(1) of " + node)
-              .atMost(Duration.ofSeconds(60))
-              .until(() -> !log.of(node, SpecApplied.class).isEmpty());
-        }
-        for (String node : nodes) {
-          Instant accepted = time(log.of(node), SpecAccepted.class);
-          Instant applied = time(log.of(node), SpecApplied.class);
-          assertThat(accepted).as(node + " accepted").isAfterOrEqualTo(sent.plus(APPLY_DELAY));
-          // Serialised on the one worker, the last node would apply after 4 delays.
-          assertThat(applied)
-              .as(node + " applied")
-              .isBefore(sent.plus(APPLY_DELAY.multipliedBy(2)).plusSeconds(1));
-        }
+      for (String node : nodes) {
+        await("SpecApplied(1) of " + node)
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> !log.of(node, SpecApplied.class).isEmpty());
+      }
+      for (String node : nodes) {
+        Instant accepted = time(log.of(node), SpecAccepted.class);
+        Instant applied = time(log.of(node), SpecApplied.class);
+        assertThat(accepted).as(node + " accepted").isAfterOrEqualTo(sent.plus(APPLY_DELAY));
+        // Serialised on the one worker, the last node would apply after 4 delays.
+        assertThat(applied)
+            .as(node + " applied")
+            .isBefore(sent.plus(APPLY_DELAY.multipliedBy(2)).plusSeconds(1));
       }
     }
   }

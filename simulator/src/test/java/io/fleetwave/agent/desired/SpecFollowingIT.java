@@ -17,7 +17,7 @@ import io.fleetwave.agent.gate.GateFile;
 import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reconcile.StepDeadlines;
-import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
@@ -49,6 +49,8 @@ import io.fleetwave.simulator.SimulatedGpuBackend;
 import io.fleetwave.simulator.SimulatedHostFacts;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,6 +68,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -76,6 +79,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * converge in hardware order, recover after a reboot hands-off, survive a crash after any step,
  * report reset gates, and refuse bad commands without touching the node.
  */
+@ExtendWith(KafkaExtension.class)
 class SpecFollowingIT {
   private static final String EVENTS = "it.node-events";
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -116,17 +120,16 @@ class SpecFollowingIT {
   private static final AtomicReference<CrashPoint> CRASH_AT = new AtomicReference<>();
 
   @TempDir static Path stateRoot;
-  private static EmbeddedKafka kafka;
+  private static KafkaBroker kafka;
   private static SimulatedFleet fleet;
   private static SignedCommands control;
-  private static NodeEventLog log;
+  private static NodeEventsReader log;
   private static CommandSigner signer;
 
   @BeforeAll
   static void startFleet() {
-    kafka = EmbeddedKafka.start();
     kafka.createTopics(2, EVENTS, Topics.NODE_COMMANDS);
-    kafka.createTopics(2, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
+    kafka.createTopics(2, KafkaBroker.compacted(), Topics.NODE_DESIRED);
     signer = CommandSigner.generate();
     SpecFollowing following =
         SpecFollowing.of(signer.verifier())
@@ -146,7 +149,7 @@ class SpecFollowingIT {
             following,
             stateRoot);
     control = new SignedCommands(kafka.bootstrapServers(), signer);
-    log = new NodeEventLog(kafka.bootstrapServers(), EVENTS);
+    log = new NodeEventsReader(kafka.bootstrapServers(), EVENTS);
   }
 
   @AfterAll
@@ -159,9 +162,6 @@ class SpecFollowingIT {
     }
     if (control != null) {
       control.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
   }
 

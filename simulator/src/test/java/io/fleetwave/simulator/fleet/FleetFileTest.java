@@ -8,6 +8,7 @@ import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.simulator.SimulatedHostFacts;
+import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -92,21 +93,19 @@ class FleetFileTest {
 
     assertThat(facts)
         .isEqualTo(
-            new NodeRegistered(
-                "n-0",
-                HostKind.fromWireName(host),
-                osId,
-                osVersion,
-                kernel,
-                readOnlyRoot,
-                systemd,
-                driverRoot,
-                deviceRoot,
-                DriverProvider.fromWireName(provider),
-                "580.95.05",
-                "zone-b",
-                Map.of("pool", "p"),
-                facts.reasons()));
+            NodeRegisteredBuilder.forHost("n-0", HostKind.fromWireName(host))
+                .os(osId, osVersion)
+                .kernel(kernel)
+                .readOnlyRoot(readOnlyRoot)
+                .systemd(systemd)
+                .driverRoot(driverRoot)
+                .deviceRoot(deviceRoot)
+                .driverProvider(DriverProvider.fromWireName(provider))
+                .driverVersion("580.95.05")
+                .zone("zone-b")
+                .labels(Map.of("pool", "p"))
+                .reasons(facts.reasons())
+                .build());
     assertThat(facts.reasons().get("driverRoot"))
         .isEqualTo(
             "simulated " + host + " host (fleet group n): driver libraries under " + driverRoot);

@@ -5,10 +5,10 @@ import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.Gpu;
-import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,20 +23,13 @@ final class Fleets {
     GpuModel m = CATALOG.find(model).orElseThrow();
     MigMode mode =
         !m.migCapable() ? MigMode.UNSUPPORTED : migOn ? MigMode.ENABLED : MigMode.DISABLED;
-    return new Gpu(
-        index,
-        "GPU-" + model + "-" + index,
-        String.format("0000:%02x:00.0", index + 1),
-        m.pciDeviceId(),
-        m.product(),
-        m.memoryMiB(),
-        m.migCapable(),
-        mode,
-        mode,
-        migOn ? instances : List.of(),
-        m.sriovVfs(),
-        Math.min(vfs, m.sriovVfs()),
-        GpuHealth.HEALTHY);
+    return GpuBuilder.of(m, index)
+        .uuid("GPU-" + model + "-" + index)
+        .pciBusId(String.format("0000:%02x:00.0", index + 1))
+        .migMode(mode)
+        .instances(migOn ? instances : List.of())
+        .vfsEnabled(Math.min(vfs, m.sriovVfs()))
+        .build();
   }
 
   static List<Gpu> gpus(String model, int count, boolean migOn, List<GpuInstance> instances) {
