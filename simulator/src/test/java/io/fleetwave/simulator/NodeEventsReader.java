@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,6 +66,6 @@ final class NodeEventsReader implements AutoCloseable {
 
   @Override
   public void close() {
-    consumer.close(Duration.ofSeconds(5));
+    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
   }
 }

@@ -59,7 +59,7 @@ final class InstancePacker {
     for (MigProfile profile : todo) {
       long total =
           staying.stream().filter(i -> i.profile().equals(profile.name())).count()
-              + todo.stream().filter(p -> p == profile).count();
+              + todo.stream().filter(p -> p.equals(profile)).count();
       if (total > profile.maxCount()) {
         return Optional.empty();
       }
@@ -85,7 +85,8 @@ final class InstancePacker {
       return false;
     }
     // Identical instances are interchangeable: place them in increasing order only.
-    int after = next > 0 && todo.get(next - 1) == profile ? placed.getLast().placementStart() : -1;
+    int after =
+        next > 0 && todo.get(next - 1).equals(profile) ? placed.getLast().placementStart() : -1;
     for (int start : profile.starts()) {
       if (start <= after || !free(used, start, profile.memorySlices())) {
         continue;

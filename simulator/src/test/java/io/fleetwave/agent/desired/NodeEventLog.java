@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -64,6 +65,6 @@ final class NodeEventLog implements AutoCloseable {
 
   @Override
   public void close() {
-    consumer.close(Duration.ofSeconds(5));
+    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
   }
 }

@@ -332,7 +332,8 @@ public final class RolloutDecider {
                         && n.phase() == Phase.FORWARD
                         && n.state().finished()
                         && !n.releasePending())
-            .sorted(Comparator.comparingInt(NodeRun::wave).reversed().thenComparing(NodeRun::order))
+            .sorted(
+                Comparator.comparingInt(NodeRun::wave).reversed().thenComparingInt(NodeRun::order))
             .toList();
     boolean forwardInFlight =
         run.nodes().stream().anyMatch(n -> n.phase() == Phase.FORWARD && n.inFlight());
