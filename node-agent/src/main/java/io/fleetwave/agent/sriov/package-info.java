@@ -1,0 +1,4 @@
+/**
+ * SR-IOV virtual functions and vGPU types through sysfs.
+ */
+package io.fleetwave.agent.sriov;
