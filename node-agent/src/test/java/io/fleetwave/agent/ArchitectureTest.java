@@ -49,9 +49,9 @@ class ArchitectureTest {
 
   /**
    * No cycles between packages, but for one known one: host holds both the host's facts (read by
-   * sriov, hostclients, reset, modules) and HostProbe, which gathers them through sysfs (sriov)
-   * and D-Bus (hostclients). HostProbe is to move to a package of its own; until then its
-   * dependencies are left out, and no other.
+   * sriov, hostclients, reset, modules) and HostProbe, which gathers them through sysfs (sriov) and
+   * D-Bus (hostclients). HostProbe is to move to a package of its own; until then its dependencies
+   * are left out, and no other.
    */
   @Test
   void packagesHaveNoCycles() {

@@ -1,4 +1,2 @@
-/**
- * MIG configurations in PostgreSQL: stored, imported and seeded.
- */
+/** MIG configurations in PostgreSQL: stored, imported and seeded. */
 package io.fleetwave.controlplane.mig.store;
