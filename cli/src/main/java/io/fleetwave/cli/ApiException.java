@@ -1,14 +1,18 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.Serial;
 
 /**
  * The API answered with an error status: {@link #getMessage()} is one line with the status, the
  * problem's title and its detail; {@link #fieldErrors()} the lines of its {@code errors} array.
  */
 public final class ApiException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final int status;
-  private final JsonNode problem;
+  // transient: never Java-serialized (nothing here serializes exceptions); read in this JVM.
+  private final transient JsonNode problem;
 
   public ApiException(int status, String message, JsonNode problem) {
     super(message);

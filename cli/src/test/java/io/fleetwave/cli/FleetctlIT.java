@@ -206,7 +206,7 @@ class FleetctlIT {
     assertThat(created)
         .startsWith("rollout ")
         .contains(" created: cli-mig, 4 node(s) in 2 wave(s)");
-    String id = created.split(" ")[1];
+    String id = created.split(" ", -1)[1];
 
     String paused = ok(fleetctl("rollout", "pause", id, "--reason", "checking the canary"));
     assertThat(paused).startsWith("pause: rollout cli-mig paused");

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,7 +24,7 @@ class StandInApiTest {
 
   /** Nodes n0..n(count-1), paged as the API pages them. */
   private String serveNodes(int count) throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/api/v1/nodes",
         exchange -> {
@@ -54,7 +55,7 @@ class StandInApiTest {
     String raw = exchange.getRequestURI().getRawQuery();
     java.util.Map<String, String> params = new java.util.HashMap<>();
     if (raw != null) {
-      for (String pair : raw.split("&")) {
+      for (String pair : raw.split("&", -1)) {
         String[] kv = pair.split("=", 2);
         params.put(kv[0], java.net.URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
       }

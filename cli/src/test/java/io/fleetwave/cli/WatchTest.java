@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -24,7 +25,7 @@ class WatchTest {
   /** Status and body per GET, in order; the last one repeats. */
   private String serve(List<Answer> answers) throws IOException {
     Deque<Answer> script = new ArrayDeque<>(answers);
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/api/v1/rollouts/" + ID,
         exchange -> {

@@ -65,6 +65,9 @@ public final class SimulatedDriverExecutor implements DriverChangeExecutor {
                     "the simulated node did not take the request within " + HAND_OVER_BOUND));
   }
 
+  // The install's future is not awaited: as with a real executor, the engine learns the outcome
+  // from the node itself (it reports the new driver).
+  @SuppressWarnings("FutureReturnValueIgnored")
   private void handOver(DriverChangeRequest request) {
     SimulatedFleet running =
         fleet

@@ -83,7 +83,7 @@ class AgentOverlaysTest {
         .as(
             "above workloads, within the range user classes may use (the system-* classes are 2e9+)")
         .isBetween(1_000_000, 1_000_000_000);
-    assertThat(priority.getGlobalDefault()).isNotEqualTo(Boolean.TRUE);
+    assertThat(priority.getGlobalDefault()).isNotEqualTo(true);
   }
 
   @ParameterizedTest
@@ -105,7 +105,7 @@ class AgentOverlaysTest {
     assertThat(agent.pod().getHostPID()).isTrue();
     assertThat(agent.pod().getHostNetwork())
         .as("the agent only connects out to Kafka and the API server")
-        .isNotEqualTo(Boolean.TRUE);
+        .isNotEqualTo(true);
   }
 
   @ParameterizedTest

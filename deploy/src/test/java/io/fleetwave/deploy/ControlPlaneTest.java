@@ -46,12 +46,12 @@ class ControlPlaneTest {
     assertThat(context.getRunAsNonRoot()).isTrue();
     assertThat(context.getAllowPrivilegeEscalation()).isFalse();
     assertThat(context.getReadOnlyRootFilesystem()).isTrue();
-    assertThat(context.getPrivileged()).isNotEqualTo(Boolean.TRUE);
+    assertThat(context.getPrivileged()).isNotEqualTo(true);
     assertThat(context.getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(context.getCapabilities().getAdd()).isNullOrEmpty();
 
-    assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
-    assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+    assertThat(pod.getHostPID()).isNotEqualTo(true);
+    assertThat(pod.getHostNetwork()).isNotEqualTo(true);
     assertThat(pod.getVolumes()).allSatisfy(v -> assertThat(v.getHostPath()).isNull());
     String tmpVolume =
         container.getVolumeMounts().stream()

@@ -47,7 +47,7 @@ class KafkaTest {
       Map<String, Object> spec = Rendered.field(user, "spec");
       assertThat(map(spec.get("authentication"))).containsEntry("type", "scram-sha-512");
       for (String acl : acls(user.getMetadata().getName())) {
-        String[] parts = acl.split(" ");
+        String[] parts = acl.split(" ", -1);
         if (parts[0].equals("topic")) {
           assertThat(topics).as("topic of %s", acl).contains(parts[2]);
         }

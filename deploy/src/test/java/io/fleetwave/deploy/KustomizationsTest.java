@@ -141,7 +141,7 @@ class KustomizationsTest {
     Pattern backticked = Pattern.compile("`([A-Z0-9_]+)`");
     for (String line : readme.lines().toList()) {
       if (line.startsWith("|")) {
-        String[] cells = line.split("\\|");
+        String[] cells = line.split("\\|", -1);
         if (cells.length > 1) {
           Matcher name = backticked.matcher(cells[1]);
           while (name.find()) {

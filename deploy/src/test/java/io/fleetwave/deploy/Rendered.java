@@ -22,7 +22,7 @@ record Rendered(Path dir, List<HasMetadata> resources) {
 
   static Rendered parse(Path dir, String yaml) {
     List<HasMetadata> resources = new ArrayList<>();
-    for (String document : DOCUMENT_SEPARATOR.split(yaml)) {
+    for (String document : DOCUMENT_SEPARATOR.split(yaml, -1)) {
       if (document.isBlank()) {
         continue;
       }

@@ -60,7 +60,8 @@ class EmbeddedServicesIT {
                 pg.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
         ResultSet rs = c.createStatement().executeQuery("select 'ok'::text")) {
       rs.next();
-      assertThat(rs.getString(1).getBytes(StandardCharsets.UTF_8)).isEqualTo("ok".getBytes());
+      assertThat(rs.getString(1).getBytes(StandardCharsets.UTF_8))
+          .isEqualTo("ok".getBytes(StandardCharsets.UTF_8));
     }
   }
 

@@ -147,9 +147,7 @@ public final class AgentMain {
       Optional<CommandFollower> follower =
           following.map(f -> follow(kafka, facts, agent, gpus, f, scheduler));
       // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
-      long every = options.inventoryInterval().toMillis();
-      scheduler.scheduleWithFixedDelay(
-          agent::inventoryMayHaveChanged, every, every, TimeUnit.MILLISECONDS);
+      pollInventory(scheduler, agent, options.inventoryInterval().toMillis());
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime()
           .addShutdownHook(
@@ -268,5 +266,14 @@ public final class AgentMain {
     wrapped.put("type", event.getClass().getSimpleName());
     wrapped.put("data", event);
     return EventCodec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(wrapped);
+  }
+
+  // The schedule's future is not kept: inventoryMayHaveChanged only queues a guarded check, so
+  // nothing it runs can throw and end the schedule unseen; the scheduler's shutdown stops it.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private static void pollInventory(
+      ScheduledExecutorService scheduler, NodeAgent agent, long every) {
+    scheduler.scheduleWithFixedDelay(
+        agent::inventoryMayHaveChanged, every, every, TimeUnit.MILLISECONDS);
   }
 }

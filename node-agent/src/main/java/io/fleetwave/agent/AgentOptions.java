@@ -151,7 +151,7 @@ record AgentOptions(
 
   static Map<String, String> labels(String text) {
     Map<String, String> labels = new LinkedHashMap<>();
-    for (String pair : text.split(",")) {
+    for (String pair : text.split(",", -1)) {
       if (pair.isBlank()) {
         continue;
       }

@@ -92,7 +92,7 @@ public final class NodeAgent {
       throw new IllegalStateException("agent of " + nodeName() + " already started");
     }
     startedMillis = settings.clock().millis();
-    events.publish(facts);
+    events.send(facts);
     publishInventory(true);
     long interval = settings.heartbeatInterval().toMillis();
     long spread = Math.floorMod(nodeName().hashCode(), interval);
@@ -108,7 +108,7 @@ public final class NodeAgent {
     if (!running.get()) {
       throw new AgentHaltedException(nodeName(), epoch());
     }
-    events.publish(event);
+    events.send(event);
   }
 
   /** Publishes the inventory now if it changed since the last report (after a GPU step). */
@@ -122,7 +122,7 @@ public final class NodeAgent {
       throw new AgentHaltedException(nodeName(), epoch());
     }
     synchronized (inventoryLock) {
-      events.publish(facts);
+      events.send(facts);
     }
     publishInventory(true);
   }
@@ -167,7 +167,7 @@ public final class NodeAgent {
     guarded(
         "heartbeat",
         () -> {
-          events.publish(new Heartbeat(bootId.get(), uptimeSeconds()));
+          events.send(new Heartbeat(bootId.get(), uptimeSeconds()));
           // Real backends have no change callback: the heartbeat doubles as the inventory poll.
           publishInventory(false);
         });
@@ -185,7 +185,7 @@ public final class NodeAgent {
       List<Gpu> inventory = backend.inventory();
       if (always || !inventory.equals(lastInventory)) {
         lastInventory = inventory;
-        events.publish(new GpuInventoryReported(inventory));
+        events.send(new GpuInventoryReported(inventory));
       }
     }
   }

@@ -129,6 +129,8 @@ class NodeObjectIT {
   }
 
   @Test
+  // The accepted connections are only held, never read: they stay open and unanswered.
+  @SuppressWarnings("ModifiedButNotUsed")
   void anApiServerThatNeverAnswersFallsBackWithinTheBound() throws IOException {
     try (ServerSocket silent = new ServerSocket(0)) {
       List<Socket> accepted = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.fleetwave.simulator;
 
+import java.io.Serial;
 import java.util.List;
 
 /**
@@ -7,8 +8,11 @@ import java.util.List;
  * (holders names what uses it), or ENOENT-like for unknown modules.
  */
 public class KernelModuleException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final String module;
-  private final List<String> holders;
+  // transient: never Java-serialized (nothing here serializes exceptions); read in this JVM.
+  private final transient List<String> holders;
 
   public KernelModuleException(String module, String reason, List<String> holders) {
     super("module " + module + ": " + reason);

@@ -78,7 +78,7 @@ final class SimulatedGpu {
 
   /** The VF's PCI address: functions of the next bus, eight per device (as ARI lays them out). */
   String vfBusId(int vf) {
-    String[] parts = pciBusId.split(":");
+    String[] parts = pciBusId.split(":", -1);
     int bus = Integer.parseInt(parts[1], 16) + 1;
     return "%s:%02x:%02x.%d".formatted(parts[0], bus, vf / 8, vf % 8);
   }

@@ -189,6 +189,8 @@ public final class SimulatedNode {
    * @throws IllegalStateException while another version is being installed, or when the fleet is
    *     closed
    */
+  // The scheduled task's own future is not kept: applyDriver completes `installed` either way.
+  @SuppressWarnings("FutureReturnValueIgnored")
   public synchronized CompletableFuture<Void> installDriver(String version, Duration applyDelay) {
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(applyDelay, "applyDelay");

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import java.io.Serial;
 import java.net.URI;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,8 +12,11 @@ import java.util.Map;
  * members (RFC 9457 §3.2, e.g. {@code errors}) are added with {@link #with}.
  */
 public class ProblemException extends RuntimeException {
-  private final Problem problem;
-  private final Map<String, Object> extensions = new LinkedHashMap<>();
+  @Serial private static final long serialVersionUID = 1L;
+
+  // transient: never Java-serialized (nothing here serializes exceptions); read in this JVM.
+  private final transient Problem problem;
+  private final transient Map<String, Object> extensions = new LinkedHashMap<>();
 
   public ProblemException(int status, String slug, String title, String detail) {
     this(status, slug, title, detail, List.of());

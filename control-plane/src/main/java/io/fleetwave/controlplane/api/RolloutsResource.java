@@ -139,17 +139,14 @@ public class RolloutsResource {
           @QueryParam("dryRun")
           boolean dryRun) {
     Uni<RolloutPlan> plan =
-        planning
-            .plan(spec)
-            .onFailure(RolloutSpecException.class)
-            .transform(e -> invalid((RolloutSpecException) e));
+        planning.plan(spec).onFailure(RolloutSpecException.class).transform(e -> invalid(e));
     if (dryRun) {
       return plan.map(p -> Response.ok(p).build());
     }
     return plan.invoke(this::requireDriverExecutor)
         .chain(p -> store.create(spec, p, ANONYMOUS))
         .onFailure(RolloutConflictException.class)
-        .transform(e -> conflict((RolloutConflictException) e))
+        .transform(e -> conflict(e))
         .map(
             stored ->
                 Response.created(URI.create("/api/v1/rollouts/" + stored.id()))
@@ -225,7 +222,9 @@ public class RolloutsResource {
     AtomicLong last = new AtomicLong(parseSeq(lastEventId));
     // Looked up before the response starts (a worker thread may wait, bounded), so an unknown
     // rollout is a 404 problem like its siblings' rather than a 200 stream broken off.
-    store.find(rollout).await().atMost(LOOKUP_BOUND).orElseThrow(() -> unknown(id));
+    if (store.find(rollout).await().atMost(LOOKUP_BOUND).isEmpty()) {
+      throw unknown(id);
+    }
     return events(rollout, id, last, sse);
   }
 

@@ -80,6 +80,7 @@ public final class DatabaseFailures {
   /**
    * Any failure in one line, for logs and health reasons: its type and message, and its cause's.
    */
+  @SuppressWarnings("ReferenceEquality") // a throwable that is its own cause: the same object
   public static String summary(Throwable failure) {
     if (failure instanceof PgException pg) {
       return describe(pg);

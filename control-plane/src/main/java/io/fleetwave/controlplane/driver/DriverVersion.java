@@ -8,6 +8,9 @@ import java.util.stream.Collectors;
  * An NVIDIA driver version such as {@code 580.95.05}, ordered numerically part by part (so {@code
  * 575.51.03 < 575.64 < 580.65.06}); missing parts count as 0, so {@code 570.00} equals {@code 570}.
  */
+// An array component on purpose (numeric parts): the constructor copies it, and equals, hashCode
+// and toString are written out below to compare the parts numerically.
+@SuppressWarnings("ArrayRecordComponent")
 public record DriverVersion(int[] parts) implements Comparable<DriverVersion> {
   private static final Pattern FORMAT = Pattern.compile("\\d{1,4}(\\.\\d{1,4}){0,3}");
 

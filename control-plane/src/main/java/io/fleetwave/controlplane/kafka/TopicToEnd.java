@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.kafka;
 
+import java.io.Serial;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,6 +113,8 @@ public final class TopicToEnd {
 
   /** A topic was not read to its end within the bound. */
   public static final class TopicReadTimeoutException extends RuntimeException {
+    @Serial private static final long serialVersionUID = 1L;
+
     public TopicReadTimeoutException(String message) {
       super(message);
     }

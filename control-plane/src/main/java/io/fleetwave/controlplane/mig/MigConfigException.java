@@ -1,10 +1,13 @@
 package io.fleetwave.controlplane.mig;
 
+import java.io.Serial;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** A mig-parted file was refused; carries every problem found, each with its line and field. */
 public final class MigConfigException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final transient List<MigConfigProblem> problems;
 
   public MigConfigException(List<MigConfigProblem> problems) {

@@ -17,17 +17,15 @@ import org.apache.kafka.common.MetricName;
 @Startup
 @ApplicationScoped
 public class ConsumerLag {
-  private final KafkaClientService clients;
-
   public ConsumerLag(KafkaClientService clients, MeterRegistry registry) {
-    this.clients = clients;
-    Gauge.builder("fleetwave.projection.consumer.lag", this, ConsumerLag::records)
+    Gauge.builder("fleetwave.projection.consumer.lag", clients, ConsumerLag::records)
         .description("Records of fleet.node-events not yet consumed by the projection")
         .baseUnit("records")
         .register(registry);
   }
 
-  double records() {
+  // Static, on the client service: the gauge holds no reference to a half-built bean.
+  static double records(KafkaClientService clients) {
     KafkaConsumer<Object, Object> consumer = clients.getConsumer(NodeEventsConsumer.CHANNEL);
     if (consumer == null) {
       return Double.NaN;

@@ -79,8 +79,13 @@ public class NodeEventsConsumer {
   private static long offset(KafkaRecord<String, byte[]> record) {
     return record
         .getMetadata(IncomingKafkaRecordMetadata.class)
-        .map(IncomingKafkaRecordMetadata::getOffset)
+        .map(NodeEventsConsumer::offset)
         .orElse(-1L);
+  }
+
+  // getMetadata(Class) yields the raw type; read it as the wildcard type (no raw-type call).
+  private static long offset(IncomingKafkaRecordMetadata<?, ?> metadata) {
+    return metadata.getOffset();
   }
 
   @Incoming(CHANNEL)

@@ -42,7 +42,7 @@ public class ProjectionOutage {
 
   ProjectionOutage(MeterRegistry registry, Clock clock) {
     this.clock = clock;
-    Gauge.builder("fleetwave.projection.waiting", this, ProjectionOutage::waitingSeconds)
+    Gauge.builder("fleetwave.projection.waiting", current, wait -> waitingSeconds(wait, clock))
         .description(
             "How long the projection has been waiting for PostgreSQL or Kafka (0 when it is not)")
         .baseUnit("seconds")
@@ -81,7 +81,8 @@ public class ProjectionOutage {
     return Optional.ofNullable(current.get());
   }
 
-  double waitingSeconds() {
+  // Static, on the state it reads: the gauge holds no reference to a half-built bean.
+  private static double waitingSeconds(AtomicReference<Wait> current, Clock clock) {
     Wait wait = current.get();
     return wait == null ? 0 : Duration.between(wait.since(), clock.instant()).toMillis() / 1000.0;
   }

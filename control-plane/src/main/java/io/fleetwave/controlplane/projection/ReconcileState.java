@@ -165,6 +165,7 @@ public record ReconcileState(
     return with(generation, appliedGeneration, bootPending, failure, rejection, next);
   }
 
+  @SuppressWarnings("ReferenceEquality") // step() returns this object itself when nothing changed
   private ReconcileState failed(StepFailed failed) {
     ReconcileState stepped =
         step(

@@ -11,6 +11,7 @@ public sealed interface Requirement {
 
   /** {@code key=value} or {@code key==value}. */
   record Equals(String key, String value) implements Requirement {
+    @Override
     public boolean matches(Map<String, String> labels) {
       return value.equals(labels.get(key));
     }
@@ -18,6 +19,7 @@ public sealed interface Requirement {
 
   /** {@code key!=value}: also true when the key is absent, as in Kubernetes. */
   record NotEquals(String key, String value) implements Requirement {
+    @Override
     public boolean matches(Map<String, String> labels) {
       return !value.equals(labels.get(key));
     }
@@ -29,6 +31,7 @@ public sealed interface Requirement {
       values = List.copyOf(values);
     }
 
+    @Override
     public boolean matches(Map<String, String> labels) {
       return labels.containsKey(key) && values.contains(labels.get(key));
     }
@@ -40,6 +43,7 @@ public sealed interface Requirement {
       values = List.copyOf(values);
     }
 
+    @Override
     public boolean matches(Map<String, String> labels) {
       return !labels.containsKey(key) || !values.contains(labels.get(key));
     }
@@ -47,6 +51,7 @@ public sealed interface Requirement {
 
   /** {@code key}. */
   record Exists(String key) implements Requirement {
+    @Override
     public boolean matches(Map<String, String> labels) {
       return labels.containsKey(key);
     }
@@ -54,6 +59,7 @@ public sealed interface Requirement {
 
   /** {@code !key}. */
   record NotExists(String key) implements Requirement {
+    @Override
     public boolean matches(Map<String, String> labels) {
       return !labels.containsKey(key);
     }

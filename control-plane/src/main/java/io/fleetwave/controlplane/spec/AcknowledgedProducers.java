@@ -34,6 +34,7 @@ public final class AcknowledgedProducers {
   }
 
   /** Sends one record; the future completes with the broker's acknowledgement or its refusal. */
+  @SuppressWarnings("FutureReturnValueIgnored") // the callback completes the returned future
   public static CompletableFuture<RecordMetadata> send(
       KafkaProducer<String, byte[]> producer, ProducerRecord<String, byte[]> record) {
     CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();

@@ -69,6 +69,8 @@ public class CommandPublisher {
         .transform(e -> unavailable(commands.size() + " command(s)", topic, e));
   }
 
+  // whenComplete's own future is not kept: its callback hands both outcomes to the emitter.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private Uni<List<RecordMetadata>> acknowledged(String topic, List<CommandEnvelope> commands) {
     return Uni.createFrom()
         .<List<RecordMetadata>>emitter(

@@ -1,9 +1,12 @@
 package io.fleetwave.controlplane.spec;
 
+import java.io.Serial;
 import java.util.List;
 
 /** A spec or command that is well formed but cannot be applied to the node; nothing was sent. */
 public class InvalidSpecException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final transient List<FieldError> errors;
 
   public InvalidSpecException(String detail, List<FieldError> errors) {

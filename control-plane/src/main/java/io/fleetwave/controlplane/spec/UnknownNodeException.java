@@ -1,7 +1,11 @@
 package io.fleetwave.controlplane.spec;
 
+import java.io.Serial;
+
 /** The fleet projection has no node of this name. */
 public class UnknownNodeException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final String node;
 
   public UnknownNodeException(String node) {

@@ -71,6 +71,8 @@ final class LatencyProbe {
   }
 
   /** Heartbeats over nodes [probeNodes, nodes) at the configured rate, in seq order per node. */
+  // Background load at a paced rate, fire and forget: the probes measure, not this load.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private static void heartbeats(
       KafkaProducer<String, byte[]> producer,
       long[] nextSeq,
@@ -91,6 +93,9 @@ final class LatencyProbe {
   }
 
   /** Microseconds until the API shows the probe event, or -1 past the bound. */
+  // The probe's send is not awaited: its arrival is read back through the API (that delay is the
+  // figure), and a lost record shows as -1, past the bound.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private static long probeOnce(
       HttpClient http, int port, KafkaProducer<String, byte[]> producer, int node, long seq)
       throws IOException, InterruptedException {

@@ -105,8 +105,14 @@ final class NodeTimeline implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     running.set(false);
-    poller.join(10_000);
+    try {
+      poller.join(10_000);
+    } catch (InterruptedException e) {
+      // Not rethrown (try-with-resources would hide it behind the body's exception); the
+      // caller still sees the interruption.
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -172,7 +172,7 @@ class KubernetesNodeDrainTest {
     assertThat(back.uncordoned()).isTrue();
     assertThat(back.restoredOperands()).containsExactly("dcgm-exporter", "device-plugin");
     Node after = read("gpu-1");
-    assertThat(after.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
+    assertThat(after.getSpec().getUnschedulable()).isNotEqualTo(true);
     assertThat(after.getMetadata().getAnnotations())
         .doesNotContainKeys(NodeMarks.CORDONED_BY, NodeMarks.LABELS_BEFORE);
     assertThat(after.getMetadata().getLabels())
@@ -292,6 +292,8 @@ class KubernetesNodeDrainTest {
   }
 
   @Test
+  // The delayed deletion is not awaited: the test asserts on its effect on the drain.
+  @SuppressWarnings("FutureReturnValueIgnored")
   void podsOfTheWaitForSelectorAreWaitedForAndNotEvictedWhenTheyFinish() {
     create(
         node("gpu-1", Map.of(), false),

@@ -40,6 +40,7 @@ class DeadLetterIT {
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
+  @SuppressWarnings("ArrayRecordComponent") // the bytes sent, never compared as a record
   private record Bad(String key, byte[] value, String reason, RecordMetadata sent) {}
 
   @Test

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class ProjectionExactlyOnceIT {
+  private static final List<HostKind> KINDS = List.of(HostKind.values());
   private static final String PREFIX = "eo-";
   private static final int NODES = 6;
 
@@ -82,7 +83,7 @@ class ProjectionExactlyOnceIT {
     List<Envelope<NodeEvent>> events = new ArrayList<>();
     for (int i = 0; i < NODES; i++) {
       String node = PREFIX + i;
-      HostKind kind = HostKind.values()[i % HostKind.values().length];
+      HostKind kind = KINDS.get(i % KINDS.size());
       Map<String, String> labels = Map.of("pool", i % 2 == 0 ? "training" : "inference");
       events.add(Events.envelope(node, 1, 0, Events.registered(node, kind, "570.1", labels)));
       events.add(Events.envelope(node, 1, 1, Events.inventory(Events.H100, 2, MigMode.DISABLED)));

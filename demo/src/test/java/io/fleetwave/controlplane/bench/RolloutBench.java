@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -246,7 +247,7 @@ public final class RolloutBench {
    * before its start. Nodes started before any completion (the first wave's start) are skipped.
    */
   private static Percentiles completionToStart(
-      Map<String, Instant> starts, Instant firstStart, TreeSet<Instant> completions) {
+      Map<String, Instant> starts, Instant firstStart, NavigableSet<Instant> completions) {
     List<Long> micros = new ArrayList<>();
     for (Instant start : starts.values()) {
       if (!start.isAfter(firstStart)) {

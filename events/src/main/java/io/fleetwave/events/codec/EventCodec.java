@@ -168,6 +168,7 @@ public final class EventCodec {
     return path.isEmpty() ? reason : "field '" + path + "': " + reason;
   }
 
+  @SuppressWarnings("ReferenceEquality") // a cause chain that loops ends at the same object
   private static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {

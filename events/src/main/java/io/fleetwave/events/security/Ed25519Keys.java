@@ -1,5 +1,6 @@
 package io.fleetwave.events.security;
 
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -79,7 +80,8 @@ final class Ed25519Keys {
   }
 
   static String pem(String label, byte[] der) {
-    String body = Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der);
+    String body =
+        Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
     return "-----BEGIN " + label + "-----\n" + body + "\n-----END " + label + "-----\n";
   }
 

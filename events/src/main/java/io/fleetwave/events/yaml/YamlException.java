@@ -1,11 +1,15 @@
 package io.fleetwave.events.yaml;
 
+import java.io.Serial;
+
 /**
  * A YAML text {@link StrictYaml} refuses: where (the source's name, the 1-based line, the key when
  * there is one) and why, e.g. {@code fleet.yaml line 12: unknown field 'gpu' in nodes[0] (known:
  * [count, gpus, ...])}.
  */
 public class YamlException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final String source;
   private final int line;
   private final String key;

@@ -13,6 +13,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -137,7 +138,7 @@ public final class CommandFollower implements AutoCloseable {
       follower.thread.start();
       return follower;
     } catch (RuntimeException e) {
-      consumer.close(Duration.ZERO);
+      consumer.close(CloseOptions.timeout(Duration.ZERO));
       throw e;
     }
   }
@@ -228,7 +229,7 @@ public final class CommandFollower implements AutoCloseable {
       LOG.log(Level.ERROR, "command follower stopped: " + e, e);
       catchingUp.forEach(c -> c.sink().catchUpFailed("command follower stopped: " + e));
     } finally {
-      consumer.close(Duration.ofSeconds(5));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 

@@ -289,6 +289,8 @@ public final class SpecConverger implements CommandSink {
     convergeOrRestore(spec, previous, commandId);
   }
 
+  // Identity: a spec that arrived during the delay supersedes this one even when it is equal.
+  @SuppressWarnings("ReferenceEquality")
   private void convergeOrRestore(NodeSpec spec, NodeSpec previous, String commandId) {
     if (desired != spec) {
       return; // superseded while the simulated apply delay ran

@@ -56,7 +56,6 @@ public record SpecFollowing(
     }
   }
 
-  /** Without a simulated apply delay. */
   /** Defaults: the standard topics, default deadlines, retries after 5 s, 30 s, then every 60 s. */
   public static SpecFollowing of(CommandVerifier verifier) {
     return new SpecFollowing(

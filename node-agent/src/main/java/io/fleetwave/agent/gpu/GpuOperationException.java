@@ -1,10 +1,14 @@
 package io.fleetwave.agent.gpu;
 
+import java.io.Serial;
+
 /**
  * A GPU operation the hardware (or driver) refused. The message always names the GPU and the
  * operation; {@link #holder()} names what blocks it, where something does.
  */
 public class GpuOperationException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final int gpu;
   private final String operation;
   private final String holder;

@@ -1,5 +1,6 @@
 package io.fleetwave.agent.host;
 
+import java.io.Serial;
 import java.time.Duration;
 import java.util.List;
 
@@ -32,6 +33,8 @@ public interface CommandRunner {
 
   /** A command that ran past its bound and was killed. */
   final class CommandTimeoutException extends RuntimeException {
+    @Serial private static final long serialVersionUID = 1L;
+
     public CommandTimeoutException(List<String> argv, Duration timeout) {
       super(
           String.join(" ", argv)

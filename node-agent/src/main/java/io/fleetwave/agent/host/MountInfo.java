@@ -30,8 +30,8 @@ public record MountInfo(List<Mount> mounts) {
   /** Parses mountinfo; malformed lines are skipped (a partial file still tells about the root). */
   public static MountInfo parse(String text) {
     List<Mount> mounts = new ArrayList<>();
-    for (String line : text.split("\n")) {
-      String[] parts = line.strip().split(" ");
+    for (String line : text.lines().toList()) {
+      String[] parts = line.strip().split(" ", -1);
       int separator = Arrays.asList(parts).indexOf("-");
       if (separator < 6 || parts.length < separator + 3) {
         continue;

@@ -13,7 +13,7 @@ public record OsRelease(Map<String, String> values) {
 
   public static OsRelease parse(String text) {
     Map<String, String> values = new LinkedHashMap<>();
-    for (String raw : text.split("\n")) {
+    for (String raw : text.lines().toList()) {
       String line = raw.strip();
       int eq = line.indexOf('=');
       if (line.isEmpty() || line.startsWith("#") || eq <= 0) {
@@ -30,8 +30,8 @@ public record OsRelease(Map<String, String> values) {
 
   private static String unquote(String value) {
     if (value.length() >= 2
-        && (value.startsWith("\"") && value.endsWith("\"")
-            || value.startsWith("'") && value.endsWith("'"))) {
+        && ((value.startsWith("\"") && value.endsWith("\""))
+            || (value.startsWith("'") && value.endsWith("'")))) {
       return value.substring(1, value.length() - 1);
     }
     return value;

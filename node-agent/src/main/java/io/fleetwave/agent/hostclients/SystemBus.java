@@ -125,7 +125,7 @@ public final class SystemBus implements AutoCloseable {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof org.freedesktop.dbus.exceptions.DBusExecutionException remote) {
-        throw new SystemBusCallException(what, remote.getType(), remote.getMessage(), remote);
+        throw new SystemBusCallException(what, errorName(remote), remote.getMessage(), remote);
       }
       throw new SystemBusUnavailableException(
           "systemd unreachable: " + what + " failed: " + cause.getMessage(), cause);
@@ -134,5 +134,12 @@ public final class SystemBus implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new SystemBusUnavailableException("interrupted during " + what, e);
     }
+  }
+
+  // dbus-java 5.1 marks getType() for removal and offers nothing else that carries the D-Bus
+  // error name (org.freedesktop.systemd1.NoSuchUnit...) of a remote failure.
+  @SuppressWarnings("removal")
+  private static String errorName(org.freedesktop.dbus.exceptions.DBusExecutionException remote) {
+    return remote.getType();
   }
 }

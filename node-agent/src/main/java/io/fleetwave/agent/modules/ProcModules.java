@@ -32,12 +32,12 @@ public final class ProcModules {
     }
     try {
       for (String line : Files.readAllLines(file)) {
-        String[] f = line.strip().split("\\s+");
+        String[] f = line.strip().split("\\s+", -1);
         if (f.length < 4) {
           continue;
         }
         List<String> users = new ArrayList<>();
-        for (String user : f[3].split(",")) {
+        for (String user : f[3].split(",", -1)) {
           if (!user.isBlank() && !user.equals("-")) {
             users.add(user);
           }

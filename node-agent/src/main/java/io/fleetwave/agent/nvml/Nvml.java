@@ -43,6 +43,9 @@ public final class Nvml implements AutoCloseable {
   }
 
   /** dlopen()s the library at this path; the caller then calls {@link #init()}. */
+  // Restricted: binding NVML through java.lang.foreign is the design; the agent's launcher
+  // grants native access. The arena lives as long as the library: close() closes it.
+  @SuppressWarnings({"restricted", "MustBeClosedChecker"})
   public static Nvml load(Path library) {
     if (!Files.exists(library)) {
       throw new IllegalStateException("NVML library " + library + " does not exist");
@@ -370,6 +373,7 @@ public final class Nvml implements AutoCloseable {
   }
 
   /** NVML's own text for a return code (nvmlErrorString). */
+  @SuppressWarnings("restricted") // reinterpret: NVML returns a C string of unknown length
   public synchronized String errorString(int code) {
     try {
       MethodHandle handle = bind("nvmlErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -439,6 +443,7 @@ public final class Nvml implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("restricted") // a downcall into NVML: the design (see load)
   private MethodHandle bind(String fn, FunctionDescriptor descriptor) {
     MethodHandle handle = bound.get(fn);
     if (handle == null) {

@@ -1,7 +1,11 @@
 package io.fleetwave.agent.nvml;
 
+import java.io.Serial;
+
 /** An NVML call that did not return NVML_SUCCESS: its code, name and NVML's own description. */
 public class NvmlException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final int code;
 
   public NvmlException(String function, int code, String description) {

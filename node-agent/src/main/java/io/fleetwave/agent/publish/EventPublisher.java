@@ -141,6 +141,7 @@ public final class EventPublisher implements AutoCloseable {
    * Sends one envelope, keyed by its subject (the node name). Events of one node keep their order
    * as long as one caller at a time publishes for that node (see {@link NodeEventStream}).
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // the callback completes the returned future
   public CompletableFuture<RecordMetadata> publish(Envelope<?> envelope) {
     CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
     ProducerRecord<String, byte[]> record =

@@ -36,6 +36,16 @@ public final class NodeEventStream {
     return Math.max(clock.millis(), previousEpoch + 1);
   }
 
+  /**
+   * Publishes without waiting for the broker: a failure is logged and counted by the {@link
+   * EventPublisher} (and reaches its {@link EventPublisher#onFailure} listener), not the caller.
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // fire and forget, as documented above
+  public void send(NodeEvent event) {
+    publish(event);
+  }
+
+  /** Publishes; the future completes with the broker's acknowledgement or the failure. */
   public synchronized CompletableFuture<RecordMetadata> publish(NodeEvent event) {
     Envelope<NodeEvent> envelope =
         Envelope.of(source, nodeName, clock.instant(), epoch, nextSeq++, event);

@@ -82,7 +82,7 @@ public final class PciSysfs {
    */
   public static String normalize(String bdf) {
     String lower = bdf.strip().toLowerCase(java.util.Locale.ROOT);
-    String[] parts = lower.split(":");
+    String[] parts = lower.split(":", -1);
     if (parts.length == 3 && parts[0].length() > 4) {
       return parts[0].substring(parts[0].length() - 4) + ":" + parts[1] + ":" + parts[2];
     }

@@ -27,7 +27,7 @@ public final class VgpuSysfs {
     Path file = nvidiaDir(vfBdf).resolve("creatable_vgpu_types");
     String text = read(file);
     List<VgpuTypeEntry> types = new ArrayList<>();
-    for (String line : text.split("\n")) {
+    for (String line : text.lines().toList()) {
       int colon = line.indexOf(':');
       if (colon <= 0) {
         continue;

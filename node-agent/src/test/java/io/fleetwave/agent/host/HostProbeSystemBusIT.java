@@ -29,8 +29,8 @@ class HostProbeSystemBusIT {
 
   @Test
   void ubuntuWithSystemdAnswersOnTheSystemBus() throws Exception {
-    HostTree tree = ubuntu();
-    try (PrivateBus bus = PrivateBus.start(dir.resolve("run/dbus/system_bus_socket"))) {
+    ubuntu();
+    try (PrivateBus _ = PrivateBus.start(dir.resolve("run/dbus/system_bus_socket"))) {
       HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
 
       assertThat(facts.hostKind()).isEqualTo(HostKind.UBUNTU);
@@ -73,7 +73,7 @@ class HostProbeSystemBusIT {
   @Timeout(20)
   void theBusBoundIsConfigurable() throws Exception {
     ubuntu();
-    try (SilentSocket silent = new SilentSocket(dir.resolve("run/dbus/system_bus_socket"))) {
+    try (SilentSocket _ = new SilentSocket(dir.resolve("run/dbus/system_bus_socket"))) {
       long start = System.nanoTime();
       HostFacts facts =
           new HostProbe(HostProbeSettings.detectAll(dir).withBusTimeout(Duration.ofMillis(500)))

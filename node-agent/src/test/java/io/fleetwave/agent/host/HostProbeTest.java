@@ -179,14 +179,13 @@ class HostProbeTest {
 
   @Test
   void explicitRootsWinOverDetection() {
-    HostTree tree =
-        new HostTree(dir)
-            .osRelease("ubuntu", "22.04")
-            .kernel("5.15.0")
-            .mountinfo(HostTree.RW_ROOT_MOUNTINFO)
-            .driver("/run/nvidia/driver", "lib64")
-            .driver("/opt/nvidia", "lib64")
-            .devices("/opt/devs", 1);
+    new HostTree(dir)
+        .osRelease("ubuntu", "22.04")
+        .kernel("5.15.0")
+        .mountinfo(HostTree.RW_ROOT_MOUNTINFO)
+        .driver("/run/nvidia/driver", "lib64")
+        .driver("/opt/nvidia", "lib64")
+        .devices("/opt/devs", 1);
 
     HostFacts facts =
         new HostProbe(

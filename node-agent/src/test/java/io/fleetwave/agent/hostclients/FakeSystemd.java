@@ -1,5 +1,6 @@
 package io.fleetwave.agent.hostclients;
 
+import java.io.Serial;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,10 +24,14 @@ import org.freedesktop.dbus.types.Variant;
 final class FakeSystemd implements AutoCloseable {
 
   public static final class NoSuchUnit extends DBusExecutionException {
+    @Serial private static final long serialVersionUID = 1L;
+
     public NoSuchUnit(String message) {
       super(message);
     }
 
+    // What SystemBus reads through the API dbus-java marks for removal (see SystemBus).
+    @SuppressWarnings("removal")
     @Override
     public String getType() {
       return "org.freedesktop.systemd1.NoSuchUnit";
@@ -136,7 +141,8 @@ final class FakeSystemd implements AutoCloseable {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
+    // unchecked, TypeParameterUnusedInFormals: dbus-java's Properties.Get declares this signature.
+    @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
     public <A> A Get(String iface, String property) {
       if (!property.equals("ActiveState")) {
         throw new DBusExecutionException("no property " + property);

@@ -72,10 +72,16 @@ public final class PrivateBus implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     daemon.destroy();
-    if (!daemon.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
-      daemon.destroyForcibly();
+    try {
+      if (!daemon.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+        daemon.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      // Not rethrown (try-with-resources would hide it behind the body's exception); the
+      // caller still sees the interruption.
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -13,25 +13,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class SilentSocket implements AutoCloseable {
   private final ServerSocketChannel server;
   private final List<SocketChannel> accepted = new CopyOnWriteArrayList<>();
-  private final Thread acceptor;
 
   public SilentSocket(Path path) throws IOException {
     java.nio.file.Files.createDirectories(path.getParent());
     server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     server.bind(UnixDomainSocketAddress.of(path));
-    acceptor =
-        Thread.ofPlatform()
-            .daemon()
-            .start(
-                () -> {
-                  try {
-                    while (true) {
-                      accepted.add(server.accept());
-                    }
-                  } catch (IOException closed) {
-                    // closed by close()
-                  }
-                });
+    Thread.ofPlatform()
+        .daemon()
+        .start(
+            () -> {
+              try {
+                while (true) {
+                  accepted.add(server.accept());
+                }
+              } catch (IOException closed) {
+                // closed by close()
+              }
+            });
   }
 
   public int acceptedConnections() {

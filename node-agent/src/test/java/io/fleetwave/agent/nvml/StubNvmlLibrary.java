@@ -10,6 +10,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,6 +27,7 @@ public final class StubNvmlLibrary {
   private final MethodHandle addProcess;
   private final MethodHandle commitReset;
 
+  @SuppressWarnings("restricted") // the stub's test controls are reached through FFM, as NVML is
   private StubNvmlLibrary(Path library) {
     SymbolLookup controls = SymbolLookup.libraryLookup(library, Arena.global());
     Linker linker = Linker.nativeLinker();
@@ -67,7 +69,7 @@ public final class StubNvmlLibrary {
         process.destroyForcibly();
         throw new IllegalStateException("gcc did not finish within 60 s");
       }
-      String output = new String(process.getInputStream().readAllBytes());
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (process.exitValue() != 0) {
         throw new IllegalStateException("gcc failed (" + process.exitValue() + "): " + output);
       }
@@ -94,7 +96,7 @@ public final class StubNvmlLibrary {
   }
 
   private static Path findGcc() {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":", -1)) {
       for (String name : List.of("gcc", "cc")) {
         Path candidate = Path.of(dir, name);
         if (Files.isExecutable(candidate)) {

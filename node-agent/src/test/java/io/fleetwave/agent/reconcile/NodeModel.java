@@ -11,6 +11,7 @@ import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.events.GpuBuilder;
+import java.io.Serial;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +26,8 @@ import java.util.TreeMap;
  */
 final class NodeModel {
   static final class HardwareRuleViolated extends AssertionError {
+    @Serial private static final long serialVersionUID = 1L;
+
     HardwareRuleViolated(String message) {
       super(message);
     }

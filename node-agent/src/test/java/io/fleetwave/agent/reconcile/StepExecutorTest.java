@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -148,7 +149,7 @@ class StepExecutorTest {
         executor.run(new Plan(2, List.of(new Step.HoldGate(LONG), new Step.ReleaseGate(LONG))));
 
     assertThat(outcome).isInstanceOf(Outcome.Applied.class);
-    assertThat(gate.holds).isEqualTo(1);
+    assertThat(gate.holds.get()).isEqualTo(1);
     assertThat(events).contains(new GateHeld(2, "applying spec generation 2"), new GateReleased(2));
   }
 
@@ -256,11 +257,11 @@ class StepExecutorTest {
 
   private static final class FakeGate implements DevicePluginGate {
     private volatile boolean released;
-    volatile int holds;
+    final AtomicInteger holds = new AtomicInteger();
 
     @Override
     public void hold(String reason) {
-      holds++;
+      holds.incrementAndGet();
       released = false;
     }
 

@@ -240,8 +240,8 @@ final class FleetFileParser {
     }
 
     private static int compare(String a, String b) {
-      String[] x = a.split("\\.");
-      String[] y = b.split("\\.");
+      String[] x = a.split("\\.", -1);
+      String[] y = b.split("\\.", -1);
       for (int i = 0; i < Math.max(x.length, y.length); i++) {
         int left = i < x.length ? Integer.parseInt(x[i]) : 0;
         int right = i < y.length ? Integer.parseInt(y[i]) : 0;

@@ -62,6 +62,7 @@ final class SignedCommands implements AutoCloseable {
   }
 
   /** Signs and sends without waiting (bulk); {@link #flush()} waits for all. */
+  @SuppressWarnings("FutureReturnValueIgnored") // bulk: flush() waits for all, as documented
   void desiredAsync(NodeSpec spec) {
     CommandEnvelope signed = signer.sign(unsigned(spec.node(), apply(spec)));
     producer.send(

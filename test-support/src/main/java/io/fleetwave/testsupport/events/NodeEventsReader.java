@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,7 +56,7 @@ public final class NodeEventsReader implements AutoCloseable {
             .map(p -> new TopicPartition(topic, p.partition()))
             .toList();
     if (partitions.isEmpty()) {
-      consumer.close(Duration.ZERO);
+      consumer.close(CloseOptions.timeout(Duration.ZERO));
       throw new IllegalStateException("topic " + topic + " does not exist: create it first");
     }
     consumer.assign(partitions);
@@ -126,6 +127,6 @@ public final class NodeEventsReader implements AutoCloseable {
 
   @Override
   public void close() {
-    consumer.close(Duration.ofSeconds(5));
+    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
   }
 }

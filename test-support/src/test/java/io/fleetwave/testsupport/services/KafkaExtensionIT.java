@@ -107,7 +107,7 @@ class KafkaExtensionIT {
 
   /** The broker's listener is gone: a connection to its port is refused. */
   private static void assertRefused(KafkaBroker broker) {
-    String[] hostPort = broker.bootstrapServers().split(",")[0].split(":");
+    String[] hostPort = broker.bootstrapServers().split(",", -1)[0].split(":", -1);
     assertThatThrownBy(
             () -> {
               try (Socket socket = new Socket()) {

@@ -6,7 +6,7 @@ import io.fleetwave.controlplane.rollout.plan.NodePlan;
  * How much of a node's work its change disturbs, and so what has to leave the node first.
  *
  * <p>Every change a rollout plans is disruptive (the planner leaves out nodes with nothing to
- * change), because of what the hardware refuses (shared/docs/hardware-model.md):
+ * change), because of what the hardware refuses (docs/hardware-model.md):
  *
  * <ul>
  *   <li>a MIG mode change is committed by a GPU reset, which is refused while any compute process

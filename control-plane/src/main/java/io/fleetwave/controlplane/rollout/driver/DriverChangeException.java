@@ -1,7 +1,11 @@
 package io.fleetwave.controlplane.rollout.driver;
 
+import java.io.Serial;
+
 /** A driver change that could not be handed over; the message names the node and the executor. */
 public final class DriverChangeException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final String executor;
   private final String node;
 

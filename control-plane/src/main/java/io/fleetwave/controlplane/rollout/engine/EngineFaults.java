@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.RolloutEvent;
+import java.io.Serial;
 import java.util.List;
 
 /**
@@ -17,6 +18,8 @@ public interface EngineFaults {
 
   /** Stops the engine thread on the spot, as if its process died. */
   final class EngineCrash extends Error {
+    @Serial private static final long serialVersionUID = 1L;
+
     public EngineCrash(String message) {
       super(message);
     }

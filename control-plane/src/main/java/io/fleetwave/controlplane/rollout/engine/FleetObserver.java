@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -107,7 +108,7 @@ public final class FleetObserver implements AutoCloseable {
           "the rollout engine stopped following %s; it reads results from the projection only",
           Topics.NODE_EVENTS);
     } finally {
-      consumer.close(Duration.ofSeconds(2));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
     }
   }
 

@@ -497,7 +497,7 @@ public final class RolloutDecider {
                     && n.phase() == Phase.FORWARD
                     && n.state().finished()
                     && !n.releasePending())
-        .sorted(Comparator.comparingInt(NodeRun::wave).reversed().thenComparing(NodeRun::order))
+        .sorted(Comparator.comparingInt(NodeRun::wave).reversed().thenComparingInt(NodeRun::order))
         .toList();
   }
 

@@ -160,7 +160,6 @@ public final class RolloutEngine implements AutoCloseable {
       }
       events.forEach(run::apply);
       runs.put(run.id(), run);
-      logged.put(run.id(), events);
       for (NodeRun node : run.inFlight()) {
         resend.add(key(run.id(), node.node()));
       }

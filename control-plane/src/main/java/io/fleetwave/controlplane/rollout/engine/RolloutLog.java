@@ -9,6 +9,7 @@ import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.rollout.RolloutEvent;
+import java.io.Serial;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -145,6 +146,8 @@ public final class RolloutLog implements AutoCloseable {
 
   /** Kafka did not take or give back rollout events in time. */
   public static final class RolloutLogException extends RuntimeException {
+    @Serial private static final long serialVersionUID = 1L;
+
     public RolloutLogException(String message, Throwable cause) {
       super(message, cause);
     }

@@ -1,10 +1,13 @@
 package io.fleetwave.controlplane.rollout.plan;
 
+import java.io.Serial;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** A rollout request was refused (HTTP 422); carries every problem found. */
 public final class RolloutSpecException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final transient List<RolloutSpecProblem> problems;
 
   public RolloutSpecException(List<RolloutSpecProblem> problems) {

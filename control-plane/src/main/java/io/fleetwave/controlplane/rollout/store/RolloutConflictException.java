@@ -1,15 +1,16 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import java.io.Serial;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * A new rollout plans nodes that an active rollout holds.
- *
- * @param nodes the overlapping nodes, sorted (all of them)
- * @param rolloutId the active rollout holding the first of them
+ * A new rollout plans nodes that an active rollout holds: {@link #nodes()} are the overlapping
+ * nodes, sorted (all of them), {@link #rolloutId()} the active rollout holding the first of them.
  */
 public final class RolloutConflictException extends RuntimeException {
+  @Serial private static final long serialVersionUID = 1L;
+
   private final transient List<String> nodes;
   private final UUID rolloutId;
   private final String rolloutName;

@@ -239,6 +239,9 @@ public class KubernetesJobDriverExecutorTest {
   }
 
   @Test
+  // "try": the server socket is closed early on purpose, so that the acceptor thread ends
+  // before it is joined; the resource's own close afterwards does nothing.
+  @SuppressWarnings("try")
   void anApiThatDoesNotAnswerFailsWithinTheTimeout() throws Exception {
     List<Socket> accepted = new CopyOnWriteArrayList<>();
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {

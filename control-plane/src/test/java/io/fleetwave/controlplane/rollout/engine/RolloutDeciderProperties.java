@@ -16,6 +16,7 @@ import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
+import java.io.Serial;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -303,7 +304,9 @@ class RolloutDeciderProperties {
   }
 
   /** The engine stops right after Kafka acknowledged an append. */
-  private static final class Crash extends RuntimeException {}
+  private static final class Crash extends RuntimeException {
+    @Serial private static final long serialVersionUID = 1L;
+  }
 
   @Provide
   Arbitrary<Scenario> scenarios() {

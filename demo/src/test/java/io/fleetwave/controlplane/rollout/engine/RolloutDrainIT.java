@@ -41,8 +41,6 @@ import org.junit.jupiter.api.Test;
 @TestProfile(RolloutDrainIT.DrainOn.class)
 @QuarkusTestResource(value = KubernetesApiResource.class, restrictToAnnotatedClass = true)
 class RolloutDrainIT {
-  private static final List<String> NODES =
-      List.of("drain-h100-0", "drain-h100-1", "drain-h100-2", "pdb-h100-0", "pdb-h100-1");
 
   public static class DrainOn implements QuarkusTestProfile {
     @Override
@@ -121,7 +119,7 @@ class RolloutDrainIT {
         .as("a pod without GPUs is not evicted")
         .isNotNull();
     Node done = kubernetes.nodes().withName("drain-h100-0").get();
-    assertThat(done.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
+    assertThat(done.getSpec().getUnschedulable()).isNotEqualTo(true);
     assertThat(done.getMetadata().getAnnotations()).doesNotContainKey("fleetwave.io/cordoned-by");
     assertThat(done.getMetadata().getLabels())
         .containsEntry("nvidia.com/mig.config", "all-balanced")

@@ -1,0 +1,2 @@
+/** MIG configurations in PostgreSQL: stored, imported and seeded. */
+package io.fleetwave.controlplane.mig.store;

@@ -1,0 +1,29 @@
+package io.fleetwave.events;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * events/ is the contract every module and every agent version shares: plain records and their
+ * codec, no framework. Jackson (the JSON and YAML of the wire and the catalogue) and the
+ * CloudEvents SDK (the envelope) are the only libraries; Quarkus, CDI, Vert.x, Kafka or fabric8
+ * here would force them on the agent and on every consumer of the contract.
+ */
+class ArchitectureTest {
+  @Test
+  void theContractUsesNoFramework() {
+    classes()
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..", "io.fleetwave.events..", "com.fasterxml.jackson..", "io.cloudevents..")
+        .because("events/ holds plain records and their codec (README \"Architecture\")")
+        .check(
+            new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.fleetwave.events"));
+  }
+}

@@ -1,0 +1,77 @@
+package io.fleetwave.agent;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.fleetwave.agent.host.HostProbe;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent's pure core (README "Architecture"): the reconciler that turns a desired spec and an
+ * observed node into steps in hardware order, and the GPU port it observes and acts through. They
+ * import only java.*, events/ and one another, so property tests run them over thousands of random
+ * nodes without NVML, sysfs, D-Bus, Kafka or Kubernetes; those adapters (nvml, sriov, hostclients,
+ * kafka, kubernetes...) implement or call the core, never the reverse.
+ */
+class ArchitectureTest {
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.fleetwave.agent");
+
+  private static final String[] PURE = {
+    "io.fleetwave.agent.reconcile..", "io.fleetwave.agent.gpu.."
+  };
+
+  @Test
+  void theReconcilerAndTheGpuPortImportOnlyJavaEventsAndEachOther() {
+    classes()
+        .that()
+        .resideInAnyPackage(PURE)
+        .should()
+        .onlyDependOnClassesThat(
+            elementsOf(
+                resideInAnyPackage("java..", "io.fleetwave.events..")
+                    .or(resideInAnyPackage(PURE))
+                    .as("java.*, io.fleetwave.events or the reconciler and GPU port")))
+        .because(
+            "the reconciler plans from values (README \"Architecture\"); put the effect in an"
+                + " adapter behind GpuBackend")
+        .check(MAIN);
+  }
+
+  /**
+   * No cycles between packages, but for one known one: host holds both the host's facts (read by
+   * sriov, hostclients, reset, modules) and HostProbe, which gathers them through sysfs (sriov) and
+   * D-Bus (hostclients). HostProbe is to move to a package of its own; until then its dependencies
+   * are left out, and no other.
+   */
+  @Test
+  void packagesHaveNoCycles() {
+    slices()
+        .matching("io.fleetwave.agent.(**)")
+        .should()
+        .beFreeOfCycles()
+        .ignoreDependency(
+            belongToAnyOf(HostProbe.class),
+            resideInAnyPackage("io.fleetwave.agent.sriov", "io.fleetwave.agent.hostclients"))
+        .check(MAIN);
+  }
+
+  /** The predicate for a class, for an array of such classes, and for primitives. */
+  private static DescribedPredicate<JavaClass> elementsOf(DescribedPredicate<JavaClass> allowed) {
+    return DescribedPredicate.describe(
+        allowed.getDescription(),
+        c -> {
+          JavaClass element = c.isArray() ? c.getBaseComponentType() : c;
+          return element.isPrimitive() || allowed.test(element);
+        });
+  }
+}
