@@ -37,6 +37,7 @@ class FleetctlIT {
   private static EmbeddedPostgres postgres;
   private static ControlPlaneProcess demo;
   private static String server;
+  private static String token;
 
   @BeforeAll
   static void startTheDemo() throws Exception {
@@ -66,6 +67,7 @@ class FleetctlIT {
             "500ms");
     demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
     server = "http://localhost:" + demo.port;
+    token = demo.token("admin");
     await("the six simulated nodes are projected with their GPUs and driver (via fleetctl)")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(300))
@@ -101,7 +103,8 @@ class FleetctlIT {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--server");
     all.add(server);
-    return Run.of(Map.of(), all.toArray(String[]::new));
+    // Through the environment, as a script would: FLEETWAVE_TOKEN (admin: MIG configs included).
+    return Run.of(Map.of("FLEETWAVE_TOKEN", token), all.toArray(String[]::new));
   }
 
   private static String ok(Run run) {

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.controlplane.spec.CommandAccepted;
 import io.fleetwave.controlplane.spec.ResetGpuRequest;
 import io.fleetwave.controlplane.spec.SpecPublished;
@@ -7,6 +8,7 @@ import io.fleetwave.controlplane.spec.SpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.controlplane.spec.SpecView;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -23,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.ResponseStatus;
 
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/nodes")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodesResource {
@@ -83,6 +86,7 @@ public class NodesResource {
             });
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @PUT
   @Path("/{name}/spec")
   @Consumes(MediaType.APPLICATION_JSON)
@@ -129,6 +133,7 @@ public class NodesResource {
     return specs.view(name);
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @POST
   @Path("/{name}/actions/reset-gpu")
   @Consumes(MediaType.APPLICATION_JSON)

@@ -12,9 +12,11 @@ import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
 import io.fleetwave.controlplane.rollout.store.StoredRollout;
+import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -43,6 +45,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/rollouts")
 @Produces(MediaType.APPLICATION_JSON)
 public class RolloutsResource {
@@ -88,6 +91,7 @@ public class RolloutsResource {
     this.requestWait = requestWait;
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(
@@ -272,6 +276,7 @@ public class RolloutsResource {
     }
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @POST
   @Path("/{id}/{action: pause|resume|abort|rollback|promote}")
   @Operation(
