@@ -50,7 +50,7 @@ public class MigConfigsResource {
 
   @RolesAllowed(Roles.ADMIN)
   @POST
-  @Consumes({YAML, "text/yaml", MediaType.TEXT_PLAIN})
+  @Consumes({YAML, "text/yaml"})
   @Operation(
       summary = "Import a mig-parted file",
       description =

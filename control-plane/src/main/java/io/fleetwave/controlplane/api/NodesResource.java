@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.security.CurrentActor;
 import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.controlplane.spec.CommandAccepted;
 import io.fleetwave.controlplane.spec.ResetGpuRequest;
@@ -32,11 +33,14 @@ public class NodesResource {
   private final NodeQueries nodes;
   private final HistoryQueries history;
   private final SpecService specs;
+  private final CurrentActor actor;
 
-  public NodesResource(NodeQueries nodes, HistoryQueries history, SpecService specs) {
+  public NodesResource(
+      NodeQueries nodes, HistoryQueries history, SpecService specs, CurrentActor actor) {
     this.nodes = nodes;
     this.history = history;
     this.specs = specs;
+    this.actor = actor;
   }
 
   @GET
@@ -121,7 +125,7 @@ public class NodesResource {
               mediaType = Problem.MEDIA_TYPE,
               schema = @Schema(implementation = Problem.class)))
   public Uni<SpecPublished> putSpec(@PathParam("name") String name, SpecRequest request) {
-    return specs.put(name, request);
+    return actor.subject().chain(subject -> specs.put(name, request, subject.orElseThrow()));
   }
 
   @GET

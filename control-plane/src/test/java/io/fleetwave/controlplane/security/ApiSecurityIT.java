@@ -13,8 +13,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,6 +97,109 @@ class ApiSecurityIT {
           .isNotIn(401, 403)
           .isLessThan(500);
     }
+  }
+
+  @Test
+  void everyChangeLeavesAnAuditEntryWithItsActorAndOutcome() throws Exception {
+    Instant since = Instant.now().minusMillis(1);
+    Map<String, Integer> answered = new LinkedHashMap<>();
+    for (Operation change : operations().stream().filter(Operation::changesState).toList()) {
+      answered.put(change.key(), call(change, ApiTokens.of(change.role())).statusCode());
+    }
+    Operation reset =
+        new Operation("POST", "/api/v1/nodes/{name}/actions/reset-gpu", "application/json");
+    int refused = call(reset, ApiTokens.viewer()).statusCode();
+    assertThat(refused).isEqualTo(403);
+
+    for (String role : List.of("operator", "admin")) {
+      JsonNode page = audit("actor=test-" + role + "&since=" + since + "&size=500");
+      for (Map.Entry<String, Integer> change : answered.entrySet()) {
+        Operation operation = operationOf(change.getKey());
+        if (!operation.role().equals(role)) {
+          continue;
+        }
+        assertThat(page.path("items"))
+            .as(change.getKey() + " by test-" + role)
+            .anySatisfy(
+                entry -> {
+                  assertThat(entry.path("actor").asText()).isEqualTo("test-" + role);
+                  assertThat(entry.path("action").asText()).isEqualTo(change.getKey());
+                  assertThat(entry.path("status").asInt()).isEqualTo(change.getValue());
+                  assertThat(entry.path("outcome").asText())
+                      .startsWith(change.getValue() < 400 ? "accepted" : "refused");
+                  assertThat(Instant.parse(entry.path("at").asText())).isAfterOrEqualTo(since);
+                });
+      }
+      assertThat(page.path("items"))
+          .allSatisfy(entry -> assertThat(entry.path("actor").asText()).isEqualTo("test-" + role));
+    }
+    JsonNode viewer = audit("actor=test-viewer&since=" + since);
+    assertThat(viewer.path("total").asLong()).isEqualTo(1);
+    assertThat(viewer.at("/items/0/action").asText()).isEqualTo(reset.key());
+    assertThat(viewer.at("/items/0/outcome").asText()).startsWith("refused (403)");
+
+    assertThat(audit("since=" + Instant.now().plusSeconds(3600)).path("total").asLong())
+        .as("nothing is newer than an hour from now")
+        .isZero();
+    HttpResponse<String> badSince =
+        call(new Operation("GET", "/api/v1/audit?since=yesterday", null), ApiTokens.viewer());
+    assertThat(badSince.statusCode()).isEqualTo(400);
+  }
+
+  private JsonNode audit(String query) throws Exception {
+    HttpResponse<String> response =
+        call(new Operation("GET", "/api/v1/audit?" + query, null), ApiTokens.viewer());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return EventCodec.mapper().readTree(response.body());
+  }
+
+  private static Operation operationOf(String key) {
+    int space = key.indexOf(' ');
+    return new Operation(key.substring(0, space), key.substring(space + 1), null);
+  }
+
+  @Test
+  void noChangeAcceptsAContentTypeACrossSitePageCouldSend() throws Exception {
+    List<Operation> changes = operations().stream().filter(Operation::changesState).toList();
+    assertThat(changes).isNotEmpty();
+    for (Operation change : changes) {
+      for (String type :
+          List.of(
+              "text/plain",
+              "text/plain; charset=utf-8",
+              "application/x-www-form-urlencoded",
+              "multipart/form-data; boundary=x")) {
+        Operation asSimpleRequest = new Operation(change.method(), change.path(), type);
+        HttpResponse<String> response = call(asSimpleRequest, ApiTokens.admin());
+        assertThat(response.statusCode()).as(change.key() + " as " + type).isEqualTo(415);
+        assertProblem(response, change.key() + " as " + type);
+      }
+    }
+  }
+
+  @Test
+  void corsIsClosedByDefault() throws Exception {
+    HttpRequest preflight =
+        HttpRequest.newBuilder(base.resolve("/api/v1/rollouts"))
+            .timeout(CALL_BOUND)
+            .header("Origin", "https://elsewhere.example")
+            .header("Access-Control-Request-Method", "POST")
+            .header("Access-Control-Request-Headers", "authorization, content-type")
+            .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+            .build();
+    HttpResponse<String> answer = HTTP.send(preflight, HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+    assertThat(answer.headers().firstValue("Access-Control-Allow-Methods")).isEmpty();
+
+    HttpRequest read =
+        HttpRequest.newBuilder(base.resolve("/api/v1/nodes"))
+            .timeout(CALL_BOUND)
+            .header("Origin", "https://elsewhere.example")
+            .header("Authorization", ApiTokens.bearer(ApiTokens.viewer()))
+            .build();
+    HttpResponse<String> nodes = HTTP.send(read, HttpResponse.BodyHandlers.ofString());
+    assertThat(nodes.statusCode()).isEqualTo(200);
+    assertThat(nodes.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
   }
 
   @Test
@@ -237,7 +342,7 @@ class ApiSecurityIT {
       request.header("Authorization", ApiTokens.bearer(token));
     }
     if (operation.contentType() != null) {
-      String body = operation.contentType().contains("json") ? "{}" : "";
+      String body = operation.contentType().contains("json") ? "{}" : "a=b";
       request.header("Content-Type", operation.contentType());
       request.method(operation.method(), HttpRequest.BodyPublishers.ofString(body));
     } else {
