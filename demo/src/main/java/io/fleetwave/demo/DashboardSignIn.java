@@ -10,13 +10,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
- * The demo dashboard's sign-in, as Jupyter does it: the link the demo prints ({@code
- * /?token=...}) stores the token in an HttpOnly, SameSite=Strict cookie and redirects to {@code /},
- * so the token leaves the address bar (and the browser's history); afterwards a request that
- * carries the cookie and no Authorization header is authenticated with the cookie's token, checked
- * like any bearer token. Strict same-site cookies are not sent with cross-site requests, and the
- * API takes no content type a cross-site form could send, so the cookie cannot be used to forge a
- * change.
+ * The demo dashboard's sign-in, as Jupyter does it: the link the demo prints ({@code /?token=...})
+ * stores the token in an HttpOnly, SameSite=Strict cookie and redirects to {@code /}, so the token
+ * leaves the address bar (and the browser's history); afterwards a request that carries the cookie
+ * and no Authorization header is authenticated with the cookie's token, checked like any bearer
+ * token. Strict same-site cookies are not sent with cross-site requests, and the API takes no
+ * content type a cross-site form could send, so the cookie cannot be used to forge a change.
  */
 @ApplicationScoped
 public class DashboardSignIn {

@@ -65,7 +65,9 @@ final class DemoIdentity {
         System.lineSeparator(),
         "operator token (valid " + LIFETIME.toHours() + " h): " + operatorToken,
         "admin token (MIG config import, projection rebuild): " + adminToken,
-        "  use: curl -H \"Authorization: Bearer $TOKEN\" " + base + "api/v1/nodes"
+        "  use: curl -H \"Authorization: Bearer $TOKEN\" "
+            + base
+            + "api/v1/nodes"
             + "   or   FLEETWAVE_TOKEN=$TOKEN ./fleetwave ctl nodes list",
         "sign in to the dashboard: " + link);
   }

@@ -72,7 +72,8 @@ class PostgresOutageIT {
               ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres), log);
           HeartbeatingFleet fleet =
               new HeartbeatingFleet(kafka.bootstrapServers(), "outage", NODES, HEARTBEAT)) {
-        Api api = new Api(controlPlane.port, controlPlane.token("admin"));
+        Api api =
+            new Api(controlPlane.port, controlPlane.managementPort, controlPlane.token("admin"));
         String probeNode = fleet.nodes().getFirst();
         await("the fleet projected before the outage")
             .atMost(SETTLE_BOUND)
@@ -245,7 +246,7 @@ class PostgresOutageIT {
   }
 
   /** The control plane's HTTP API, every call bounded. */
-  private record Api(int port, String token) {
+  private record Api(int port, int managementPort, String token) {
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
       return HTTP.send(
           HttpRequest.newBuilder(uri(path))
@@ -284,8 +285,11 @@ class PostgresOutageIT {
       return JSON.readTree(response.body());
     }
 
+    /** Health and metrics are on the management port, everything else on the API's. */
     private URI uri(String path) {
-      return URI.create("http://localhost:" + port + path);
+      int target =
+          path.startsWith("/q/health") || path.startsWith("/q/metrics") ? managementPort : port;
+      return URI.create("http://localhost:" + target + path);
     }
   }
 }
