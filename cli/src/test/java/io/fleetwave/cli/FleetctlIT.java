@@ -13,9 +13,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -151,6 +153,45 @@ class FleetctlIT {
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines()).hasSize(1);
     assertThat(run.err()).startsWith("error: 404 ").contains("no-such-node");
+  }
+
+  @Test
+  @Order(20)
+  void auditListsChangesWithActorAndOutcomeAndFilters() throws Exception {
+    String since = Instant.now().minusMillis(1).toString();
+    String rollout = UUID.randomUUID().toString();
+    Run refused = fleetctl("rollout", "pause", rollout);
+    assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+
+    JsonNode entries =
+        Fleetctl.JSON.readTree(
+            ok(fleetctl("audit", "--actor", "test-admin", "--since", since, "-o", "json")));
+    assertThat(entries)
+        .anySatisfy(
+            entry -> {
+              assertThat(entry.path("actor").asText()).isEqualTo("test-admin");
+              assertThat(entry.path("action").asText())
+                  .isEqualTo("POST /api/v1/rollouts/{id}/{action}");
+              assertThat(entry.path("target").asText())
+                  .isEqualTo("/api/v1/rollouts/" + rollout + "/pause");
+              assertThat(entry.path("status").asInt()).isEqualTo(404);
+              assertThat(entry.path("outcome").asText()).startsWith("refused (404)");
+            });
+    assertThat(ok(fleetctl("audit", "--since", since)))
+        .contains("ACTOR", "OUTCOME", "test-admin", "/api/v1/rollouts/" + rollout + "/pause");
+    assertThat(Fleetctl.JSON.readTree(ok(fleetctl("audit", "--actor", "nobody", "-o", "json"))))
+        .isEmpty();
+  }
+
+  @Test
+  @Order(21)
+  void withoutATokenTheApiRefusesAndSaysWhatIsMissing() {
+    Run run = Run.of(Map.of(), "nodes", "list", "--server", server); // no token at all
+    assertThat(run.exit()).as(run.toString()).isEqualTo(1);
+    assertThat(run.err())
+        .startsWith("error: 401 ")
+        .contains("bearer token")
+        .contains("check --token or FLEETWAVE_TOKEN");
   }
 
   @Test

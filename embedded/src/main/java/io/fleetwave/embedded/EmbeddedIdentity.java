@@ -1,14 +1,18 @@
 package io.fleetwave.embedded;
 
-import io.smallrye.jwt.build.Jwt;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.jose4j.lang.JoseException;
 
 /**
  * A stand-in identity provider for the demo and the tests, where no OIDC provider runs: an RSA key
@@ -74,14 +78,22 @@ public final class EmbeddedIdentity {
   /** As above, expiring at {@code expiry} (in the past: an expired token, for tests). */
   public String token(String subject, Instant expiry, String... roles) {
     Instant issuedAt = expiry.isBefore(Instant.now()) ? expiry.minusSeconds(60) : Instant.now();
-    return Jwt.issuer(issuer)
-        .subject(subject)
-        .upn(subject)
-        .groups(Set.of(roles))
-        .issuedAt(issuedAt)
-        .expiresAt(expiry)
-        .jws()
-        .keyId("embedded")
-        .sign(keys.getPrivate());
+    JwtClaims claims = new JwtClaims();
+    claims.setIssuer(issuer);
+    claims.setSubject(subject);
+    claims.setClaim("upn", subject);
+    claims.setStringListClaim("groups", List.of(roles));
+    claims.setIssuedAt(NumericDate.fromSeconds(issuedAt.getEpochSecond()));
+    claims.setExpirationTime(NumericDate.fromSeconds(expiry.getEpochSecond()));
+    JsonWebSignature signature = new JsonWebSignature();
+    signature.setPayload(claims.toJson());
+    signature.setKey(keys.getPrivate());
+    signature.setKeyIdHeaderValue("embedded");
+    signature.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+    try {
+      return signature.getCompactSerialization();
+    } catch (JoseException e) {
+      throw new IllegalStateException("cannot sign a token for " + subject, e);
+    }
   }
 }
