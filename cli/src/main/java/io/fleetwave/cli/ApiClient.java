@@ -206,9 +206,9 @@ public final class ApiClient {
     }
     if (title.isEmpty() && detail.isEmpty()) {
       line.append(" from ").append(method).append(' ').append(server).append(path);
-      if (status == 401 || status == 403) {
-        line.append(" (check --token or FLEETWAVE_TOKEN)");
-      }
+    }
+    if (status == 401 || status == 403) {
+      line.append(" (check --token or FLEETWAVE_TOKEN)");
     }
     return new ApiException(status, line.toString(), problem);
   }

@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
       RolloutCommand.class,
       SpecCommand.class,
       MigConfigsCommand.class,
+      AuditCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%n",

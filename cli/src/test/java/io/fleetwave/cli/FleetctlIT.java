@@ -15,9 +15,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -41,6 +43,7 @@ class FleetctlIT {
   private static EmbeddedPostgres postgres;
   private static ControlPlaneProcess demo;
   private static String server;
+  private static String token;
 
   @BeforeAll
   static void startTheDemo() throws Exception {
@@ -68,6 +71,7 @@ class FleetctlIT {
             "500ms");
     demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
     server = "http://localhost:" + demo.port;
+    token = demo.token("admin");
     await("the six simulated nodes are projected with their GPUs and driver (via fleetctl)")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(300))
@@ -97,7 +101,8 @@ class FleetctlIT {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--server");
     all.add(server);
-    return Run.of(Map.of(), all.toArray(String[]::new));
+    // Through the environment, as a script would: FLEETWAVE_TOKEN (admin: MIG configs included).
+    return Run.of(Map.of("FLEETWAVE_TOKEN", token), all.toArray(String[]::new));
   }
 
   private static String ok(Run run) {
@@ -144,6 +149,45 @@ class FleetctlIT {
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines()).hasSize(1);
     assertThat(run.err()).startsWith("error: 404 ").contains("no-such-node");
+  }
+
+  @Test
+  @Order(20)
+  void auditListsChangesWithActorAndOutcomeAndFilters() throws Exception {
+    String since = Instant.now().minusMillis(1).toString();
+    String rollout = UUID.randomUUID().toString();
+    Run refused = fleetctl("rollout", "pause", rollout);
+    assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+
+    JsonNode entries =
+        Fleetctl.JSON.readTree(
+            ok(fleetctl("audit", "--actor", "test-admin", "--since", since, "-o", "json")));
+    assertThat(entries)
+        .anySatisfy(
+            entry -> {
+              assertThat(entry.path("actor").asText()).isEqualTo("test-admin");
+              assertThat(entry.path("action").asText())
+                  .isEqualTo("POST /api/v1/rollouts/{id}/{action}");
+              assertThat(entry.path("target").asText())
+                  .isEqualTo("/api/v1/rollouts/" + rollout + "/pause");
+              assertThat(entry.path("status").asInt()).isEqualTo(404);
+              assertThat(entry.path("outcome").asText()).startsWith("refused (404)");
+            });
+    assertThat(ok(fleetctl("audit", "--since", since)))
+        .contains("ACTOR", "OUTCOME", "test-admin", "/api/v1/rollouts/" + rollout + "/pause");
+    assertThat(Fleetctl.JSON.readTree(ok(fleetctl("audit", "--actor", "nobody", "-o", "json"))))
+        .isEmpty();
+  }
+
+  @Test
+  @Order(21)
+  void withoutATokenTheApiRefusesAndSaysWhatIsMissing() {
+    Run run = Run.of(Map.of(), "nodes", "list", "--server", server); // no token at all
+    assertThat(run.exit()).as(run.toString()).isEqualTo(1);
+    assertThat(run.err())
+        .startsWith("error: 401 ")
+        .contains("bearer token")
+        .contains("check --token or FLEETWAVE_TOKEN");
   }
 
   @Test

@@ -12,9 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The demo's entry point ({@code ./fleetwave demo}): the production control plane plus, for
  * whichever of Kafka and PostgreSQL is not configured, an embedded one, a generated signing key
- * when none is configured, and the simulated fleet. The embedded services stop after Quarkus has
- * stopped, also on Ctrl-C (a shutdown hook holds the JVM until they are down, for at most {@link
- * #STOP_BOUND_S} s).
+ * when none is configured, a stand-in identity provider (tokens printed at start) when none is
+ * configured, and the simulated fleet. The embedded services stop after Quarkus has stopped, also
+ * on Ctrl-C (a shutdown hook holds the JVM until they are down, for at most {@link #STOP_BOUND_S}
+ * s).
  */
 @QuarkusMain(name = "demo")
 public final class DemoMain {
@@ -36,6 +37,7 @@ public final class DemoMain {
         && System.getProperty(DemoFleet.ENABLED) == null) {
       System.setProperty(DemoFleet.ENABLED, "true");
     }
+    DemoIdentity.configure(System.getenv(), System.getProperties());
     EmbeddedServices embedded = EmbeddedServices.startMissing(external, System.getProperties());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

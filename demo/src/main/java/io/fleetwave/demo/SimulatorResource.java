@@ -3,8 +3,10 @@ package io.fleetwave.demo;
 import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.controlplane.api.Problem;
 import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.simulator.SimulatedNode;
 import io.smallrye.common.annotation.Blocking;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -24,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/api/v1/simulator/nodes/{name}")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
+@RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
 @APIResponse(responseCode = "404", description = "the node is not simulated (or not demo mode)")
 public class SimulatorResource {
   private final DemoFleet demo;

@@ -62,7 +62,7 @@ class ControlPlaneCrashIT {
       try (ControlPlaneProcess first =
           ControlPlaneProcess.start(APP, freePort(), env, work.resolve("first.log"))) {
         awaitProjected(postgres);
-        RolloutApi api = new RolloutApi(first.port);
+        RolloutApi api = new RolloutApi(first.port, first.token("operator"));
         JsonNode created = api.create(ROLLOUT);
         id = created.get("id").asText();
         assertThat(created.at("/plan/plannedNodes").asInt())
@@ -83,7 +83,7 @@ class ControlPlaneCrashIT {
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(200))
             .until(() -> Files.readString(secondLog).contains(TAKE_OVER));
-        RolloutApi api = new RolloutApi(second.port);
+        RolloutApi api = new RolloutApi(second.port, second.token("operator"));
         JsonNode last = api.awaitFinished(id, COMPLETION_BOUND);
         assertThat(last.path("state").asText())
             .as("rollout state after the crash; last view: %s", last)

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,8 @@ class DemoStartIT {
   private static final int FLEET_NODES = 222;
 
   private static final long READY_BOUND_S = 180;
+  private static final Pattern OPERATOR_TOKEN = Pattern.compile("operator token[^:]*: (\\S+)");
+  private static final Pattern SIGN_IN_LINK = Pattern.compile("sign in[^:]*: (\\S+)");
   private static final long STOP_BOUND_S = 60;
 
   @TempDir Path dir;
@@ -59,11 +63,37 @@ class DemoStartIT {
           .until(() -> !demo.isAlive() || Files.readString(log).contains("Fleetwave is ready"));
       assertThat(demo.isAlive()).as(Files.readString(log)).isTrue();
 
-      assertThat(visibleNodes(port))
+      String output = Files.readString(log);
+      Matcher printed = OPERATOR_TOKEN.matcher(output);
+      assertThat(printed.find()).as("an operator token is printed: " + output).isTrue();
+      String token = printed.group(1);
+      assertThat(visibleNodes(port, "Authorization", "Bearer " + token))
           .as("nodes in the API when the ready line came")
           .isEqualTo(FLEET_NODES);
-      assertThat(Files.readString(log))
-          .contains("Fleetwave is ready: http://localhost:" + port + "/");
+      assertThat(output).contains("Fleetwave is ready: http://localhost:" + port + "/");
+      assertThat(summary(port).statusCode()).as("no token").isEqualTo(401);
+
+      // The sign-in link: the token becomes an HttpOnly, same-site cookie and leaves the URL.
+      Matcher link = SIGN_IN_LINK.matcher(output);
+      assertThat(link.find()).as("a sign-in link is printed: " + output).isTrue();
+      assertThat(link.group(1)).isEqualTo("http://localhost:" + port + "/?token=" + token);
+      HttpResponse<String> signIn =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(link.group(1)))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(signIn.statusCode()).isEqualTo(303);
+      assertThat(signIn.headers().firstValue("Location")).hasValue("/");
+      String cookie = signIn.headers().firstValue("Set-Cookie").orElseThrow();
+      assertThat(cookie)
+          .startsWith("fleetwave-token=" + token)
+          .containsIgnoringCase("HttpOnly")
+          .containsIgnoringCase("SameSite=Strict");
+      assertThat(visibleNodes(port, "Cookie", cookie.substring(0, cookie.indexOf(';'))))
+          .as("the dashboard's requests, signed in by the cookie")
+          .isEqualTo(FLEET_NODES);
     } finally {
       demo.destroy(); // SIGTERM, as Ctrl-C or a service manager would
       boolean stopped = demo.waitFor(STOP_BOUND_S, TimeUnit.SECONDS);
@@ -76,17 +106,22 @@ class DemoStartIT {
         .contains("embedded Kafka broker stopped", "embedded PostgreSQL stopped");
   }
 
-  private static int visibleNodes(int port) throws IOException, InterruptedException {
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + port + "/api/v1/fleet/summary"))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
+  private static int visibleNodes(int port, String... headers)
+      throws IOException, InterruptedException {
+    HttpResponse<String> response = summary(port, headers);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return new ObjectMapper().readTree(response.body()).path("totalNodes").asInt();
+  }
+
+  private static HttpResponse<String> summary(int port, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/fleet/summary"))
+            .timeout(Duration.ofSeconds(10));
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static int freePort() throws IOException {

@@ -63,12 +63,17 @@ class ControlPlaneTest {
   }
 
   @Test
-  void controlPlaneIsProbedOnQuarkusHealthEndpointsOnItsHttpPort() {
+  void controlPlaneIsProbedOnQuarkusHealthEndpointsOnItsManagementPort() {
     assertThat(container.getPorts())
         .anySatisfy(
             p -> {
               assertThat(p.getName()).isEqualTo("http");
               assertThat(p.getContainerPort()).isEqualTo(8080);
+            })
+        .anySatisfy(
+            p -> {
+              assertThat(p.getName()).isEqualTo("management");
+              assertThat(p.getContainerPort()).isEqualTo(9000);
             });
     assertProbe(container.getLivenessProbe(), "/q/health/live");
     assertProbe(container.getReadinessProbe(), "/q/health/ready");
@@ -84,7 +89,7 @@ class ControlPlaneTest {
   }
 
   @Test
-  void theServiceExposesHttpOn8080ToTheControlPlanePods() {
+  void theServiceExposesHttpOn8080AndManagementOn9000ToTheControlPlanePods() {
     Service service = install.one(Service.class, NAME);
     assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
         .containsAllEntriesOf(service.getSpec().getSelector());
@@ -92,6 +97,10 @@ class ControlPlaneTest {
     assertThat(http.getName()).isEqualTo("http");
     assertThat(http.getPort()).isEqualTo(8080);
     assertThat(http.getTargetPort().getStrVal()).isEqualTo("http");
+    ServicePort management = service.getSpec().getPorts().get(1);
+    assertThat(management.getName()).isEqualTo("management");
+    assertThat(management.getPort()).isEqualTo(9000);
+    assertThat(management.getTargetPort().getStrVal()).isEqualTo("management");
   }
 
   @Test
@@ -147,7 +156,7 @@ class ControlPlaneTest {
   }
 
   @Test
-  void theServiceMonitorScrapesQuarkusMetricsOnTheServicesHttpPort() {
+  void theServiceMonitorScrapesQuarkusMetricsOnTheServicesManagementPort() {
     GenericKubernetesResource monitor = install.custom("ServiceMonitor", NAME);
     Map<String, Object> spec = Rendered.field(monitor, "spec");
     @SuppressWarnings("unchecked")
@@ -158,13 +167,13 @@ class ControlPlaneTest {
     @SuppressWarnings("unchecked")
     Map<String, Object> endpoint =
         ((java.util.List<Map<String, Object>>) spec.get("endpoints")).getFirst();
-    assertThat(endpoint).containsEntry("port", "http").containsEntry("path", "/q/metrics");
+    assertThat(endpoint).containsEntry("port", "management").containsEntry("path", "/q/metrics");
   }
 
   private static void assertProbe(Probe probe, String path) {
     assertThat(probe).as("probe on %s", path).isNotNull();
     assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
-    assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("http");
+    assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("management");
   }
 
   private EnvVar env(String name) {

@@ -152,6 +152,9 @@ class AgentMainIT {
                       Instant.now(),
                       new ApplyNodeSpec(spec, Instant.now(), null)));
       send(producer, forged);
+      // Refused before the signed spec is sent: a joining agent catching up on the compacted topic
+      // sees only the newest record per node, so sending both at once could hide the forged one.
+      await().atMost(WAIT).until(() -> !events.events(SpecRejected.class).isEmpty());
       CommandEnvelope signed =
           signer.sign(
               CommandEnvelope.of(

@@ -3,6 +3,8 @@ package io.fleetwave.controlplane.api;
 import io.fleetwave.controlplane.projection.ProjectionRebuild;
 import io.fleetwave.controlplane.projection.RebuildReport;
 import io.fleetwave.controlplane.projection.RebuildTimeoutException;
+import io.fleetwave.controlplane.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
+@RolesAllowed(Roles.ADMIN)
 @Path("/api/v1/admin/projection")
 @Produces(MediaType.APPLICATION_JSON)
 public class AdminResource {

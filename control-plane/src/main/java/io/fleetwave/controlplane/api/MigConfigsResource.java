@@ -5,7 +5,9 @@ import io.fleetwave.controlplane.mig.store.MigConfigImport;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
 import io.fleetwave.controlplane.mig.store.MigEntryView;
 import io.fleetwave.controlplane.mig.store.StoredMigConfig;
+import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -26,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/mig-configs")
 @Produces(MediaType.APPLICATION_JSON)
 public class MigConfigsResource {
@@ -45,8 +48,9 @@ public class MigConfigsResource {
   public record MigConfigView(
       String name, String source, Instant importedAt, List<MigEntryView> entries) {}
 
+  @RolesAllowed(Roles.ADMIN)
   @POST
-  @Consumes({YAML, "text/yaml", MediaType.TEXT_PLAIN})
+  @Consumes({YAML, "text/yaml"})
   @Operation(
       summary = "Import a mig-parted file",
       description =

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.security.CurrentActor;
+import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.controlplane.spec.CommandAccepted;
 import io.fleetwave.controlplane.spec.ResetGpuRequest;
 import io.fleetwave.controlplane.spec.SpecPublished;
@@ -7,6 +9,7 @@ import io.fleetwave.controlplane.spec.SpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.controlplane.spec.SpecView;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -23,17 +26,21 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.ResponseStatus;
 
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/nodes")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodesResource {
   private final NodeQueries nodes;
   private final HistoryQueries history;
   private final SpecService specs;
+  private final CurrentActor actor;
 
-  public NodesResource(NodeQueries nodes, HistoryQueries history, SpecService specs) {
+  public NodesResource(
+      NodeQueries nodes, HistoryQueries history, SpecService specs, CurrentActor actor) {
     this.nodes = nodes;
     this.history = history;
     this.specs = specs;
+    this.actor = actor;
   }
 
   @GET
@@ -83,6 +90,7 @@ public class NodesResource {
             });
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @PUT
   @Path("/{name}/spec")
   @Consumes(MediaType.APPLICATION_JSON)
@@ -117,7 +125,7 @@ public class NodesResource {
               mediaType = Problem.MEDIA_TYPE,
               schema = @Schema(implementation = Problem.class)))
   public Uni<SpecPublished> putSpec(@PathParam("name") String name, SpecRequest request) {
-    return specs.put(name, request);
+    return actor.subject().chain(subject -> specs.put(name, request, subject.orElseThrow()));
   }
 
   @GET
@@ -129,6 +137,7 @@ public class NodesResource {
     return specs.view(name);
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @POST
   @Path("/{name}/actions/reset-gpu")
   @Consumes(MediaType.APPLICATION_JSON)

@@ -15,9 +15,12 @@ import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
 import io.fleetwave.controlplane.rollout.store.StoredRollout;
+import io.fleetwave.controlplane.security.CurrentActor;
+import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -45,11 +48,10 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/rollouts")
 @Produces(MediaType.APPLICATION_JSON)
 public class RolloutsResource {
-  /** The actor of requests until callers are authenticated. */
-  static final String ANONYMOUS = "anonymous";
 
   /** Bound on the lookup that decides between a stream and a 404. */
   private static final Duration LOOKUP_BOUND = Duration.ofSeconds(10);
@@ -81,13 +83,17 @@ public class RolloutsResource {
   private final RolloutEngines engines;
   private final RolloutSignals signals;
   private final Duration requestWait;
+  // The token's subject: every rollout and operator action names who asked (roles make it present).
+  private final CurrentActor actor;
 
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
       RolloutEngines engines,
       RolloutSignals signals,
+      CurrentActor actor,
       RolloutConfig config) {
+    this.actor = actor;
     this.planning = planning;
     this.store = store;
     this.engines = engines;
@@ -95,6 +101,7 @@ public class RolloutsResource {
     this.requestWait = config.requestWait();
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(
@@ -144,7 +151,7 @@ public class RolloutsResource {
       return plan.map(p -> Response.ok(p).build());
     }
     return plan.invoke(this::requireDriverExecutor)
-        .chain(p -> store.create(spec, p, ANONYMOUS))
+        .chain(p -> actor.subject().chain(who -> store.create(spec, p, who.orElseThrow())))
         .onFailure(RolloutConflictException.class)
         .transform(e -> conflict(e))
         .map(
@@ -278,6 +285,7 @@ public class RolloutsResource {
     }
   }
 
+  @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
   @POST
   @Path("/{id}/{action: pause|resume|abort|rollback|promote}")
   @Operation(
@@ -301,9 +309,9 @@ public class RolloutsResource {
           String reason) {
     UUID rollout = uuid(id);
     String why = reason == null || reason.isBlank() ? null : reason;
-    return store
-        // The caller's identity is wired in with authentication; until then requests are anonymous.
-        .request(rollout, action, why, ANONYMOUS)
+    return actor
+        .subject()
+        .chain(who -> store.request(rollout, action, why, who.orElseThrow()))
         .onFailure(IllegalStateException.class)
         .transform(
             e ->

@@ -1,11 +1,13 @@
 package io.fleetwave.controlplane.security;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/security")
 public class SecurityResource {
   private final CommandSigning signing;

@@ -54,13 +54,17 @@ final class DesiredSpecs {
             });
   }
 
-  static Uni<Void> save(SqlClient conn, NodeSpec spec, Instant now) {
+  /** Saves the node's new desired spec with who set it (the token subject). */
+  static Uni<Void> save(SqlClient conn, NodeSpec spec, Instant now, String actor) {
     return conn.preparedQuery(
-            "INSERT INTO desired_specs (node, generation, spec, updated_at) VALUES ($1, $2, $3, $4)"
+            "INSERT INTO desired_specs (node, generation, spec, updated_at, actor)"
+                + " VALUES ($1, $2, $3, $4, $5)"
                 + " ON CONFLICT (node) DO UPDATE SET generation = EXCLUDED.generation,"
-                + " spec = EXCLUDED.spec, updated_at = EXCLUDED.updated_at")
+                + " spec = EXCLUDED.spec, updated_at = EXCLUDED.updated_at,"
+                + " actor = EXCLUDED.actor")
         .execute(
-            Tuple.of(spec.node(), spec.generation(), encode(spec), now.atOffset(ZoneOffset.UTC)))
+            Tuple.of(
+                spec.node(), spec.generation(), encode(spec), now.atOffset(ZoneOffset.UTC), actor))
         .replaceWithVoid();
   }
 

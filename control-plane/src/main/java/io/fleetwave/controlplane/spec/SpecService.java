@@ -63,7 +63,8 @@ public class SpecService {
     this.commandLifetime = config.lifetime();
   }
 
-  public Uni<SpecPublished> put(String node, SpecRequest request) {
+  /** Validates, saves (with {@code actor}, the token subject), signs and publishes a spec. */
+  public Uni<SpecPublished> put(String node, SpecRequest request, String actor) {
     signing.requireConfigured();
     return pool.withTransaction(
         conn ->
@@ -74,7 +75,7 @@ public class SpecService {
                     previous ->
                         DesiredSpecs.observedGpus(conn, node)
                             .map(observed -> validate(node, previous, observed, request)))
-                .call(spec -> DesiredSpecs.save(conn, spec, clock.instant()))
+                .call(spec -> DesiredSpecs.save(conn, spec, clock.instant(), actor))
                 .call(spec -> publisher.send(Topics.NODE_DESIRED, signed(spec)))
                 .map(spec -> new SpecPublished(node, spec.generation())));
   }

@@ -94,7 +94,7 @@ class MigConfigsApiIT {
                 "3g.40gb": 2
         """;
     given()
-        .contentType("text/plain")
+        .contentType("application/yaml")
         .body(bytes(file))
         .post("/api/v1/mig-configs")
         .then()
@@ -107,7 +107,7 @@ class MigConfigsApiIT {
         .statusCode(200)
         .body("entries[0].migDevices.'3g.40gb'", equalTo(2));
     given()
-        .contentType("text/plain")
+        .contentType("application/yaml")
         .body(bytes(file))
         .post("/api/v1/mig-configs")
         .then()

@@ -6,29 +6,48 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
-/** Health, metrics, the OpenAPI document, Swagger UI and the dashboard answer. */
+/**
+ * Health and metrics answer on the management interface (and not on the API's port), the OpenAPI
+ * document, Swagger UI (dev and test mode) and the dashboard on the API's port.
+ */
 @QuarkusTest
 class OperationsIT {
+  /** Readiness, liveness and metrics on the management interface (its own port, root /q). */
+  @TestHTTPResource(value = "health/ready", management = true)
+  String ready;
+
+  @TestHTTPResource(value = "health/live", management = true)
+  String live;
+
+  @TestHTTPResource(value = "metrics", management = true)
+  String metrics;
+
+  @Test
+  void healthAndMetricsAreNotOnTheApiPort() {
+    given().get("/q/health/ready").then().statusCode(404);
+    given().get("/q/metrics").then().statusCode(404);
+  }
 
   @Test
   void readinessCoversKafkaAndPostgres() {
     given()
-        .get("/q/health/ready")
+        .get(ready)
         .then()
         .statusCode(200)
         .body("status", equalTo("UP"))
         .body("checks.name", hasItem(containsString("Reactive Messaging")))
         .body("checks.name", hasItem(containsString("Reactive PostgreSQL")));
-    given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    given().get(live).then().statusCode(200).body("status", equalTo("UP"));
   }
 
   @Test
   void metricsExposeTheProjection() {
     given()
-        .get("/q/metrics")
+        .get(metrics)
         .then()
         .statusCode(200)
         .body(containsString("fleetwave_projection_events_projected_total"))

@@ -11,10 +11,15 @@ import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -126,6 +131,15 @@ class ProductionStartIT {
                 url),
             dir.resolve("control-plane.log"))) {
       assertThat(controlPlane.alive()).isTrue();
+      assertThat(status(controlPlane.managementPort, "/q/health/ready", null))
+          .as("health on the management port")
+          .isEqualTo(200);
+      assertThat(status(controlPlane.port, "/q/swagger-ui/", null))
+          .as("no Swagger UI in production")
+          .isEqualTo(404);
+      assertThat(status(controlPlane.port, "/api/v1/nodes", null)).isEqualTo(401);
+      assertThat(status(controlPlane.port, "/api/v1/nodes", controlPlane.token("viewer")))
+          .isEqualTo(200);
       try (var connection =
               DriverManager.getConnection(
                   postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
@@ -139,6 +153,19 @@ class ProductionStartIT {
             .isPositive();
       }
     }
+  }
+
+  private static int status(int port, String path, String token)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+            .timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return HttpClient.newHttpClient()
+        .send(request.build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private static int freePort() throws IOException {

@@ -29,7 +29,8 @@ final class LatencyProbe {
 
   private LatencyProbe() {}
 
-  static Result run(String bootstrap, int port, ProjectionBench.BenchSettings settings)
+  static Result run(
+      String bootstrap, int port, String token, ProjectionBench.BenchSettings settings)
       throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     long[] nextSeq = new long[settings.nodes()];
@@ -49,7 +50,7 @@ final class LatencyProbe {
         long started = System.nanoTime();
         int node = probe % settings.probeNodes();
         RoundTrip.send(producer, probe);
-        long delay = probeOnce(http, port, producer, node, nextSeq[node]++);
+        long delay = probeOnce(http, port, token, producer, node, nextSeq[node]++);
         if (delay < 0) {
           timeouts++;
         } else {
@@ -97,7 +98,12 @@ final class LatencyProbe {
   // figure), and a lost record shows as -1, past the bound.
   @SuppressWarnings("FutureReturnValueIgnored")
   private static long probeOnce(
-      HttpClient http, int port, KafkaProducer<String, byte[]> producer, int node, long seq)
+      HttpClient http,
+      int port,
+      String token,
+      KafkaProducer<String, byte[]> producer,
+      int node,
+      long seq)
       throws IOException, InterruptedException {
     Instant time = Instant.now().truncatedTo(ChronoUnit.MICROS);
     String name = BenchFleet.nodeName(node);
@@ -105,6 +111,7 @@ final class LatencyProbe {
     HttpRequest get =
         HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/nodes/" + name))
             .timeout(PROBE_BOUND)
+            .header("Authorization", "Bearer " + token)
             .build();
     long sent = System.nanoTime();
     producer.send(new ProducerRecord<>(io.fleetwave.events.Topics.NODE_EVENTS, name, value));

@@ -57,7 +57,11 @@ public final class ProjectionBench {
         double projectionRate = ProjectionRate.measure(db, settings);
         double copyRate = CopyBaseline.measure(db, settings);
         LatencyProbe.Result latency =
-            LatencyProbe.run(kafka.bootstrapServers(), controlPlane.port, settings);
+            LatencyProbe.run(
+                kafka.bootstrapServers(),
+                controlPlane.port,
+                controlPlane.token("viewer"),
+                settings);
 
         String report =
             """

@@ -76,7 +76,8 @@ class PostgresOutageIT {
             ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres), log);
         HeartbeatingFleet fleet =
             new HeartbeatingFleet(kafka.bootstrapServers(), "outage", NODES, HEARTBEAT)) {
-      Api api = new Api(controlPlane.port);
+      Api api =
+          new Api(controlPlane.port, controlPlane.managementPort, controlPlane.token("admin"));
       String probeNode = fleet.nodes().getFirst();
       await("the fleet projected before the outage")
           .atMost(SETTLE_BOUND)
@@ -248,10 +249,13 @@ class PostgresOutageIT {
   }
 
   /** The control plane's HTTP API, every call bounded. */
-  private record Api(int port) {
+  private record Api(int port, int managementPort, String token) {
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
       return HTTP.send(
-          HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+          HttpRequest.newBuilder(uri(path))
+              .timeout(Duration.ofSeconds(10))
+              .header("Authorization", "Bearer " + token)
+              .build(),
           HttpResponse.BodyHandlers.ofString());
     }
 
@@ -277,14 +281,18 @@ class PostgresOutageIT {
               HttpRequest.newBuilder(uri("/api/v1/admin/projection/rebuild?timeoutSeconds=300"))
                   .POST(HttpRequest.BodyPublishers.noBody())
                   .timeout(Duration.ofSeconds(330))
+                  .header("Authorization", "Bearer " + token)
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
       return JSON.readTree(response.body());
     }
 
+    /** Health and metrics are on the management port, everything else on the API's. */
     private URI uri(String path) {
-      return URI.create("http://localhost:" + port + path);
+      int target =
+          path.startsWith("/q/health") || path.startsWith("/q/metrics") ? managementPort : port;
+      return URI.create("http://localhost:" + target + path);
     }
   }
 }

@@ -158,6 +158,27 @@ class SpecApiIT {
     assertThat(spec.generation()).isEqualTo(second);
     assertThat(spec.gpu(0).orElseThrow().instances()).isEqualTo(Map.of("3g.40gb", 2));
     assertThat(spec.gpu(1).orElseThrow().instances()).isEqualTo(Map.of("7g.80gb", 1));
+    assertThat(
+            ProjectionRows.countsBy(
+                "SELECT actor, generation::int FROM desired_specs WHERE node = '" + MIG + "'"))
+        .as("the spec record names who set it: the token's subject")
+        .containsExactly(Map.entry("test-admin", (int) second));
+    List<Map<String, Object>> audited =
+        given()
+            .queryParam("actor", "test-admin")
+            .get("/api/v1/audit")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getList("items");
+    assertThat(audited)
+        .as("both changes are in the audit log, accepted")
+        .filteredOn(entry -> ("/api/v1/nodes/" + MIG + "/spec").equals(entry.get("target")))
+        .filteredOn(entry -> "accepted (202)".equals(entry.get("outcome")))
+        .extracting(entry -> entry.get("action"))
+        .hasSizeGreaterThanOrEqualTo(2)
+        .containsOnly("PUT /api/v1/nodes/{name}/spec");
     given()
         .get("/api/v1/nodes/{name}/spec", MIG)
         .then()

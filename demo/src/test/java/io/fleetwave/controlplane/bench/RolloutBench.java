@@ -84,15 +84,21 @@ public final class RolloutBench {
         System.out.printf(
             "%,d nodes projected with their GPUs %.1f s after the control plane started%n",
             settings.nodes(), (System.nanoTime() - started) / 1e9);
-        String report = run(kafka.bootstrapServers(), controlPlane.port, settings);
+        String report =
+            run(
+                kafka.bootstrapServers(),
+                controlPlane.port,
+                controlPlane.token("operator"),
+                settings);
         System.out.println(report);
         Files.writeString(out.resolve("rollout-bench.txt"), report);
       }
     }
   }
 
-  private static String run(String bootstrap, int port, Settings settings) throws Exception {
-    RolloutApi api = new RolloutApi(port);
+  private static String run(String bootstrap, int port, String token, Settings settings)
+      throws Exception {
+    RolloutApi api = new RolloutApi(port, token);
     AtomicBoolean probing = new AtomicBoolean(true);
     List<JsonNode> events;
     JsonNode plan;

@@ -11,6 +11,7 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutPaused;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -58,7 +59,13 @@ class RolloutRebuildIT {
     }
     RolloutCreated created = (RolloutCreated) log.get(UUID.fromString(id)).getFirst().data();
     assertThat(created.selfContained()).as("RolloutCreated carries spec and plan").isTrue();
-    assertThat(created.actor()).isEqualTo("anonymous");
+    // The subject of the token the requests carried (RestAssuredDefaults: the tests' admin).
+    assertThat(created.actor()).isEqualTo("test-admin");
+    assertThat(log.get(UUID.fromString(id)))
+        .map(Envelope::data)
+        .filteredOn(RolloutPaused.class::isInstance)
+        .map(e -> ((RolloutPaused) e).actor())
+        .containsExactly("test-admin");
 
     rebuild.recreate("rollout_rebuild_it");
     rebuild.rebuild(log, "rollout_rebuild_it");

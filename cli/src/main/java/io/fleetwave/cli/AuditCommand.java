@@ -1,0 +1,82 @@
+package io.fleetwave.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fleetctl audit}: who changed what, newest first (GET /api/v1/audit). */
+@Command(
+    name = "audit",
+    mixinStandardHelpOptions = true,
+    description =
+        "The audit log, newest first: every change request with its actor, time, status and"
+            + " outcome.")
+final class AuditCommand implements Runnable {
+  static final String BASE = "/api/v1/audit";
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--actor",
+      paramLabel = "SUBJECT",
+      description = "only this actor (a token subject)")
+  String actor;
+
+  @Option(
+      names = "--since",
+      paramLabel = "INSTANT",
+      description = "only entries at or after this instant, e.g. 2026-11-30T16:00:00Z")
+  String since;
+
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "200",
+      description = "at most this many entries (default ${DEFAULT-VALUE})")
+  int limit;
+
+  @Override
+  public void run() {
+    Fleetctl root = Fleetctl.root(spec);
+    ArrayNode entries = Fleetctl.JSON.createArrayNode();
+    for (int page = 0; entries.size() < limit; page++) {
+      Map<String, Object> query = new LinkedHashMap<>();
+      query.put("actor", actor);
+      query.put("since", since);
+      query.put("page", page);
+      query.put("size", NodesCommand.PAGE_SIZE);
+      JsonNode answer = root.client().get(BASE + ApiClient.query(query));
+      for (JsonNode entry : answer.path("items")) {
+        if (entries.size() < limit) {
+          entries.add(entry);
+        }
+      }
+      if (answer.path("items").size() < NodesCommand.PAGE_SIZE
+          || (long) (page + 1) * NodesCommand.PAGE_SIZE >= answer.path("total").asLong()) {
+        break;
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (root.printStructured(out, entries)) {
+      return;
+    }
+    Table table = new Table("at", "actor", "action", "target", "status", "outcome");
+    for (JsonNode e : entries) {
+      table.row(
+          NodesCommand.text(e, "at"),
+          e.path("actor").asText(),
+          e.path("action").asText(),
+          e.path("target").asText(),
+          e.path("status").asInt(),
+          e.path("outcome").asText());
+    }
+    out.print(table.render());
+    out.flush();
+  }
+}

@@ -1,0 +1,120 @@
+package io.fleetwave.controlplane.audit;
+
+import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.security.CurrentActor;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+
+/**
+ * Records every change request the API answered (any method but GET, HEAD, OPTIONS, on a matched
+ * endpoint) in the audit log: the token's subject, the time, the operation and the request's path
+ * and query, the status and the outcome ("accepted", or the problem's detail). Refused requests of
+ * a known caller (403, 409, 422...) are recorded too; a request without a valid token (401) has no
+ * actor and is not. An audit entry that cannot be written is logged and does not change the answer:
+ * the change itself has already happened.
+ */
+public class AuditFilter {
+  private static final Logger LOG = Logger.getLogger(AuditFilter.class);
+  private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+  private static final Duration WRITE_BOUND = Duration.ofSeconds(10);
+  private static final int MAX_TEXT = 2000;
+
+  private final CurrentActor actor;
+  private final AuditLog log;
+  private final Clock clock = Clock.systemUTC();
+
+  public AuditFilter(CurrentActor actor, AuditLog log) {
+    this.actor = actor;
+    this.log = log;
+  }
+
+  @ServerResponseFilter
+  public Uni<Void> record(
+      ContainerRequestContext request, ContainerResponseContext response, ResourceInfo resource) {
+    if (READS.contains(request.getMethod())
+        || resource == null
+        || resource.getResourceMethod() == null
+        || response.getStatus() == 401) {
+      return Uni.createFrom().voidItem();
+    }
+    Uni<Void> write =
+        actor
+            .subject()
+            .chain(
+                subject -> {
+                  if (subject.isEmpty()) {
+                    return Uni.createFrom().voidItem();
+                  }
+                  AuditEntry entry = new AuditEntry();
+                  entry.at = clock.instant();
+                  entry.actor = subject.get();
+                  entry.action = request.getMethod() + " " + template(resource);
+                  entry.target = clip(target(request));
+                  entry.status = response.getStatus();
+                  entry.outcome = clip(outcome(response));
+                  return log.append(entry);
+                })
+            .ifNoItem()
+            .after(WRITE_BOUND)
+            .fail()
+            .onFailure()
+            .invoke(e -> LOG.errorf("audit entry for %s not written: %s", target(request), e))
+            .onFailure()
+            .recoverWithNull()
+            .replaceWithVoid();
+    if (Context.isOnEventLoopThread()) {
+      return write;
+    }
+    // A blocking endpoint's worker thread: Hibernate Reactive runs on a Vert.x context only.
+    try {
+      VertxContextSupport.subscribeAndAwait(() -> write);
+    } catch (Throwable e) {
+      LOG.errorf("audit entry for %s not written: %s", target(request), e);
+    }
+    return Uni.createFrom().voidItem();
+  }
+
+  /** The operation's path template, as the API reference shows it ({action}, not its regex). */
+  static String template(ResourceInfo resource) {
+    Path type = resource.getResourceClass().getAnnotation(Path.class);
+    Path method = resource.getResourceMethod().getAnnotation(Path.class);
+    String path = (type == null ? "" : type.value()) + (method == null ? "" : method.value());
+    return path.replaceAll("\\{\\s*(\\w+)\\s*:[^}]*}", "{$1}");
+  }
+
+  private static String target(ContainerRequestContext request) {
+    String path = request.getUriInfo().getPath();
+    String query = request.getUriInfo().getRequestUri().getRawQuery();
+    return query == null ? path : path + "?" + query;
+  }
+
+  private static String outcome(ContainerResponseContext response) {
+    int status = response.getStatus();
+    if (status < 400) {
+      return status == 202 ? "accepted (202)" : "accepted";
+    }
+    Object entity = response.getEntity();
+    String detail = null;
+    if (entity instanceof Problem problem) {
+      detail = problem.detail();
+    } else if (entity instanceof Map<?, ?> body && body.get("detail") != null) {
+      detail = String.valueOf(body.get("detail"));
+    }
+    return "refused (" + status + ")" + (detail == null ? "" : ": " + detail);
+  }
+
+  private static String clip(String text) {
+    return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 1) + "…";
+  }
+}

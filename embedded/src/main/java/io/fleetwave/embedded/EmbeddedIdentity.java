@@ -1,0 +1,99 @@
+package io.fleetwave.embedded;
+
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.jose4j.lang.JoseException;
+
+/**
+ * A stand-in identity provider for the demo and the tests, where no OIDC provider runs: an RSA key
+ * pair made at start, tokens signed with its private half, and the settings that make the control
+ * plane's OIDC extension verify them with the public half ({@code quarkus.oidc.public-key}) and
+ * accept only this issuer. The control plane checks these tokens exactly as it checks a real
+ * provider's: the same extension, the same role checks.
+ */
+public final class EmbeddedIdentity {
+  /** The issuer (the {@code iss} claim) of every token this identity signs. */
+  public static final String ISSUER = "https://fleetwave.invalid/embedded-identity";
+
+  private final KeyPair keys;
+  private final String issuer;
+
+  private EmbeddedIdentity(KeyPair keys, String issuer) {
+    this.keys = keys;
+    this.issuer = issuer;
+  }
+
+  /** A fresh key pair, issuing as {@link #ISSUER}. */
+  public static EmbeddedIdentity generate() {
+    return generate(ISSUER);
+  }
+
+  /** A fresh key pair with another issuer (a test's "token from another issuer"). */
+  public static EmbeddedIdentity generate(String issuer) {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+      generator.initialize(2048);
+      return new EmbeddedIdentity(generator.generateKeyPair(), issuer);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK cannot generate RSA keys", e);
+    }
+  }
+
+  /** The same keys issuing as {@code otherIssuer}: its tokens verify but name another issuer. */
+  public EmbeddedIdentity withIssuer(String otherIssuer) {
+    return new EmbeddedIdentity(keys, otherIssuer);
+  }
+
+  /**
+   * The public key as base64 DER (X.509 SubjectPublicKeyInfo), as quarkus.oidc.public-key takes it.
+   */
+  public String publicKey() {
+    return Base64.getEncoder().encodeToString(keys.getPublic().getEncoded());
+  }
+
+  public String issuer() {
+    return issuer;
+  }
+
+  /** The control plane's settings that make it accept this identity's tokens and no others. */
+  public Map<String, String> quarkusProperties() {
+    return Map.of("quarkus.oidc.public-key", publicKey(), "quarkus.oidc.token.issuer", issuer);
+  }
+
+  /** A signed token for {@code subject} with {@code roles} (the {@code groups} claim). */
+  public String token(String subject, Duration lifetime, String... roles) {
+    return token(subject, Instant.now().plus(lifetime), roles);
+  }
+
+  /** As above, expiring at {@code expiry} (in the past: an expired token, for tests). */
+  public String token(String subject, Instant expiry, String... roles) {
+    Instant issuedAt = expiry.isBefore(Instant.now()) ? expiry.minusSeconds(60) : Instant.now();
+    JwtClaims claims = new JwtClaims();
+    claims.setIssuer(issuer);
+    claims.setSubject(subject);
+    claims.setClaim("upn", subject);
+    claims.setStringListClaim("groups", List.of(roles));
+    claims.setIssuedAt(NumericDate.fromSeconds(issuedAt.getEpochSecond()));
+    claims.setExpirationTime(NumericDate.fromSeconds(expiry.getEpochSecond()));
+    JsonWebSignature signature = new JsonWebSignature();
+    signature.setPayload(claims.toJson());
+    signature.setKey(keys.getPrivate());
+    signature.setKeyIdHeaderValue("embedded");
+    signature.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+    try {
+      return signature.getCompactSerialization();
+    } catch (JoseException e) {
+      throw new IllegalStateException("cannot sign a token for " + subject, e);
+    }
+  }
+}
