@@ -435,8 +435,7 @@ public final class RolloutDecider {
       NodePlan plan = rules.plan(node.node());
       NodeSpec desired = input.desired().get(node.node());
       long generation = (desired == null ? 0 : desired.generation()) + 1;
-      RestorePoint restore =
-          phase == Phase.FORWARD ? NodeChanges.restorePoint(plan, desired) : null;
+      RestorePoint restore = phase == Phase.FORWARD ? RestorePoints.of(plan, desired) : null;
       out.add(new NodeStarted(node.wave(), node.node(), phase, generation, restore));
       RolloutEvent driver = driverRequest(run.id(), plan, phase, generation, restore, node);
       if (driver != null) {
