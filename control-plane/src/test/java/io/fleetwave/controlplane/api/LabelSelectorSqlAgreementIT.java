@@ -2,6 +2,9 @@ package io.fleetwave.controlplane.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.fleet.FleetSnapshotReader;
+import io.fleetwave.controlplane.rollout.plan.FleetNode;
 import io.fleetwave.controlplane.selector.LabelSelector;
 import io.fleetwave.controlplane.selector.Requirement;
 import io.fleetwave.embedded.EmbeddedPostgres;
@@ -33,10 +36,11 @@ import org.flywaydb.core.Flyway;
 
 /**
  * A label selector means the same in PostgreSQL (the API's node filter, {@link NodeFilter#toSql()}
- * over the real migrated {@code nodes} table) as in memory ({@link LabelSelector#matches}, what
- * rollout planning uses): for random labelled nodes and random selectors, the SQL selects exactly
- * the nodes the matcher selects. Keys and values come from a small alphabet so that every operator
- * both matches and misses, and nodes lack keys as often as they carry them.
+ * over the real migrated {@code nodes} table) as in memory ({@link LabelSelector#matches} over the
+ * nodes as rollout planning reads them, through {@link FleetSnapshotReader}): for random labelled
+ * nodes and random selectors, the SQL selects exactly the nodes the matcher selects. Keys and
+ * values come from a small alphabet so that every operator both matches and misses, and nodes lack
+ * keys as often as they carry them.
  *
  * <p>jqwik runs its own lifecycle, not JUnit Jupiter's extensions, so the one server for all tries
  * is started here through test-support's {@link TestServices#startPostgres()}, the same start the
@@ -55,6 +59,7 @@ class LabelSelectorSqlAgreementIT {
   private static EmbeddedPostgres postgres;
   private static Vertx vertx;
   private static Pool pool;
+  private static FleetSnapshotReader planningReader;
 
   @BeforeContainer
   static void startPostgresWithTheProjectionSchema() {
@@ -74,6 +79,7 @@ class LabelSelectorSqlAgreementIT {
                         .setPassword(EmbeddedPostgres.PASSWORD))
                 .using(vertx.getDelegate())
                 .build());
+    planningReader = new FleetSnapshotReader(pool, new ObjectMapper());
   }
 
   @AfterContainer
@@ -98,10 +104,15 @@ class LabelSelectorSqlAgreementIT {
     assertThat(selector.requirements()).as("parse of '%s'", text).isEqualTo(requirements);
 
     replaceNodes(fleet);
+    List<FleetNode> planned = planningReader.snapshot().await().atMost(BOUND).nodes();
+    assertThat(planned)
+        .as("labels as rollout planning reads them back")
+        .extracting(FleetNode::labels)
+        .containsExactlyInAnyOrderElementsOf(fleet);
     Set<String> inMemory =
-        IntStream.range(0, fleet.size())
-            .filter(i -> selector.matches(fleet.get(i)))
-            .mapToObj(LabelSelectorSqlAgreementIT::name)
+        planned.stream()
+            .filter(node -> selector.matches(node.labels()))
+            .map(FleetNode::name)
             .collect(Collectors.toCollection(TreeSet::new));
 
     assertThat(selectByPostgres(selector))
@@ -117,7 +128,8 @@ class LabelSelectorSqlAgreementIT {
                 i -> Tuple.of(name(i), new JsonObject(Map.<String, Object>copyOf(fleet.get(i)))))
             .toList();
     pool.preparedQuery(
-            "INSERT INTO nodes (name, labels, last_epoch, last_seq) VALUES ($1, $2, 0, 0)")
+            "INSERT INTO nodes (name, host_kind, labels, last_epoch, last_seq)"
+                + " VALUES ($1, 'ubuntu', $2, 0, 0)")
         .executeBatch(rows)
         .await()
         .atMost(BOUND);
