@@ -1,7 +1,7 @@
 package io.fleetwave.demo;
 
-import io.fleetwave.controlplane.api.SummaryQueries;
 import io.fleetwave.controlplane.app.FleetwaveApplication;
+import io.fleetwave.controlplane.readmodel.SummaryQueries;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.quarkus.arc.Arc;
 import java.net.URI;

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.readmodel.FleetSummary;
+import io.fleetwave.controlplane.readmodel.SummaryQueries;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;

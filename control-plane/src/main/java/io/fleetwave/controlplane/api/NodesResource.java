@@ -1,5 +1,9 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.readmodel.HistoryQueries;
+import io.fleetwave.controlplane.readmodel.NodeEventView;
+import io.fleetwave.controlplane.readmodel.NodeQueries;
+import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.controlplane.security.CurrentActor;
 import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.controlplane.spec.CommandAccepted;
@@ -57,9 +61,9 @@ public class NodesResource {
           String selector,
       @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
       @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
-    NodeFilter filter = NodeFilter.parse(hostKind, gpuModel, selector);
+    NodeFilter.Condition filter = NodeFilter.parse(hostKind, gpuModel, selector).toSql();
     PageRequest paging = PageRequest.parse(page, size);
-    return nodes.list(filter, paging);
+    return nodes.list(filter.sql(), filter.params(), paging);
   }
 
   @GET

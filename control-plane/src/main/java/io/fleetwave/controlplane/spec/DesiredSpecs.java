@@ -1,8 +1,8 @@
 package io.fleetwave.controlplane.spec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.fleetwave.controlplane.projection.FleetReadModel;
 import io.fleetwave.controlplane.projection.ObservedGpu;
+import io.fleetwave.controlplane.readmodel.FleetReadModel;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;

@@ -1,10 +1,10 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.controlplane.api.NodeQueries;
 import io.fleetwave.controlplane.config.CommandsConfig;
-import io.fleetwave.controlplane.projection.FleetReadModel;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.controlplane.readmodel.FleetReadModel;
+import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.security.CommandSigning;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;

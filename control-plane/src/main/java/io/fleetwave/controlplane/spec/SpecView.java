@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.controlplane.api.NodeView;
+import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.events.spec.NodeSpec;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;

@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.fleet.FleetSnapshotReader;
+import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
 import io.fleetwave.controlplane.rollout.plan.FleetNode;
 import io.fleetwave.controlplane.selector.LabelSelector;
 import io.fleetwave.controlplane.selector.Requirement;

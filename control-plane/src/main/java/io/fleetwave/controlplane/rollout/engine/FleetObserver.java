@@ -2,6 +2,8 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.controlplane.readmodel.NodeProgress;
+import io.fleetwave.controlplane.readmodel.RolloutReadModel;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
@@ -17,8 +19,6 @@ import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.rollout.FailureCause;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -212,42 +212,25 @@ public final class FleetObserver implements AutoCloseable {
     if (nodes.isEmpty()) {
       return;
     }
-    pool.preparedQuery(
-            "SELECT n.name, n.driver_version, r.applied_generation, r.failure_generation,"
-                + " r.failure_step, r.failure_reason, r.failure_holder, r.rejection_generation,"
-                + " r.rejection_code, r.rejection_reason, (SELECT string_agg('GPU ' ||"
-                + " g.gpu_index || ' ' || g.health, ', ' ORDER BY g.gpu_index) FROM gpus g"
-                + " WHERE g.node = n.name AND g.health <> 'healthy') AS sick FROM nodes n LEFT"
-                + " JOIN node_reconcile r ON r.node = n.name WHERE n.name = ANY($1)")
-        .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
+    RolloutReadModel.progress(pool, nodes)
         .await()
         .atMost(timeout)
-        .forEach(row -> projected.put(row.getString("name"), observation(row)));
+        .forEach(row -> projected.put(row.node(), observation(row)));
   }
 
-  private static Observation observation(Row row) {
-    long applied = orZero(row.getLong("applied_generation"));
-    long failure = orZero(row.getLong("failure_generation"));
-    long rejection = orZero(row.getLong("rejection_generation"));
-    long failed = Math.max(failure, rejection);
+  private static Observation observation(NodeProgress row) {
+    long failed = Math.max(row.failureGeneration(), row.rejectionGeneration());
     FailureCause reason = null;
-    if (failed > 0 && rejection >= failure) {
+    if (failed > 0 && row.rejectionGeneration() >= row.failureGeneration()) {
       reason =
           new FailureCause.AgentRefused(
-              rejection, row.getString("rejection_code"), row.getString("rejection_reason"));
+              row.rejectionGeneration(), row.rejectionCode(), row.rejectionReason());
     } else if (failed > 0) {
       reason =
-          new FailureCause.StepFailed(
-              row.getString("failure_step"),
-              row.getString("failure_reason"),
-              row.getString("failure_holder"));
+          new FailureCause.StepFailed(row.failureStep(), row.failureReason(), row.failureHolder());
     }
     return new Observation(
-        applied, failed, reason, row.getString("driver_version"), row.getString("sick"));
-  }
-
-  private static long orZero(Long value) {
-    return value == null ? 0 : value;
+        row.appliedGeneration(), failed, reason, row.driverVersion(), row.unhealthy());
   }
 
   /** The freshest view of a node: the head of the log over the projection. */

@@ -4,7 +4,7 @@ import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.driver.DriverResolution;
 import io.fleetwave.controlplane.driver.DriverVersion;
-import io.fleetwave.controlplane.driver.NodeDriverFacts;
+import io.fleetwave.controlplane.readmodel.RolloutReadModel;
 import io.fleetwave.controlplane.rollout.drain.Disruption;
 import io.fleetwave.controlplane.rollout.drain.DrainException;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
@@ -17,8 +17,6 @@ import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.RolloutSpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.node.DriverProvider;
-import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.Phase;
@@ -26,8 +24,6 @@ import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -352,28 +348,15 @@ final class NodeEffects {
     if (phase == Phase.FORWARD) {
       return Uni.createFrom().item(plan.driver().artifact());
     }
-    return pool.preparedQuery(
-            "SELECT host_kind, os_id, os_version, kernel, driver_provider, driver_version FROM"
-                + " nodes WHERE name = $1")
-        .execute(Tuple.of(node))
+    return RolloutReadModel.driverFacts(pool, node)
         .map(
-            rows -> {
-              Row row = rows.iterator().next();
-              NodeDriverFacts facts =
-                  new NodeDriverFacts(
-                      HostKind.fromWireName(row.getString("host_kind")),
-                      row.getString("os_id"),
-                      row.getString("os_version"),
-                      row.getString("kernel"),
-                      DriverProvider.fromWireName(row.getString("driver_provider")),
-                      row.getString("driver_version"));
-              return switch (resolver.resolve(facts, List.of(), DriverVersion.parse(version))) {
-                case DriverResolution.Resolved resolved -> resolved.artifact();
-                case DriverResolution.Unservable unservable ->
-                    throw new IllegalStateException(
-                        "cannot roll the driver back to " + version + ": " + unservable.reason());
-              };
-            });
+            facts ->
+                switch (resolver.resolve(facts, List.of(), DriverVersion.parse(version))) {
+                  case DriverResolution.Resolved resolved -> resolved.artifact();
+                  case DriverResolution.Unservable unservable ->
+                      throw new IllegalStateException(
+                          "cannot roll the driver back to " + version + ": " + unservable.reason());
+                });
   }
 
   private static String reason(Throwable e) {

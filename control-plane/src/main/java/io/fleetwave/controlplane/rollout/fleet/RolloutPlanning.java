@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.fleet;
 
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
+import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlanner;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpec;

@@ -1,2 +1,2 @@
-/** Reads the fleet from the projection and hands it to the planner. */
+/** Reads the fleet from the read model and hands it to the planner. */
 package io.fleetwave.controlplane.rollout.fleet;

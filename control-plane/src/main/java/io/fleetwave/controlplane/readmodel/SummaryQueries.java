@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.readmodel;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

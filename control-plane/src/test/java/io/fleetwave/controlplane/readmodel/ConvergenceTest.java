@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.spec;
+package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,9 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.api.Page;
+import io.fleetwave.controlplane.api.PageRequest;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.controlplane.projection.ReconcileState;
-import io.fleetwave.controlplane.spec.Convergence;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -27,23 +28,27 @@ public class NodeQueries {
     this.pool = pool;
   }
 
-  public Uni<Page<NodeView>> list(NodeFilter filter, PageRequest paging) {
-    NodeFilter.Condition condition = filter.toSql();
-    List<Object> pageParams = new ArrayList<>(condition.params());
+  /**
+   * One page of the nodes that match {@code where}: a condition over {@code nodes n} with its
+   * positional parameters (the API's node filter builds it; the filter stays in the API so that
+   * this package does not depend on the REST layer).
+   */
+  public Uni<Page<NodeView>> list(String where, List<Object> params, PageRequest paging) {
+    List<Object> pageParams = new ArrayList<>(params);
     pageParams.add(paging.size());
     pageParams.add(paging.offset());
     String pageSql =
         "SELECT n.*, d.generation AS desired_generation FROM nodes n"
             + " LEFT JOIN desired_specs d ON d.node = n.name WHERE "
-            + condition.sql()
+            + where
             + " ORDER BY n.name LIMIT $"
             + (pageParams.size() - 1)
             + " OFFSET $"
             + pageParams.size();
-    String countSql = "SELECT count(*) AS total FROM nodes n WHERE " + condition.sql();
+    String countSql = "SELECT count(*) AS total FROM nodes n WHERE " + where;
     Uni<Long> total =
         pool.preparedQuery(countSql)
-            .execute(Tuple.from(condition.params()))
+            .execute(Tuple.from(params))
             .map(rows -> rows.iterator().next().getLong("total"));
     Uni<List<NodeView>> items =
         pool.preparedQuery(pageSql).execute(Tuple.from(pageParams)).chain(this::withGpus);

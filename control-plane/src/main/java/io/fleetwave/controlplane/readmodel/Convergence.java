@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.spec;
+package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.projection.ReconcileState;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.rollout.fleet;
+package io.fleetwave.controlplane.readmodel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

@@ -1,5 +1,8 @@
-package io.fleetwave.controlplane.projection;
+package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.projection.ObservedGpu;
+import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -14,10 +17,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The projection's tables as the rest of the control plane reads them (the desired-spec service
- * first): the SQL over nodes, gpus, gpu_instances, node_reconcile and reconcile_steps lives here
- * and in the projection's writer, so a schema change of the projection is made in this package.
- * Every method runs on the client it is given (a pool, or a transaction's connection).
+ * The projection's tables as the desired-spec service reads them while it validates and publishes a
+ * spec. Every method runs on the client it is given (a pool, or a transaction's connection).
  */
 public final class FleetReadModel {
   private FleetReadModel() {}

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.readmodel;
 
 import java.time.Instant;
 import java.util.Map;

@@ -1,0 +1,19 @@
+package io.fleetwave.controlplane.readmodel;
+
+/**
+ * Where a node's spec stands in the projection, as the rollout engine polls it: the generations
+ * applied, failed and refused (0 for none), the cause of the newest failure and refusal, the driver
+ * version and the unhealthy GPUs ("GPU 1 unhealthy, ..."; null when all are healthy).
+ */
+public record NodeProgress(
+    String node,
+    long appliedGeneration,
+    long failureGeneration,
+    String failureStep,
+    String failureReason,
+    String failureHolder,
+    long rejectionGeneration,
+    String rejectionCode,
+    String rejectionReason,
+    String driverVersion,
+    String unhealthy) {}
