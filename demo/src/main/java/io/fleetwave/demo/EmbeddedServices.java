@@ -59,7 +59,7 @@ public final class EmbeddedServices implements AutoCloseable {
         kafka.close();
         stopped("embedded Kafka broker stopped");
       } catch (RuntimeException e) {
-        LOG.warnf(e, "embedded Kafka broker did not stop cleanly");
+        stopped("embedded Kafka broker did not stop cleanly: " + e.getMessage());
       }
     }
     if (postgres != null) {
@@ -67,7 +67,7 @@ public final class EmbeddedServices implements AutoCloseable {
         postgres.close();
         stopped("embedded PostgreSQL stopped");
       } catch (RuntimeException e) {
-        LOG.warnf(e, "embedded PostgreSQL did not stop cleanly");
+        stopped("embedded PostgreSQL did not stop cleanly: " + e.getMessage());
       }
     }
   }

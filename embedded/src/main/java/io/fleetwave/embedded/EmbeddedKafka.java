@@ -1,5 +1,6 @@
 package io.fleetwave.embedded;
 
+import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,10 @@ public final class EmbeddedKafka implements KafkaBroker {
                       .setCombined(true)
                       .setNumBrokerNodes(1)
                       .setNumControllerNodes(1)
+                      // Our own directory: the test kit's default one is deleted by a JVM shutdown
+                      // hook that races the broker's own close on SIGTERM (the broker then fails
+                      // its log directory instead of stopping). close() deletes this one.
+                      .setBaseDirectory(Files.createTempDirectory("fleetwave-kafka-"))
                       .build())
               .setConfigProp("offsets.topic.replication.factor", "1")
               .setConfigProp("transaction.state.log.replication.factor", "1")
