@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import kafka.server.BrokerServer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -17,9 +18,11 @@ import org.apache.kafka.server.common.MetadataVersion;
  */
 public final class EmbeddedKafka implements KafkaBroker {
   private final KafkaClusterTestKit cluster;
+  private final String bootstrapServers;
 
   private EmbeddedKafka(KafkaClusterTestKit cluster) {
     this.cluster = cluster;
+    this.bootstrapServers = cluster.bootstrapServers();
   }
 
   /** Formats storage in a temporary directory, starts the broker and waits until it serves. */
@@ -84,7 +87,34 @@ public final class EmbeddedKafka implements KafkaBroker {
 
   @Override
   public String bootstrapServers() {
-    return cluster.bootstrapServers();
+    return bootstrapServers;
+  }
+
+  /**
+   * Stops the broker as a crash would look to clients (its controller keeps the metadata); its logs
+   * stay, and {@link #restartBroker()} brings it back on the same port.
+   */
+  public synchronized void stopBroker() {
+    BrokerServer broker = broker();
+    broker.shutdown();
+    broker.awaitShutdown();
+  }
+
+  /** Starts the broker stopped by {@link #stopBroker()} again, bounded like {@link #start()}. */
+  public synchronized void restartBroker() {
+    try {
+      broker().startup();
+      waitBounded(cluster);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "embedded Kafka broker failed to restart: " + e.getMessage(), e);
+    }
+  }
+
+  private BrokerServer broker() {
+    return cluster.brokers().values().iterator().next();
   }
 
   /** Topic-level config for a compacted topic (kept here: the demo and tests name it so). */
