@@ -7,13 +7,12 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.demo.fixtures.RolloutFleetProfile;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,25 +25,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rollout engine end to end: the demo's simulated agents (138 nodes of all host kinds, in this
+ * The rollout engine end to end: the demo's simulated agents (140 nodes of all host kinds, in this
  * JVM) against the real embedded Kafka and PostgreSQL, driven through the API only.
  */
 @QuarkusTest
-@TestProfile(RolloutEngineIT.RolloutFleet.class)
+@TestProfile(RolloutFleetProfile.class)
 class RolloutEngineIT {
-  public static class RolloutFleet implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "fleetwave.demo.enabled", "true",
-          "fleetwave.demo.fleet",
-              Path.of("src/test/resources/fleets/rollout-fleet.yaml").toAbsolutePath().toString(),
-          "fleetwave.demo.heartbeat-interval", "5s",
-          "fleetwave.rollout.driver-executor", "simulator",
-          "fleetwave.rollout.engine.tick", "100ms");
-    }
-  }
-
   @Inject RolloutEngines engines;
 
   @BeforeEach
@@ -56,7 +42,7 @@ class RolloutEngineIT {
                 ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'crash-%'") == 12
                     && ProjectionRows.count(
                             "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
-                        == 138);
+                        == 140);
   }
 
   @Test
