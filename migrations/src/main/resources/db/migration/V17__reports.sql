@@ -74,7 +74,9 @@ SELECT zone,
 FROM reports.node_inventory
 GROUP BY zone, pool, driver_version, os, mig_layout;
 
--- Each rollout with its node counts by state (of the phase it is in).
+-- Each rollout with its node counts by state (of the phase it is in); who paused it ("system" when
+-- a failure threshold did, else the operator's token subject); and its in-flight nodes past the
+-- rollout's node timeout (the engine fails those itself, so any here means it is not acting).
 CREATE VIEW reports.rollout_progress AS
 SELECT r.id,
        r.name,
@@ -89,7 +91,15 @@ SELECT r.id,
        count(s.node) FILTER (WHERE s.state = 'pending') AS pending,
        count(s.node) FILTER (WHERE s.state = 'in-flight') AS in_flight,
        count(s.node) FILTER (WHERE s.state = 'succeeded') AS succeeded,
-       count(s.node) FILTER (WHERE s.state = 'failed') AS failed
+       count(s.node) FILTER (WHERE s.state = 'failed') AS failed,
+       CASE WHEN r.state = 'paused' THEN
+           (SELECT e.data ->> 'actor' FROM rollout_event_log e
+            WHERE e.rollout = r.id AND e.event_type LIKE '%.paused.%'
+            ORDER BY e.seq DESC LIMIT 1)
+       END AS paused_by,
+       count(s.node) FILTER (WHERE s.state = 'in-flight' AND s.started_at < now() - make_interval(
+           secs => coalesce((r.spec -> 'strategy' ->> 'nodeTimeoutSeconds')::double precision, 600)))
+           AS overdue
 FROM rollouts r
 LEFT JOIN rollout_node_states s ON s.rollout = r.id
 GROUP BY r.id;

@@ -23,8 +23,12 @@ import org.junit.jupiter.api.Test;
  * query installed alongside.
  */
 class AlertsTest {
-  private static final Path OPERATIONS_IT =
-      Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/OperationsIT.java");
+  /** The tests that check the control plane serves its metrics, by name. */
+  private static final List<Path> METRICS_TESTS =
+      List.of(
+          Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/OperationsIT.java"),
+          Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/RolloutsApiIT.java"));
+
   private static final Path ENGINE_LEADERSHIP =
       Path.of(
           "control-plane/src/main/java/io/fleetwave/controlplane/rollout/engine/EngineLeadership.java");
@@ -57,7 +61,11 @@ class AlertsTest {
         .contains(
             "FleetwaveControlPlaneDown",
             "FleetwaveProjectionLagging",
-            "FleetwaveNoRolloutEngineLeader");
+            "FleetwaveNoRolloutEngineLeader",
+            "FleetwaveProjectionStalled",
+            "FleetwaveAgentsSilent",
+            "FleetwaveRolloutPausedByThreshold",
+            "FleetwaveRolloutNodeStuck");
   }
 
   @Test
@@ -125,13 +133,16 @@ class AlertsTest {
   }
 
   private static Set<String> controlPlaneMetrics() throws IOException {
-    Path file = repositoryRoot().resolve(OPERATIONS_IT);
     Set<String> names = new TreeSet<>();
-    Matcher name = Pattern.compile("\"(fleetwave_[a-z_]+)\"").matcher(Files.readString(file));
-    while (name.find()) {
-      names.add(name.group(1));
+    for (Path test : METRICS_TESTS) {
+      Matcher name =
+          Pattern.compile("\"(fleetwave_[a-z_]+)[\" {]")
+              .matcher(Files.readString(repositoryRoot().resolve(test)));
+      while (name.find()) {
+        names.add(name.group(1));
+      }
     }
-    assertThat(names).as("metric names asserted by %s", OPERATIONS_IT).isNotEmpty();
+    assertThat(names).as("metric names asserted by %s", METRICS_TESTS).isNotEmpty();
     return names;
   }
 

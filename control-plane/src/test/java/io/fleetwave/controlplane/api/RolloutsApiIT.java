@@ -2,14 +2,17 @@ package io.fleetwave.controlplane.api;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.events.node.HostKind;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +43,9 @@ class RolloutsApiIT {
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
+
+  @TestHTTPResource(value = "metrics", management = true)
+  String metrics;
 
   private static boolean projected;
 
@@ -281,6 +287,49 @@ class RolloutsApiIT {
       }
       given().post("/api/v1/rollouts/" + firstId + "/abort");
     }
+  }
+
+  @Test
+  void anActiveRolloutIsMeasuredUntilItEnds() {
+    String spec =
+        spec(
+            "measured",
+            "\"nodes\": [\"ro-ubu-3\", \"ro-l40s-1\"]",
+            "\"migConfig\": \"all-balanced\"",
+            "[\"100%\"]",
+            "1");
+    String id = create(spec).statusCode(201).extract().jsonPath().getString("id");
+    String series = "{name=\"measured\",rollout=\"" + id + "\"";
+    try {
+      // No agent answers in this fleet: the planned node is started and stays in flight.
+      await("the rollout's gauges")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                String scraped = given().get(metrics).then().statusCode(200).extract().asString();
+                return scraped.contains(
+                        "fleetwave_rollout_nodes"
+                            + series.replace("}", "")
+                            + ",state=\"in-flight\"} 1.0")
+                    && scraped.contains("fleetwave_rollout_wave" + series + "} 1.0")
+                    && scraped.contains("fleetwave_rollout_nodes_overdue" + series + "} 0.0")
+                    && scraped.contains("fleetwave_rollouts_active ");
+              });
+      given()
+          .get(metrics)
+          .then()
+          .body(
+              containsString(
+                  "fleetwave_rollout_paused{by=\"none\"," + series.substring(1) + "} 0.0"))
+          .body(containsString("fleetwave_fleet_nodes_not_converged "))
+          .body(containsString("fleetwave_fleet_nodes_silent "))
+          .body(containsString("fleetwave_projection_staleness_seconds "));
+    } finally {
+      abort(id).statusCode(200);
+    }
+    await("the aborted rollout's series are gone")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> !given().get(metrics).then().extract().asString().contains(id));
   }
 
   @Test
