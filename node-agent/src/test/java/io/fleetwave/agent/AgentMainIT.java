@@ -16,7 +16,6 @@ import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInventoryReported;
-import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeBooted;
@@ -35,10 +34,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -85,109 +82,6 @@ class AgentMainIT {
     assertThat(out).contains("\"hostKind\" : \"talos\"", "\"readOnlyRoot\" : true");
     assertThat(out).contains("driverRoot=/usr/local: found lib64/libnvidia-ml.so.1");
     assertThat(out).contains("GpuInventoryReported");
-  }
-
-  @Test
-  void probeOnlyWithoutADriverPrintsTheFactsAndWhyTheGpusAreNotReadyAndExitsZero()
-      throws Exception {
-    Path host = Files.createTempDirectory(Path.of("target"), "driverless-probe-").toAbsolutePath();
-    new HostTree(host)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO);
-    Process agent = agent("--probe-only", "--host-root", host.toString());
-    assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-
-    assertThat(agent.exitValue()).as(out).isZero();
-    assertThat(out)
-        .contains(
-            "NodeRegistered",
-            "\"hostKind\" : \"talos\"",
-            "GPUs not ready: no libnvidia-ml.so.1 under /run/nvidia/driver (driver container),"
-                + " /home/kubernetes/bin/nvidia (COS), /usr/local (Talos system extension), /"
-                + " (host install); looked in lib64, lib/x86_64-linux-gnu,")
-        .doesNotContain("GpuInventoryReported", "Exception");
-  }
-
-  @Test
-  void withoutADriverItRegistersWithTheReasonHeartbeatsAndTakesTheGpusUpWhenTheDriverAppears()
-      throws Exception {
-    String node = "driverless-1";
-    Path host = Files.createTempDirectory(Path.of("target"), "driverless-host-").toAbsolutePath();
-    new HostTree(host)
-        .osRelease("ubuntu", "22.04")
-        .kernel("5.15.0-91-generic")
-        .hostname(node)
-        .mountinfo(HostTree.RW_ROOT_MOUNTINFO)
-        .file("proc/sys/kernel/random/boot_id", "d41e55-boot\n");
-    CommandSigner signer = CommandSigner.generate();
-    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
-    Files.writeString(key, signer.publicKeyPem());
-    Path log = Files.createTempFile(Path.of("target"), "driverless-agent-", ".log");
-    Process agent =
-        agent(
-            log,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            host.toString(),
-            "--heartbeat-seconds",
-            "1",
-            "--driver-retry-seconds",
-            "1",
-            "--public-key",
-            key.toString());
-    try (NodeEventsReader events = events()) {
-      await().atMost(WAIT).until(() -> events.of(node, Heartbeat.class).size() >= 3);
-
-      NodeRegistered waiting = events.of(node, NodeRegistered.class).getFirst();
-      assertThat(waiting.driverVersion()).isNull();
-      assertThat(waiting.reasons().get("driverVersion"))
-          .startsWith(
-              "driverVersion=none: GPUs not ready: no libnvidia-ml.so.1 under /run/nvidia/driver"
-                  + " (driver container), /home/kubernetes/bin/nvidia (COS), /usr/local (Talos"
-                  + " system extension), / (host install)")
-          .contains("usr/lib/x86_64-linux-gnu");
-      assertThat(events.of(node, GpuInventoryReported.class)).isEmpty();
-      assertThat(events.of(node, NodeBooted.class)).as("spec following before the GPUs").isEmpty();
-
-      // The driver container comes up: its root appears with the library, the device nodes too.
-      Path build = Files.createTempDirectory(Path.of("target"), "driver-build-");
-      StubNvmlLibrary.build(build);
-      Path libDir = host.resolve("run/nvidia/driver/usr/lib/x86_64-linux-gnu");
-      Files.createDirectories(libDir);
-      new HostTree(host).devices("/", 3);
-      Files.move(
-          build.resolve("libnvidia-ml.so.1"),
-          libDir.resolve("libnvidia-ml.so.1"),
-          StandardCopyOption.ATOMIC_MOVE);
-
-      await().atMost(WAIT).until(() -> !events.of(node, GpuInventoryReported.class).isEmpty());
-      assertThat(events.of(node, GpuInventoryReported.class).getFirst().gpus()).hasSize(3);
-      List<NodeRegistered> registered = events.of(node, NodeRegistered.class);
-      assertThat(registered).hasSize(2);
-      NodeRegistered up = registered.get(1);
-      assertThat(up.driverVersion()).isEqualTo("580.95.05");
-      assertThat(up.driverRoot()).isEqualTo("/run/nvidia/driver");
-      assertThat(up.hostKind()).isEqualTo(HostKind.UBUNTU_DRIVER_CONTAINER);
-      assertThat(up.reasons().get("driverVersion"))
-          .startsWith("driverVersion=580.95.05: reported by NVML at ");
-      // With the GPUs up, it follows its spec: the boot is checked, the gate held.
-      await().atMost(WAIT).until(() -> !events.of(node, NodeBooted.class).isEmpty());
-      assertThat(events.of(node, Heartbeat.class).size()).isGreaterThanOrEqualTo(3);
-
-      agent.destroy();
-      assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-      List<String> lines = Files.readAllLines(log);
-      assertThat(lines)
-          .as("one log line per change of state, not per attempt")
-          .filteredOn(line -> line.contains("GPUs not ready: no libnvidia-ml.so.1"))
-          .hasSize(1);
-      assertThat(lines).anyMatch(line -> line.contains(node + ": GPUs up after "));
-    } finally {
-      agent.destroyForcibly();
-    }
   }
 
   @Test
@@ -428,31 +322,17 @@ class AgentMainIT {
   }
 
   private static Process agent(String... args) throws Exception {
-    return new ProcessBuilder(command(List.of(), args)).redirectErrorStream(true).start();
+    return AgentProcess.start(args);
   }
 
   /** The agent with its output in a file, which outlives the process (destroy closes pipes). */
   private static Process agent(Path log, String... args) throws Exception {
-    return agent(Map.of(), List.of(), log, args);
+    return AgentProcess.start(Map.of(), List.of(), log, args);
   }
 
   private static Process agent(
       Map<String, String> env, List<String> jvmFlags, Path log, String... args) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(command(jvmFlags, args)).redirectErrorStream(true);
-    builder.redirectOutput(log.toFile()).environment().putAll(env);
-    return builder.start();
-  }
-
-  private static List<String> command(List<String> jvmFlags, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmFlags);
-    command.add("--enable-native-access=ALL-UNNAMED");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(AgentMain.class.getName());
-    command.addAll(List.of(args));
-    return command;
+    return AgentProcess.start(env, jvmFlags, log, args);
   }
 
   private static NodeEventsReader events() {
