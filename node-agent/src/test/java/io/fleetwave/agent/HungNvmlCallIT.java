@@ -190,6 +190,7 @@ class HungNvmlCallIT {
         assertThat(agent.running()).isTrue();
         converger.stop();
       } finally {
+        stub.releaseHang(); // before the backend closes: a thread stuck in the stub would block it
         agent.crash();
       }
     } finally {
