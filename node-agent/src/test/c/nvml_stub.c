@@ -6,6 +6,7 @@
  * Written for Fleetwave's tests from the public NVML documentation; signatures follow nvml.h.
  * Functions prefixed fleetwaveStub are test controls, not NVML.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -120,7 +121,20 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *cur, unsigned *pend)
   return NVML_SUCCESS;
 }
 
+/* A driver that stops answering: while armed, nvmlDeviceSetMigMode blocks until released. */
+static pthread_mutex_t hangLock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hangReleased = PTHREAD_COND_INITIALIZER;
+static int hangArmed;
+static int hungCalls;
+static void hang_point(void) {
+  pthread_mutex_lock(&hangLock);
+  if (hangArmed) hungCalls++;
+  while (hangArmed) pthread_cond_wait(&hangReleased, &hangLock);
+  pthread_mutex_unlock(&hangLock);
+}
+
 nvmlReturn_t nvmlDeviceSetMigMode(nvmlDevice_t d, unsigned mode, nvmlReturn_t *activation) {
+  hang_point();
   REQUIRE_INIT(); REQUIRE(d && activation && mode <= 1);
   if (!d->migCapable) return NVML_ERROR_NOT_SUPPORTED;
   if (d->procCount > 0) return NVML_ERROR_IN_USE;
@@ -289,6 +303,16 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *c
 }
 
 /* ---- test controls ---- */
+void fleetwaveStubHangSetMigMode(void) {
+  pthread_mutex_lock(&hangLock); hangArmed = 1; hungCalls = 0; pthread_mutex_unlock(&hangLock);
+}
+void fleetwaveStubReleaseHang(void) {
+  pthread_mutex_lock(&hangLock); hangArmed = 0; pthread_cond_broadcast(&hangReleased); pthread_mutex_unlock(&hangLock);
+}
+/* How many calls entered nvmlDeviceSetMigMode while it hung. */
+int fleetwaveStubHungCalls(void) {
+  pthread_mutex_lock(&hangLock); int n = hungCalls; pthread_mutex_unlock(&hangLock); return n;
+}
 void fleetwaveStubResetState(void) { reset_state(); }
 void fleetwaveStubAddProcess(unsigned gpu, unsigned pid, unsigned long long bytes) {
   gpu_t *d = &GPUS[gpu];

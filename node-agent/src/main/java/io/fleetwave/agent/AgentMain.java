@@ -6,6 +6,8 @@ import io.fleetwave.agent.desired.SpecConverger;
 import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.gate.AgentGate;
 import io.fleetwave.agent.gate.GateFile;
+import io.fleetwave.agent.gpu.GpuBackend;
+import io.fleetwave.agent.host.DriverLocator;
 import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostProbe;
 import io.fleetwave.agent.host.HostProbeSettings;
@@ -32,15 +34,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The agent on a real GPU node: probe the host, open NVML from the detected driver root, publish
- * facts, inventory and heartbeats until SIGTERM. {@code --probe-only} prints the two events and
- * exits without touching anything. With {@code --public-key}, the agent also follows its signed
- * desired spec and commands ({@link SpecConverger}).
+ * facts, inventory and heartbeats until SIGTERM. {@code --probe-only} prints the two events (or the
+ * facts and why the GPUs are not ready) and exits without touching anything. With {@code
+ * --public-key}, the agent also follows its signed desired spec and commands ({@link
+ * SpecConverger}).
+ *
+ * <p>Without a usable driver the agent does not exit: it registers with the reason (driver version
+ * null), heartbeats, and retries the driver probe ({@link DriverWait}); once NVML opens it
+ * registers again, publishes the inventory and starts following its spec.
  */
 public final class AgentMain {
   private static final System.Logger LOG = System.getLogger(AgentMain.class.getName());
@@ -68,6 +77,38 @@ public final class AgentMain {
       return;
     }
     HostFacts facts = probe(options);
+    Placement placement =
+        Placement.of(
+            options,
+            System.getenv(),
+            () -> Fabric8NodeReader.inCluster(Placement.NODE_OBJECT_BOUND),
+            Placement.NODE_OBJECT_BOUND);
+    DriverWait.Attempt first = openGpus(options, facts);
+    if (options.probeOnly()) {
+      System.out.println(json(registered(first, placement)));
+      switch (first) {
+        case DriverWait.Opened opened -> {
+          try (GpuBackend gpus = opened.gpus()) {
+            System.out.println(json(new GpuInventoryReported(gpus.inventory())));
+          }
+        }
+        case DriverWait.NotReady notReady ->
+            System.out.println("GPUs not ready: " + notReady.reason());
+      }
+      return;
+    }
+    run(options, kafka.orElseThrow(), placement, first, following);
+  }
+
+  /**
+   * One attempt to take the GPUs up: NVML from the driver root the probe found. Never throws: a
+   * missing library names where it was looked for; a library that does not load or initialise
+   * (modules not loaded yet) gives NVML's reason.
+   */
+  private static DriverWait.Attempt openGpus(AgentOptions options, HostFacts facts) {
+    if (facts.nvmlLibrary().isEmpty()) {
+      return new DriverWait.NotReady(facts, DriverLocator.nvmlMissing(options.driverRoot()));
+    }
     NodeReboot reboot =
         options.rebootAllowed() && facts.systemd()
             ? new SystemdReboot(facts, options.busTimeout())
@@ -75,23 +116,46 @@ public final class AgentMain {
               throw new IllegalStateException("node reboot is not allowed here: " + reason);
             };
     ResetPolicy policy = new ResetPolicy(options.rebootAllowed(), Duration.ofSeconds(60));
-    try (NvmlGpuBackend gpus =
-        NvmlGpuBackend.open(facts, new ProcessCommandRunner(), policy, reboot)) {
-      Placement placement =
-          Placement.of(
-              options,
-              System.getenv(),
-              () -> Fabric8NodeReader.inCluster(Placement.NODE_OBJECT_BOUND),
-              Placement.NODE_OBJECT_BOUND);
-      NodeRegistered registered =
-          facts.toNodeRegistered(gpus.driverVersion(), placement.zone(), placement.labels());
-      if (options.probeOnly()) {
-        System.out.println(json(registered));
-        System.out.println(json(new GpuInventoryReported(gpus.inventory())));
-        return;
-      }
-      run(options, kafka.orElseThrow(), facts, registered, gpus, following);
+    NvmlGpuBackend gpus;
+    try {
+      gpus =
+          NvmlGpuBackend.open(
+              facts, new ProcessCommandRunner(), policy, reboot, options.nvmlTimeout());
+    } catch (RuntimeException e) {
+      return new DriverWait.NotReady(facts, e.getMessage());
     }
+    try {
+      return new DriverWait.Opened(facts, gpus, gpus.driverVersion());
+    } catch (RuntimeException e) {
+      gpus.close();
+      return new DriverWait.NotReady(
+          facts, "NVML did not report the driver version: " + e.getMessage());
+    }
+  }
+
+  /** The node's facts; without a usable driver, the driver version is null and says why. */
+  private static NodeRegistered registered(DriverWait.Attempt attempt, Placement placement) {
+    return switch (attempt) {
+      case DriverWait.Opened opened ->
+          opened
+              .facts()
+              .toNodeRegistered(
+                  opened.driverVersion(),
+                  "driverVersion="
+                      + opened.driverVersion()
+                      + ": reported by NVML at "
+                      + opened.facts().nvmlLibrary().map(Path::toString).orElse("?"),
+                  placement.zone(),
+                  placement.labels());
+      case DriverWait.NotReady notReady ->
+          notReady
+              .facts()
+              .toNodeRegistered(
+                  null,
+                  "driverVersion=none: GPUs not ready: " + notReady.reason(),
+                  placement.zone(),
+                  placement.labels());
+    };
   }
 
   private static HostFacts probe(AgentOptions options) {
@@ -112,9 +176,8 @@ public final class AgentMain {
   private static void run(
       AgentOptions options,
       KafkaClients kafka,
-      HostFacts facts,
-      NodeRegistered registered,
-      NvmlGpuBackend gpus,
+      Placement placement,
+      DriverWait.Attempt first,
       Optional<SpecFollowing> following)
       throws InterruptedException {
     kafka
@@ -126,34 +189,69 @@ public final class AgentMain {
                     "Kafka client settings from {0}: {1}",
                     file.file(),
                     file.describe()));
+    HostFacts facts = first.facts();
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    // Inventory reads call NVML, which may block up to its bound: never on the heartbeat's thread.
+    ExecutorService gpuReads =
+        Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("gpu-reads").factory());
+    AtomicReference<GpuBackend> gpus = new AtomicReference<>();
+    AtomicReference<CommandFollower> follower = new AtomicReference<>();
+    Optional<DriverWait> driverWait = Optional.empty();
     try (EventPublisher publisher =
         new EventPublisher(
             EventPublisher.Settings.of(kafka.bootstrapServers())
                 .withOverrides(kafka.overrides()))) {
       publisher.awaitTopic();
+      NodeRegistered registered = registered(first, placement);
+      Optional<GpuBackend> openedNow =
+          first instanceof DriverWait.Opened opened ? Optional.of(opened.gpus()) : Optional.empty();
+      openedNow.ifPresent(gpus::set);
       NodeAgent agent =
           new NodeAgent(
               registered,
-              gpus,
+              openedNow,
               () -> bootId(facts),
               publisher,
               scheduler,
+              gpuReads,
               AgentSettings.of(
                   options.heartbeatInterval(),
                   URI.create("fleetwave:agent/" + registered.hostname())),
               0);
       agent.start();
-      Optional<CommandFollower> follower =
-          following.map(f -> follow(kafka, facts, agent, gpus, f, scheduler));
+      switch (first) {
+        case DriverWait.Opened opened ->
+            follower.set(takeUp(kafka, opened, agent, following, scheduler));
+        case DriverWait.NotReady notReady -> {
+          DriverWait wait =
+              new DriverWait(
+                  registered.hostname(),
+                  () -> openGpus(options, probe(options)),
+                  options.driverRetryCap(),
+                  opened -> {
+                    try {
+                      agent.gpusReady(registered(opened, placement), opened.gpus());
+                    } catch (RuntimeException e) {
+                      opened.gpus().close(); // the run stopped while the driver was awaited
+                      throw e;
+                    }
+                    gpus.set(opened.gpus());
+                    follower.set(takeUp(kafka, opened, agent, following, scheduler));
+                  });
+          wait.start(notReady);
+          driverWait = Optional.of(wait);
+        }
+      }
       // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
       pollInventory(scheduler, agent, options.inventoryInterval().toMillis());
       CountDownLatch stopped = new CountDownLatch(1);
+      Optional<DriverWait> waiting = driverWait;
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
                   () -> {
-                    follower.ifPresent(CommandFollower::close);
+                    waiting.ifPresent(DriverWait::close);
+                    Optional.ofNullable(follower.get()).ifPresent(CommandFollower::close);
                     agent
                         .stop("SIGTERM")
                         .orTimeout(10, TimeUnit.SECONDS)
@@ -164,8 +262,23 @@ public final class AgentMain {
                   "fleetwave-agent-stop"));
       stopped.await();
     } finally {
+      driverWait.ifPresent(DriverWait::close);
       scheduler.shutdownNow();
+      gpuReads.shutdownNow();
+      Optional.ofNullable(gpus.get()).ifPresent(GpuBackend::close);
     }
+  }
+
+  /** With the GPUs up, follows the node's signed spec, where a public key was given. */
+  private static CommandFollower takeUp(
+      KafkaClients kafka,
+      DriverWait.Opened opened,
+      NodeAgent agent,
+      Optional<SpecFollowing> following,
+      ScheduledExecutorService scheduler) {
+    return following
+        .map(f -> follow(kafka, opened.facts(), agent, opened.gpus(), f, scheduler))
+        .orElse(null);
   }
 
   /**
@@ -176,7 +289,7 @@ public final class AgentMain {
       KafkaClients kafka,
       HostFacts facts,
       NodeAgent agent,
-      NvmlGpuBackend gpus,
+      GpuBackend gpus,
       SpecFollowing following,
       ScheduledExecutorService scheduler) {
     Optional<Path> stateDirectory =

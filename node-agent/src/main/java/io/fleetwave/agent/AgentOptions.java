@@ -28,6 +28,8 @@ record AgentOptions(
     Duration heartbeatInterval,
     Duration inventoryInterval,
     Duration busTimeout,
+    Duration nvmlTimeout,
+    Duration driverRetryCap,
     boolean rebootAllowed,
     boolean probeOnly,
     Optional<String> publicKey) {
@@ -61,12 +63,17 @@ record AgentOptions(
         --heartbeat-seconds N     default 10
         --inventory-seconds N     how often GPU state is re-read, default 15
         --bus-timeout-seconds N   bound on every D-Bus call, default 3
+        --nvml-timeout-seconds N  bound on every NVML call, default 10; a call past it fails and
+                                  later calls fail fast until it returns
+        --driver-retry-seconds N  without a usable driver the agent registers, heartbeats and
+                                  retries the driver probe: 1 s, 2 s, 4 s... at most N s apart,
+                                  default 60
         --public-key FILE         the control plane's Ed25519 public key (X.509 PEM); enables
                                   following the node's signed desired spec and commands (env
                                   FLEETWAVE_COMMAND_PUBLIC_KEY: a file, or the PEM itself)
         --allow-reboot            a node reboot may stand in for an impossible GPU reset
-        --probe-only              print NodeRegistered and GpuInventoryReported as JSON and exit;
-                                  reads only, changes nothing\
+        --probe-only              print NodeRegistered and GpuInventoryReported as JSON (or why
+                                  the GPUs are not ready) and exit; reads only, changes nothing\
       """;
 
   static AgentOptions parse(String[] args, Map<String, String> env) {
@@ -90,6 +97,8 @@ record AgentOptions(
             "--heartbeat-seconds",
             "--inventory-seconds",
             "--bus-timeout-seconds",
+            "--nvml-timeout-seconds",
+            "--driver-retry-seconds",
             "--public-key" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
@@ -122,6 +131,8 @@ record AgentOptions(
         seconds(values, "--heartbeat-seconds", 10),
         seconds(values, "--inventory-seconds", 15),
         seconds(values, "--bus-timeout-seconds", 3),
+        seconds(values, "--nvml-timeout-seconds", 10),
+        seconds(values, "--driver-retry-seconds", 60),
         reboot,
         probeOnly,
         option(values, env, "--public-key", "FLEETWAVE_COMMAND_PUBLIC_KEY"));

@@ -12,7 +12,9 @@ import io.fleetwave.events.node.NodeRegistered;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,16 +27,22 @@ import java.util.function.Supplier;
  * Heartbeat on an interval, AgentStopping on an orderly stop. A run has one epoch; a new run (after
  * a crash or restart) is a new {@code NodeAgent} with a larger epoch.
  *
+ * <p>GPUs not ready: a run may start before the node's driver is there. It then registers (the
+ * facts say why there is no driver version) and heartbeats, publishes no inventory, and takes the
+ * GPUs up with {@link #gpusReady} once a backend could be opened.
+ *
  * <p>It owns no thread: its work runs on a scheduler shared by many agents, so one JVM can carry
- * thousands of simulated nodes.
+ * thousands of simulated nodes. Inventory reads go to a separate executor where the backend may
+ * block (NVML): the heartbeat never waits for the GPUs.
  */
 public final class NodeAgent {
   private static final System.Logger LOG = System.getLogger(NodeAgent.class.getName());
 
-  private final NodeRegistered facts;
-  private final GpuBackend backend;
+  private volatile NodeRegistered facts;
+  private volatile GpuBackend backend; // null while the GPUs are not ready (no driver yet)
   private final Supplier<String> bootId;
   private final ScheduledExecutorService scheduler;
+  private final Executor gpuReads;
   private final AgentSettings settings;
   private final NodeEventStream events;
   private final AtomicBoolean running = new AtomicBoolean();
@@ -57,10 +65,38 @@ public final class NodeAgent {
       ScheduledExecutorService scheduler,
       AgentSettings settings,
       long previousEpoch) {
+    this(
+        facts,
+        Optional.of(Objects.requireNonNull(backend, "backend")),
+        bootId,
+        publisher,
+        scheduler,
+        scheduler,
+        settings,
+        previousEpoch);
+  }
+
+  /**
+   * @param facts the host facts this node registers with; without a backend, they say why the GPUs
+   *     are not ready
+   * @param backend the node's GPUs, or empty while they are not ready (see {@link #gpusReady})
+   * @param gpuReads where inventory reads run: not the heartbeat's scheduler when the backend can
+   *     block
+   */
+  public NodeAgent(
+      NodeRegistered facts,
+      Optional<GpuBackend> backend,
+      Supplier<String> bootId,
+      EventPublisher publisher,
+      ScheduledExecutorService scheduler,
+      Executor gpuReads,
+      AgentSettings settings,
+      long previousEpoch) {
     this.facts = Objects.requireNonNull(facts, "facts");
-    this.backend = Objects.requireNonNull(backend, "backend");
+    this.backend = backend.orElse(null);
     this.bootId = Objects.requireNonNull(bootId, "bootId");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.gpuReads = Objects.requireNonNull(gpuReads, "gpuReads");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.events =
         new NodeEventStream(
@@ -81,6 +117,32 @@ public final class NodeAgent {
 
   public boolean running() {
     return running.get();
+  }
+
+  /** Whether the GPUs are up (a backend is open); false while the driver is awaited. */
+  public boolean gpusUp() {
+    return backend != null;
+  }
+
+  /**
+   * The driver is there now: registers again with the facts of the opened backend (driver root,
+   * driver version) and publishes the inventory. Once per run.
+   */
+  public void gpusReady(NodeRegistered opened, GpuBackend gpus) {
+    Objects.requireNonNull(opened, "opened");
+    Objects.requireNonNull(gpus, "gpus");
+    if (!running.get()) {
+      throw new AgentHaltedException(nodeName(), epoch());
+    }
+    synchronized (inventoryLock) {
+      if (backend != null) {
+        throw new IllegalStateException("GPUs of " + nodeName() + " are already up");
+      }
+      facts = opened;
+      backend = gpus;
+      events.send(opened);
+    }
+    publishInventory(true);
   }
 
   /**
@@ -130,7 +192,7 @@ public final class NodeAgent {
   /** Asks for an inventory check soon (the simulator calls this on every change). */
   public void inventoryMayHaveChanged() {
     if (running.get() && inventoryCheckQueued.compareAndSet(false, true)) {
-      scheduler.execute(
+      gpuReads.execute(
           () -> {
             inventoryCheckQueued.set(false);
             guarded("inventory check", () -> publishInventory(false));
@@ -164,13 +226,10 @@ public final class NodeAgent {
   }
 
   private void tick() {
-    guarded(
-        "heartbeat",
-        () -> {
-          events.send(new Heartbeat(bootId.get(), uptimeSeconds()));
-          // Real backends have no change callback: the heartbeat doubles as the inventory poll.
-          publishInventory(false);
-        });
+    guarded("heartbeat", () -> events.send(new Heartbeat(bootId.get(), uptimeSeconds())));
+    // Real backends have no change callback: the heartbeat doubles as the inventory poll, which
+    // runs elsewhere so that a GPU call that blocks never delays a heartbeat.
+    guarded("inventory poll", this::inventoryMayHaveChanged);
   }
 
   private long uptimeSeconds() {
@@ -179,7 +238,7 @@ public final class NodeAgent {
 
   private void publishInventory(boolean always) {
     synchronized (inventoryLock) {
-      if (!running.get()) {
+      if (!running.get() || backend == null) {
         return;
       }
       List<Gpu> inventory = backend.inventory();

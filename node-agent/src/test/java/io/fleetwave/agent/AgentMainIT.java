@@ -36,7 +36,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -323,31 +322,17 @@ class AgentMainIT {
   }
 
   private static Process agent(String... args) throws Exception {
-    return new ProcessBuilder(command(List.of(), args)).redirectErrorStream(true).start();
+    return AgentProcess.start(args);
   }
 
   /** The agent with its output in a file, which outlives the process (destroy closes pipes). */
   private static Process agent(Path log, String... args) throws Exception {
-    return agent(Map.of(), List.of(), log, args);
+    return AgentProcess.start(Map.of(), List.of(), log, args);
   }
 
   private static Process agent(
       Map<String, String> env, List<String> jvmFlags, Path log, String... args) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(command(jvmFlags, args)).redirectErrorStream(true);
-    builder.redirectOutput(log.toFile()).environment().putAll(env);
-    return builder.start();
-  }
-
-  private static List<String> command(List<String> jvmFlags, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmFlags);
-    command.add("--enable-native-access=ALL-UNNAMED");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(AgentMain.class.getName());
-    command.addAll(List.of(args));
-    return command;
+    return AgentProcess.start(env, jvmFlags, log, args);
   }
 
   private static NodeEventsReader events() {

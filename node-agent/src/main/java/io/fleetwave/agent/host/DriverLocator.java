@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -15,6 +16,14 @@ public final class DriverLocator {
   /** Detection order when no driver root is set. */
   public static final List<String> DRIVER_ROOT_CANDIDATES =
       List.of("/run/nvidia/driver", "/home/kubernetes/bin/nvidia", "/usr/local", "/");
+
+  /** Which host kind puts its driver at each candidate root, for people reading a reason. */
+  private static final Map<String, String> CANDIDATE_KINDS =
+      Map.of(
+          "/run/nvidia/driver", "driver container",
+          "/home/kubernetes/bin/nvidia", "COS",
+          "/usr/local", "Talos system extension",
+          "/", "host install");
 
   /** Library directories searched under a driver root, in order. */
   public static final List<String> LIBRARY_DIRS =
@@ -93,6 +102,31 @@ public final class DriverLocator {
     }
     return new Located(
         "/", "deviceRoot=/: no dev/nvidia* found; using the host root", Optional.empty());
+  }
+
+  /**
+   * Where libnvidia-ml.so.1 was looked for and not found, per host kind, e.g. {@code no
+   * libnvidia-ml.so.1 under /run/nvidia/driver (driver container), /home/kubernetes/bin/nvidia
+   * (COS), ...; looked in lib64, lib/x86_64-linux-gnu, ... under each}.
+   *
+   * @param explicit the driver root set by the user, if any (then only it was looked at)
+   */
+  public static String nvmlMissing(Optional<String> explicit) {
+    String roots =
+        explicit
+            .map(root -> "driver root " + root + " (set explicitly)")
+            .orElseGet(
+                () ->
+                    DRIVER_ROOT_CANDIDATES.stream()
+                        .map(root -> root + " (" + CANDIDATE_KINDS.get(root) + ")")
+                        .collect(java.util.stream.Collectors.joining(", ")));
+    return "no "
+        + NVML
+        + " under "
+        + roots
+        + "; looked in "
+        + String.join(", ", LIBRARY_DIRS)
+        + (explicit.isPresent() ? "" : " under each");
   }
 
   /** nvidia-smi under a driver root, as a path the agent can run. */

@@ -4,6 +4,7 @@ import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeRegistered;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -42,9 +43,25 @@ public record HostFacts(
     return HostPaths.resolve(hostRoot, hostPath);
   }
 
+  /**
+   * The NodeRegistered event for these facts, with every reason and why the driver version is what
+   * it is: null, with the reason, while no driver is usable (the GPUs are not ready).
+   */
+  public NodeRegistered toNodeRegistered(
+      String driverVersion, String driverVersionReason, String zone, Map<String, String> labels) {
+    Map<String, String> withDriver = new LinkedHashMap<>(reasons);
+    withDriver.put("driverVersion", driverVersionReason);
+    return registered(driverVersion, zone, labels, withDriver);
+  }
+
   /** The NodeRegistered event for these facts, with every reason. */
   public NodeRegistered toNodeRegistered(
       String driverVersion, String zone, Map<String, String> labels) {
+    return registered(driverVersion, zone, labels, reasons);
+  }
+
+  private NodeRegistered registered(
+      String driverVersion, String zone, Map<String, String> labels, Map<String, String> why) {
     return new NodeRegistered(
         hostname,
         hostKind,
@@ -59,6 +76,6 @@ public record HostFacts(
         driverVersion,
         zone,
         labels,
-        reasons);
+        why);
   }
 }

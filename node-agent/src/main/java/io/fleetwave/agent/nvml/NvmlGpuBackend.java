@@ -76,6 +76,19 @@ public final class NvmlGpuBackend implements GpuBackend {
    */
   public static NvmlGpuBackend open(
       HostFacts facts, CommandRunner runner, ResetPolicy policy, NodeReboot reboot) {
+    return open(facts, runner, policy, reboot, NvmlCalls.DEFAULT_BOUND);
+  }
+
+  /**
+   * As {@link #open(HostFacts, CommandRunner, ResetPolicy, NodeReboot)}, with each NVML call
+   * bounded by {@code nvmlCallBound} (see {@link NvmlCalls}).
+   */
+  public static NvmlGpuBackend open(
+      HostFacts facts,
+      CommandRunner runner,
+      ResetPolicy policy,
+      NodeReboot reboot,
+      Duration nvmlCallBound) {
     java.nio.file.Path library =
         facts
             .nvmlLibrary()
@@ -87,10 +100,10 @@ public final class NvmlGpuBackend implements GpuBackend {
                             + " ("
                             + facts.reasons().get("driverRoot")
                             + ")"));
-    Nvml nvml = Nvml.load(library);
+    Nvml nvml = Nvml.load(library, nvmlCallBound);
     try {
       nvml.init();
-    } catch (NvmlException e) {
+    } catch (NvmlException | NvmlHungException e) {
       nvml.close();
       throw new IllegalStateException(
           "NVML at " + library + " did not initialise: " + e.getMessage(), e);
@@ -98,7 +111,13 @@ public final class NvmlGpuBackend implements GpuBackend {
     GpuReset reset = new GpuReset(facts.hostRoot(), facts.nvidiaSmi(), runner, policy, reboot);
     SriovControl sriov = new SriovControl(facts.hostRoot(), runner, Duration.ofSeconds(60));
     NvmlGpuBackend backend = new NvmlGpuBackend(nvml, facts, GpuCatalog.bundled(), reset, sriov);
-    backend.readProfiles();
+    try {
+      backend.readProfiles();
+    } catch (RuntimeException e) {
+      backend.close();
+      throw new IllegalStateException(
+          "NVML at " + library + " could not list the GPUs: " + e.getMessage(), e);
+    }
     return backend;
   }
 
@@ -397,8 +416,8 @@ public final class NvmlGpuBackend implements GpuBackend {
   public synchronized void close() {
     try {
       nvml.shutdown();
-    } catch (NvmlException ignored) {
-      // Shutting down an NVML that is already down changes nothing.
+    } catch (NvmlException | NvmlHungException ignored) {
+      // Shutting down an NVML that is already down (or stuck) changes nothing.
     } finally {
       nvml.close();
     }

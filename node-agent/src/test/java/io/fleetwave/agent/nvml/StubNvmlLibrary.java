@@ -26,6 +26,9 @@ public final class StubNvmlLibrary {
   private final MethodHandle resetState;
   private final MethodHandle addProcess;
   private final MethodHandle commitReset;
+  private final MethodHandle hangSetMigMode;
+  private final MethodHandle releaseHang;
+  private final MethodHandle hungCalls;
 
   @SuppressWarnings("restricted") // the stub's test controls are reached through FFM, as NVML is
   private StubNvmlLibrary(Path library) {
@@ -43,6 +46,17 @@ public final class StubNvmlLibrary {
         linker.downcallHandle(
             controls.find("fleetwaveStubCommitReset").orElseThrow(),
             FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
+    hangSetMigMode =
+        linker.downcallHandle(
+            controls.find("fleetwaveStubHangSetMigMode").orElseThrow(),
+            FunctionDescriptor.ofVoid());
+    releaseHang =
+        linker.downcallHandle(
+            controls.find("fleetwaveStubReleaseHang").orElseThrow(), FunctionDescriptor.ofVoid());
+    hungCalls =
+        linker.downcallHandle(
+            controls.find("fleetwaveStubHungCalls").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT));
   }
 
   /** Compiles the stub into {@code libDir/libnvidia-ml.so.1} and opens its controls. */
@@ -60,6 +74,7 @@ public final class StubNvmlLibrary {
                   "-shared",
                   "-fPIC",
                   "-O1",
+                  "-pthread",
                   "-o",
                   library.toString(),
                   SOURCE.toString())
@@ -93,6 +108,21 @@ public final class StubNvmlLibrary {
   /** What the hardware does on a GPU reset: pending MIG mode becomes current, instances go. */
   void commitReset(int gpu) throws Throwable {
     commitReset.invokeExact(gpu);
+  }
+
+  /** From now on nvmlDeviceSetMigMode blocks in the library, as a wedged driver does. */
+  public void hangSetMigMode() throws Throwable {
+    hangSetMigMode.invokeExact();
+  }
+
+  /** Lets every blocked nvmlDeviceSetMigMode return. */
+  public void releaseHang() throws Throwable {
+    releaseHang.invokeExact();
+  }
+
+  /** How many calls entered nvmlDeviceSetMigMode while it hung. */
+  public int hungCalls() throws Throwable {
+    return (int) hungCalls.invokeExact();
   }
 
   private static Path findGcc() {

@@ -1,0 +1,36 @@
+package io.fleetwave.agent;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The real agent ({@link AgentMain}) in a JVM of its own, on this test's class path. */
+final class AgentProcess {
+  private AgentProcess() {}
+
+  /** With stdout and stderr merged, read from the process. */
+  static Process start(String... args) throws Exception {
+    return new ProcessBuilder(command(List.of(), args)).redirectErrorStream(true).start();
+  }
+
+  /** With its output in a file, which outlives the process (destroy closes pipes). */
+  static Process start(Map<String, String> env, List<String> jvmFlags, Path log, String... args)
+      throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(command(jvmFlags, args)).redirectErrorStream(true);
+    builder.redirectOutput(log.toFile()).environment().putAll(env);
+    return builder.start();
+  }
+
+  private static List<String> command(List<String> jvmFlags, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmFlags);
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(AgentMain.class.getName());
+    command.addAll(List.of(args));
+    return command;
+  }
+}
