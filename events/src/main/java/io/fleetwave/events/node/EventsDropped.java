@@ -25,10 +25,7 @@ public record EventsDropped(long fromSeq, long toSeq, long count, String reason)
     }
     if (count != toSeq - fromSeq + 1) {
       throw new IllegalArgumentException(
-          "field 'count' ("
-              + count
-              + ") must be toSeq - fromSeq + 1 = "
-              + (toSeq - fromSeq + 1));
+          "field 'count' (" + count + ") must be toSeq - fromSeq + 1 = " + (toSeq - fromSeq + 1));
     }
   }
 }
