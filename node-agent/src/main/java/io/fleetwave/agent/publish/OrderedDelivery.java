@@ -144,12 +144,13 @@ public final class OrderedDelivery implements AutoCloseable {
       }
     }
     Envelope<NodeEvent> envelope = head.get();
-    publisher
-        .publish(envelope)
-        .whenComplete(
-            (metadata, error) ->
-                // Off the producer's I/O thread: the next send may block on metadata.
-                run(() -> sent(envelope, metadata, error), Duration.ZERO));
+    var _ =
+        publisher
+            .publish(envelope)
+            .whenComplete(
+                (metadata, error) ->
+                    // Off the producer's I/O thread: the next send may block on metadata.
+                    run(() -> sent(envelope, metadata, error), Duration.ZERO));
   }
 
   private void sent(Envelope<NodeEvent> envelope, RecordMetadata metadata, Throwable error) {
@@ -218,9 +219,24 @@ public final class OrderedDelivery implements AutoCloseable {
     }
   }
 
-  private void run(Runnable task, Duration after) {
+  /** Runs a step of the delivery; one that throws (spool unreadable) is tried again later. */
+  private void run(Runnable step, Duration after) {
+    Runnable guarded =
+        () -> {
+          try {
+            step.run();
+          } catch (RuntimeException e) {
+            LOG.log(
+                Level.ERROR,
+                "node {0}: event delivery failed, trying again in {1}: {2}",
+                nodeName,
+                settings.retryAfter(),
+                e.toString());
+            run(this::sendHead, settings.retryAfter());
+          }
+        };
     try {
-      executor.schedule(task, after.toMillis(), TimeUnit.MILLISECONDS);
+      var _ = executor.schedule(guarded, after.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       // The publisher is closing: what is left stays in the outbox (the spool keeps it).
       synchronized (this) {

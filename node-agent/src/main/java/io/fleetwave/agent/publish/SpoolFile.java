@@ -49,15 +49,17 @@ public final class SpoolFile implements Outbox {
 
   private final Path file;
   private final long limitBytes;
+  private final int compactAt;
   private final Deque<Frame> frames = new ArrayDeque<>();
   private FileChannel channel;
   private long end;
   private long bytes;
   private boolean writeFailureLogged;
 
-  private SpoolFile(Path file, long limitBytes, FileChannel channel) {
+  private SpoolFile(Path file, long limitBytes, int compactAt, FileChannel channel) {
     this.file = file;
     this.limitBytes = limitBytes;
+    this.compactAt = compactAt;
     this.channel = channel;
   }
 
@@ -68,6 +70,10 @@ public final class SpoolFile implements Outbox {
    * @throws UncheckedIOException naming the file when it cannot be opened or read
    */
   public static SpoolFile open(Path stateDirectory, long limitBytes) {
+    return open(stateDirectory, limitBytes, COMPACT_AT);
+  }
+
+  static SpoolFile open(Path stateDirectory, long limitBytes, int compactAt) {
     if (limitBytes <= 0) {
       throw new IllegalArgumentException("spool bound must be positive: " + limitBytes);
     }
@@ -77,7 +83,7 @@ public final class SpoolFile implements Outbox {
       FileChannel channel =
           FileChannel.open(
               file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      SpoolFile spool = new SpoolFile(file, limitBytes, channel);
+      SpoolFile spool = new SpoolFile(file, limitBytes, compactAt, channel);
       spool.readBack();
       return spool;
     } catch (IOException e) {
@@ -94,7 +100,7 @@ public final class SpoolFile implements Outbox {
         LOG.log(
             Level.WARNING,
             "event spool {0}: cut {1} bytes from byte {2}: a frame torn by a crash during its"
-                + " append (never offered to Kafka)",
+                + " append (never offered to Kafka) or damaged on disk",
             file,
             size - position,
             position);
@@ -209,7 +215,7 @@ public final class SpoolFile implements Outbox {
         channel.truncate(0);
         channel.force(true);
         end = 0;
-      } else if (frames.peekFirst().position() >= COMPACT_AT) {
+      } else if (frames.peekFirst().position() >= compactAt) {
         compact();
       }
     } catch (IOException e) {
