@@ -4,6 +4,7 @@ import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.GpuInventoryReported;
@@ -60,6 +61,8 @@ public final class EventTypes {
           new EventType("io.fleetwave.node.spec-applied", 1, SpecApplied.class),
           new EventType("io.fleetwave.node.gate-held", 1, GateHeld.class),
           new EventType("io.fleetwave.node.gate-released", 1, GateReleased.class),
+          // Issue 11: the agent's spool or memory queue hit its bound while the broker was away.
+          new EventType("io.fleetwave.node.events-dropped", 1, EventsDropped.class),
           // Issue 4: signed commands, on fleet.node-desired and fleet.node-commands.
           new EventType("io.fleetwave.command.apply-node-spec", 1, ApplyNodeSpec.class),
           new EventType("io.fleetwave.command.reset-gpu", 1, ResetGpu.class),

@@ -16,8 +16,10 @@ import io.fleetwave.agent.hostclients.SystemdReboot;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.agent.publish.LastEpochOnTopic;
 import io.fleetwave.agent.reset.NodeReboot;
 import io.fleetwave.agent.reset.ResetPolicy;
+import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
@@ -211,13 +213,23 @@ public final class AgentMain {
               registered,
               openedNow,
               () -> bootId(facts),
-              publisher,
               scheduler,
               gpuReads,
               AgentSettings.of(
                   options.heartbeatInterval(),
                   URI.create("fleetwave:agent/" + registered.hostname())),
-              0);
+              HostPublishing.of(
+                  facts,
+                  publisher,
+                  options.spoolBytes(),
+                  options.memoryQueueBytes(),
+                  () ->
+                      LastEpochOnTopic.find(
+                          kafka.bootstrapServers(),
+                          Topics.NODE_EVENTS,
+                          registered.hostname(),
+                          kafka.overrides(),
+                          Duration.ofSeconds(10))));
       agent.start();
       switch (first) {
         case DriverWait.Opened opened ->
@@ -257,6 +269,8 @@ public final class AgentMain {
                         .orTimeout(10, TimeUnit.SECONDS)
                         .exceptionally(e -> null)
                         .join();
+                    // Not acknowledged in time: what is left stays in the spool for the next run.
+                    agent.release();
                     stopped.countDown();
                   },
                   "fleetwave-agent-stop"));

@@ -32,7 +32,9 @@ record AgentOptions(
     Duration driverRetryCap,
     boolean rebootAllowed,
     boolean probeOnly,
-    Optional<String> publicKey) {
+    Optional<String> publicKey,
+    long spoolBytes,
+    long memoryQueueBytes) {
 
   static final String DEFAULT_ZONE = "default";
 
@@ -71,6 +73,10 @@ record AgentOptions(
         --public-key FILE         the control plane's Ed25519 public key (X.509 PEM); enables
                                   following the node's signed desired spec and commands (env
                                   FLEETWAVE_COMMAND_PUBLIC_KEY: a file, or the PEM itself)
+        --spool-mib N             bound of the event spool in the state directory, kept while
+                                  Kafka is unreachable (writable hosts), default 64
+        --memory-queue-mib N      bound of the event queue in memory, kept while Kafka is
+                                  unreachable (read-only hosts: Talos, COS), default 8
         --allow-reboot            a node reboot may stand in for an impossible GPU reset
         --probe-only              print NodeRegistered and GpuInventoryReported as JSON (or why
                                   the GPUs are not ready) and exit; reads only, changes nothing\
@@ -99,6 +105,8 @@ record AgentOptions(
             "--bus-timeout-seconds",
             "--nvml-timeout-seconds",
             "--driver-retry-seconds",
+            "--spool-mib",
+            "--memory-queue-mib",
             "--public-key" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
@@ -135,7 +143,28 @@ record AgentOptions(
         seconds(values, "--driver-retry-seconds", 60),
         reboot,
         probeOnly,
-        option(values, env, "--public-key", "FLEETWAVE_COMMAND_PUBLIC_KEY"));
+        option(values, env, "--public-key", "FLEETWAVE_COMMAND_PUBLIC_KEY"),
+        mebibytes(values, env, "--spool-mib", "FLEETWAVE_SPOOL_MIB", 64),
+        mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8));
+  }
+
+  private static long mebibytes(
+      Map<String, String> values, Map<String, String> env, String flag, String variable, long mib) {
+    Optional<String> value = option(values, env, flag, variable);
+    if (value.isEmpty()) {
+      return mib * 1024 * 1024;
+    }
+    try {
+      long given = Long.parseLong(value.get());
+      if (given <= 0 || given > 1024 * 1024) {
+        throw new IllegalArgumentException(
+            flag + " must be between 1 and 1048576 MiB, got " + value.get());
+      }
+      return given * 1024 * 1024;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          flag + " must be a whole number of MiB, got " + value.get());
+    }
   }
 
   private static Optional<String> option(

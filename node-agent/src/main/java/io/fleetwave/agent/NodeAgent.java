@@ -2,7 +2,10 @@ package io.fleetwave.agent;
 
 import io.fleetwave.agent.gpu.GpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.agent.publish.MemoryOutbox;
 import io.fleetwave.agent.publish.NodeEventStream;
+import io.fleetwave.agent.publish.OrderedDelivery;
+import io.fleetwave.agent.publish.Outbox;
 import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInventoryReported;
@@ -19,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -44,13 +48,38 @@ public final class NodeAgent {
   private final ScheduledExecutorService scheduler;
   private final Executor gpuReads;
   private final AgentSettings settings;
+  private final OrderedDelivery delivery;
   private final NodeEventStream events;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicBoolean inventoryCheckQueued = new AtomicBoolean();
   private final Object inventoryLock = new Object();
-  private List<Gpu> lastInventory;
+  private volatile List<Gpu> lastInventory;
   private long startedMillis;
   private ScheduledFuture<?> heartbeats;
+
+  /**
+   * How a run publishes: through the shared publisher, from its own outbox (a previous run's spool
+   * is delivered first), numbered above the previous run.
+   *
+   * @param outbox where undelivered events wait: a {@link io.fleetwave.agent.publish.SpoolFile} on
+   *     writable hosts, a {@link MemoryOutbox} elsewhere
+   * @param previousEpoch the epoch of this node's previous run, or 0; the new one is larger
+   * @param epochChosen told the new epoch before anything is published (to persist it)
+   */
+  public record Publishing(
+      EventPublisher publisher, Outbox outbox, long previousEpoch, LongConsumer epochChosen) {
+    public Publishing {
+      Objects.requireNonNull(publisher, "publisher");
+      Objects.requireNonNull(outbox, "outbox");
+      Objects.requireNonNull(epochChosen, "epochChosen");
+    }
+
+    /** A memory queue of the default bound, nothing persisted. */
+    public static Publishing inMemory(EventPublisher publisher, long previousEpoch) {
+      return new Publishing(
+          publisher, new MemoryOutbox(MemoryOutbox.DEFAULT_LIMIT_BYTES), previousEpoch, e -> {});
+    }
+  }
 
   /**
    * @param facts the host facts this node registers with (hostname = node name = record key)
@@ -66,14 +95,25 @@ public final class NodeAgent {
       AgentSettings settings,
       long previousEpoch) {
     this(
+        facts, backend, bootId, scheduler, settings, Publishing.inMemory(publisher, previousEpoch));
+  }
+
+  /** A run whose GPUs are ready, whose inventory reads may run on the heartbeat's scheduler. */
+  public NodeAgent(
+      NodeRegistered facts,
+      GpuBackend backend,
+      Supplier<String> bootId,
+      ScheduledExecutorService scheduler,
+      AgentSettings settings,
+      Publishing publishing) {
+    this(
         facts,
         Optional.of(Objects.requireNonNull(backend, "backend")),
         bootId,
-        publisher,
         scheduler,
         scheduler,
         settings,
-        previousEpoch);
+        publishing);
   }
 
   /**
@@ -82,29 +122,38 @@ public final class NodeAgent {
    * @param backend the node's GPUs, or empty while they are not ready (see {@link #gpusReady})
    * @param gpuReads where inventory reads run: not the heartbeat's scheduler when the backend can
    *     block
+   * @param publishing how this run's events are numbered, kept and delivered
    */
   public NodeAgent(
       NodeRegistered facts,
       Optional<GpuBackend> backend,
       Supplier<String> bootId,
-      EventPublisher publisher,
       ScheduledExecutorService scheduler,
       Executor gpuReads,
       AgentSettings settings,
-      long previousEpoch) {
+      Publishing publishing) {
     this.facts = Objects.requireNonNull(facts, "facts");
     this.backend = backend.orElse(null);
     this.bootId = Objects.requireNonNull(bootId, "bootId");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.gpuReads = Objects.requireNonNull(gpuReads, "gpuReads");
     this.settings = Objects.requireNonNull(settings, "settings");
+    // Above the previous run and above whatever a previous run left in the spool.
+    long previous = Math.max(publishing.previousEpoch(), publishing.outbox().newestEpoch());
+    long epoch = NodeEventStream.nextEpoch(previous, settings.clock());
+    publishing.epochChosen().accept(epoch);
+    EventPublisher publisher = publishing.publisher();
+    this.delivery =
+        new OrderedDelivery(
+            facts.hostname(),
+            publishing.outbox(),
+            publisher,
+            publisher.deliveryExecutor(),
+            OrderedDelivery.Settings.DEFAULT,
+            settings.clock());
     this.events =
         new NodeEventStream(
-            facts.hostname(),
-            settings.source(),
-            NodeEventStream.nextEpoch(previousEpoch, settings.clock()),
-            publisher,
-            settings.clock());
+            facts.hostname(), settings.source(), epoch, delivery, settings.clock(), this::restated);
   }
 
   public String nodeName() {
@@ -154,6 +203,7 @@ public final class NodeAgent {
       throw new IllegalStateException("agent of " + nodeName() + " already started");
     }
     startedMillis = settings.clock().millis();
+    delivery.start();
     events.send(facts);
     publishInventory(true);
     long interval = settings.heartbeatInterval().toMillis();
@@ -201,18 +251,40 @@ public final class NodeAgent {
   }
 
   /**
-   * Orderly stop: no more heartbeats, then AgentStopping; the future completes when it is acked.
+   * Orderly stop: no more heartbeats, then AgentStopping; the future completes when it is acked,
+   * after everything before it, and the outbox is released then. A caller that stops waiting calls
+   * {@link #release()}: a spool keeps what is left for the next run.
    */
   public CompletableFuture<Void> stop(String reason) {
     if (!halt()) {
       return CompletableFuture.completedFuture(null);
     }
-    return events.publish(new AgentStopping(reason)).thenApply(metadata -> null);
+    return events
+        .publish(new AgentStopping(reason))
+        .whenComplete((metadata, error) -> release())
+        .thenApply(metadata -> null);
   }
 
-  /** Dies without a word, as a killed process would. */
+  /** Dies without a word, as a killed process would: nothing more is sent, the spool stays. */
   public void crash() {
     halt();
+    release();
+  }
+
+  /** Stops delivering and releases the outbox (idempotent); a spool keeps what is undelivered. */
+  public void release() {
+    delivery.close();
+  }
+
+  /** Events this run handed over that the broker has not acknowledged yet. */
+  public int undelivered() {
+    return events.depth();
+  }
+
+  /** The node's state restated after a declared gap; no lock taken (see NodeEventStream). */
+  private List<NodeEvent> restated() {
+    List<Gpu> inventory = lastInventory;
+    return inventory == null ? List.of(facts) : List.of(facts, new GpuInventoryReported(inventory));
   }
 
   private boolean halt() {

@@ -119,12 +119,11 @@ class HungNvmlCallIT {
               facts.toNodeRegistered(gpus.driverVersion(), "zone-h", Map.of()),
               Optional.of(gpus),
               () -> "boot-1",
-              publisher,
               scheduler,
               gpuReads,
               new AgentSettings(
                   HEARTBEAT, URI.create("fleetwave:it/" + NODE), java.time.Clock.systemUTC()),
-              0);
+              NodeAgent.Publishing.inMemory(publisher, 0));
       agent.start();
       SpecConverger converger =
           new SpecConverger(

@@ -7,6 +7,9 @@ import io.fleetwave.agent.desired.SpecConverger;
 import io.fleetwave.agent.gate.AgentGate;
 import io.fleetwave.agent.gate.GateFile;
 import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.agent.publish.MemoryOutbox;
+import io.fleetwave.agent.publish.Outbox;
+import io.fleetwave.agent.publish.SpoolFile;
 import io.fleetwave.agent.reconcile.DevicePluginGate;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeRegistered;
@@ -117,7 +120,13 @@ public final class SimulatedNode {
     if (agentRunning()) {
       return;
     }
-    agent = new NodeAgent(facts, gpus, gpus::bootId, publisher, scheduler, settings, epoch());
+    long previousEpoch = epoch();
+    if (agent != null) {
+      agent.release(); // a stopped run whose AgentStopping was never acknowledged lets go of the
+      // spool
+    }
+    agent =
+        new NodeAgent(facts, gpus, gpus::bootId, scheduler, settings, publishing(previousEpoch));
     agent.start();
     if (following != null) {
       converger =
@@ -133,6 +142,20 @@ public final class SimulatedNode {
       converger.start();
       following.follower().follow(converger);
     }
+  }
+
+  /**
+   * Where this run's undelivered events wait: the spool file in the state directory of a writable
+   * host (what a crashed run left there is delivered first), a memory queue elsewhere (lost with
+   * the run, as on a real read-only host). The previous epoch is the one this node remembers: the
+   * simulated host outlives its agent runs.
+   */
+  private NodeAgent.Publishing publishing(long previousEpoch) {
+    Outbox outbox =
+        stateDirectory
+            .<Outbox>map(dir -> SpoolFile.open(dir, SpoolFile.DEFAULT_LIMIT_BYTES))
+            .orElseGet(() -> new MemoryOutbox(MemoryOutbox.DEFAULT_LIMIT_BYTES));
+    return new NodeAgent.Publishing(publisher, outbox, previousEpoch, epoch -> {});
   }
 
   /** The writable state directory of this node (gate file, last boot id), if it has one. */

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.AgentStopping;
+import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.GpuInventoryReported;
@@ -102,6 +103,10 @@ public final class ProjectionFold {
         // These count for order, last-seen and history only. Listed, not defaulted, so that a new
         // event type makes this switch fail to compile.
         case Heartbeat _, AgentStopping _ -> {}
+        // The agent declares the seqs it lost while the broker was away. Positions only need to
+        // grow, so the gap is accepted as is; the event stays in the node's history, where the gap
+        // is visible, and the registration and inventory the agent restates next apply as usual.
+        case EventsDropped _ -> {}
       }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
@@ -76,5 +77,27 @@ class ProjectionFoldTest {
 
     assertThat(changes.applied()).containsExactly(other);
     assertThat(changes.nodes()).extracting(NodeChange::node).containsExactly("m");
+  }
+
+  @Test
+  void theGapAnEventsDroppedDeclaresIsAcceptedAndTheRestatedStateApplies() {
+    Envelope<NodeEvent> dropped =
+        Events.envelope("n", 2, 9, new EventsDropped(3, 8, 6, "memory queue full"));
+    Envelope<NodeEvent> restated =
+        Events.envelope("n", 2, 10, Events.registered("n", HostKind.TALOS, "590", Map.of()));
+    Envelope<NodeEvent> inventory =
+        Events.envelope("n", 2, 11, Events.inventory(Events.H200, 2, MigMode.ENABLED));
+
+    BatchChanges changes =
+        ProjectionFold.fold(
+            Map.of("n", new NodePosition(2, 2)), List.of(dropped, restated, inventory, dropped));
+
+    assertThat(changes.applied()).containsExactly(dropped, restated, inventory);
+    assertThat(changes.skipped()).isEqualTo(1);
+    NodeChange change = changes.nodes().getFirst();
+    assertThat(change.position()).isEqualTo(new NodePosition(2, 11));
+    assertThat(change.facts()).contains((io.fleetwave.events.node.NodeRegistered) restated.data());
+    assertThat(change.inventory())
+        .contains((io.fleetwave.events.node.GpuInventoryReported) inventory.data());
   }
 }

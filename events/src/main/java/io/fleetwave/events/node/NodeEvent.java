@@ -16,4 +16,5 @@ public sealed interface NodeEvent extends FleetEvent
         StepFailed,
         SpecApplied,
         GateHeld,
-        GateReleased {}
+        GateReleased,
+        EventsDropped {}

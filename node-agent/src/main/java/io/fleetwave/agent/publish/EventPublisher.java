@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -75,6 +77,9 @@ public final class EventPublisher implements AutoCloseable {
   private final AtomicLong acknowledged = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private volatile BiConsumer<Envelope<?>, Exception> failureListener = (envelope, error) -> {};
+  private final ScheduledExecutorService deliveryExecutor =
+      Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().name("fleetwave-delivery").daemon().factory());
 
   public EventPublisher(Settings settings) {
     this.topic = settings.topic();
@@ -138,8 +143,9 @@ public final class EventPublisher implements AutoCloseable {
   }
 
   /**
-   * Sends one envelope, keyed by its subject (the node name). Events of one node keep their order
-   * as long as one caller at a time publishes for that node (see {@link NodeEventStream}).
+   * Sends one envelope, keyed by its subject (the node name), once: a failure is final for this
+   * send. Agents do not call this directly but through their {@link OrderedDelivery}, which keeps
+   * one event of a node in flight and sends the head again after a failure.
    */
   @SuppressWarnings("FutureReturnValueIgnored") // the callback completes the returned future
   public CompletableFuture<RecordMetadata> publish(Envelope<?> envelope) {
@@ -187,6 +193,15 @@ public final class EventPublisher implements AutoCloseable {
     }
   }
 
+  /**
+   * The one thread on which the {@link OrderedDelivery} of every agent sharing this publisher sends
+   * and retries: never the producer's I/O thread, and never the agents' own scheduler, which a send
+   * blocked on metadata (within max.block.ms) must not hold up.
+   */
+  public ScheduledExecutorService deliveryExecutor() {
+    return deliveryExecutor;
+  }
+
   public long sent() {
     return sent.get();
   }
@@ -201,7 +216,11 @@ public final class EventPublisher implements AutoCloseable {
 
   /** Waits up to {@code timeout} for events in flight, then closes; undelivered ones fail. */
   public void close(Duration timeout) {
-    producer.close(timeout);
+    try {
+      producer.close(timeout);
+    } finally {
+      deliveryExecutor.shutdownNow();
+    }
   }
 
   @Override
