@@ -6,11 +6,14 @@ import java.time.Duration;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
- * {@code fleetwave.projection.*}: how the projection waits out PostgreSQL (README, Reliability).
+ * {@code fleetwave.projection.*}: how the projection waits out PostgreSQL, and how long the node
+ * history is kept (README, Reliability).
  */
 @ConfigMapping(prefix = "fleetwave.projection")
 public interface ProjectionConfig {
   Retry retry();
+
+  History history();
 
   /** The bound on one attempt of a batch's transaction. */
   @WithDefault("60s")
@@ -26,5 +29,26 @@ public interface ProjectionConfig {
     @WithDefault("10s")
     @DurationMin(millis = 1)
     Duration maxBackoff();
+  }
+
+  /**
+   * The node history (changes of state; heartbeats are only the node row's last_seen) is
+   * partitioned by event time, one partition per UTC day, and dropped a partition at a time.
+   */
+  interface History {
+    /** History older than this is dropped (kept at least this long, at most a day longer). */
+    @WithDefault("30d")
+    @DurationMin(hours = 24)
+    Duration retention();
+
+    /** How far ahead of today day partitions exist, so that writes never wait for one. */
+    @WithDefault("3d")
+    @DurationMin(hours = 24)
+    Duration ahead();
+
+    /** How often partitions are created and dropped (also once at start). */
+    @WithDefault("1h")
+    @DurationMin(seconds = 1)
+    Duration maintenanceInterval();
   }
 }

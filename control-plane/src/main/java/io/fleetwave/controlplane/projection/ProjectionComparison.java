@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,23 +12,32 @@ import java.util.Map;
 /** Row-by-row comparison of two projections, table by table, with EXCEPT ALL both ways. */
 final class ProjectionComparison {
   static final int MAX_DIFFERENCES = 100;
+  private static final String HISTORY = "node_events";
 
   private ProjectionComparison() {}
 
+  /**
+   * @param historyFrom the node history is compared from this time on: the live projection has
+   *     dropped what is older ({@link HistoryPartitionPlan#keptFrom})
+   */
   static List<String> differences(
-      Pool pool, ProjectionTables live, ProjectionTables rebuilt, Duration timeout) {
+      Pool pool,
+      ProjectionTables live,
+      ProjectionTables rebuilt,
+      Instant historyFrom,
+      Duration timeout) {
     List<String> differences = new ArrayList<>();
     for (String table : ProjectionTables.TABLES) {
-      String a = live.table(table);
-      String b = rebuilt.table(table);
+      String a = rows(live, table, historyFrom);
+      String b = rows(rebuilt, table, historyFrom);
       String sql =
-          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM (SELECT * FROM "
+          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
               + a
-              + " EXCEPT ALL SELECT * FROM "
+              + " EXCEPT ALL "
               + b
-              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM (SELECT * FROM "
+              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM ("
               + b
-              + " EXCEPT ALL SELECT * FROM "
+              + " EXCEPT ALL "
               + a
               + ") y) LIMIT "
               + MAX_DIFFERENCES;
@@ -43,6 +53,12 @@ final class ProjectionComparison {
     return differences.size() > MAX_DIFFERENCES
         ? differences.subList(0, MAX_DIFFERENCES)
         : differences;
+  }
+
+  /** The rows of a table to compare: all of them, but only the retained part of the history. */
+  private static String rows(ProjectionTables tables, String table, Instant historyFrom) {
+    String all = "SELECT * FROM " + tables.table(table);
+    return table.equals(HISTORY) ? all + " WHERE event_time >= '" + historyFrom + "'" : all;
   }
 
   static Map<String, Long> rowCounts(Pool pool, ProjectionTables tables, Duration timeout) {

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
@@ -13,6 +14,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +41,9 @@ import org.jboss.logging.Logger;
  * Blocking: call it from a worker thread. One rebuild at a time.
  *
  * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
- * offsets are in the live projection only and show up as differences.
+ * offsets are in the live projection only and show up as differences. The node history is compared
+ * over the retention only ({@code fleetwave.projection.history.retention}): the live projection has
+ * dropped what is older.
  */
 @ApplicationScoped
 public class ProjectionRebuild {
@@ -51,6 +55,7 @@ public class ProjectionRebuild {
   private final Map<String, Object> kafkaConfig;
   private final String liveGroup;
   private final ObjectMapper json;
+  private final Duration historyRetention;
   private final AtomicBoolean running = new AtomicBoolean();
 
   public ProjectionRebuild(
@@ -58,8 +63,10 @@ public class ProjectionRebuild {
       Pool pool,
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup,
-      ObjectMapper json) {
+      ObjectMapper json,
+      ProjectionConfig config) {
     this.json = json;
+    this.historyRetention = config.history().retention();
     this.writer = writer;
     this.pool = pool;
     this.kafkaConfig = kafkaConfig;
@@ -87,10 +94,15 @@ public class ProjectionRebuild {
     long[] counts = new long[2];
     Map<TopicPartition, Long> ends = replay(deadline, counts);
     awaitLiveConsumer(ends, deadline);
+    Instant historyFrom = HistoryPartitionPlan.keptFrom(Instant.now(), historyRetention);
     List<String> differences =
         new ArrayList<>(
             ProjectionComparison.differences(
-                pool, ProjectionTables.LIVE, SCRATCH, deadline.remaining("comparing")));
+                pool,
+                ProjectionTables.LIVE,
+                SCRATCH,
+                historyFrom,
+                deadline.remaining("comparing")));
     Map<String, Long> rows =
         new java.util.LinkedHashMap<>(
             ProjectionComparison.rowCounts(pool, SCRATCH, deadline.remaining("counting")));
