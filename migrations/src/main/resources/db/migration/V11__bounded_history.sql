@@ -68,3 +68,14 @@ INSERT INTO node_events
 SELECT * FROM node_events_unpartitioned WHERE event_type <> 'io.fleetwave.node.heartbeat.v1';
 
 DROP TABLE node_events_unpartitioned;
+
+-- 4. Rebuild under Kafka retention: the projection publishes each node's folded state to the
+--    compacted topic fleet.node-snapshots (NodeSnapshots); a rebuild starts from those snapshots and
+--    folds the retained tail of fleet.node-events. This table is the position each node's newest
+--    published snapshot covers, so that only nodes that changed since are published again. Not a
+--    part of the projection (not compared, not rebuilt): losing it only republishes every node.
+CREATE TABLE node_snapshot_marks (
+    node  text   PRIMARY KEY,
+    epoch bigint NOT NULL,
+    seq   bigint NOT NULL
+);

@@ -15,6 +15,8 @@ public interface ProjectionConfig {
 
   History history();
 
+  Snapshots snapshots();
+
   /** The bound on one attempt of a batch's transaction. */
   @WithDefault("60s")
   @DurationMin(millis = 1)
@@ -50,5 +52,17 @@ public interface ProjectionConfig {
     @WithDefault("1h")
     @DurationMin(seconds = 1)
     Duration maintenanceInterval();
+  }
+
+  /**
+   * Each node's projected state is published to the compacted fleet.node-snapshots, so that a
+   * rebuild needs only the retained tail of fleet.node-events. Kafka's retention of that topic must
+   * be longer than this interval (it is days; this is minutes).
+   */
+  interface Snapshots {
+    /** How often the nodes that changed since their last snapshot are published. */
+    @WithDefault("5m")
+    @DurationMin(seconds = 1)
+    Duration interval();
   }
 }

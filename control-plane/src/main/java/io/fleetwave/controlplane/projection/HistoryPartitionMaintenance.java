@@ -9,6 +9,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -46,10 +47,15 @@ public class HistoryPartitionMaintenance {
   public record Outcome(
       boolean ran, List<String> created, List<String> dropped, long movedFromDefault) {}
 
+  @Inject
   public HistoryPartitionMaintenance(Pool pool, ProjectionConfig config) {
+    this(pool, config.history().retention(), config.history().ahead());
+  }
+
+  HistoryPartitionMaintenance(Pool pool, Duration retention, Duration ahead) {
     this.pool = pool;
-    this.retention = config.history().retention();
-    this.ahead = config.history().ahead();
+    this.retention = retention;
+    this.ahead = ahead;
   }
 
   @Scheduled(

@@ -17,19 +17,38 @@ final class ProjectionComparison {
   private ProjectionComparison() {}
 
   /**
-   * @param historyFrom the node history is compared from this time on: the live projection has
-   *     dropped what is older ({@link HistoryPartitionPlan#keptFrom})
+   * The part of the node history both sides hold: events from {@code from} on (the live projection
+   * has dropped what is older: {@link HistoryPartitionPlan#keptFrom}) that come after the position
+   * of the node's snapshot the rebuild started from (those before it are in the live history only;
+   * the snapshot holds their effect), read from {@code snapshotPositions} (node, epoch, seq).
    */
+  record HistoryWindow(Instant from, String snapshotPositions) {
+    String predicate(String alias) {
+      return alias
+          + ".event_time >= '"
+          + from
+          + "' AND NOT EXISTS (SELECT 1 FROM "
+          + snapshotPositions
+          + " p WHERE p.node = "
+          + alias
+          + ".node AND ("
+          + alias
+          + ".epoch, "
+          + alias
+          + ".seq) <= (p.epoch, p.seq))";
+    }
+  }
+
   static List<String> differences(
       Pool pool,
       ProjectionTables live,
       ProjectionTables rebuilt,
-      Instant historyFrom,
+      HistoryWindow historyWindow,
       Duration timeout) {
     List<String> differences = new ArrayList<>();
     for (String table : ProjectionTables.TABLES) {
-      String a = rows(live, table, historyFrom);
-      String b = rows(rebuilt, table, historyFrom);
+      String a = rows(live, table, historyWindow);
+      String b = rows(rebuilt, table, historyWindow);
       String sql =
           "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
               + a
@@ -55,10 +74,11 @@ final class ProjectionComparison {
         : differences;
   }
 
-  /** The rows of a table to compare: all of them, but only the retained part of the history. */
-  private static String rows(ProjectionTables tables, String table, Instant historyFrom) {
-    String all = "SELECT * FROM " + tables.table(table);
-    return table.equals(HISTORY) ? all + " WHERE event_time >= '" + historyFrom + "'" : all;
+  /** The rows of a table to compare: all of them, but only the window of the history. */
+  private static String rows(ProjectionTables tables, String table, HistoryWindow window) {
+    return table.equals(HISTORY)
+        ? "SELECT h.* FROM " + tables.table(table) + " h WHERE " + window.predicate("h")
+        : "SELECT * FROM " + tables.table(table);
   }
 
   static Map<String, Long> rowCounts(Pool pool, ProjectionTables tables, Duration timeout) {

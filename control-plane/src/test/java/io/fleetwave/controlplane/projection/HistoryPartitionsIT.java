@@ -2,7 +2,6 @@ package io.fleetwave.controlplane.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
@@ -108,7 +107,7 @@ class HistoryPartitionsIT {
     Pool pool = pool(url);
     try {
       HistoryPartitionMaintenance maintenance =
-          new HistoryPartitionMaintenance(pool, config(Duration.ofDays(30), Duration.ofDays(2)));
+          new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2));
 
       HistoryPartitionMaintenance.Outcome first = maintenance.maintain(NOW).await().atMost(BOUND);
 
@@ -226,39 +225,5 @@ class HistoryPartitionsIT {
 
   private static Connection connect(String url) throws SQLException {
     return DriverManager.getConnection(url, EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
-  }
-
-  private static ProjectionConfig config(Duration retention, Duration ahead) {
-    return new ProjectionConfig() {
-      @Override
-      public Retry retry() {
-        throw new UnsupportedOperationException("not used by the maintenance");
-      }
-
-      @Override
-      public Duration attemptTimeout() {
-        throw new UnsupportedOperationException("not used by the maintenance");
-      }
-
-      @Override
-      public History history() {
-        return new History() {
-          @Override
-          public Duration retention() {
-            return retention;
-          }
-
-          @Override
-          public Duration ahead() {
-            return ahead;
-          }
-
-          @Override
-          public Duration maintenanceInterval() {
-            return Duration.ofHours(1);
-          }
-        };
-      }
-    };
   }
 }
