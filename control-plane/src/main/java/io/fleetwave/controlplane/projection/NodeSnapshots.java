@@ -103,8 +103,7 @@ public class NodeSnapshots {
       int published = publish();
       LOG.debugf("node snapshots: %d published", published);
     } catch (RuntimeException e) {
-      LOG.warnf(
-          "node snapshots not published (tried again in %s): %s", interval, e.getMessage());
+      LOG.warnf("node snapshots not published (tried again in %s): %s", interval, e.getMessage());
     }
   }
 

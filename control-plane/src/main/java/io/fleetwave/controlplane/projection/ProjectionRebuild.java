@@ -40,9 +40,9 @@ import org.jboss.logging.Logger;
 /**
  * Rebuilds the projection into a scratch schema from the node snapshots ({@link NodeSnapshots}) and
  * every retained record of fleet.node-events (offset 0 until Kafka's retention deletes records),
- * with the live apply code, waits until the live consumer has committed at least as far, and compares the two row
- * by row; then the same for the rollout tables from fleet.rollout-events ({@link RolloutRebuild}).
- * Blocking: call it from a worker thread. One rebuild at a time.
+ * with the live apply code, waits until the live consumer has committed at least as far, and
+ * compares the two row by row; then the same for the rollout tables from fleet.rollout-events
+ * ({@link RolloutRebuild}). Blocking: call it from a worker thread. One rebuild at a time.
  *
  * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
  * offsets are in the live projection only and show up as differences. The node history is compared

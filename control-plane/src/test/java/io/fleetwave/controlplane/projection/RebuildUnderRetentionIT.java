@@ -54,7 +54,8 @@ class RebuildUnderRetentionIT {
   private static final int NODES = 4;
   private static final String QUIET = PREFIX + "quiet";
   private static final Duration BOUND = Duration.ofSeconds(60);
-  private static final PlannedStep MIG = new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "MIG on", 30_000);
+  private static final PlannedStep MIG =
+      new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "MIG on", 30_000);
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -67,8 +68,7 @@ class RebuildUnderRetentionIT {
   @Test
   void aRebuildFromTheSnapshotsAndTheRetainedTailEqualsTheLiveProjection() throws Exception {
     try (TopicClient topic = new TopicClient(bootstrap);
-        Admin admin =
-            Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
       List<Envelope<NodeEvent>> before = new ArrayList<>();
       List<Envelope<NodeEvent>> tail = new ArrayList<>();
       for (int i = 0; i < NODES; i++) {
@@ -124,7 +124,9 @@ class RebuildUnderRetentionIT {
     assertThat(live.get("node_events"))
         .as("the live history keeps the events from before the snapshots (heartbeats aside)")
         .hasSize(NODES * 6 + 2);
-    assertThat(ProjectionRows.count("SELECT sum(missed_events) FROM nodes WHERE name LIKE 'retention-%'"))
+    assertThat(
+            ProjectionRows.count(
+                "SELECT sum(missed_events) FROM nodes WHERE name LIKE 'retention-%'"))
         .isZero();
   }
 
