@@ -17,6 +17,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.projection.BatchChanges;
 import io.fleetwave.controlplane.projection.DecodedRecord;
+import io.fleetwave.controlplane.projection.HistoryPartitionPlan;
 import io.fleetwave.controlplane.projection.NodeChange;
 import io.fleetwave.controlplane.projection.NodePosition;
 import io.fleetwave.controlplane.projection.ProjectionFold;
@@ -90,6 +91,7 @@ class ArchitectureTest {
     RunStatus.class,
     RolloutState.class,
     ProjectionFold.class,
+    HistoryPartitionPlan.class,
     ReconcileState.class,
     BatchChanges.class,
     DecodedRecord.class,

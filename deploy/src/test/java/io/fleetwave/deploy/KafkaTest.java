@@ -33,6 +33,8 @@ class KafkaTest {
             "topic literal fleet.node-events Read",
             "topic literal fleet.node-events.dlq Write",
             "topic literal fleet.node-desired Write",
+            "topic literal fleet.node-snapshots Read",
+            "topic literal fleet.node-snapshots Write",
             "topic literal fleet.node-commands Write",
             "topic literal fleet.rollout-events Read",
             "topic literal fleet.rollout-events Write",
@@ -56,8 +58,9 @@ class KafkaTest {
   }
 
   @Test
-  void desiredSpecsAreCompactedAndRolloutEventsAreKeptForever() {
+  void desiredSpecsAndNodeSnapshotsAreCompactedAndRolloutEventsAreKeptForever() {
     assertThat(config("fleet.node-desired")).containsEntry("cleanup.policy", "compact");
+    assertThat(config("fleet.node-snapshots")).containsEntry("cleanup.policy", "compact");
     assertThat(config("fleet.rollout-events")).containsEntry("retention.ms", "-1");
     assertThat(config("fleet.rollout-events")).doesNotContainEntry("cleanup.policy", "compact");
   }

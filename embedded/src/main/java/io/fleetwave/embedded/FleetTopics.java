@@ -11,7 +11,8 @@ public final class FleetTopics {
   public static void create(KafkaBroker kafka) {
     kafka.createTopics(NODE_PARTITIONS, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
     kafka.createTopics(1, Topics.NODE_EVENTS_DLQ);
-    kafka.createTopics(NODE_PARTITIONS, KafkaBroker.compacted(), Topics.NODE_DESIRED);
+    kafka.createTopics(
+        NODE_PARTITIONS, KafkaBroker.compacted(), Topics.NODE_DESIRED, Topics.NODE_SNAPSHOTS);
     kafka.createTopics(4, Topics.ROLLOUT_EVENTS);
   }
 }

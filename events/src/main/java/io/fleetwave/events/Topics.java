@@ -16,6 +16,12 @@ public final class Topics {
   /** One-shot commands to agents. Key = node name. */
   public static final String NODE_COMMANDS = "fleet.node-commands";
 
+  /**
+   * Compacted: each node's projected state and the (epoch, seq) it covers, written by the control
+   * plane, so that a rebuild needs only the retained tail of {@link #NODE_EVENTS}. Key = node name.
+   */
+  public static final String NODE_SNAPSHOTS = "fleet.node-snapshots";
+
   /** The rollout engine's own event-sourced state. Key = rollout id. */
   public static final String ROLLOUT_EVENTS = "fleet.rollout-events";
 

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeEvent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,6 +18,15 @@ public record BatchChanges(List<Envelope<NodeEvent>> applied, int skipped, List<
   public BatchChanges {
     applied = List.copyOf(applied);
     nodes = List.copyOf(nodes);
+  }
+
+  /**
+   * The applied events the node history keeps: every change of state. Heartbeats are liveness only;
+   * the node row's last_seen and position hold the newest, so storing each would grow the history
+   * by one row per node per heartbeat interval and say nothing more (README, Reliability).
+   */
+  public List<Envelope<NodeEvent>> history() {
+    return applied.stream().filter(event -> !(event.data() instanceof Heartbeat)).toList();
   }
 
   /** This batch followed by {@code later}, as if both had been one batch. */

@@ -17,4 +17,13 @@ public record NodePosition(long epoch, long seq) {
   public boolean precedes(Envelope<?> event) {
     return event.isAfter(epoch, seq);
   }
+
+  /**
+   * How many events the node numbered between this position and {@code next} (which comes after it)
+   * that were never applied: the seqs skipped within the epoch, or those before {@code next} in a
+   * new epoch (each epoch numbers from 0). Events at the end of an earlier epoch cannot be seen.
+   */
+  public long missedBefore(Envelope<?> next) {
+    return next.epoch() == epoch ? next.seq() - seq - 1 : next.seq();
+  }
 }

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,23 +12,51 @@ import java.util.Map;
 /** Row-by-row comparison of two projections, table by table, with EXCEPT ALL both ways. */
 final class ProjectionComparison {
   static final int MAX_DIFFERENCES = 100;
+  private static final String HISTORY = "node_events";
 
   private ProjectionComparison() {}
 
+  /**
+   * The part of the node history both sides hold: events from {@code from} on (the live projection
+   * has dropped what is older: {@link HistoryPartitionPlan#keptFrom}) that come after the position
+   * of the node's snapshot the rebuild started from (those before it are in the live history only;
+   * the snapshot holds their effect), read from {@code snapshotPositions} (node, epoch, seq).
+   */
+  record HistoryWindow(Instant from, String snapshotPositions) {
+    String predicate(String alias) {
+      return alias
+          + ".event_time >= '"
+          + from
+          + "' AND NOT EXISTS (SELECT 1 FROM "
+          + snapshotPositions
+          + " p WHERE p.node = "
+          + alias
+          + ".node AND ("
+          + alias
+          + ".epoch, "
+          + alias
+          + ".seq) <= (p.epoch, p.seq))";
+    }
+  }
+
   static List<String> differences(
-      Pool pool, ProjectionTables live, ProjectionTables rebuilt, Duration timeout) {
+      Pool pool,
+      ProjectionTables live,
+      ProjectionTables rebuilt,
+      HistoryWindow historyWindow,
+      Duration timeout) {
     List<String> differences = new ArrayList<>();
     for (String table : ProjectionTables.TABLES) {
-      String a = live.table(table);
-      String b = rebuilt.table(table);
+      String a = rows(live, table, historyWindow);
+      String b = rows(rebuilt, table, historyWindow);
       String sql =
-          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM (SELECT * FROM "
+          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
               + a
-              + " EXCEPT ALL SELECT * FROM "
+              + " EXCEPT ALL "
               + b
-              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM (SELECT * FROM "
+              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM ("
               + b
-              + " EXCEPT ALL SELECT * FROM "
+              + " EXCEPT ALL "
               + a
               + ") y) LIMIT "
               + MAX_DIFFERENCES;
@@ -43,6 +72,13 @@ final class ProjectionComparison {
     return differences.size() > MAX_DIFFERENCES
         ? differences.subList(0, MAX_DIFFERENCES)
         : differences;
+  }
+
+  /** The rows of a table to compare: all of them, but only the window of the history. */
+  private static String rows(ProjectionTables tables, String table, HistoryWindow window) {
+    return table.equals(HISTORY)
+        ? "SELECT h.* FROM " + tables.table(table) + " h WHERE " + window.predicate("h")
+        : "SELECT * FROM " + tables.table(table);
   }
 
   static Map<String, Long> rowCounts(Pool pool, ProjectionTables tables, Duration timeout) {

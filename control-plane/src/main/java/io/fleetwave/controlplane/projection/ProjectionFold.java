@@ -62,7 +62,7 @@ public final class ProjectionFold {
       byNode
           .computeIfAbsent(
               node, n -> new NodeAccumulator(n, reconciles.getOrDefault(n, ReconcileState.NONE)))
-          .apply(event);
+          .apply(event, position.missedBefore(event));
     }
     return new BatchChanges(
         applied, skipped, byNode.values().stream().map(NodeAccumulator::change).toList());
@@ -76,14 +76,16 @@ public final class ProjectionFold {
     private GpuInventoryReported inventory;
     private ReconcileState reconcile;
     private boolean reconcileChanged;
+    private long missed;
 
     NodeAccumulator(String node, ReconcileState reconcile) {
       this.node = node;
       this.reconcile = reconcile;
     }
 
-    void apply(Envelope<NodeEvent> event) {
+    void apply(Envelope<NodeEvent> event, long missedBefore) {
       position = NodePosition.of(event);
+      missed += missedBefore;
       lastSeen = event.time();
       switch (event.data()) {
         case NodeRegistered registered -> facts = registered;
@@ -117,7 +119,8 @@ public final class ProjectionFold {
           lastSeen,
           Optional.ofNullable(facts),
           Optional.ofNullable(inventory),
-          reconcileChanged ? Optional.of(reconcile) : Optional.empty());
+          reconcileChanged ? Optional.of(reconcile) : Optional.empty(),
+          missed);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
@@ -11,9 +12,13 @@ import io.fleetwave.events.node.NodeEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,17 +38,21 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Rebuilds the projection from offset 0 of fleet.node-events into a scratch schema with the live
- * apply code, waits until the live consumer has committed at least as far, and compares the two row
- * by row; then the same for the rollout tables from fleet.rollout-events ({@link RolloutRebuild}).
- * Blocking: call it from a worker thread. One rebuild at a time.
+ * Rebuilds the projection into a scratch schema from the node snapshots ({@link NodeSnapshots}) and
+ * every retained record of fleet.node-events (offset 0 until Kafka's retention deletes records),
+ * with the live apply code, waits until the live consumer has committed at least as far, and
+ * compares the two row by row; then the same for the rollout tables from fleet.rollout-events
+ * ({@link RolloutRebuild}). Blocking: call it from a worker thread. One rebuild at a time.
  *
  * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
- * offsets are in the live projection only and show up as differences.
+ * offsets are in the live projection only and show up as differences. The node history is compared
+ * over the retention only ({@code fleetwave.projection.history.retention}): the live projection has
+ * dropped what is older.
  */
 @ApplicationScoped
 public class ProjectionRebuild {
   public static final ProjectionTables SCRATCH = new ProjectionTables("projection_rebuild");
+  private static final String SNAPSHOT_POSITIONS = SCRATCH.schema() + ".snapshot_positions";
   private static final Logger LOG = Logger.getLogger(ProjectionRebuild.class);
 
   private final ProjectionWriter writer;
@@ -51,6 +60,7 @@ public class ProjectionRebuild {
   private final Map<String, Object> kafkaConfig;
   private final String liveGroup;
   private final ObjectMapper json;
+  private final Duration historyRetention;
   private final AtomicBoolean running = new AtomicBoolean();
 
   public ProjectionRebuild(
@@ -58,8 +68,10 @@ public class ProjectionRebuild {
       Pool pool,
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup,
-      ObjectMapper json) {
+      ObjectMapper json,
+      ProjectionConfig config) {
     this.json = json;
+    this.historyRetention = config.history().retention();
     this.writer = writer;
     this.pool = pool;
     this.kafkaConfig = kafkaConfig;
@@ -84,15 +96,21 @@ public class ProjectionRebuild {
   private RebuildReport run(Deadline deadline) {
     long started = System.nanoTime();
     ProjectionComparison.recreate(pool, SCRATCH).await().atMost(deadline.remaining("preparing"));
+    long snapshots = loadSnapshots(deadline);
     long[] counts = new long[2];
     Map<TopicPartition, Long> ends = replay(deadline, counts);
     awaitLiveConsumer(ends, deadline);
+    Instant historyFrom = HistoryPartitionPlan.keptFrom(Instant.now(), historyRetention);
     List<String> differences =
         new ArrayList<>(
             ProjectionComparison.differences(
-                pool, ProjectionTables.LIVE, SCRATCH, deadline.remaining("comparing")));
+                pool,
+                ProjectionTables.LIVE,
+                SCRATCH,
+                new ProjectionComparison.HistoryWindow(historyFrom, SNAPSHOT_POSITIONS),
+                deadline.remaining("comparing")));
     Map<String, Long> rows =
-        new java.util.LinkedHashMap<>(
+        new LinkedHashMap<>(
             ProjectionComparison.rowCounts(pool, SCRATCH, deadline.remaining("counting")));
     // The rollout tables: folded from fleet.rollout-events with the engine's own code.
     RolloutRebuild rollouts = new RolloutRebuild(pool, json, deadline.remaining("rollouts"));
@@ -108,10 +126,113 @@ public class ProjectionRebuild {
     rows.putAll(rollouts.rowCounts(SCRATCH.schema()));
     long millis = (System.nanoTime() - started) / 1_000_000;
     LOG.infof(
-        "projection rebuilt from offset 0: %d records (%d refused), %s, equal=%s in %d ms",
-        counts[0], counts[1], rows, differences.isEmpty(), millis);
+        "projection rebuilt from %d node snapshots and the retained node events: %d records"
+            + " (%d refused), %s, equal=%s (history compared from %s) in %d ms",
+        snapshots, counts[0], counts[1], rows, differences.isEmpty(), historyFrom, millis);
     return new RebuildReport(
-        differences.isEmpty(), counts[0], counts[1], rows, differences, millis);
+        differences.isEmpty(),
+        snapshots,
+        historyFrom,
+        counts[0],
+        counts[1],
+        rows,
+        differences,
+        millis);
+  }
+
+  /**
+   * Once Kafka's retention has deleted records of fleet.node-events, loads the newest snapshot of
+   * every node from fleet.node-snapshots into the scratch tables, and the position each covers. The
+   * replay that follows skips every event at or before it, as it skips any event replayed twice, so
+   * the retained tail of fleet.node-events completes the state. While the log is whole, it loads
+   * none: a rebuild from offset 0 alone checks more (the snapshots came from the live projection).
+   */
+  private long loadSnapshots(Deadline deadline) {
+    Map<String, String> newest = new LinkedHashMap<>();
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            KafkaClientConfig.assigningConsumer(kafkaConfig, 5000),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+      if (!retentionDeletedNodeEvents(consumer, deadline)) {
+        return load(newest, deadline);
+      }
+      TopicToEnd.read(
+          consumer,
+          Topics.NODE_SNAPSHOTS,
+          deadline.remaining("reading node snapshots"),
+          records -> {
+            for (ConsumerRecord<String, byte[]> record : records) {
+              if (record.value() == null) {
+                newest.remove(record.key());
+              } else {
+                newest.put(record.key(), new String(record.value(), StandardCharsets.UTF_8));
+              }
+            }
+          });
+    } catch (TopicToEnd.TopicReadTimeoutException e) {
+      throw new RebuildTimeoutException(
+          "projection rebuild did not finish within "
+              + deadline.total.toSeconds()
+              + " s ("
+              + e.getMessage()
+              + ")");
+    }
+    return load(newest, deadline);
+  }
+
+  private static boolean retentionDeletedNodeEvents(
+      KafkaConsumer<String, byte[]> consumer, Deadline deadline) {
+    List<TopicPartition> partitions =
+        consumer
+            .partitionsFor(Topics.NODE_EVENTS, deadline.remaining("listing node event partitions"))
+            .stream()
+            .map(info -> new TopicPartition(info.topic(), info.partition()))
+            .toList();
+    return consumer
+        .beginningOffsets(partitions, deadline.remaining("reading where node events start"))
+        .values()
+        .stream()
+        .anyMatch(start -> start > 0);
+  }
+
+  /** The snapshots (node to its JSON) and their positions into the scratch schema. */
+  private long load(Map<String, String> newest, Deadline deadline) {
+    Tuple snapshots =
+        Tuple.tuple()
+            .addArrayOfString(newest.keySet().toArray(String[]::new))
+            .addArrayOfString(newest.values().toArray(String[]::new));
+    pool.query(
+            "CREATE TABLE "
+                + SNAPSHOT_POSITIONS
+                + " (node text PRIMARY KEY, epoch bigint NOT NULL, seq bigint NOT NULL)")
+        .execute()
+        .await()
+        .atMost(deadline.remaining("loading snapshots"));
+    pool.preparedQuery(
+            "INSERT INTO "
+                + SNAPSHOT_POSITIONS
+                + " SELECT s.node, (s.doc::jsonb->>'epoch')::bigint, (s.doc::jsonb->>'seq')::bigint"
+                + " FROM unnest($1::text[], $2::text[]) AS s(node, doc)")
+        .execute(snapshots)
+        .await()
+        .atMost(deadline.remaining("loading snapshots"));
+    for (String table : NodeSnapshots.TABLES) {
+      String scratch = SCRATCH.table(table);
+      pool.preparedQuery(
+              "INSERT INTO "
+                  + scratch
+                  + " SELECT r.* FROM unnest($1::text[], $2::text[]) AS s(node, doc),"
+                  + " jsonb_populate_recordset(NULL::"
+                  + scratch
+                  + ", s.doc::jsonb->'tables'->'"
+                  + table
+                  + "') AS r")
+          .execute(snapshots)
+          .await()
+          .atMost(deadline.remaining("loading snapshots"));
+    }
+    return newest.size();
   }
 
   /** Reads every partition from the beginning up to its end offset as of the start. */

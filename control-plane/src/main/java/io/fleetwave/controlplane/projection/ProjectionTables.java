@@ -61,9 +61,10 @@ public final class ProjectionTables {
     updatePosition =
         "UPDATE "
             + s
-            + "nodes AS n SET last_epoch = u.epoch, last_seq = u.seq, last_seen = u.seen FROM"
-            + " unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[])"
-            + " AS u(name, epoch, seq, seen) WHERE n.name = u.name";
+            + "nodes AS n SET last_epoch = u.epoch, last_seq = u.seq, last_seen = u.seen,"
+            + " missed_events = n.missed_events + u.missed FROM"
+            + " unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::bigint[])"
+            + " AS u(name, epoch, seq, seen, missed) WHERE n.name = u.name";
     deleteInstances = "DELETE FROM " + s + "gpu_instances WHERE node = ANY($1::text[])";
     deleteGpus = "DELETE FROM " + s + "gpus WHERE node = ANY($1::text[])";
     insertGpu =
@@ -83,7 +84,7 @@ public final class ProjectionTables {
             + "node_events (node, epoch, seq, event_id, event_type, event_time, payload)"
             + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
             + " $5::text[], $6::timestamptz[], $7::text[]::jsonb[])"
-            + " ON CONFLICT (node, epoch, seq) DO NOTHING";
+            + " ON CONFLICT (node, epoch, seq, event_time) DO NOTHING";
     selectReconciles = "SELECT * FROM " + s + "node_reconcile WHERE node = ANY($1::text[])";
     selectSteps = "SELECT * FROM " + s + "reconcile_steps WHERE node = ANY($1::text[])";
     upsertReconcile =

@@ -137,7 +137,11 @@ public class ProjectionWriter {
                         .replaceWithVoid())
         .chain(() -> batch(conn, tables.insertGpu, gpus))
         .chain(() -> batch(conn, tables.insertInstance, instances))
-        .chain(() -> whole(conn, tables.insertHistory, historyArrays(changes.applied())))
+        .chain(
+            () ->
+                changes.history().isEmpty()
+                    ? Uni.createFrom().voidItem()
+                    : whole(conn, tables.insertHistory, historyArrays(changes.history())))
         .chain(() -> batch(conn, tables.upsertReconcile, reconciles))
         .chain(
             () ->
@@ -153,28 +157,31 @@ public class ProjectionWriter {
     return conn.preparedQuery(sql).execute(arrays).replaceWithVoid();
   }
 
-  /** The new position of every node of the batch, as four parallel arrays. */
+  /** The new position, last-seen time and missed events of every node, as parallel arrays. */
   private static Tuple positionArrays(List<NodeChange> nodes) {
     int n = nodes.size();
     String[] names = new String[n];
     Long[] epochs = new Long[n];
     Long[] seqs = new Long[n];
     OffsetDateTime[] seen = new OffsetDateTime[n];
+    Long[] missed = new Long[n];
     for (int i = 0; i < n; i++) {
       NodeChange change = nodes.get(i);
       names[i] = change.node();
       epochs[i] = change.position().epoch();
       seqs[i] = change.position().seq();
       seen[i] = utc(change.lastSeen());
+      missed[i] = change.missed();
     }
     return Tuple.tuple()
         .addArrayOfString(names)
         .addArrayOfLong(epochs)
         .addArrayOfLong(seqs)
-        .addArrayOfOffsetDateTime(seen);
+        .addArrayOfOffsetDateTime(seen)
+        .addArrayOfLong(missed);
   }
 
-  /** The applied events as seven parallel arrays; payloads as JSON text, cast to jsonb in SQL. */
+  /** The history's events as seven parallel arrays; payloads as JSON text, cast to jsonb in SQL. */
   private static Tuple historyArrays(List<Envelope<NodeEvent>> applied) {
     int n = applied.size();
     String[] nodes = new String[n];

@@ -104,7 +104,11 @@ class DeadLetterIT {
         .get("/api/v1/nodes/" + NODE + "/events")
         .then()
         .statusCode(200)
-        .body("items.seq", contains(3, 2, 0));
+        .body("items.seq", contains(2, 0));
+    // seq 1 never arrived in a form that decodes: the node row counts it (heartbeats, such as
+    // seq 3, are in last_seen and the position, not in the history).
+    assertThat(ProjectionRows.count("SELECT missed_events FROM nodes WHERE name = '" + NODE + "'"))
+        .isEqualTo(1);
   }
 
   private static void assertDeadLettered(

@@ -100,4 +100,51 @@ class ProjectionFoldTest {
     assertThat(change.inventory())
         .contains((io.fleetwave.events.node.GpuInventoryReported) inventory.data());
   }
+
+  @Test
+  void theHistoryKeepsChangesOfStateAndLeavesHeartbeatsToTheNodeRow() {
+    Envelope<NodeEvent> stopping = Events.envelope("n", 2, 3, Events.stopping());
+    BatchChanges changes =
+        ProjectionFold.fold(Map.of(), List.of(REGISTERED, INVENTORY, BEAT, stopping));
+
+    assertThat(changes.applied()).containsExactly(REGISTERED, INVENTORY, BEAT, stopping);
+    assertThat(changes.history()).containsExactly(REGISTERED, INVENTORY, stopping);
+    assertThat(changes.nodes().getFirst().lastSeen()).isEqualTo(stopping.time());
+  }
+
+  @Test
+  void countsTheEventsANodeNumberedThatNeverArrived() {
+    Envelope<NodeEvent> afterGap = Events.envelope("n", 2, 7, Events.heartbeat(9));
+    Envelope<NodeEvent> nextEpoch = Events.envelope("n", 4, 2, Events.heartbeat(1));
+
+    assertThat(ProjectionFold.fold(Map.of(), List.of(REGISTERED, INVENTORY, BEAT)).nodes())
+        .extracting(NodeChange::missed)
+        .containsExactly(0L);
+    // seqs 3..6 of epoch 2, then seqs 0 and 1 of epoch 4 (epoch 2's tail and epoch 3 are unseen)
+    assertThat(
+            ProjectionFold.fold(Map.of("n", new NodePosition(2, 2)), List.of(afterGap, nextEpoch))
+                .nodes())
+        .extracting(NodeChange::missed)
+        .containsExactly(6L);
+    // a node first seen after its first events: those are missed too
+    assertThat(ProjectionFold.fold(Map.of(), List.of(afterGap)).nodes())
+        .extracting(NodeChange::missed)
+        .containsExactly(7L);
+  }
+
+  @Test
+  void twoBatchesCountTheSameMissedEventsAsOne() {
+    Envelope<NodeEvent> afterGap = Events.envelope("n", 2, 5, Events.heartbeat(9));
+    BatchChanges first = ProjectionFold.fold(Map.of(), List.of(REGISTERED));
+    BatchChanges second =
+        ProjectionFold.fold(Map.of("n", new NodePosition(2, 0)), List.of(afterGap));
+
+    assertThat(first.then(second).nodes().getFirst().missed())
+        .isEqualTo(
+            ProjectionFold.fold(Map.of(), List.of(REGISTERED, afterGap))
+                .nodes()
+                .getFirst()
+                .missed())
+        .isEqualTo(4L);
+  }
 }

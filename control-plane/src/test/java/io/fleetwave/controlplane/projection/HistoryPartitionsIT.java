@@ -1,0 +1,229 @@
+package io.fleetwave.controlplane.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.testsupport.services.PostgresExtension;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The node history's migration to day partitions (V11) on a database holding history, and the
+ * partition maintenance of the control plane, against a real PostgreSQL. Each test has a database
+ * of its own on the class's server.
+ */
+@ExtendWith(PostgresExtension.class)
+class HistoryPartitionsIT {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+  private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+  private static final String HEARTBEAT = "io.fleetwave.node.heartbeat.v1";
+  private static final String REGISTERED = "io.fleetwave.node.registered.v1";
+  private static final String INVENTORY = "io.fleetwave.node.gpu-inventory-reported.v1";
+  private static final Vertx VERTX = Vertx.vertx();
+
+  EmbeddedPostgres postgres;
+
+  @AfterAll
+  static void closeVertx() {
+    VERTX.closeAndAwait();
+  }
+
+  @Test
+  void theMigrationKeepsEveryChangeOfStateInDayPartitionsAndCountsTheGapsOnTheNodeRow()
+      throws SQLException {
+    String url = database("converted");
+    migrate(url, "10");
+    try (Connection db = connect(url);
+        Statement sql = db.createStatement()) {
+      sql.execute("INSERT INTO nodes (name, last_epoch, last_seq) VALUES ('a', 2, 1), ('b', 1, 1)");
+      // a: epoch 1 seqs 0 1 2 4 (3 missing), epoch 2 seq 1 (0 missing); b: no gap
+      insertOld(sql, "a", 1, 0, REGISTERED, "2026-11-20T23:59:59Z");
+      insertOld(sql, "a", 1, 1, HEARTBEAT, "2026-11-21T00:00:00Z");
+      insertOld(sql, "a", 1, 2, INVENTORY, "2026-11-21T00:00:01Z");
+      insertOld(sql, "a", 1, 4, HEARTBEAT, "2026-11-21T00:00:02Z");
+      insertOld(sql, "a", 2, 1, INVENTORY, "2026-11-22T08:00:00Z");
+      insertOld(sql, "b", 1, 0, REGISTERED, "2026-11-22T08:00:00Z");
+      insertOld(sql, "b", 1, 1, HEARTBEAT, "2026-11-22T08:00:01Z");
+    }
+    migrate(url, "latest");
+    try (Connection db = connect(url);
+        Statement sql = db.createStatement()) {
+      assertThat(strings(sql, "SELECT name || ':' || missed_events FROM nodes ORDER BY name"))
+          .containsExactly("a:2", "b:0");
+      assertThat(
+              strings(
+                  sql,
+                  "SELECT tableoid::regclass || ' ' || node || ' ' || epoch || '/' || seq"
+                      + " || ' ' || event_type FROM node_events ORDER BY node, epoch, seq"))
+          .containsExactly(
+              "node_events_p20261120 a 1/0 " + REGISTERED,
+              "node_events_p20261121 a 1/2 " + INVENTORY,
+              "node_events_p20261122 a 2/1 " + INVENTORY,
+              "node_events_p20261122 b 1/0 " + REGISTERED);
+      assertThat(partitions(sql))
+          .containsExactly(
+              "node_events_default",
+              "node_events_p20261120",
+              "node_events_p20261121",
+              "node_events_p20261122");
+    }
+  }
+
+  @Test
+  void maintenanceCreatesDaysAheadDropsDaysPastTheRetentionAndEmptiesTheDefaultPartition()
+      throws SQLException {
+    String url = database("maintained");
+    migrate(url, "latest");
+    try (Connection db = connect(url);
+        Statement sql = db.createStatement()) {
+      sql.execute(
+          "CREATE TABLE node_events_p20261020 PARTITION OF node_events"
+              + " FOR VALUES FROM ('2026-10-20T00:00:00Z') TO ('2026-10-21T00:00:00Z')");
+      sql.execute(
+          "CREATE TABLE node_events_p20261031 PARTITION OF node_events"
+              + " FOR VALUES FROM ('2026-10-31T00:00:00Z') TO ('2026-11-01T00:00:00Z')");
+      insert(sql, "a", 0, "2026-10-20T10:00:00Z"); // past the retention: its partition goes
+      insert(sql, "a", 1, "2026-10-31T00:00:00Z"); // the oldest day kept
+      insert(sql, "a", 2, "2026-10-01T10:00:00Z"); // default partition, past the retention
+      insert(sql, "a", 3, "2026-11-25T10:00:00Z"); // default partition, kept: moved to its day
+      insert(sql, "a", 4, "2026-11-25T23:59:59.999999Z");
+      insert(sql, "a", 5, "2027-06-01T10:00:00Z"); // a clock far ahead: stays in the default
+    }
+    Pool pool = pool(url);
+    try {
+      HistoryPartitionMaintenance maintenance =
+          new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2));
+
+      HistoryPartitionMaintenance.Outcome first = maintenance.maintain(NOW).await().atMost(BOUND);
+
+      assertThat(first.ran()).isTrue();
+      assertThat(first.created())
+          .containsExactly(
+              "node_events_p20261125",
+              "node_events_p20261130",
+              "node_events_p20261201",
+              "node_events_p20261202");
+      assertThat(first.dropped()).containsExactly("node_events_p20261020");
+      assertThat(first.movedFromDefault()).isEqualTo(2);
+      try (Connection db = connect(url);
+          Statement sql = db.createStatement()) {
+        assertThat(partitions(sql))
+            .containsExactly(
+                "node_events_default",
+                "node_events_p20261031",
+                "node_events_p20261125",
+                "node_events_p20261130",
+                "node_events_p20261201",
+                "node_events_p20261202");
+        assertThat(
+                strings(
+                    sql, "SELECT tableoid::regclass || ' ' || seq FROM node_events ORDER BY seq"))
+            .containsExactly(
+                "node_events_p20261031 1",
+                "node_events_p20261125 3",
+                "node_events_p20261125 4",
+                "node_events_default 5");
+        // A write of today's history lands in its day partition, not in the default.
+        insert(sql, "a", 6, "2026-11-30T11:59:00Z");
+        assertThat(strings(sql, "SELECT tableoid::regclass::text FROM node_events WHERE seq = 6"))
+            .containsExactly("node_events_p20261130");
+      }
+
+      HistoryPartitionMaintenance.Outcome again = maintenance.maintain(NOW).await().atMost(BOUND);
+      assertThat(again)
+          .isEqualTo(new HistoryPartitionMaintenance.Outcome(true, List.of(), List.of(), 0));
+
+      // Another replica at it (holding the lock in its transaction): this run skips.
+      try (Connection other = connect(url)) {
+        other.setAutoCommit(false);
+        try (Statement sql = other.createStatement()) {
+          sql.execute("SELECT pg_advisory_xact_lock(" + HistoryPartitionMaintenance.LOCK_KEY + ")");
+          HistoryPartitionMaintenance.Outcome skipped =
+              maintenance.maintain(NOW.plus(Duration.ofDays(5))).await().atMost(BOUND);
+          assertThat(skipped.ran()).isFalse();
+        }
+        other.rollback();
+      }
+    } finally {
+      pool.closeAndAwait();
+    }
+  }
+
+  private String database(String name) throws SQLException {
+    try (Connection admin = connect(postgres.jdbcUrl());
+        Statement sql = admin.createStatement()) {
+      sql.execute("CREATE DATABASE " + name);
+    }
+    return postgres.jdbcUrl().replaceFirst("/" + EmbeddedPostgres.DATABASE + "$", "/" + name);
+  }
+
+  private static void migrate(String url, String target) {
+    Flyway.configure()
+        .dataSource(url, EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)
+        .locations("classpath:db/migration")
+        .target(target)
+        .load()
+        .migrate();
+  }
+
+  private static Pool pool(String jdbcUrl) {
+    return Pool.newInstance(
+        PgBuilder.pool()
+            .connectingTo(
+                PgConnectOptions.fromUri(jdbcUrl.substring("jdbc:".length()))
+                    .setUser(EmbeddedPostgres.USER)
+                    .setPassword(EmbeddedPostgres.PASSWORD))
+            .using(VERTX.getDelegate())
+            .build());
+  }
+
+  private static void insertOld(
+      Statement sql, String node, long epoch, long seq, String type, String time)
+      throws SQLException {
+    sql.execute(
+        String.format(
+            "INSERT INTO node_events VALUES ('%s', %d, %d, 'id-%s-%d-%d', '%s', '%s', '{}')",
+            node, epoch, seq, node, epoch, seq, type, time));
+  }
+
+  private static void insert(Statement sql, String node, long seq, String time)
+      throws SQLException {
+    insertOld(sql, node, 1, seq, INVENTORY, time);
+  }
+
+  private static List<String> partitions(Statement sql) throws SQLException {
+    return strings(
+        sql,
+        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+            + " WHERE i.inhparent = 'node_events'::regclass ORDER BY 1");
+  }
+
+  private static List<String> strings(Statement sql, String query) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (ResultSet rows = sql.executeQuery(query)) {
+      while (rows.next()) {
+        values.add(rows.getString(1));
+      }
+    }
+    return values;
+  }
+
+  private static Connection connect(String url) throws SQLException {
+    return DriverManager.getConnection(url, EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+  }
+}
