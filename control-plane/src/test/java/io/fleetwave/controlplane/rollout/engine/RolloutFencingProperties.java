@@ -73,8 +73,9 @@ class RolloutFencingProperties {
             previous.landAll(log); // The lease bound: in flight for at most one takeover.
           }
           // The old leader sent a batch before its lease lapsed; it lands later.
+          // One more than its successor appends at a time, so some land above its seqs too.
           if (current.landedOwn) {
-            current.send(batch);
+            current.send(batch + 1);
           }
           previous = current;
           current = new Leader(current.term + 1, RolloutRun.fold(ID, log).applied());
