@@ -130,7 +130,8 @@ class EngineFencingIT {
             lease.plus(lease.dividedBy(4)).toMillis() / 1000.0);
         assertThat(aStopped).as("A stopped acting before B led").isNotNull();
         assertThat(aStopped).isLessThan(bLeads);
-        assertThat(bLeads).isLessThan(lease.plus(lease.dividedBy(4)).plusSeconds(3));
+        // The bound, plus the takeover's fold of the log (under a second here; 5 s on a busy host).
+        assertThat(bLeads).isLessThan(lease.plus(lease.dividedBy(4)).plusSeconds(5));
         assertThat(termB).isGreaterThan(termA);
 
         UUID rollout = UUID.fromString(id);
