@@ -64,13 +64,14 @@ final class EngineLeadership implements AutoCloseable {
             .start(
                 () -> {
                   while (running) {
-                    boolean renewed = term != 0 && renew();
+                    boolean held = term != 0 && renew();
                     if (term == 0 && acquire()) {
+                      held = true;
                       onLead.run();
                     }
                     // After a failed renewal try again soon: two tries fit in the margin.
                     if (running) {
-                      sleep(renewed || term == 0 ? quarter : quarter.dividedBy(8));
+                      sleep(held || term == 0 ? quarter : quarter.dividedBy(8));
                     }
                   }
                 });
