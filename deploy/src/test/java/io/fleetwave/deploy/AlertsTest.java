@@ -32,6 +32,8 @@ class AlertsTest {
   private static final Path ENGINE_LEADERSHIP =
       Path.of(
           "control-plane/src/main/java/io/fleetwave/controlplane/rollout/engine/EngineLeadership.java");
+  private static final Path LEASE_MIGRATION =
+      Path.of("migrations/src/main/resources/db/migration/V12__engine_leader_lease.sql");
   private static final Set<String> PROMQL_WORDS =
       Set.of(
           "sum",
@@ -88,18 +90,17 @@ class AlertsTest {
   }
 
   @Test
-  void theEngineLeaderQueryWatchesTheLockKeyTheEngineTakes() throws IOException {
+  void theEngineLeaderQueryReadsTheLeaseTheEngineTakes() throws IOException {
     String source = Files.readString(repositoryRoot().resolve(ENGINE_LEADERSHIP));
-    Matcher key = Pattern.compile("LOCK_KEY\\s*=\\s*0x([0-9a-fA-F]+)L").matcher(source);
-    assertThat(key.find()).as("LOCK_KEY in %s", ENGINE_LEADERSHIP).isTrue();
-    long lock = Long.parseUnsignedLong(key.group(1), 16);
-    String query = queries();
-    // pg_locks shows a bigint advisory key as classid = high half, objid = low half, objsubid 1.
-    assertThat(query)
-        .contains("locktype OPERATOR(pg_catalog.=) 'advisory'")
-        .contains("classid OPERATOR(pg_catalog.=) " + (lock >>> 32))
-        .contains("objid OPERATOR(pg_catalog.=) " + (lock & 0xffffffffL))
-        .contains("objsubid OPERATOR(pg_catalog.=) 1");
+    Matcher table = Pattern.compile("UPDATE (\\w+) SET term = term \\+ 1").matcher(source);
+    assertThat(table.find()).as("the lease table in %s", ENGINE_LEADERSHIP).isTrue();
+    String migration = Files.readString(repositoryRoot().resolve(LEASE_MIGRATION));
+    assertThat(migration)
+        .contains("CREATE TABLE " + table.group(1) + " (")
+        .containsPattern("expires_at +timestamptz");
+    assertThat(queries())
+        .contains("FROM public." + table.group(1))
+        .contains("WHERE expires_at OPERATOR(pg_catalog.>) pg_catalog.now()");
   }
 
   private Map<String, String> alerts() {

@@ -39,6 +39,15 @@ public interface RolloutConfig {
     @DurationMin(millis = 1)
     Duration tick();
 
+    /**
+     * The leader lease (PostgreSQL): the leader renews it every quarter of this and stops acting
+     * three quarters after its last renewal; another replica leads once it expired, so a leader
+     * whose database connection dies silently is replaced within this and a quarter.
+     */
+    @WithDefault("8s")
+    @DurationMin(millis = 400)
+    Duration lease();
+
     /** The bound on each Kafka and PostgreSQL call it makes. */
     @WithDefault("10s")
     @DurationMin(millis = 1)

@@ -61,10 +61,9 @@ class PostgresOutageIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  // The rollout engine's advisory lock key 0x466c656574776176 as pg_locks shows a bigint key.
+  // The rollout engine's leader lease (EngineLeadership, migration V12), held while unexpired.
   private static final String LEADER_LOCKS =
-      "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-          + " AND classid = 1181508965 AND objid = 1953980790 AND objsubid = 1";
+      "SELECT count(*) FROM engine_leader WHERE expires_at > now()";
 
   @Test
   void theProjectionWaitsOutAPostgresOutageAndResumesByItselfLosingNothing(
@@ -82,7 +81,7 @@ class PostgresOutageIT {
       await("the fleet projected before the outage")
           .atMost(SETTLE_BOUND)
           .until(() -> projectedSeq(postgres, probeNode) >= 5);
-      await("the rollout engine holds its leader lock")
+      await("the rollout engine holds its leader lease")
           .atMost(LEADER_BOUND)
           .until(() -> count(postgres, LEADER_LOCKS) == 1);
 
@@ -126,7 +125,7 @@ class PostgresOutageIT {
       await("the API to answer from the database again")
           .atMost(RESUME_BOUND)
           .until(() -> api.status("/api/v1/nodes/" + probeNode) == 200);
-      await("the rollout engine to hold its leader lock again")
+      await("the rollout engine to hold its leader lease again")
           .atMost(LEADER_BOUND)
           .until(() -> count(postgres, LEADER_LOCKS) == 1);
       Duration leader = Duration.between(back, Instant.now());

@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * Runs every active rollout. One leader at a time (a PostgreSQL advisory lock); on taking over it
+ * Runs every active rollout. One leader at a time (a PostgreSQL lease with a term, {@link
+ * EngineLeadership}): every append carries the term, and the engine checks that it still leads in
+ * that term before each append and before carrying out what the append announced. On taking over it
  * folds every rollout from fleet.rollout-events, so what it decides next depends on the log alone:
  * a node with a NodeStarted is never started again (its spec is re-sent idempotently), a pending
  * node is never skipped.
@@ -64,6 +66,7 @@ public final class RolloutEngine implements AutoCloseable {
   private final Map<String, NodeOutage> abandoned = new HashMap<>();
   private volatile boolean running = true;
   private volatile boolean leading;
+  private volatile long term;
   private Thread thread;
   private Instant lastRefresh = Instant.EPOCH;
 
@@ -90,12 +93,18 @@ public final class RolloutEngine implements AutoCloseable {
 
   public void start() {
     observer.start();
+    leadership.start(this::wakeUp);
     thread = Thread.ofPlatform().name("rollout-engine").start(this::loop);
   }
 
-  /** Whether this engine is the leader now. */
+  /** Whether this engine is the leader now (and may still act as one). */
   public boolean leading() {
-    return leading;
+    return leading && leadership.term() == term;
+  }
+
+  /** The term this engine leads in, or 0. */
+  public long term() {
+    return leading() ? term : 0;
   }
 
   /** Runs a round soon (a request arrived, a node reported). */
@@ -108,16 +117,21 @@ public final class RolloutEngine implements AutoCloseable {
   private void loop() {
     while (running) {
       try {
-        if (!leadership.lead()) {
+        long held = leadership.term();
+        if (held == 0) {
           leading = false;
           pause(tick.multipliedBy(10));
           continue;
         }
-        if (!leading) {
+        if (!leading || held != term) {
+          term = held;
           takeOver();
           leading = true;
         }
         round();
+      } catch (EngineLeadership.LeadershipLost lost) {
+        LOG.warnf("rollout engine stopped acting: %s", lost.getMessage());
+        leading = false;
       } catch (EngineFaults.EngineCrash crash) {
         LOG.warnf("rollout engine crashed on purpose: %s", crash.getMessage());
         leading = false;
@@ -150,15 +164,16 @@ public final class RolloutEngine implements AutoCloseable {
     resend.clear();
     Map<UUID, List<Envelope<RolloutEvent>>> logged = log.readAll();
     for (Map.Entry<UUID, List<Envelope<RolloutEvent>>> entry : logged.entrySet()) {
-      List<Envelope<RolloutEvent>> events = entry.getValue();
-      RolloutRun run;
+      RolloutRun.Folded folded;
       try {
-        run = RolloutRun.from(entry.getKey(), events.getFirst());
+        folded = RolloutRun.fold(entry.getKey(), entry.getValue());
       } catch (IllegalArgumentException e) {
         LOG.errorf("skipping rollout %s: %s", entry.getKey(), e.getMessage());
         continue;
       }
-      events.forEach(run::apply);
+      logIgnored(folded);
+      entry.setValue(folded.applied());
+      RolloutRun run = folded.run();
       runs.put(run.id(), run);
       for (NodeRun node : run.inFlight()) {
         resend.add(key(run.id(), node.node()));
@@ -167,7 +182,9 @@ public final class RolloutEngine implements AutoCloseable {
         resend.add(key(run.id(), node.node()));
       }
     }
-    LOG.infof("rollout engine leads: %d rollout(s) folded from the log", runs.size());
+    leadership.check(term);
+    LOG.infof(
+        "rollout engine leads in term %d: %d rollout(s) folded from the log", term, runs.size());
     runs.values().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
@@ -185,6 +202,28 @@ public final class RolloutEngine implements AutoCloseable {
             new RolloutDecider(limits, effects.drainBound()).awaitingPromotion(run));
       }
     }
+  }
+
+  /** Records of the log the fold ignored, with the reason (stale terms, duplicates). */
+  static void logIgnored(RolloutRun.Folded folded) {
+    for (RolloutRun.Ignored ignored : folded.ignored()) {
+      LOG.warnf(
+          "rollout %s: ignoring %s at seq %d of term %d: %s",
+          folded.run().id(),
+          ignored.envelope().type(),
+          ignored.envelope().seq(),
+          ignored.envelope().epoch(),
+          ignored.reason());
+    }
+  }
+
+  /** Appends as the leader of {@link #term}, checking that it still is before and after. */
+  private void append(List<Envelope<RolloutEvent>> envelopes) {
+    leadership.check(term);
+    log.append(envelopes);
+    // The lease may have lapsed while Kafka took the records: then a successor may not have read
+    // them, so nothing they announce is carried out here.
+    leadership.check(term);
   }
 
   private void round() {
@@ -259,8 +298,8 @@ public final class RolloutEngine implements AutoCloseable {
           "the stored request of rollout " + stored.id() + " does not read", e);
     }
     List<Envelope<RolloutEvent>> first =
-        RolloutLog.envelopes(stored.id(), 0, List.of(created), clock.instant());
-    log.append(first);
+        RolloutLog.envelopes(stored.id(), term, 0, List.of(created), clock.instant());
+    append(first);
     RolloutRun run = RolloutRun.from(stored.id(), first.getFirst());
     runs.put(run.id(), run);
     store.project(run, first, run.drainChanged(), false);
@@ -297,8 +336,8 @@ public final class RolloutEngine implements AutoCloseable {
                     reported),
             (r, events) -> {
               List<Envelope<RolloutEvent>> envelopes =
-                  RolloutLog.envelopes(r.id(), r.seq(), events, clock.instant());
-              log.append(envelopes);
+                  RolloutLog.envelopes(r.id(), term, r.seq(), events, clock.instant());
+              append(envelopes);
               faults.afterAppend(envelopes);
               return envelopes;
             },

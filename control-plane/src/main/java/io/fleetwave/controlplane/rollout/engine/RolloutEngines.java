@@ -36,6 +36,7 @@ public class RolloutEngines {
   private final boolean enabled;
   private final Duration tick;
   private final Duration timeout;
+  private final Duration lease;
   private volatile RolloutEngine engine;
 
   public RolloutEngines(
@@ -59,6 +60,7 @@ public class RolloutEngines {
     this.enabled = config.engine().enabled();
     this.tick = config.engine().tick();
     this.timeout = config.engine().timeout();
+    this.lease = config.engine().lease();
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -99,6 +101,11 @@ public class RolloutEngines {
 
   /** A new, not yet started engine. */
   public RolloutEngine create(EngineFaults faults) {
+    return create(faults, pool);
+  }
+
+  /** A new, not yet started engine on its own database pool (tests: one to cut off). */
+  public RolloutEngine create(EngineFaults faults, Pool pool) {
     RolloutEngine[] self = new RolloutEngine[1];
     FleetObserver observer = new FleetObserver(kafka, pool, timeout, () -> self[0].wakeUp());
     self[0] =
@@ -106,7 +113,7 @@ public class RolloutEngines {
             new RolloutLog(kafka, timeout),
             new RolloutProgressStore(pool, timeout),
             observer,
-            new EngineLeadership(pool, timeout),
+            new EngineLeadership(pool, lease),
             new NodeEffects(specs, drain, drivers, resolver, pool, timeout),
             json,
             Clock.systemUTC(),

@@ -32,8 +32,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
- * fleet.rollout-events: appends a rollout's events (key = rollout id, seq counting from 1) and
- * reads every rollout back from offset 0 when an engine takes over. Every wait is bounded.
+ * fleet.rollout-events: appends a rollout's events (key = rollout id, seq counting from 1, the
+ * envelope's epoch = the appending leader's term) and reads every rollout back from offset 0 when
+ * an engine takes over. Every wait is bounded.
  */
 public final class RolloutLog implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(RolloutLog.class);
@@ -49,13 +50,16 @@ public final class RolloutLog implements AutoCloseable {
     this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
   }
 
-  /** Wraps events as the rollout's next envelopes, seq following {@code lastSeq}. */
+  /**
+   * Wraps events as the rollout's next envelopes, seq following {@code lastSeq}, each carrying the
+   * leader's {@code term} as its epoch (the fencing token {@link RolloutRun#fold} checks).
+   */
   public static List<Envelope<RolloutEvent>> envelopes(
-      UUID rollout, long lastSeq, List<RolloutEvent> events, Instant now) {
+      UUID rollout, long term, long lastSeq, List<RolloutEvent> events, Instant now) {
     List<Envelope<RolloutEvent>> out = new ArrayList<>(events.size());
     long seq = lastSeq;
     for (RolloutEvent event : events) {
-      out.add(Envelope.of(SOURCE, rollout.toString(), now, 0, ++seq, event));
+      out.add(Envelope.of(SOURCE, rollout.toString(), now, term, ++seq, event));
     }
     return out;
   }
@@ -95,7 +99,8 @@ public final class RolloutLog implements AutoCloseable {
   }
 
   /**
-   * Every rollout's events from offset 0 to the end offsets taken now, in seq order per rollout.
+   * Every rollout's events from offset 0 to the end offsets taken now, in log order per rollout
+   * (one partition per rollout: the order {@link RolloutRun#fold} resolves terms and seqs in).
    * Records that do not decode are logged and skipped: they were never written by an engine.
    */
   public Map<UUID, List<Envelope<RolloutEvent>>> readAll() {
@@ -113,7 +118,6 @@ public final class RolloutLog implements AutoCloseable {
     } catch (TopicToEnd.TopicReadTimeoutException e) {
       throw new RolloutLogException(e.getMessage(), e);
     }
-    byRollout.values().forEach(list -> list.sort((a, b) -> Long.compare(a.seq(), b.seq())));
     return byRollout;
   }
 

@@ -16,8 +16,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The rollout tables are a projection of fleet.rollout-events: this rebuilds them from offset 0
- * with the engine's own fold ({@link RolloutRun}) and projection statements ({@link
- * RolloutProgressStore}) into a schema, and compares two schemas row by row.
+ * with the engine's own fold ({@link RolloutRun#fold}, stale terms ignored alike) and projection
+ * statements ({@link RolloutProgressStore}) into a schema, and compares two schemas row by row.
  *
  * <p>Compared: every column but the rows' own timestamps ({@code created_at}, {@code updated_at}:
  * when PostgreSQL wrote them), for rollouts in the log. Left out: rollouts still in state {@code
@@ -88,10 +88,11 @@ public final class RolloutRebuild {
         LOG.infof("rollout %s: not rebuilt, logged before RolloutCreated v2", entry.getKey());
         continue;
       }
-      RolloutRun run = RolloutRun.from(entry.getKey(), events.getFirst());
-      events.forEach(run::apply);
+      RolloutRun.Folded folded = RolloutRun.fold(entry.getKey(), events);
+      RolloutEngine.logIgnored(folded);
+      RolloutRun run = folded.run();
       RolloutDecider decider = new RolloutDecider(RolloutRules.of(plan(run)));
-      store.project(run, events, run.drainChanged(), decider.awaitingPromotion(run));
+      store.project(run, folded.applied(), run.drainChanged(), decider.awaitingPromotion(run));
       written++;
     }
     return written;

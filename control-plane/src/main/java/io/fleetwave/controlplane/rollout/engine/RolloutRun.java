@@ -36,6 +36,11 @@ import java.util.UUID;
 /**
  * One rollout folded from its events: the only state the engine decides on. Events are applied in
  * seq order exactly once; an event at or below the applied seq is a duplicate and changes nothing.
+ *
+ * <p>Each event carries the term of the engine leader that appended it (the envelope's epoch; 0
+ * before terms existed). A leader's term only grows, so an event from a term lower than one already
+ * applied comes from a leader that had lost its lease (an append it had in flight) and is ignored.
+ * {@link #fold} reads a whole log this way, the engine taking over and the rebuild alike.
  */
 public final class RolloutRun {
   private final UUID id;
@@ -48,6 +53,7 @@ public final class RolloutRun {
   private final Map<Integer, Integer> acceptedFailuresByWave = new HashMap<>();
   private final Set<String> changed = new HashSet<>();
   private long seq;
+  private long term;
   private RunStatus status = RunStatus.RUNNING;
   private String statusReason;
   private int currentWave;
@@ -74,16 +80,82 @@ public final class RolloutRun {
     }
     RolloutRun run = new RolloutRun(id, created.name(), created.waves(), created.plan());
     run.seq = first.seq();
+    run.term = first.epoch();
     run.changed.addAll(run.nodes.keySet());
     return run;
   }
 
-  /** Applies the next event; false for a duplicate (already applied). */
+  /** A record of the log that the fold left out, and why. */
+  public record Ignored(Envelope<RolloutEvent> envelope, String reason) {}
+
+  /** A rollout's log folded: the run, the records applied (in log order) and those ignored. */
+  public record Folded(
+      RolloutRun run, List<Envelope<RolloutEvent>> applied, List<Ignored> ignored) {}
+
+  /**
+   * Folds one rollout's records in the order the log holds them (one partition, so every reader
+   * sees the same order); the same log always folds to the same run.
+   *
+   * <ul>
+   *   <li>A record from a term lower than the highest seen before it is ignored: its leader had
+   *       lost its lease when the record landed after its successor's.
+   *   <li>The first record of a higher term at seq s continues from seq s - 1, as its leader read
+   *       the log when it took over; records of lower terms at seq s or above landed after that
+   *       read (a stale leader's appends in flight) and are ignored, since its successor never saw
+   *       them.
+   *   <li>A record at or below the last applied seq of its own term is a duplicate.
+   * </ul>
+   *
+   * @throws IllegalArgumentException when what remains does not start with RolloutCreated
+   */
+  public static Folded fold(UUID id, List<Envelope<RolloutEvent>> inLogOrder) {
+    List<Envelope<RolloutEvent>> kept = new ArrayList<>(inLogOrder.size());
+    List<Ignored> ignored = new ArrayList<>();
+    long highest = -1;
+    for (Envelope<RolloutEvent> record : inLogOrder) {
+      long recordTerm = record.epoch();
+      if (recordTerm < highest) {
+        ignored.add(
+            new Ignored(
+                record,
+                "term " + recordTerm + " is below term " + highest + " already in the log"));
+        continue;
+      }
+      if (recordTerm > highest) {
+        while (!kept.isEmpty() && kept.getLast().seq() >= record.seq()) {
+          ignored.add(
+              new Ignored(
+                  kept.removeLast(),
+                  "superseded by term "
+                      + recordTerm
+                      + ", whose leader continued from seq "
+                      + (record.seq() - 1)));
+        }
+        highest = recordTerm;
+      } else if (!kept.isEmpty() && record.seq() <= kept.getLast().seq()) {
+        ignored.add(new Ignored(record, "duplicate of seq " + record.seq()));
+        continue;
+      }
+      kept.add(record);
+    }
+    if (kept.isEmpty()) {
+      throw new IllegalArgumentException("rollout " + id + " has no record the fold keeps");
+    }
+    RolloutRun run = from(id, kept.getFirst());
+    kept.forEach(run::apply);
+    return new Folded(run, List.copyOf(kept), List.copyOf(ignored));
+  }
+
+  /**
+   * Applies the next event; false for a duplicate (already applied) or for an event from a term
+   * lower than one applied (a leader that no longer led).
+   */
   public boolean apply(Envelope<? extends RolloutEvent> envelope) {
-    if (envelope.seq() <= seq) {
+    if (envelope.seq() <= seq || envelope.epoch() < term) {
       return false;
     }
     seq = envelope.seq();
+    term = envelope.epoch();
     Instant at = envelope.time();
     switch (envelope.data()) {
       case RolloutCreated ignored -> {}
@@ -149,6 +221,11 @@ public final class RolloutRun {
 
   public long seq() {
     return seq;
+  }
+
+  /** The term of the leader that appended the last applied event. */
+  public long term() {
+    return term;
   }
 
   public RunStatus status() {
