@@ -5,10 +5,12 @@ import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutFailed;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,9 +27,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs every active rollout. One leader at a time (a PostgreSQL advisory lock); on taking over it
- * folds every rollout from fleet.rollout-events, so what it decides next depends on the log alone:
- * a node with a NodeStarted is never started again (its spec is re-sent idempotently), a pending
- * node is never skipped.
+ * folds every live rollout from fleet.rollout-events (from where its records start, as the
+ * projection keeps it), so what it decides next depends on the log alone: a node with a NodeStarted
+ * is never started again (its spec is re-sent idempotently), a pending node is never skipped. A
+ * rollout whose log cannot be folded fails alone (RolloutFailed); the others go on.
  *
  * <p>Each round: the operator requests, then the decider step by step; every step's events are
  * appended to Kafka and acknowledged before they are folded, before the specs they announce are
@@ -143,23 +146,37 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
-  /** Folds every rollout from offset 0 and writes the projection of each once. */
+  /**
+   * Folds every live rollout from where its records start (the projection keeps that place, so the
+   * topic's finished rollouts are neither read nor folded) and writes the projection of each once.
+   * A rollout whose log cannot be folded fails alone ({@link RolloutFold}): its RolloutFailed is
+   * appended and projected, and the others are taken over as usual.
+   */
   private void takeOver() {
     runs.clear();
     rules.clear();
     resend.clear();
-    Map<UUID, List<Envelope<RolloutEvent>>> logged = log.readAll();
-    for (Map.Entry<UUID, List<Envelope<RolloutEvent>>> entry : logged.entrySet()) {
-      List<Envelope<RolloutEvent>> events = entry.getValue();
-      RolloutRun run;
-      try {
-        run = RolloutRun.from(entry.getKey(), events.getFirst());
-      } catch (IllegalArgumentException e) {
-        LOG.errorf("skipping rollout %s: %s", entry.getKey(), e.getMessage());
+    Map<UUID, List<LoggedRecord>> logged = readLive(store.active());
+    Map<UUID, List<Envelope<RolloutEvent>>> folded = new HashMap<>();
+    for (Map.Entry<UUID, List<LoggedRecord>> entry : logged.entrySet()) {
+      UUID id = entry.getKey();
+      RolloutFold.Folded fold =
+          RolloutFold.fold(id, entry.getValue(), plan -> LoggedPlan.problem(json, plan));
+      RolloutRun run = fold.run();
+      List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
+      if (fold.verdict() != null) {
+        run = run != null ? run : RolloutRun.uncreated(id);
+        events.addAll(fail(run, fold.verdict(), fold.nextSeq()));
+      }
+      if (run == null) {
+        // Its creation is not complete in the log (a leader stopped between chunks): it is
+        // logged again from the stored request, and what is logged already folds as duplicates.
         continue;
       }
-      events.forEach(run::apply);
+      LoggedRecord first = entry.getValue().getFirst();
+      store.logged(id, first.partition(), first.offset());
       runs.put(run.id(), run);
+      folded.put(run.id(), events);
       for (NodeRun node : run.inFlight()) {
         resend.add(key(run.id(), node.node()));
       }
@@ -167,7 +184,9 @@ public final class RolloutEngine implements AutoCloseable {
         resend.add(key(run.id(), node.node()));
       }
     }
-    LOG.infof("rollout engine leads: %d rollout(s) folded from the log", runs.size());
+    LOG.infof(
+        "rollout engine leads: %d rollout(s) folded from %d record(s) of the log",
+        runs.size(), logged.values().stream().mapToInt(List::size).sum());
     runs.values().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
@@ -180,11 +199,58 @@ public final class RolloutEngine implements AutoCloseable {
         rules.put(run.id(), limits);
         store.project(
             run,
-            logged.get(run.id()),
+            folded.get(run.id()),
             run.drainChanged(),
             new RolloutDecider(limits, effects.drainBound()).awaitingPromotion(run));
+      } else if (run.status() == RunStatus.FAILED) {
+        store.project(run, folded.get(run.id()), run.drainChanged(), false);
       }
     }
+  }
+
+  /**
+   * The records of the rollouts the engine runs: the logged active ones, each partition read from
+   * the first record of its oldest live rollout. Rollouts the API stored but the engine has not
+   * logged yet need none (they are logged when taken up). A live rollout whose start is not known
+   * (logged before the projection kept it) makes this read the whole topic, once: the takeover
+   * records its start.
+   */
+  private Map<UUID, List<LoggedRecord>> readLive(List<RolloutProgressStore.ActiveRollout> active) {
+    Set<UUID> live = new HashSet<>();
+    Map<Integer, Long> from = new HashMap<>();
+    boolean unknownStart = false;
+    for (RolloutProgressStore.ActiveRollout rollout : active) {
+      if (!rollout.logged()) {
+        continue;
+      }
+      live.add(rollout.id());
+      if (rollout.logOffset() == null) {
+        unknownStart = true;
+      } else {
+        from.merge(rollout.logPartition(), rollout.logOffset(), Math::min);
+      }
+    }
+    if (unknownStart) {
+      Map<UUID, List<LoggedRecord>> all = log.readAll();
+      all.keySet().retainAll(live);
+      return all;
+    }
+    return log.read(from, live);
+  }
+
+  /**
+   * Appends the verdict on a rollout whose log cannot be folded and folds it: the rollout stops for
+   * good, with the record named in its status reason.
+   *
+   * @return the appended event
+   */
+  private List<Envelope<RolloutEvent>> fail(RolloutRun run, RolloutFailed verdict, long seq) {
+    List<Envelope<RolloutEvent>> failure =
+        RolloutLog.envelopes(run.id(), seq - 1, List.of(verdict), clock.instant());
+    log.append(failure);
+    run.apply(failure.getFirst());
+    LOG.errorf("rollout %s failed, the others go on: %s", run.name(), verdict.describe());
+    return failure;
   }
 
   private void round() {
@@ -198,18 +264,18 @@ public final class RolloutEngine implements AutoCloseable {
     for (RolloutProgressStore.ActiveRollout stored : store.active()) {
       active.add(stored.id());
       RolloutRun run = runs.get(stored.id());
-      RolloutRules limits = rules.get(stored.id());
-      if (limits == null || run == null) {
-        if (run == null) {
-          run = create(stored);
-        }
-        limits = RolloutRules.of(plan(run));
-        rules.put(stored.id(), limits);
+      if (run == null) {
+        run = create(stored);
       }
       if (!run.status().active()) {
         // Finished in the log, not yet in the projection (the last leader stopped in between).
         store.project(run, List.of(), run.drainChanged(), false);
         continue;
+      }
+      RolloutRules limits = rules.get(stored.id());
+      if (limits == null) {
+        limits = RolloutRules.of(plan(run));
+        rules.put(stored.id(), limits);
       }
       advance(run, limits, requests.getOrDefault(run.id(), List.of()), refresh);
     }
@@ -232,7 +298,7 @@ public final class RolloutEngine implements AutoCloseable {
   private RolloutPlan plan(RolloutRun run) {
     try {
       return run.plan() != null
-          ? json.treeToValue(run.plan(), RolloutPlan.class)
+          ? LoggedPlan.read(json, run.plan())
           : json.readValue(store.creation(run.id()).planJson(), RolloutPlan.class);
     } catch (java.io.IOException e) {
       throw new IllegalStateException("the plan of rollout " + run.id() + " does not read", e);
@@ -258,12 +324,14 @@ public final class RolloutEngine implements AutoCloseable {
       throw new IllegalStateException(
           "the stored request of rollout " + stored.id() + " does not read", e);
     }
+    // One record, or a header and chunks where it would not fit in one (RolloutChunks).
     List<Envelope<RolloutEvent>> first =
-        RolloutLog.envelopes(stored.id(), 0, List.of(created), clock.instant());
-    log.append(first);
-    RolloutRun run = RolloutRun.from(stored.id(), first.getFirst());
+        RolloutLog.envelopes(stored.id(), 0, RolloutChunks.of(created), clock.instant());
+    RolloutLog.Position start = log.append(first).getFirst();
+    RolloutRun run = RolloutRun.created(stored.id(), created, first.getLast().seq());
     runs.put(run.id(), run);
     store.project(run, first, run.drainChanged(), false);
+    store.logged(run.id(), start.partition(), start.offset());
     return run;
   }
 
@@ -298,7 +366,11 @@ public final class RolloutEngine implements AutoCloseable {
             (r, events) -> {
               List<Envelope<RolloutEvent>> envelopes =
                   RolloutLog.envelopes(r.id(), r.seq(), events, clock.instant());
-              log.append(envelopes);
+              try {
+                log.append(envelopes);
+              } catch (RolloutLog.RecordRefusedException refused) {
+                refuse(r, envelopes, refused);
+              }
               faults.afterAppend(envelopes);
               return envelopes;
             },
@@ -319,6 +391,26 @@ public final class RolloutEngine implements AutoCloseable {
       store.project(run, settled.appended(), run.drainChanged(), decider.awaitingPromotion(run));
     }
     settled.verdicts().forEach(store::markHandled);
+  }
+
+  /**
+   * Kafka refused a decided event for good (too large): sending it again would fail forever, so the
+   * rollout fails instead, above every seq the refused batch may have taken, and the engine starts
+   * over from the log, which now ends this rollout, the others untouched.
+   */
+  private void refuse(
+      RolloutRun run,
+      List<Envelope<RolloutEvent>> envelopes,
+      RolloutLog.RecordRefusedException refused) {
+    RolloutFailed verdict =
+        new RolloutFailed(
+            io.fleetwave.events.Topics.ROLLOUT_EVENTS,
+            RolloutFailed.NOT_LOGGED,
+            RolloutFailed.NOT_LOGGED,
+            refused.getMessage());
+    fail(run, verdict, envelopes.getLast().seq() + 1);
+    throw new IllegalStateException(
+        "rollout " + run.name() + " failed: " + verdict.describe(), refused);
   }
 
   /**

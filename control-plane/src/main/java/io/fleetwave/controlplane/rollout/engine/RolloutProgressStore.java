@@ -55,21 +55,52 @@ public final class RolloutProgressStore {
     return schema + "." + name;
   }
 
-  /** An active rollout as stored. */
-  public record ActiveRollout(UUID id, String name) {}
+  /**
+   * An active rollout as stored: its state, and where its records start in fleet.rollout-events
+   * (null before the engine logged it, or for a rollout logged before that was kept).
+   */
+  public record ActiveRollout(
+      UUID id, String name, RolloutState state, Integer logPartition, Long logOffset) {
+    /** Whether the engine logged it already (the API stores a rollout before). */
+    public boolean logged() {
+      return state != RolloutState.CREATED;
+    }
+  }
 
   /** The active rollouts; their plans are read once each, with {@link #creation}. */
   public List<ActiveRollout> active() {
     List<ActiveRollout> out = new ArrayList<>();
     pool.query(
-            "SELECT id, name FROM rollouts WHERE state NOT IN "
+            "SELECT id, name, state, log_partition, log_offset FROM rollouts WHERE state NOT IN "
                 + INACTIVE
                 + " ORDER BY created_at, id")
         .execute()
         .await()
         .atMost(timeout)
-        .forEach(row -> out.add(new ActiveRollout(row.getUUID("id"), row.getString("name"))));
+        .forEach(
+            row ->
+                out.add(
+                    new ActiveRollout(
+                        row.getUUID("id"),
+                        row.getString("name"),
+                        RolloutState.fromWireName(row.getString("state")),
+                        row.getInteger("log_partition"),
+                        row.getLong("log_offset"))));
     return out;
+  }
+
+  /**
+   * Records where the rollout's records start in fleet.rollout-events, unless that is known: a
+   * taking-over engine reads from there rather than from offset 0.
+   */
+  public void logged(UUID rollout, int partition, long offset) {
+    pool.preparedQuery(
+            "UPDATE "
+                + table("rollouts")
+                + " SET log_partition = $2, log_offset = $3 WHERE id = $1 AND log_offset IS NULL")
+        .execute(Tuple.of(rollout, partition, offset))
+        .await()
+        .atMost(timeout);
   }
 
   /**
@@ -149,7 +180,7 @@ public final class RolloutProgressStore {
     RolloutState state = run.status().state();
     pool.withTransaction(
             conn ->
-                insertCreated(conn, run.id(), appended)
+                insertCreated(conn, run, appended)
                     .chain(
                         () ->
                             conn.preparedQuery(
@@ -178,51 +209,57 @@ public final class RolloutProgressStore {
         .atMost(timeout);
   }
 
+  /**
+   * The rollout's row and planned nodes, when the appended events complete its creation (its
+   * RolloutCreated, or the last chunk of one logged in chunks) and it carries its request and plan.
+   */
   private io.smallrye.mutiny.Uni<Void> insertCreated(
       io.vertx.mutiny.sqlclient.SqlConnection conn,
-      UUID rollout,
+      RolloutRun run,
       List<Envelope<RolloutEvent>> appended) {
-    for (Envelope<RolloutEvent> envelope : appended) {
-      if (envelope.data() instanceof RolloutCreated created && created.selfContained()) {
-        List<String> nodes = new ArrayList<>();
-        List<Integer> waves = new ArrayList<>();
-        for (int w = 0; w < created.waves().size(); w++) {
-          for (String node : created.waves().get(w)) {
-            nodes.add(node);
-            waves.add(w + 1);
-          }
-        }
-        return conn.preparedQuery(
-                "INSERT INTO "
-                    + table("rollouts")
-                    + " (id, name, spec, plan, state, created_by, created_at, updated_at) VALUES"
-                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'running', $5, $6, $6) ON"
-                    + " CONFLICT (id) DO NOTHING")
-            .execute(
-                Tuple.tuple()
-                    .addUUID(rollout)
-                    .addString(created.name())
-                    .addString(created.spec().toString())
-                    .addString(created.plan().toString())
-                    .addString(created.actor())
-                    .addOffsetDateTime(envelope.time().atOffset(ZoneOffset.UTC)))
-            .chain(
-                () ->
-                    conn.preparedQuery(
-                            "INSERT INTO "
-                                + table("rollout_nodes")
-                                + " (rollout, node, wave) SELECT $1, node, wave FROM"
-                                + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
-                                + " CONFLICT DO NOTHING")
-                        .execute(
-                            Tuple.tuple()
-                                .addUUID(rollout)
-                                .addArrayOfString(nodes.toArray(String[]::new))
-                                .addArrayOfInteger(waves.toArray(Integer[]::new))))
-            .replaceWithVoid();
+    RolloutCreated created = run.created();
+    Envelope<RolloutEvent> completing =
+        appended.stream().filter(e -> e.seq() == run.createdSeq()).findFirst().orElse(null);
+    if (created == null || !created.selfContained() || completing == null) {
+      return io.smallrye.mutiny.Uni.createFrom().voidItem();
+    }
+    UUID rollout = run.id();
+    List<String> nodes = new ArrayList<>();
+    List<Integer> waves = new ArrayList<>();
+    for (int w = 0; w < created.waves().size(); w++) {
+      for (String node : created.waves().get(w)) {
+        nodes.add(node);
+        waves.add(w + 1);
       }
     }
-    return io.smallrye.mutiny.Uni.createFrom().voidItem();
+    return conn.preparedQuery(
+            "INSERT INTO "
+                + table("rollouts")
+                + " (id, name, spec, plan, state, created_by, created_at, updated_at) VALUES"
+                + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'running', $5, $6, $6) ON"
+                + " CONFLICT (id) DO NOTHING")
+        .execute(
+            Tuple.tuple()
+                .addUUID(rollout)
+                .addString(created.name())
+                .addString(created.spec().toString())
+                .addString(created.plan().toString())
+                .addString(created.actor())
+                .addOffsetDateTime(completing.time().atOffset(ZoneOffset.UTC)))
+        .chain(
+            () ->
+                conn.preparedQuery(
+                        "INSERT INTO "
+                            + table("rollout_nodes")
+                            + " (rollout, node, wave) SELECT $1, node, wave FROM"
+                            + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
+                            + " CONFLICT DO NOTHING")
+                    .execute(
+                        Tuple.tuple()
+                            .addUUID(rollout)
+                            .addArrayOfString(nodes.toArray(String[]::new))
+                            .addArrayOfInteger(waves.toArray(Integer[]::new))))
+        .replaceWithVoid();
   }
 
   private io.smallrye.mutiny.Uni<Void> upsertNodes(

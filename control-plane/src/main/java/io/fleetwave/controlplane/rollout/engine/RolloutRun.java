@@ -16,8 +16,11 @@ import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutCompleted;
 import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutFailed;
 import io.fleetwave.events.rollout.RolloutPaused;
+import io.fleetwave.events.rollout.RolloutPlanChunk;
 import io.fleetwave.events.rollout.RolloutResumed;
 import io.fleetwave.events.rollout.WaveCompleted;
 import io.fleetwave.events.rollout.WavePromoted;
@@ -36,12 +39,17 @@ import java.util.UUID;
 /**
  * One rollout folded from its events: the only state the engine decides on. Events are applied in
  * seq order exactly once; an event at or below the applied seq is a duplicate and changes nothing.
+ * An event the run cannot apply (a node it does not plan, a wave it does not have, a second
+ * creation) is refused with an {@link IllegalStateException} and changes nothing; {@link
+ * RolloutFold} turns that into the rollout's failure.
  */
 public final class RolloutRun {
   private final UUID id;
   private final String name;
   private final List<List<String>> waves;
   private final JsonNode plan;
+  private final RolloutCreated created;
+  private final long createdSeq;
   private final Map<String, NodeRun> nodes = new LinkedHashMap<>();
   private final Map<Integer, Instant> waveCompletedAt = new HashMap<>();
   private final Set<Integer> promoted = new HashSet<>();
@@ -53,11 +61,13 @@ public final class RolloutRun {
   private int currentWave;
   private int acceptedFailures;
 
-  private RolloutRun(UUID id, String name, List<List<String>> waves, JsonNode plan) {
+  private RolloutRun(UUID id, String name, RolloutCreated created, long createdSeq) {
     this.id = id;
     this.name = name;
-    this.waves = waves;
-    this.plan = plan;
+    this.created = created;
+    this.createdSeq = createdSeq;
+    this.waves = created == null ? List.of() : created.waves();
+    this.plan = created == null ? null : created.plan();
     int order = 0;
     for (int w = 0; w < waves.size(); w++) {
       for (String node : waves.get(w)) {
@@ -72,10 +82,23 @@ public final class RolloutRun {
       throw new IllegalArgumentException(
           "rollout " + id + " starts with " + first.type() + ", not RolloutCreated");
     }
-    RolloutRun run = new RolloutRun(id, created.name(), created.waves(), created.plan());
-    run.seq = first.seq();
+    return created(id, created, first.seq());
+  }
+
+  /** A run from its creation, logged as one record or joined from chunks ending at {@code seq}. */
+  public static RolloutRun created(UUID id, RolloutCreated created, long seq) {
+    RolloutRun run = new RolloutRun(id, created.name(), created, seq);
+    run.seq = seq;
     run.changed.addAll(run.nodes.keySet());
     return run;
+  }
+
+  /**
+   * A rollout whose creation cannot be folded (it does not decode, or another event came first): it
+   * plans no node, and only its {@link RolloutFailed} is applied to it.
+   */
+  public static RolloutRun uncreated(UUID id) {
+    return new RolloutRun(id, id.toString(), null, 0);
   }
 
   /** Applies the next event; false for a duplicate (already applied). */
@@ -83,11 +106,17 @@ public final class RolloutRun {
     if (envelope.seq() <= seq) {
       return false;
     }
-    seq = envelope.seq();
+    if (created == null && !(envelope.data() instanceof RolloutFailed)) {
+      throw new IllegalStateException(
+          envelope.type() + " for rollout " + id + ", whose creation is not in the log");
+    }
     Instant at = envelope.time();
     switch (envelope.data()) {
-      case RolloutCreated ignored -> {}
-      case WaveStarted started -> currentWave = started.wave();
+      case RolloutCreated again -> throw createdTwice(envelope);
+      case RolloutCreatedInChunks again -> throw createdTwice(envelope);
+      case RolloutPlanChunk chunk -> throw createdTwice(envelope);
+      case RolloutFailed failed -> status(RunStatus.FAILED, failed.describe());
+      case WaveStarted started -> currentWave = plannedWave(started.wave());
       case NodeStarted started ->
           node(started.node()).start(started.phase(), started.generation(), started.restore(), at);
       case NodeSucceeded done -> finish(done.node(), NodeState.SUCCEEDED, null, at);
@@ -113,7 +142,27 @@ public final class RolloutRun {
       case NodeReturnedToService back -> node(back.node()).released();
       case NodeKeptOutOfService kept -> node(kept.node()).released();
     }
+    seq = envelope.seq();
     return true;
+  }
+
+  private IllegalStateException createdTwice(Envelope<? extends RolloutEvent> envelope) {
+    return new IllegalStateException(
+        envelope.type()
+            + " at seq "
+            + envelope.seq()
+            + ": rollout "
+            + id
+            + " was created at seq "
+            + createdSeq);
+  }
+
+  private int plannedWave(int number) {
+    if (number < 1 || number > waves.size()) {
+      throw new IllegalStateException(
+          "rollout " + id + " has waves 1 to " + waves.size() + ", not wave " + number);
+    }
+    return number;
   }
 
   private void finish(String node, NodeState outcome, FailureCause cause, Instant at) {
@@ -140,6 +189,19 @@ public final class RolloutRun {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * How the rollout was created (its request and plan joined from chunks where it was logged in
+   * chunks); null for a rollout whose creation is not in the log ({@link #uncreated}).
+   */
+  public RolloutCreated created() {
+    return created;
+  }
+
+  /** The seq of the creation's last record (its RolloutCreated or last chunk). */
+  public long createdSeq() {
+    return createdSeq;
   }
 
   /** The plan logged with the rollout (RolloutPlan as JSON); null for a rollout logged as v1. */
