@@ -69,6 +69,7 @@ public final class RolloutEngine implements AutoCloseable {
   private volatile boolean leading;
   private Thread thread;
   private Instant lastRefresh = Instant.EPOCH;
+  private volatile Duration lastTakeOver;
 
   RolloutEngine(
       RolloutLog log,
@@ -153,6 +154,18 @@ public final class RolloutEngine implements AutoCloseable {
    * appended and projected, and the others are taken over as usual.
    */
   private void takeOver() {
+    long started = System.nanoTime();
+    takeOverFromTheLog();
+    lastTakeOver = Duration.ofNanos(System.nanoTime() - started);
+    LOG.infof("rollout engine took over in %d ms", lastTakeOver.toMillis());
+  }
+
+  /** How long this engine's last takeover took (reading, folding, projecting); null before one. */
+  Duration lastTakeOver() {
+    return lastTakeOver;
+  }
+
+  private void takeOverFromTheLog() {
     runs.clear();
     rules.clear();
     resend.clear();
@@ -310,16 +323,7 @@ public final class RolloutEngine implements AutoCloseable {
     RolloutProgressStore.Creation creation = store.creation(stored.id());
     RolloutCreated created;
     try {
-      RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
-      List<List<String>> waves =
-          plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
-      created =
-          RolloutDecider.created(
-              stored.name(),
-              waves,
-              json.readTree(creation.specJson()),
-              json.readTree(creation.planJson()),
-              creation.actor());
+      created = creation(json, stored.name(), creation);
     } catch (java.io.IOException e) {
       throw new IllegalStateException(
           "the stored request of rollout " + stored.id() + " does not read", e);
@@ -333,6 +337,21 @@ public final class RolloutEngine implements AutoCloseable {
     store.project(run, first, run.drainChanged(), false);
     store.logged(run.id(), start.partition(), start.offset());
     return run;
+  }
+
+  /** The RolloutCreated that logs a rollout as the API stored it (the same every time). */
+  static RolloutCreated creation(
+      ObjectMapper json, String name, RolloutProgressStore.Creation creation)
+      throws java.io.IOException {
+    RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
+    List<List<String>> waves =
+        plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
+    return RolloutDecider.created(
+        name,
+        waves,
+        json.readTree(creation.specJson()),
+        json.readTree(creation.planJson()),
+        creation.actor());
   }
 
   /**
