@@ -224,16 +224,16 @@ public final class RolloutEngine implements AutoCloseable {
   /**
    * The records of the rollouts the engine runs: the logged active ones, each partition read from
    * the first record of its oldest live rollout. Rollouts the API stored but the engine has not
-   * logged yet need none (they are logged when taken up). A live rollout whose start is not known
-   * (logged before the projection kept it) makes this read the whole topic, once: the takeover
-   * records its start.
+   * logged yet need none (they are logged when taken up; one logged but not yet projected is read
+   * like the others). A live rollout whose start is not known (logged before the projection kept
+   * it) makes this read the whole topic, once: the takeover records its start.
    */
   private Map<UUID, List<LoggedRecord>> readLive(List<RolloutProgressStore.ActiveRollout> active) {
     Set<UUID> live = new HashSet<>();
     Map<Integer, Long> from = new HashMap<>();
     boolean unknownStart = false;
     for (RolloutProgressStore.ActiveRollout rollout : active) {
-      if (!rollout.logged()) {
+      if (!rollout.logged() && rollout.logOffset() == null) {
         continue;
       }
       live.add(rollout.id());
@@ -329,13 +329,17 @@ public final class RolloutEngine implements AutoCloseable {
           "the stored request of rollout " + stored.id() + " does not read", e);
     }
     // One record, or a header and chunks where it would not fit in one (RolloutChunks).
+    // Logged at the time the API stored it: a leader that logs it again (it stopped in between)
+    // writes the same records.
     List<Envelope<RolloutEvent>> first =
-        RolloutLog.envelopes(stored.id(), 0, RolloutChunks.of(created), clock.instant());
+        RolloutLog.envelopes(stored.id(), 0, RolloutChunks.of(created), creation.createdAt());
     RolloutLog.Position start = log.append(first).getFirst();
+    // Where it starts, before the projection (which may take a while at 100,000 nodes): a leader
+    // that takes over reads it from there rather than logging it again.
+    store.logged(stored.id(), start.partition(), start.offset());
     RolloutRun run = RolloutRun.created(stored.id(), created, first.getLast().seq());
     runs.put(run.id(), run);
     store.project(run, first, run.drainChanged(), false);
-    store.logged(run.id(), start.partition(), start.offset());
     return run;
   }
 

@@ -6,10 +6,12 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutPlanChunk;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -107,13 +109,13 @@ public final class RolloutProgressStore {
    * How a rollout was asked for: the request, its plan (JSON text) and who asked, as the API stored
    * them. The engine logs them in RolloutCreated when it takes the rollout up.
    */
-  public record Creation(String specJson, String planJson, String actor) {}
+  public record Creation(String specJson, String planJson, String actor, Instant createdAt) {}
 
   public Creation creation(UUID rollout) {
     var rows =
         pool.preparedQuery(
-                "SELECT spec::text AS spec, plan::text AS plan, created_by FROM rollouts WHERE id ="
-                    + " $1")
+                "SELECT spec::text AS spec, plan::text AS plan, created_by, created_at FROM rollouts"
+                    + " WHERE id = $1")
             .execute(Tuple.of(rollout))
             .await()
             .atMost(timeout);
@@ -121,7 +123,11 @@ public final class RolloutProgressStore {
       throw new IllegalStateException("rollout " + rollout + " is not stored");
     }
     Row row = rows.iterator().next();
-    return new Creation(row.getString("spec"), row.getString("plan"), row.getString("created_by"));
+    return new Creation(
+        row.getString("spec"),
+        row.getString("plan"),
+        row.getString("created_by"),
+        row.getOffsetDateTime("created_at").toInstant());
   }
 
   /** Unhandled requests per rollout, oldest first. */
@@ -206,7 +212,15 @@ public final class RolloutProgressStore {
                                 ? notify(conn, RolloutSignals.changed(run.id()))
                                 : io.smallrye.mutiny.Uni.createFrom().voidItem()))
         .await()
-        .atMost(timeout);
+        .atMost(boundFor(changedNodes.size()));
+  }
+
+  /**
+   * The bound on writing a projection: the engine's timeout per 10,000 nodes written, so a rollout
+   * of 100,000 nodes (its creation, a takeover) is bounded too, not refused forever.
+   */
+  private Duration boundFor(int nodes) {
+    return timeout.multipliedBy(1 + nodes / 10_000);
   }
 
   /**
@@ -313,6 +327,22 @@ public final class RolloutProgressStore {
         .replaceWithVoid();
   }
 
+  /**
+   * An event's data as the event log shows it. A plan chunk shows its place and length, not its
+   * text: the joined plan is the rollout's own row, and a rollout of 100,000 nodes would otherwise
+   * write its plan twice.
+   */
+  private static String eventData(RolloutEvent event) {
+    if (event instanceof RolloutPlanChunk chunk) {
+      return EventCodec.mapper()
+          .createObjectNode()
+          .put("index", chunk.index())
+          .put("chars", chunk.text().length())
+          .toString();
+    }
+    return EventCodec.mapper().valueToTree(event).toString();
+  }
+
   private io.smallrye.mutiny.Uni<Void> insertEvents(
       io.vertx.mutiny.sqlclient.SqlConnection conn,
       UUID rollout,
@@ -330,7 +360,7 @@ public final class RolloutProgressStore {
       seqs[i] = envelope.seq();
       types[i] = envelope.type();
       times[i] = envelope.time().atOffset(ZoneOffset.UTC);
-      payloads[i] = EventCodec.mapper().valueToTree(envelope.data()).toString();
+      payloads[i] = eventData(envelope.data());
     }
     return conn.preparedQuery(
             "INSERT INTO "

@@ -92,6 +92,7 @@ class RolloutCreatedSizeTest {
         new RolloutProgressStore.Creation(
             JSON.writeValueAsString(LargeFleetPlans.spec(prefix)),
             JSON.writeValueAsString(LargeFleetPlans.plan(prefix, nodes, gpus)),
-            "test-admin"));
+            "test-admin",
+            Instant.EPOCH));
   }
 }

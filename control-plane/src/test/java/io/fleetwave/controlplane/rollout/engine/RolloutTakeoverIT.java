@@ -52,7 +52,8 @@ class RolloutTakeoverIT {
             new RolloutProgressStore.Creation(
                 json.writeValueAsString(LargeFleetPlans.spec("takeover")),
                 json.writeValueAsString(LargeFleetPlans.plan("takeover", 20, 8)),
-                "test-admin"));
+                "test-admin",
+                Instant.EPOCH));
     engines.stopEngine();
     try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
       Seeder seeder = new Seeder(log, created);
