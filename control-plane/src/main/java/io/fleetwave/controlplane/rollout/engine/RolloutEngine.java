@@ -70,6 +70,7 @@ public final class RolloutEngine implements AutoCloseable {
   private Thread thread;
   private Instant lastRefresh = Instant.EPOCH;
   private volatile Duration lastTakeOver;
+  private volatile int lastTakeOverRecords;
 
   RolloutEngine(
       RolloutLog log,
@@ -165,6 +166,11 @@ public final class RolloutEngine implements AutoCloseable {
     return lastTakeOver;
   }
 
+  /** How many records of fleet.rollout-events this engine's last takeover read and folded. */
+  int lastTakeOverRecords() {
+    return lastTakeOverRecords;
+  }
+
   private void takeOverFromTheLog() {
     runs.clear();
     rules.clear();
@@ -197,9 +203,11 @@ public final class RolloutEngine implements AutoCloseable {
         resend.add(key(run.id(), node.node()));
       }
     }
+    lastTakeOverRecords = logged.values().stream().mapToInt(List::size).sum();
     LOG.infof(
         "rollout engine leads: %d rollout(s) folded from %d record(s) of the log",
-        runs.size(), logged.values().stream().mapToInt(List::size).sum());
+        runs.size(),
+        lastTakeOverRecords);
     runs.values().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
