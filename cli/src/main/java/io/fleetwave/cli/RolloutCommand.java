@@ -40,7 +40,7 @@ final class RolloutCommand {
   static final String BASE = "/api/v1/rollouts";
 
   /** States after which a rollout does nothing more. */
-  static final Set<String> FINAL_STATES = Set.of("completed", "aborted", "rolled-back");
+  static final Set<String> FINAL_STATES = Set.of("completed", "aborted", "rolled-back", "failed");
 
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Rollouts, newest first.")
   static final class ListRollouts implements Runnable {

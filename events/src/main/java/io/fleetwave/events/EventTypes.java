@@ -29,7 +29,10 @@ import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutCompleted;
 import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutCreatedInChunks;
+import io.fleetwave.events.rollout.RolloutFailed;
 import io.fleetwave.events.rollout.RolloutPaused;
+import io.fleetwave.events.rollout.RolloutPlanChunk;
 import io.fleetwave.events.rollout.RolloutResumed;
 import io.fleetwave.events.rollout.WaveCompleted;
 import io.fleetwave.events.rollout.WavePromoted;
@@ -90,7 +93,12 @@ public final class EventTypes {
           new EventType(
               "io.fleetwave.rollout.node-returned-to-service", 1, NodeReturnedToService.class),
           new EventType(
-              "io.fleetwave.rollout.node-kept-out-of-service", 1, NodeKeptOutOfService.class));
+              "io.fleetwave.rollout.node-kept-out-of-service", 1, NodeKeptOutOfService.class),
+          // Issue 11: a record the fold cannot apply fails its rollout only; a creation too large
+          // for one record is logged in chunks.
+          new EventType("io.fleetwave.rollout.failed", 1, RolloutFailed.class),
+          new EventType("io.fleetwave.rollout.created-in-chunks", 1, RolloutCreatedInChunks.class),
+          new EventType("io.fleetwave.rollout.plan-chunk", 1, RolloutPlanChunk.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

@@ -43,22 +43,54 @@ public final class TopicToEnd {
               .toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends =
-          consumer.endOffsets(partitions, bound.remaining("reading its end offsets"));
-      while (!caughtUp(consumer, ends, bound)) {
-        List<ConsumerRecord<K, V>> batch = new ArrayList<>();
-        for (ConsumerRecord<K, V> record : consumer.poll(POLL)) {
-          if (record.offset() < ends.get(new TopicPartition(record.topic(), record.partition()))) {
-            batch.add(record);
-          }
-        }
-        batches.accept(batch);
-        bound.remaining("polling");
-      }
-      return ends;
+      return toEnd(consumer, partitions, bound, batches);
     } catch (TimeoutException e) {
       throw bound.expired("Kafka: " + e.getMessage());
     }
+  }
+
+  /**
+   * Like {@link #read(KafkaConsumer, String, Duration, Consumer)}, but only the partitions named in
+   * {@code from}, each from its offset there: the tail of a topic, not its whole history.
+   */
+  public static <K, V> Map<TopicPartition, Long> readFrom(
+      KafkaConsumer<K, V> consumer,
+      String topic,
+      Map<Integer, Long> from,
+      Duration timeout,
+      Consumer<List<ConsumerRecord<K, V>>> batches) {
+    Bound bound = new Bound(topic, timeout);
+    try {
+      List<TopicPartition> partitions =
+          from.keySet().stream().sorted().map(p -> new TopicPartition(topic, p)).toList();
+      consumer.assign(partitions);
+      for (TopicPartition partition : partitions) {
+        consumer.seek(partition, from.get(partition.partition()));
+      }
+      return toEnd(consumer, partitions, bound, batches);
+    } catch (TimeoutException e) {
+      throw bound.expired("Kafka: " + e.getMessage());
+    }
+  }
+
+  private static <K, V> Map<TopicPartition, Long> toEnd(
+      KafkaConsumer<K, V> consumer,
+      List<TopicPartition> partitions,
+      Bound bound,
+      Consumer<List<ConsumerRecord<K, V>>> batches) {
+    Map<TopicPartition, Long> ends =
+        consumer.endOffsets(partitions, bound.remaining("reading its end offsets"));
+    while (!caughtUp(consumer, ends, bound)) {
+      List<ConsumerRecord<K, V>> batch = new ArrayList<>();
+      for (ConsumerRecord<K, V> record : consumer.poll(POLL)) {
+        if (record.offset() < ends.get(new TopicPartition(record.topic(), record.partition()))) {
+          batch.add(record);
+        }
+      }
+      batches.accept(batch);
+      bound.remaining("polling");
+    }
+    return ends;
   }
 
   /** Every record of the topic as it stands now, in offset order per partition. */

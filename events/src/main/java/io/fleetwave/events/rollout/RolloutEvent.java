@@ -24,7 +24,10 @@ public sealed interface RolloutEvent extends FleetEvent
         OsUpgradeRequested,
         NodeTakenOutOfService,
         NodeReturnedToService,
-        NodeKeptOutOfService {
+        NodeKeptOutOfService,
+        RolloutFailed,
+        RolloutCreatedInChunks,
+        RolloutPlanChunk {
 
   /** The actor of the engine's own decisions (a threshold crossed, a wave promoted by itself). */
   String SYSTEM = "system";

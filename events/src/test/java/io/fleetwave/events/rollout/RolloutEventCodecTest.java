@@ -90,7 +90,10 @@ class RolloutEventCodecTest {
         new NodeReturnedToService(
             "n3", Phase.FORWARD, false, List.of(), "cordoned before the rollout: stays cordoned"),
         new NodeKeptOutOfService(
-            "n2", Phase.FORWARD, List.of("dcgm"), "the node failed: stays cordoned"));
+            "n2", Phase.FORWARD, List.of("dcgm"), "the node failed: stays cordoned"),
+        new RolloutFailed("fleet.rollout-events", 2, 17, "does not decode: not JSON"),
+        new RolloutCreatedInChunks("big", "alice", 3, "ab".repeat(32)),
+        new RolloutPlanChunk(0, "{\"name\":\"big\","));
   }
 
   @ParameterizedTest

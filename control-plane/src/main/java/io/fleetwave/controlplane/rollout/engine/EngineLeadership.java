@@ -20,8 +20,8 @@ import org.jboss.logging.Logger;
  * later than that whatever the clocks read). So a leader whose connection dies silently stops
  * acting within three quarters of a lease after its last renewal, and another replica leads within
  * a lease and a poll (a quarter), without waiting for TCP to notice. A term lower than one already
- * in a rollout's log is ignored by the fold ({@link RolloutRun#fold}), for appends that a stale
- * leader had in flight when it stopped.
+ * in a rollout's log is ignored by the fold ({@link RolloutFold}), for appends that a stale leader
+ * had in flight when it stopped.
  */
 final class EngineLeadership implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EngineLeadership.class);

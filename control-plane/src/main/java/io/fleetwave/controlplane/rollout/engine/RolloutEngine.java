@@ -5,10 +5,12 @@ import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutFailed;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,9 +29,10 @@ import org.jboss.logging.Logger;
  * Runs every active rollout. One leader at a time (a PostgreSQL lease with a term, {@link
  * EngineLeadership}): every append carries the term, and the engine checks that it still leads in
  * that term before each append and before carrying out what the append announced. On taking over it
- * folds every rollout from fleet.rollout-events, so what it decides next depends on the log alone:
- * a node with a NodeStarted is never started again (its spec is re-sent idempotently), a pending
- * node is never skipped.
+ * folds every live rollout from fleet.rollout-events (from where its records start, as the
+ * projection keeps it), so what it decides next depends on the log alone: a node with a NodeStarted
+ * is never started again (its spec is re-sent idempotently), a pending node is never skipped. A
+ * rollout whose log cannot be folded fails alone (RolloutFailed); the others go on.
  *
  * <p>Each round: the operator requests, then the decider step by step; every step's events are
  * appended to Kafka and acknowledged before they are folded, before the specs they announce are
@@ -69,6 +72,8 @@ public final class RolloutEngine implements AutoCloseable {
   private volatile long term;
   private Thread thread;
   private Instant lastRefresh = Instant.EPOCH;
+  private volatile Duration lastTakeOver;
+  private volatile int lastTakeOverRecords;
 
   RolloutEngine(
       RolloutLog log,
@@ -157,24 +162,55 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
-  /** Folds every rollout from offset 0 and writes the projection of each once. */
+  /**
+   * Folds every live rollout from where its records start (the projection keeps that place, so the
+   * topic's finished rollouts are neither read nor folded) and writes the projection of each once.
+   * A rollout whose log cannot be folded fails alone ({@link RolloutFold}): its RolloutFailed is
+   * appended and projected, and the others are taken over as usual.
+   */
   private void takeOver() {
+    long started = System.nanoTime();
+    takeOverFromTheLog();
+    lastTakeOver = Duration.ofNanos(System.nanoTime() - started);
+    LOG.infof("rollout engine took over in %d ms", lastTakeOver.toMillis());
+  }
+
+  /** How long this engine's last takeover took (reading, folding, projecting); null before one. */
+  Duration lastTakeOver() {
+    return lastTakeOver;
+  }
+
+  /** How many records of fleet.rollout-events this engine's last takeover read and folded. */
+  int lastTakeOverRecords() {
+    return lastTakeOverRecords;
+  }
+
+  private void takeOverFromTheLog() {
     runs.clear();
     rules.clear();
     resend.clear();
-    Map<UUID, List<Envelope<RolloutEvent>>> logged = log.readAll();
-    for (Map.Entry<UUID, List<Envelope<RolloutEvent>>> entry : logged.entrySet()) {
-      RolloutRun.Folded folded;
-      try {
-        folded = RolloutRun.fold(entry.getKey(), entry.getValue());
-      } catch (IllegalArgumentException e) {
-        LOG.errorf("skipping rollout %s: %s", entry.getKey(), e.getMessage());
+    Map<UUID, List<LoggedRecord>> logged = readLive(store.active());
+    Map<UUID, List<Envelope<RolloutEvent>>> folded = new HashMap<>();
+    for (Map.Entry<UUID, List<LoggedRecord>> entry : logged.entrySet()) {
+      UUID id = entry.getKey();
+      RolloutFold.Folded fold =
+          RolloutFold.fold(id, entry.getValue(), plan -> LoggedPlan.problem(json, plan));
+      logIgnored(id, fold);
+      RolloutRun run = fold.run();
+      List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
+      if (fold.verdict() != null) {
+        run = run != null ? run : RolloutRun.uncreated(id);
+        events.addAll(fail(run, fold.verdict(), fold.nextSeq()));
+      }
+      if (run == null) {
+        // Its creation is not complete in the log (a leader stopped between chunks): it is
+        // logged again from the stored request, and what is logged already folds as duplicates.
         continue;
       }
-      logIgnored(folded);
-      entry.setValue(folded.applied());
-      RolloutRun run = folded.run();
+      LoggedRecord first = entry.getValue().getFirst();
+      store.logged(id, first.partition(), first.offset());
       runs.put(run.id(), run);
+      folded.put(run.id(), events);
       for (NodeRun node : run.inFlight()) {
         resend.add(key(run.id(), node.node()));
       }
@@ -183,8 +219,10 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     leadership.check(term);
+    lastTakeOverRecords = logged.values().stream().mapToInt(List::size).sum();
     LOG.infof(
-        "rollout engine leads in term %d: %d rollout(s) folded from the log", term, runs.size());
+        "rollout engine leads in term %d: %d rollout(s) folded from %d record(s) of the log",
+        term, runs.size(), lastTakeOverRecords);
     runs.values().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
@@ -197,19 +235,21 @@ public final class RolloutEngine implements AutoCloseable {
         rules.put(run.id(), limits);
         store.project(
             run,
-            logged.get(run.id()),
+            folded.get(run.id()),
             run.drainChanged(),
             new RolloutDecider(limits, effects.drainBound()).awaitingPromotion(run));
+      } else if (run.status() == RunStatus.FAILED) {
+        store.project(run, folded.get(run.id()), run.drainChanged(), false);
       }
     }
   }
 
   /** Records of the log the fold ignored, with the reason (stale terms, duplicates). */
-  static void logIgnored(RolloutRun.Folded folded) {
-    for (RolloutRun.Ignored ignored : folded.ignored()) {
+  static void logIgnored(UUID rollout, RolloutFold.Folded folded) {
+    for (RolloutFold.Ignored ignored : folded.ignored()) {
       LOG.warnf(
           "rollout %s: ignoring %s at seq %d of term %d: %s",
-          folded.run().id(),
+          rollout,
           ignored.envelope().type(),
           ignored.envelope().seq(),
           ignored.envelope().epoch(),
@@ -218,12 +258,58 @@ public final class RolloutEngine implements AutoCloseable {
   }
 
   /** Appends as the leader of {@link #term}, checking that it still is before and after. */
-  private void append(List<Envelope<RolloutEvent>> envelopes) {
+  private List<RolloutLog.Position> append(List<Envelope<RolloutEvent>> envelopes) {
     leadership.check(term);
-    log.append(envelopes);
+    List<RolloutLog.Position> positions = log.append(envelopes);
     // The lease may have lapsed while Kafka took the records: then a successor may not have read
     // them, so nothing they announce is carried out here.
     leadership.check(term);
+    return positions;
+  }
+
+  /**
+   * The records of the rollouts the engine runs: the logged active ones, each partition read from
+   * the first record of its oldest live rollout. Rollouts the API stored but the engine has not
+   * logged yet need none (they are logged when taken up; one logged but not yet projected is read
+   * like the others). A live rollout whose start is not known (logged before the projection kept
+   * it) makes this read the whole topic, once: the takeover records its start.
+   */
+  private Map<UUID, List<LoggedRecord>> readLive(List<RolloutProgressStore.ActiveRollout> active) {
+    Set<UUID> live = new HashSet<>();
+    Map<Integer, Long> from = new HashMap<>();
+    boolean unknownStart = false;
+    for (RolloutProgressStore.ActiveRollout rollout : active) {
+      if (!rollout.logged() && rollout.logOffset() == null) {
+        continue;
+      }
+      live.add(rollout.id());
+      if (rollout.logOffset() == null) {
+        unknownStart = true;
+      } else {
+        from.merge(rollout.logPartition(), rollout.logOffset(), Math::min);
+      }
+    }
+    if (unknownStart) {
+      Map<UUID, List<LoggedRecord>> all = log.readAll();
+      all.keySet().retainAll(live);
+      return all;
+    }
+    return log.read(from, live);
+  }
+
+  /**
+   * Appends the verdict on a rollout whose log cannot be folded and folds it: the rollout stops for
+   * good, with the record named in its status reason.
+   *
+   * @return the appended event
+   */
+  private List<Envelope<RolloutEvent>> fail(RolloutRun run, RolloutFailed verdict, long seq) {
+    List<Envelope<RolloutEvent>> failure =
+        RolloutLog.envelopes(run.id(), term, seq - 1, List.of(verdict), clock.instant());
+    append(failure);
+    run.apply(failure.getFirst());
+    LOG.errorf("rollout %s failed, the others go on: %s", run.name(), verdict.describe());
+    return failure;
   }
 
   private void round() {
@@ -237,18 +323,18 @@ public final class RolloutEngine implements AutoCloseable {
     for (RolloutProgressStore.ActiveRollout stored : store.active()) {
       active.add(stored.id());
       RolloutRun run = runs.get(stored.id());
-      RolloutRules limits = rules.get(stored.id());
-      if (limits == null || run == null) {
-        if (run == null) {
-          run = create(stored);
-        }
-        limits = RolloutRules.of(plan(run));
-        rules.put(stored.id(), limits);
+      if (run == null) {
+        run = create(stored);
       }
       if (!run.status().active()) {
         // Finished in the log, not yet in the projection (the last leader stopped in between).
         store.project(run, List.of(), run.drainChanged(), false);
         continue;
+      }
+      RolloutRules limits = rules.get(stored.id());
+      if (limits == null) {
+        limits = RolloutRules.of(plan(run));
+        rules.put(stored.id(), limits);
       }
       advance(run, limits, requests.getOrDefault(run.id(), List.of()), refresh);
     }
@@ -271,7 +357,7 @@ public final class RolloutEngine implements AutoCloseable {
   private RolloutPlan plan(RolloutRun run) {
     try {
       return run.plan() != null
-          ? json.treeToValue(run.plan(), RolloutPlan.class)
+          ? LoggedPlan.read(json, run.plan())
           : json.readValue(store.creation(run.id()).planJson(), RolloutPlan.class);
     } catch (java.io.IOException e) {
       throw new IllegalStateException("the plan of rollout " + run.id() + " does not read", e);
@@ -283,27 +369,40 @@ public final class RolloutEngine implements AutoCloseable {
     RolloutProgressStore.Creation creation = store.creation(stored.id());
     RolloutCreated created;
     try {
-      RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
-      List<List<String>> waves =
-          plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
-      created =
-          RolloutDecider.created(
-              stored.name(),
-              waves,
-              json.readTree(creation.specJson()),
-              json.readTree(creation.planJson()),
-              creation.actor());
+      created = creation(json, stored.name(), creation);
     } catch (java.io.IOException e) {
       throw new IllegalStateException(
           "the stored request of rollout " + stored.id() + " does not read", e);
     }
+    // One record, or a header and chunks where it would not fit in one (RolloutChunks).
+    // Logged at the time the API stored it: a leader that logs it again (it stopped in between)
+    // writes the same records.
     List<Envelope<RolloutEvent>> first =
-        RolloutLog.envelopes(stored.id(), term, 0, List.of(created), clock.instant());
-    append(first);
-    RolloutRun run = RolloutRun.from(stored.id(), first.getFirst());
+        RolloutLog.envelopes(stored.id(), term, 0, RolloutChunks.of(created), creation.createdAt());
+    RolloutLog.Position start = append(first).getFirst();
+    // Where it starts, before the projection (which may take a while at 100,000 nodes): a leader
+    // that takes over reads it from there rather than logging it again.
+    store.logged(stored.id(), start.partition(), start.offset());
+    RolloutRun run =
+        RolloutRun.created(stored.id(), created, first.getLast().seq(), first.getLast().epoch());
     runs.put(run.id(), run);
     store.project(run, first, run.drainChanged(), false);
     return run;
+  }
+
+  /** The RolloutCreated that logs a rollout as the API stored it (the same every time). */
+  static RolloutCreated creation(
+      ObjectMapper json, String name, RolloutProgressStore.Creation creation)
+      throws java.io.IOException {
+    RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
+    List<List<String>> waves =
+        plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
+    return RolloutDecider.created(
+        name,
+        waves,
+        json.readTree(creation.specJson()),
+        json.readTree(creation.planJson()),
+        creation.actor());
   }
 
   /**
@@ -337,7 +436,11 @@ public final class RolloutEngine implements AutoCloseable {
             (r, events) -> {
               List<Envelope<RolloutEvent>> envelopes =
                   RolloutLog.envelopes(r.id(), term, r.seq(), events, clock.instant());
-              append(envelopes);
+              try {
+                append(envelopes);
+              } catch (RolloutLog.RecordRefusedException refused) {
+                refuse(r, envelopes, refused);
+              }
               faults.afterAppend(envelopes);
               return envelopes;
             },
@@ -358,6 +461,26 @@ public final class RolloutEngine implements AutoCloseable {
       store.project(run, settled.appended(), run.drainChanged(), decider.awaitingPromotion(run));
     }
     settled.verdicts().forEach(store::markHandled);
+  }
+
+  /**
+   * Kafka refused a decided event for good (too large): sending it again would fail forever, so the
+   * rollout fails instead, above every seq the refused batch may have taken, and the engine starts
+   * over from the log, which now ends this rollout, the others untouched.
+   */
+  private void refuse(
+      RolloutRun run,
+      List<Envelope<RolloutEvent>> envelopes,
+      RolloutLog.RecordRefusedException refused) {
+    RolloutFailed verdict =
+        new RolloutFailed(
+            io.fleetwave.events.Topics.ROLLOUT_EVENTS,
+            RolloutFailed.NOT_LOGGED,
+            RolloutFailed.NOT_LOGGED,
+            refused.getMessage());
+    fail(run, verdict, envelopes.getLast().seq() + 1);
+    throw new IllegalStateException(
+        "rollout " + run.name() + " failed: " + verdict.describe(), refused);
   }
 
   /**

@@ -18,23 +18,28 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
  * fleet.rollout-events: appends a rollout's events (key = rollout id, seq counting from 1, the
- * envelope's epoch = the appending leader's term) and reads every rollout back from offset 0 when
- * an engine takes over. Every wait is bounded.
+ * envelope's epoch = the appending leader's term), saying where Kafka put them; reads back the
+ * records of the rollouts an engine taking over needs from where they start, or every rollout from
+ * offset 0 for a rebuild. Every wait is bounded.
  */
 public final class RolloutLog implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(RolloutLog.class);
@@ -52,7 +57,7 @@ public final class RolloutLog implements AutoCloseable {
 
   /**
    * Wraps events as the rollout's next envelopes, seq following {@code lastSeq}, each carrying the
-   * leader's {@code term} as its epoch (the fencing token {@link RolloutRun#fold} checks).
+   * leader's {@code term} as its epoch (the fencing token {@link RolloutFold} checks).
    */
   public static List<Envelope<RolloutEvent>> envelopes(
       UUID rollout, long term, long lastSeq, List<RolloutEvent> events, Instant now) {
@@ -64,9 +69,18 @@ public final class RolloutLog implements AutoCloseable {
     return out;
   }
 
-  /** Sends the envelopes in order and returns once Kafka acknowledged all of them. */
-  public void append(List<Envelope<RolloutEvent>> envelopes) {
-    List<CompletableFuture<?>> acks = new ArrayList<>(envelopes.size());
+  /** Where Kafka put an appended record. */
+  public record Position(int partition, long offset) {}
+
+  /**
+   * Sends the envelopes in order and returns once Kafka acknowledged all of them, with where each
+   * was put.
+   *
+   * @throws RecordRefusedException when Kafka refuses a record for good (too large): sending it
+   *     again cannot succeed
+   */
+  public List<Position> append(List<Envelope<RolloutEvent>> envelopes) {
+    List<CompletableFuture<RecordMetadata>> acks = new ArrayList<>(envelopes.size());
     for (Envelope<RolloutEvent> envelope : envelopes) {
       ProducerRecord<String, byte[]> record =
           new ProducerRecord<>(
@@ -79,6 +93,10 @@ public final class RolloutLog implements AutoCloseable {
     try {
       CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
           .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return acks.stream()
+          .map(CompletableFuture::join)
+          .map(metadata -> new Position(metadata.partition(), metadata.offset()))
+          .toList();
     } catch (TimeoutException e) {
       throw new RolloutLogException(
           "Kafka did not acknowledge "
@@ -90,6 +108,14 @@ public final class RolloutLog implements AutoCloseable {
               + " s",
           e);
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof RecordTooLargeException tooLarge) {
+        throw new RecordRefusedException(
+            "Kafka refused a rollout event on "
+                + Topics.ROLLOUT_EVENTS
+                + " for good: "
+                + tooLarge.getMessage(),
+            tooLarge);
+      }
       throw new RolloutLogException(
           "Kafka refused rollout events on " + Topics.ROLLOUT_EVENTS + ": " + e.getCause(), e);
     } catch (InterruptedException e) {
@@ -99,43 +125,106 @@ public final class RolloutLog implements AutoCloseable {
   }
 
   /**
-   * Every rollout's events from offset 0 to the end offsets taken now, in log order per rollout
-   * (one partition per rollout: the order {@link RolloutRun#fold} resolves terms and seqs in).
-   * Records that do not decode are logged and skipped: they were never written by an engine.
+   * Every rollout's records from offset 0 to the end offsets taken now, in log order per rollout (a
+   * rollout's records share its key, so its partition): the rebuild's input. Records that do not
+   * decode are kept, named by their place, for the fold to judge; only a record whose key names no
+   * rollout either is logged and skipped, since it belongs to none.
    */
-  public Map<UUID, List<Envelope<RolloutEvent>>> readAll() {
-    Map<UUID, List<Envelope<RolloutEvent>>> byRollout = new LinkedHashMap<>();
-    try (KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(
-            KafkaClientConfig.assigningConsumer(kafka, 5000),
-            new StringDeserializer(),
-            new ByteArrayDeserializer())) {
+  public Map<UUID, List<LoggedRecord>> readAll() {
+    Map<UUID, List<LoggedRecord>> byRollout = new LinkedHashMap<>();
+    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
       TopicToEnd.read(
           consumer,
           Topics.ROLLOUT_EVENTS,
           timeout.multipliedBy(6),
-          records -> records.forEach(record -> decode(record, byRollout)));
+          records -> records.forEach(record -> collect(record, byRollout, rollout -> true)));
     } catch (TopicToEnd.TopicReadTimeoutException e) {
       throw new RolloutLogException(e.getMessage(), e);
     }
     return byRollout;
   }
 
+  /**
+   * The records of {@code rollouts} only, reading each partition in {@code from} from its offset
+   * there to the end offsets taken now: what an engine taking over needs, whatever the topic's age.
+   * Records of other rollouts are skipped by their key, without being decoded.
+   */
+  public Map<UUID, List<LoggedRecord>> read(Map<Integer, Long> from, Set<UUID> rollouts) {
+    Map<UUID, List<LoggedRecord>> byRollout = new LinkedHashMap<>();
+    if (from.isEmpty()) {
+      return byRollout;
+    }
+    try (KafkaConsumer<String, byte[]> consumer = consumer()) {
+      TopicToEnd.readFrom(
+          consumer,
+          Topics.ROLLOUT_EVENTS,
+          from,
+          timeout.multipliedBy(6),
+          records -> records.forEach(record -> collect(record, byRollout, rollouts::contains)));
+    } catch (TopicToEnd.TopicReadTimeoutException e) {
+      throw new RolloutLogException(e.getMessage(), e);
+    }
+    return byRollout;
+  }
+
+  private KafkaConsumer<String, byte[]> consumer() {
+    return new KafkaConsumer<>(
+        KafkaClientConfig.assigningConsumer(kafka, 5000),
+        new StringDeserializer(),
+        new ByteArrayDeserializer());
+  }
+
   @SuppressWarnings("unchecked")
-  private static void decode(
-      ConsumerRecord<String, byte[]> record, Map<UUID, List<Envelope<RolloutEvent>>> byRollout) {
+  private static void collect(
+      ConsumerRecord<String, byte[]> record,
+      Map<UUID, List<LoggedRecord>> byRollout,
+      Predicate<UUID> wanted) {
+    UUID keyed = rolloutOf(record.key());
+    if (keyed != null && !wanted.test(keyed)) {
+      return;
+    }
+    int bytes = record.value() == null ? 0 : record.value().length;
+    LoggedRecord logged;
+    UUID rollout = keyed;
     try {
-      Envelope<FleetEvent> envelope = EventCodec.decode(record.value());
-      if (envelope.data() instanceof RolloutEvent) {
-        UUID rollout = UUID.fromString(envelope.subject());
-        byRollout
-            .computeIfAbsent(rollout, k -> new ArrayList<>())
-            .add((Envelope<RolloutEvent>) (Envelope<?>) envelope);
-      } else {
-        LOG.warnf("skipping %s at %s: not a rollout event", envelope.type(), where(record));
+      if (record.value() == null) {
+        throw new EventRejectedException("the record has no value");
       }
+      Envelope<FleetEvent> envelope = EventCodec.decode(record.value());
+      rollout = rollout != null ? rollout : rolloutOf(envelope.subject());
+      if (!(envelope.data() instanceof RolloutEvent)) {
+        throw new EventRejectedException(envelope.type() + " is not a rollout event");
+      }
+      if (!envelope.subject().equals(String.valueOf(rollout))) {
+        throw new EventRejectedException(
+            "its subject '" + envelope.subject() + "' is not its key '" + record.key() + "'");
+      }
+      logged =
+          LoggedRecord.decoded(
+              record.topic(),
+              record.partition(),
+              record.offset(),
+              bytes,
+              (Envelope<RolloutEvent>) (Envelope<?>) envelope);
     } catch (EventRejectedException | IllegalArgumentException e) {
-      LOG.warnf("skipping an undecodable record at %s: %s", where(record), e.getMessage());
+      logged =
+          LoggedRecord.rejected(
+              record.topic(), record.partition(), record.offset(), bytes, e.getMessage());
+    }
+    if (rollout == null || !wanted.test(rollout)) {
+      if (rollout == null) {
+        LOG.warnf("skipping the record at %s: its key names no rollout", where(record));
+      }
+      return;
+    }
+    byRollout.computeIfAbsent(rollout, k -> new ArrayList<>()).add(logged);
+  }
+
+  private static UUID rolloutOf(String text) {
+    try {
+      return text == null ? null : UUID.fromString(text);
+    } catch (IllegalArgumentException e) {
+      return null;
     }
   }
 
@@ -148,8 +237,17 @@ public final class RolloutLog implements AutoCloseable {
     producer.close(Duration.ofSeconds(5));
   }
 
+  /** Kafka refused a rollout event for good (it is too large): appending it again cannot help. */
+  public static final class RecordRefusedException extends RolloutLogException {
+    @Serial private static final long serialVersionUID = 1L;
+
+    public RecordRefusedException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** Kafka did not take or give back rollout events in time. */
-  public static final class RolloutLogException extends RuntimeException {
+  public static class RolloutLogException extends RuntimeException {
     @Serial private static final long serialVersionUID = 1L;
 
     public RolloutLogException(String message, Throwable cause) {

@@ -6,10 +6,12 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutPlanChunk;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -55,34 +57,65 @@ public final class RolloutProgressStore {
     return schema + "." + name;
   }
 
-  /** An active rollout as stored. */
-  public record ActiveRollout(UUID id, String name) {}
+  /**
+   * An active rollout as stored: its state, and where its records start in fleet.rollout-events
+   * (null before the engine logged it, or for a rollout logged before that was kept).
+   */
+  public record ActiveRollout(
+      UUID id, String name, RolloutState state, Integer logPartition, Long logOffset) {
+    /** Whether the engine logged it already (the API stores a rollout before). */
+    public boolean logged() {
+      return state != RolloutState.CREATED;
+    }
+  }
 
   /** The active rollouts; their plans are read once each, with {@link #creation}. */
   public List<ActiveRollout> active() {
     List<ActiveRollout> out = new ArrayList<>();
     pool.query(
-            "SELECT id, name FROM rollouts WHERE state NOT IN "
+            "SELECT id, name, state, log_partition, log_offset FROM rollouts WHERE state NOT IN "
                 + INACTIVE
                 + " ORDER BY created_at, id")
         .execute()
         .await()
         .atMost(timeout)
-        .forEach(row -> out.add(new ActiveRollout(row.getUUID("id"), row.getString("name"))));
+        .forEach(
+            row ->
+                out.add(
+                    new ActiveRollout(
+                        row.getUUID("id"),
+                        row.getString("name"),
+                        RolloutState.fromWireName(row.getString("state")),
+                        row.getInteger("log_partition"),
+                        row.getLong("log_offset"))));
     return out;
+  }
+
+  /**
+   * Records where the rollout's records start in fleet.rollout-events, unless that is known: a
+   * taking-over engine reads from there rather than from offset 0.
+   */
+  public void logged(UUID rollout, int partition, long offset) {
+    pool.preparedQuery(
+            "UPDATE "
+                + table("rollouts")
+                + " SET log_partition = $2, log_offset = $3 WHERE id = $1 AND log_offset IS NULL")
+        .execute(Tuple.of(rollout, partition, offset))
+        .await()
+        .atMost(timeout);
   }
 
   /**
    * How a rollout was asked for: the request, its plan (JSON text) and who asked, as the API stored
    * them. The engine logs them in RolloutCreated when it takes the rollout up.
    */
-  public record Creation(String specJson, String planJson, String actor) {}
+  public record Creation(String specJson, String planJson, String actor, Instant createdAt) {}
 
   public Creation creation(UUID rollout) {
     var rows =
         pool.preparedQuery(
-                "SELECT spec::text AS spec, plan::text AS plan, created_by FROM rollouts WHERE id ="
-                    + " $1")
+                "SELECT spec::text AS spec, plan::text AS plan, created_by, created_at FROM rollouts"
+                    + " WHERE id = $1")
             .execute(Tuple.of(rollout))
             .await()
             .atMost(timeout);
@@ -90,7 +123,11 @@ public final class RolloutProgressStore {
       throw new IllegalStateException("rollout " + rollout + " is not stored");
     }
     Row row = rows.iterator().next();
-    return new Creation(row.getString("spec"), row.getString("plan"), row.getString("created_by"));
+    return new Creation(
+        row.getString("spec"),
+        row.getString("plan"),
+        row.getString("created_by"),
+        row.getOffsetDateTime("created_at").toInstant());
   }
 
   /** Unhandled requests per rollout, oldest first. */
@@ -149,7 +186,7 @@ public final class RolloutProgressStore {
     RolloutState state = run.status().state();
     pool.withTransaction(
             conn ->
-                insertCreated(conn, run.id(), appended)
+                insertCreated(conn, run, appended)
                     .chain(
                         () ->
                             conn.preparedQuery(
@@ -175,54 +212,68 @@ public final class RolloutProgressStore {
                                 ? notify(conn, RolloutSignals.changed(run.id()))
                                 : io.smallrye.mutiny.Uni.createFrom().voidItem()))
         .await()
-        .atMost(timeout);
+        .atMost(boundFor(changedNodes.size()));
   }
 
+  /**
+   * The bound on writing a projection: the engine's timeout per 10,000 nodes written, so a rollout
+   * of 100,000 nodes (its creation, a takeover) is bounded too, not refused forever.
+   */
+  private Duration boundFor(int nodes) {
+    return timeout.multipliedBy(1 + nodes / 10_000);
+  }
+
+  /**
+   * The rollout's row and planned nodes, when the appended events complete its creation (its
+   * RolloutCreated, or the last chunk of one logged in chunks) and it carries its request and plan.
+   */
   private io.smallrye.mutiny.Uni<Void> insertCreated(
       io.vertx.mutiny.sqlclient.SqlConnection conn,
-      UUID rollout,
+      RolloutRun run,
       List<Envelope<RolloutEvent>> appended) {
-    for (Envelope<RolloutEvent> envelope : appended) {
-      if (envelope.data() instanceof RolloutCreated created && created.selfContained()) {
-        List<String> nodes = new ArrayList<>();
-        List<Integer> waves = new ArrayList<>();
-        for (int w = 0; w < created.waves().size(); w++) {
-          for (String node : created.waves().get(w)) {
-            nodes.add(node);
-            waves.add(w + 1);
-          }
-        }
-        return conn.preparedQuery(
-                "INSERT INTO "
-                    + table("rollouts")
-                    + " (id, name, spec, plan, state, created_by, created_at, updated_at) VALUES"
-                    + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'running', $5, $6, $6) ON"
-                    + " CONFLICT (id) DO NOTHING")
-            .execute(
-                Tuple.tuple()
-                    .addUUID(rollout)
-                    .addString(created.name())
-                    .addString(created.spec().toString())
-                    .addString(created.plan().toString())
-                    .addString(created.actor())
-                    .addOffsetDateTime(envelope.time().atOffset(ZoneOffset.UTC)))
-            .chain(
-                () ->
-                    conn.preparedQuery(
-                            "INSERT INTO "
-                                + table("rollout_nodes")
-                                + " (rollout, node, wave) SELECT $1, node, wave FROM"
-                                + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
-                                + " CONFLICT DO NOTHING")
-                        .execute(
-                            Tuple.tuple()
-                                .addUUID(rollout)
-                                .addArrayOfString(nodes.toArray(String[]::new))
-                                .addArrayOfInteger(waves.toArray(Integer[]::new))))
-            .replaceWithVoid();
+    RolloutCreated created = run.created();
+    Envelope<RolloutEvent> completing =
+        appended.stream().filter(e -> e.seq() == run.createdSeq()).findFirst().orElse(null);
+    if (created == null || !created.selfContained() || completing == null) {
+      return io.smallrye.mutiny.Uni.createFrom().voidItem();
+    }
+    UUID rollout = run.id();
+    List<String> nodes = new ArrayList<>();
+    List<Integer> waves = new ArrayList<>();
+    for (int w = 0; w < created.waves().size(); w++) {
+      for (String node : created.waves().get(w)) {
+        nodes.add(node);
+        waves.add(w + 1);
       }
     }
-    return io.smallrye.mutiny.Uni.createFrom().voidItem();
+    return conn.preparedQuery(
+            "INSERT INTO "
+                + table("rollouts")
+                + " (id, name, spec, plan, state, created_by, created_at, updated_at) VALUES"
+                + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'running', $5, $6, $6) ON"
+                + " CONFLICT (id) DO NOTHING")
+        .execute(
+            Tuple.tuple()
+                .addUUID(rollout)
+                .addString(created.name())
+                .addString(created.spec().toString())
+                .addString(created.plan().toString())
+                .addString(created.actor())
+                .addOffsetDateTime(completing.time().atOffset(ZoneOffset.UTC)))
+        .chain(
+            () ->
+                conn.preparedQuery(
+                        "INSERT INTO "
+                            + table("rollout_nodes")
+                            + " (rollout, node, wave) SELECT $1, node, wave FROM"
+                            + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
+                            + " CONFLICT DO NOTHING")
+                    .execute(
+                        Tuple.tuple()
+                            .addUUID(rollout)
+                            .addArrayOfString(nodes.toArray(String[]::new))
+                            .addArrayOfInteger(waves.toArray(Integer[]::new))))
+        .replaceWithVoid();
   }
 
   private io.smallrye.mutiny.Uni<Void> upsertNodes(
@@ -276,6 +327,22 @@ public final class RolloutProgressStore {
         .replaceWithVoid();
   }
 
+  /**
+   * An event's data as the event log shows it. A plan chunk shows its place and length, not its
+   * text: the joined plan is the rollout's own row, and a rollout of 100,000 nodes would otherwise
+   * write its plan twice.
+   */
+  private static String eventData(RolloutEvent event) {
+    if (event instanceof RolloutPlanChunk chunk) {
+      return EventCodec.mapper()
+          .createObjectNode()
+          .put("index", chunk.index())
+          .put("chars", chunk.text().length())
+          .toString();
+    }
+    return EventCodec.mapper().valueToTree(event).toString();
+  }
+
   private io.smallrye.mutiny.Uni<Void> insertEvents(
       io.vertx.mutiny.sqlclient.SqlConnection conn,
       UUID rollout,
@@ -293,7 +360,7 @@ public final class RolloutProgressStore {
       seqs[i] = envelope.seq();
       types[i] = envelope.type();
       times[i] = envelope.time().atOffset(ZoneOffset.UTC);
-      payloads[i] = EventCodec.mapper().valueToTree(envelope.data()).toString();
+      payloads[i] = eventData(envelope.data());
     }
     return conn.preparedQuery(
             "INSERT INTO "

@@ -1,13 +1,10 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.rollout.RolloutCreated;
-import io.fleetwave.events.rollout.RolloutEvent;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,17 +13,22 @@ import org.jboss.logging.Logger;
 
 /**
  * The rollout tables are a projection of fleet.rollout-events: this rebuilds them from offset 0
- * with the engine's own fold ({@link RolloutRun#fold}, stale terms ignored alike) and projection
+ * with the engine's own fold ({@link RolloutFold}, stale terms ignored alike) and projection
  * statements ({@link RolloutProgressStore}) into a schema, and compares two schemas row by row.
  *
  * <p>Compared: every column but the rows' own timestamps ({@code created_at}, {@code updated_at}:
  * when PostgreSQL wrote them), for rollouts in the log. Left out: rollouts still in state {@code
  * created} (stored by the API, not yet taken up by an engine, so not yet in the log), rollouts
  * logged before RolloutCreated carried its request and plan (v1: those live in PostgreSQL alone),
- * and {@code rollout_requests} (the operators' inbox, not a projection).
+ * rollouts whose creation does not fold (failed: nothing in the log says what they planned), and
+ * {@code rollout_requests} (the operators' inbox, not a projection). Where the rollouts' records
+ * start in the log ({@code log_partition}, {@code log_offset}) is written, not compared: the live
+ * engine keeps the first start it logged.
  */
 public final class RolloutRebuild {
   private static final Logger LOG = Logger.getLogger(RolloutRebuild.class);
+  private static final java.net.URI VERDICT_SOURCE =
+      java.net.URI.create("fleetwave:rollout-rebuild");
 
   /** The rollout tables, parents first, each with the columns compared. */
   public static final Map<String, String> TABLES =
@@ -74,34 +76,51 @@ public final class RolloutRebuild {
   }
 
   /**
-   * Folds every rollout of the log and writes its projection into {@code schema}.
+   * Folds every rollout of the log with the engine's fold ({@link RolloutFold}, so a rollout whose
+   * log cannot be folded reaches the engine's verdict: failed, naming the record) and writes its
+   * projection into {@code schema}.
    *
    * @return how many rollouts were written
    */
-  public int rebuild(Map<UUID, List<Envelope<RolloutEvent>>> log, String schema) {
+  public int rebuild(Map<UUID, List<LoggedRecord>> log, String schema) {
     RolloutProgressStore store = new RolloutProgressStore(pool, timeout, schema);
     int written = 0;
-    for (Map.Entry<UUID, List<Envelope<RolloutEvent>>> entry : log.entrySet()) {
-      List<Envelope<RolloutEvent>> events = entry.getValue();
-      if (!(events.getFirst().data() instanceof RolloutCreated created)
-          || !created.selfContained()) {
-        LOG.infof("rollout %s: not rebuilt, logged before RolloutCreated v2", entry.getKey());
+    for (Map.Entry<UUID, List<LoggedRecord>> entry : log.entrySet()) {
+      RolloutFold.Folded fold =
+          RolloutFold.fold(
+              entry.getKey(), entry.getValue(), plan -> LoggedPlan.problem(json, plan));
+      RolloutEngine.logIgnored(entry.getKey(), fold);
+      RolloutRun run = fold.run();
+      if (run == null || run.created() == null || !run.created().selfContained()) {
+        LOG.infof(
+            "rollout %s: not rebuilt, its log holds no complete RolloutCreated v2", entry.getKey());
         continue;
       }
-      RolloutRun.Folded folded = RolloutRun.fold(entry.getKey(), events);
-      RolloutEngine.logIgnored(folded);
-      RolloutRun run = folded.run();
-      RolloutDecider decider = new RolloutDecider(RolloutRules.of(plan(run)));
-      store.project(run, folded.applied(), run.drainChanged(), decider.awaitingPromotion(run));
+      if (fold.verdict() != null) {
+        // The engine appends this verdict when it next takes over; the state is the same now.
+        run.apply(
+            Envelope.of(
+                VERDICT_SOURCE,
+                run.id().toString(),
+                Instant.EPOCH,
+                run.term(),
+                fold.nextSeq(),
+                fold.verdict()));
+      }
+      boolean awaiting =
+          run.status().active() && new RolloutDecider(rules(run)).awaitingPromotion(run);
+      store.project(run, fold.folded(), run.drainChanged(), awaiting);
+      LoggedRecord first = entry.getValue().getFirst();
+      store.logged(run.id(), first.partition(), first.offset());
       written++;
     }
     return written;
   }
 
-  private RolloutPlan plan(RolloutRun run) {
+  private RolloutRules rules(RolloutRun run) {
     try {
-      return json.treeToValue(run.plan(), RolloutPlan.class);
-    } catch (JsonProcessingException e) {
+      return RolloutRules.of(LoggedPlan.read(json, run.plan()));
+    } catch (java.io.IOException e) {
       throw new IllegalStateException(
           "the plan logged with rollout " + run.id() + " does not read", e);
     }
@@ -145,7 +164,11 @@ public final class RolloutRebuild {
             + ".rollouts r WHERE r.state <> 'created' AND NOT EXISTS (SELECT 1 FROM "
             + schema
             + ".rollout_event_log e WHERE e.rollout = r.id AND e.event_type ="
-            + " 'io.fleetwave.rollout.created.v1')";
+            + " 'io.fleetwave.rollout.created.v1') AND EXISTS (SELECT 1 FROM "
+            + schema
+            + ".rollout_event_log e WHERE e.rollout = r.id AND e.event_type IN"
+            + " ('io.fleetwave.rollout.created.v2',"
+            + " 'io.fleetwave.rollout.created-in-chunks.v1'))";
     String where = table.equals("rollouts") ? "id" : "rollout";
     return "SELECT "
         + TABLES.get(table)

@@ -16,8 +16,11 @@ import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutCompleted;
 import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutFailed;
 import io.fleetwave.events.rollout.RolloutPaused;
+import io.fleetwave.events.rollout.RolloutPlanChunk;
 import io.fleetwave.events.rollout.RolloutResumed;
 import io.fleetwave.events.rollout.WaveCompleted;
 import io.fleetwave.events.rollout.WavePromoted;
@@ -40,13 +43,19 @@ import java.util.UUID;
  * <p>Each event carries the term of the engine leader that appended it (the envelope's epoch; 0
  * before terms existed). A leader's term only grows, so an event from a term lower than one already
  * applied comes from a leader that had lost its lease (an append it had in flight) and is ignored.
- * {@link #fold} reads a whole log this way, the engine taking over and the rebuild alike.
+ * {@link RolloutFold} reads a whole log this way, the engine taking over and the rebuild alike.
+ *
+ * <p>An event the run cannot apply (a node it does not plan, a wave it does not have, a second
+ * creation) is refused with an {@link IllegalStateException} and changes nothing; {@link
+ * RolloutFold} turns that into the rollout's failure.
  */
 public final class RolloutRun {
   private final UUID id;
   private final String name;
   private final List<List<String>> waves;
   private final JsonNode plan;
+  private final RolloutCreated created;
+  private final long createdSeq;
   private final Map<String, NodeRun> nodes = new LinkedHashMap<>();
   private final Map<Integer, Instant> waveCompletedAt = new HashMap<>();
   private final Set<Integer> promoted = new HashSet<>();
@@ -59,11 +68,13 @@ public final class RolloutRun {
   private int currentWave;
   private int acceptedFailures;
 
-  private RolloutRun(UUID id, String name, List<List<String>> waves, JsonNode plan) {
+  private RolloutRun(UUID id, String name, RolloutCreated created, long createdSeq) {
     this.id = id;
     this.name = name;
-    this.waves = waves;
-    this.plan = plan;
+    this.created = created;
+    this.createdSeq = createdSeq;
+    this.waves = created == null ? List.of() : created.waves();
+    this.plan = created == null ? null : created.plan();
     int order = 0;
     for (int w = 0; w < waves.size(); w++) {
       for (String node : waves.get(w)) {
@@ -78,72 +89,27 @@ public final class RolloutRun {
       throw new IllegalArgumentException(
           "rollout " + id + " starts with " + first.type() + ", not RolloutCreated");
     }
-    RolloutRun run = new RolloutRun(id, created.name(), created.waves(), created.plan());
-    run.seq = first.seq();
-    run.term = first.epoch();
+    return created(id, created, first.seq(), first.epoch());
+  }
+
+  /**
+   * A run from its creation, logged as one record or joined from chunks ending at {@code seq}, by
+   * the leader of {@code term}.
+   */
+  public static RolloutRun created(UUID id, RolloutCreated created, long seq, long term) {
+    RolloutRun run = new RolloutRun(id, created.name(), created, seq);
+    run.seq = seq;
+    run.term = term;
     run.changed.addAll(run.nodes.keySet());
     return run;
   }
 
-  /** A record of the log that the fold left out, and why. */
-  public record Ignored(Envelope<RolloutEvent> envelope, String reason) {}
-
-  /** A rollout's log folded: the run, the records applied (in log order) and those ignored. */
-  public record Folded(
-      RolloutRun run, List<Envelope<RolloutEvent>> applied, List<Ignored> ignored) {}
-
   /**
-   * Folds one rollout's records in the order the log holds them (one partition, so every reader
-   * sees the same order); the same log always folds to the same run.
-   *
-   * <ul>
-   *   <li>A record from a term lower than the highest seen before it is ignored: its leader had
-   *       lost its lease when the record landed after its successor's.
-   *   <li>The first record of a higher term at seq s continues from seq s - 1, as its leader read
-   *       the log when it took over; records of lower terms at seq s or above landed after that
-   *       read (a stale leader's appends in flight) and are ignored, since its successor never saw
-   *       them.
-   *   <li>A record at or below the last applied seq of its own term is a duplicate.
-   * </ul>
-   *
-   * @throws IllegalArgumentException when what remains does not start with RolloutCreated
+   * A rollout whose creation cannot be folded (it does not decode, or another event came first): it
+   * plans no node, and only its {@link RolloutFailed} is applied to it.
    */
-  public static Folded fold(UUID id, List<Envelope<RolloutEvent>> inLogOrder) {
-    List<Envelope<RolloutEvent>> kept = new ArrayList<>(inLogOrder.size());
-    List<Ignored> ignored = new ArrayList<>();
-    long highest = -1;
-    for (Envelope<RolloutEvent> record : inLogOrder) {
-      long recordTerm = record.epoch();
-      if (recordTerm < highest) {
-        ignored.add(
-            new Ignored(
-                record,
-                "term " + recordTerm + " is below term " + highest + " already in the log"));
-        continue;
-      }
-      if (recordTerm > highest) {
-        while (!kept.isEmpty() && kept.getLast().seq() >= record.seq()) {
-          ignored.add(
-              new Ignored(
-                  kept.removeLast(),
-                  "superseded by term "
-                      + recordTerm
-                      + ", whose leader continued from seq "
-                      + (record.seq() - 1)));
-        }
-        highest = recordTerm;
-      } else if (!kept.isEmpty() && record.seq() <= kept.getLast().seq()) {
-        ignored.add(new Ignored(record, "duplicate of seq " + record.seq()));
-        continue;
-      }
-      kept.add(record);
-    }
-    if (kept.isEmpty()) {
-      throw new IllegalArgumentException("rollout " + id + " has no record the fold keeps");
-    }
-    RolloutRun run = from(id, kept.getFirst());
-    kept.forEach(run::apply);
-    return new Folded(run, List.copyOf(kept), List.copyOf(ignored));
+  public static RolloutRun uncreated(UUID id) {
+    return new RolloutRun(id, id.toString(), null, 0);
   }
 
   /**
@@ -154,12 +120,17 @@ public final class RolloutRun {
     if (envelope.seq() <= seq || envelope.epoch() < term) {
       return false;
     }
-    seq = envelope.seq();
-    term = envelope.epoch();
+    if (created == null && !(envelope.data() instanceof RolloutFailed)) {
+      throw new IllegalStateException(
+          envelope.type() + " for rollout " + id + ", whose creation is not in the log");
+    }
     Instant at = envelope.time();
     switch (envelope.data()) {
-      case RolloutCreated ignored -> {}
-      case WaveStarted started -> currentWave = started.wave();
+      case RolloutCreated again -> throw createdTwice(envelope);
+      case RolloutCreatedInChunks again -> throw createdTwice(envelope);
+      case RolloutPlanChunk chunk -> throw createdTwice(envelope);
+      case RolloutFailed failed -> status(RunStatus.FAILED, failed.describe());
+      case WaveStarted started -> currentWave = plannedWave(started.wave());
       case NodeStarted started ->
           node(started.node()).start(started.phase(), started.generation(), started.restore(), at);
       case NodeSucceeded done -> finish(done.node(), NodeState.SUCCEEDED, null, at);
@@ -185,7 +156,28 @@ public final class RolloutRun {
       case NodeReturnedToService back -> node(back.node()).released();
       case NodeKeptOutOfService kept -> node(kept.node()).released();
     }
+    seq = envelope.seq();
+    term = envelope.epoch();
     return true;
+  }
+
+  private IllegalStateException createdTwice(Envelope<? extends RolloutEvent> envelope) {
+    return new IllegalStateException(
+        envelope.type()
+            + " at seq "
+            + envelope.seq()
+            + ": rollout "
+            + id
+            + " was created at seq "
+            + createdSeq);
+  }
+
+  private int plannedWave(int number) {
+    if (number < 1 || number > waves.size()) {
+      throw new IllegalStateException(
+          "rollout " + id + " has waves 1 to " + waves.size() + ", not wave " + number);
+    }
+    return number;
   }
 
   private void finish(String node, NodeState outcome, FailureCause cause, Instant at) {
@@ -212,6 +204,19 @@ public final class RolloutRun {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * How the rollout was created (its request and plan joined from chunks where it was logged in
+   * chunks); null for a rollout whose creation is not in the log ({@link #uncreated}).
+   */
+  public RolloutCreated created() {
+    return created;
+  }
+
+  /** The seq of the creation's last record (its RolloutCreated or last chunk). */
+  public long createdSeq() {
+    return createdSeq;
   }
 
   /** The plan logged with the rollout (RolloutPlan as JSON); null for a rollout logged as v1. */

@@ -9,7 +9,9 @@ public enum RunStatus {
   ROLLING_BACK(RolloutState.ROLLING_BACK),
   COMPLETED(RolloutState.COMPLETED),
   ABORTED(RolloutState.ABORTED),
-  ROLLED_BACK(RolloutState.ROLLED_BACK);
+  ROLLED_BACK(RolloutState.ROLLED_BACK),
+  /** A record of its log could not be folded (RolloutFailed): stopped for good. */
+  FAILED(RolloutState.FAILED);
 
   private final RolloutState state;
 

@@ -14,7 +14,9 @@ public enum RolloutState {
   ROLLING_BACK("rolling-back", true),
   COMPLETED("completed", false),
   ABORTED("aborted", false),
-  ROLLED_BACK("rolled-back", false);
+  ROLLED_BACK("rolled-back", false),
+  /** A record of its log could not be folded; the status reason names the record and why. */
+  FAILED("failed", false);
 
   /** The inactive states as an SQL list, e.g. for {@code state NOT IN ...}. */
   public static final String INACTIVE_SQL =

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hamcrest.Matchers;
@@ -146,11 +147,11 @@ class EngineFencingIT {
           log.append(List.of(afterB));
           given().post(action(id, "resume")).then().statusCode(200);
 
-          RolloutRun.Folded folded = fold(log, rollout);
+          RolloutFold.Folded folded = fold(log, rollout);
 
           assertThat(folded.run().status()).isEqualTo(RunStatus.RUNNING);
           assertThat(folded.ignored())
-              .extracting(i -> i.envelope().id(), RolloutRun.Ignored::reason)
+              .extracting(i -> i.envelope().id(), RolloutFold.Ignored::reason)
               .containsExactlyInAnyOrder(
                   tuple(
                       beforeB.id(),
@@ -158,8 +159,8 @@ class EngineFencingIT {
                   tuple(
                       afterB.id(),
                       "term " + termA + " is below term " + termB + " already in the log"));
-          Envelope<RolloutEvent> pause = folded.applied().get(folded.applied().size() - 2);
-          Envelope<RolloutEvent> resume = folded.applied().getLast();
+          Envelope<RolloutEvent> pause = folded.folded().get(folded.folded().size() - 2);
+          Envelope<RolloutEvent> resume = folded.folded().getLast();
           assertThat(pause.data()).isInstanceOf(RolloutPaused.class);
           assertThat(resume.data()).isInstanceOf(RolloutResumed.class);
           assertThat(List.of(pause.epoch(), resume.epoch())).containsOnly(termB);
@@ -192,8 +193,8 @@ class EngineFencingIT {
     }
   }
 
-  private static RolloutRun.Folded fold(RolloutLog log, UUID rollout) {
-    return RolloutRun.fold(rollout, log.readAll().get(rollout));
+  private static RolloutFold.Folded fold(RolloutLog log, UUID rollout) {
+    return RolloutFold.fold(rollout, log.readAll().get(rollout), plan -> Optional.empty());
   }
 
   private static Envelope<RolloutEvent> stale(UUID rollout, long term, long seq) {

@@ -10,12 +10,14 @@ import io.fleetwave.events.rollout.RolloutPaused;
 import io.fleetwave.events.rollout.WaveStarted;
 import java.net.URI;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fold's term rule ({@link RolloutRun#fold}) on the two orders Kafka can give a stale leader's
+ * The fold's term rule ({@link RolloutFold}) on the two orders Kafka can give a stale leader's
  * append: after its successor's first append, or between its successor's read and first append.
  */
 class RolloutFencingTest {
@@ -28,9 +30,9 @@ class RolloutFencingTest {
     var started = record(2, 2, new WaveStarted(1));
     var stale = record(1, 2, new RolloutAborted("a leader that lost its lease", "system"));
 
-    RolloutRun.Folded folded = RolloutRun.fold(ID, List.of(created, started, stale));
+    RolloutFold.Folded folded = fold(List.of(created, started, stale));
 
-    assertThat(folded.applied()).containsExactly(created, started);
+    assertThat(folded.folded()).containsExactly(created, started);
     assertThat(folded.ignored())
         .singleElement()
         .satisfies(
@@ -51,14 +53,14 @@ class RolloutFencingTest {
     var stale3 = record(1, 3, new RolloutAborted("stale", "system"));
     var successor = record(2, 2, new WaveStarted(1));
 
-    RolloutRun.Folded folded = RolloutRun.fold(ID, List.of(created, stale2, stale3, successor));
+    RolloutFold.Folded folded = fold(List.of(created, stale2, stale3, successor));
 
-    assertThat(folded.applied()).containsExactly(created, successor);
+    assertThat(folded.folded()).containsExactly(created, successor);
     assertThat(folded.ignored())
-        .extracting(RolloutRun.Ignored::envelope)
+        .extracting(RolloutFold.Ignored::envelope)
         .containsExactlyInAnyOrder(stale2, stale3);
     assertThat(folded.ignored())
-        .extracting(RolloutRun.Ignored::reason)
+        .extracting(RolloutFold.Ignored::reason)
         .containsOnly("superseded by term 2, whose leader continued from seq 1");
     assertThat(folded.run().status()).isEqualTo(RunStatus.RUNNING);
     assertThat(folded.run().seq()).isEqualTo(2);
@@ -70,12 +72,12 @@ class RolloutFencingTest {
     var started = record(3, 2, new WaveStarted(1));
     var paused = record(3, 3, new RolloutPaused("operator", "alice"));
 
-    RolloutRun.Folded folded = RolloutRun.fold(ID, List.of(created, started, started, paused));
+    RolloutFold.Folded folded = fold(List.of(created, started, started, paused));
 
-    assertThat(folded.applied()).containsExactly(created, started, paused);
+    assertThat(folded.folded()).containsExactly(created, started, paused);
     assertThat(folded.ignored())
         .singleElement()
-        .extracting(RolloutRun.Ignored::reason)
+        .extracting(RolloutFold.Ignored::reason)
         .isEqualTo("duplicate of seq 2");
     assertThat(folded.run().status()).isEqualTo(RunStatus.PAUSED);
   }
@@ -95,5 +97,14 @@ class RolloutFencingTest {
 
   static Envelope<RolloutEvent> record(long term, long seq, RolloutEvent event) {
     return Envelope.of(URI.create("test:fencing"), ID.toString(), AT, term, seq, event);
+  }
+
+  /** The fold over these records as the log holds them (offsets in list order). */
+  private static RolloutFold.Folded fold(List<Envelope<RolloutEvent>> log) {
+    List<LoggedRecord> records = new ArrayList<>(log.size());
+    for (int i = 0; i < log.size(); i++) {
+      records.add(LoggedRecord.decoded("fleet.rollout-events", 0, i, 200, log.get(i)));
+    }
+    return RolloutFold.fold(ID, records, plan -> Optional.empty());
   }
 }

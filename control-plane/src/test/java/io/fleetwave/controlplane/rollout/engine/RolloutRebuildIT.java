@@ -53,15 +53,17 @@ class RolloutRebuildIT {
     FleetNodes.publishAndAwait(bootstrap, FLEET);
     String id = runPauseAndAbortARollout();
     RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
-    Map<UUID, List<Envelope<RolloutEvent>>> log;
+    Map<UUID, List<LoggedRecord>> log;
     try (RolloutLog rollouts = new RolloutLog(kafka, BOUND)) {
       log = rollouts.readAll();
     }
-    RolloutCreated created = (RolloutCreated) log.get(UUID.fromString(id)).getFirst().data();
+    List<Envelope<RolloutEvent>> events =
+        log.get(UUID.fromString(id)).stream().map(LoggedRecord::envelope).toList();
+    RolloutCreated created = (RolloutCreated) events.getFirst().data();
     assertThat(created.selfContained()).as("RolloutCreated carries spec and plan").isTrue();
     // The subject of the token the requests carried (RestAssuredDefaults: the tests' admin).
     assertThat(created.actor()).isEqualTo("test-admin");
-    assertThat(log.get(UUID.fromString(id)))
+    assertThat(events)
         .map(Envelope::data)
         .filteredOn(RolloutPaused.class::isInstance)
         .map(e -> ((RolloutPaused) e).actor())

@@ -1,0 +1,162 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.controlplane.rollout.store.RolloutStore;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.RolloutChunks;
+import io.fleetwave.events.rollout.RolloutCreatedInChunks;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rollout of 100,000 planned nodes against the real embedded Kafka with its default limits: its
+ * creation is logged in chunks, each record below {@code max.message.bytes}; an engine takes it
+ * over, the rebuild folds it to the same rows, and a creation cut between its chunks (a leader that
+ * stopped there) is logged again and folds once.
+ */
+@QuarkusTest
+class LargeRolloutIT {
+  private static final Duration BOUND = Duration.ofSeconds(120);
+
+  /** Kafka's default {@code max.message.bytes}. */
+  private static final int KAFKA_DEFAULT_LIMIT = 1_048_588;
+
+  @Inject
+  @Identifier("default-kafka-broker")
+  Map<String, Object> kafka;
+
+  @Inject Pool pool;
+  @Inject ObjectMapper json;
+  @Inject RolloutEngines engines;
+
+  @Test
+  void aRolloutOfOneHundredThousandNodesIsLoggedInChunksTakenOverAndRebuilt() {
+    UUID id = store("huge", 100_000);
+    try {
+      await("the engine logs the rollout").atMost(BOUND).until(() -> !state(id).equals("created"));
+
+      List<LoggedRecord> records;
+      try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+        records = log.readAll().get(id);
+      }
+      assertThat(records.getFirst().envelope().data()).isInstanceOf(RolloutCreatedInChunks.class);
+      int chunks = ((RolloutCreatedInChunks) records.getFirst().envelope().data()).chunks();
+      assertThat(chunks).isGreaterThan(1);
+      assertThat(records).allSatisfy(r -> assertThat(r.bytes()).isLessThan(KAFKA_DEFAULT_LIMIT));
+      System.out.printf(
+          "RolloutCreated of 100,000 nodes: a header and %d chunks, the largest record %d bytes%n",
+          chunks, records.stream().mapToInt(LoggedRecord::bytes).max().orElseThrow());
+
+      RolloutEngine successor = takeOver();
+
+      System.out.printf(
+          "takeover of the 100,000-node rollout: %d ms%n", successor.lastTakeOver().toMillis());
+      assertThat(state(id)).isIn("running", "paused");
+      assertThat(count("SELECT count(*) FROM rollout_node_states WHERE rollout = $1", id))
+          .isEqualTo(100_000);
+    } finally {
+      abort(id);
+    }
+    assertRebuildEqualsLive("large_rollout_it");
+  }
+
+  @Test
+  void aCreationCutBetweenItsChunksIsLoggedAgainAndFoldsOnce() throws Exception {
+    engines.stopEngine();
+    UUID id;
+    try {
+      id = store("cut", 5_000);
+      // What a leader that stopped after the header and two chunks left in the log.
+      RolloutProgressStore.Creation creation = new RolloutProgressStore(pool, BOUND).creation(id);
+      List<RolloutEvent> chunked = RolloutChunks.of(RolloutEngine.creation(json, "cut", creation));
+      assertThat(chunked).hasSizeGreaterThan(3);
+      List<Envelope<RolloutEvent>> cut =
+          RolloutLog.envelopes(id, 0, 0, chunked.subList(0, 3), creation.createdAt());
+      try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+        log.append(cut);
+      }
+    } finally {
+      takeOver();
+    }
+    try {
+      await("the engine logs the rollout again")
+          .atMost(BOUND)
+          .until(() -> !state(id).equals("created"));
+      assertThat(count("SELECT count(*) FROM rollout_node_states WHERE rollout = $1", id))
+          .isEqualTo(5_000);
+    } finally {
+      abort(id);
+    }
+    assertRebuildEqualsLive("cut_rollout_it");
+  }
+
+  private void assertRebuildEqualsLive(String schema) {
+    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
+    rebuild.recreate(schema);
+    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      rebuild.rebuild(log.readAll(), schema);
+    }
+    assertThat(rebuild.differences("public", schema, 20)).isEmpty();
+  }
+
+  /** Stores the rollout as the API does (state created, its plan from the real planner). */
+  private UUID store(String prefix, int nodes) {
+    return new RolloutStore(pool, json)
+        .create(LargeFleetPlans.spec(prefix), LargeFleetPlans.plan(prefix, nodes, 1), "test-admin")
+        .await()
+        .atMost(BOUND)
+        .id();
+  }
+
+  /** Stops this replica's engine the way a crash would and starts one that takes over. */
+  private RolloutEngine takeOver() {
+    engines.stopEngine();
+    RolloutEngine successor = engines.create(EngineFaults.NONE);
+    successor.start();
+    engines.adopt(successor);
+    await("the new engine takes over").atMost(BOUND).until(successor::leading);
+    return successor;
+  }
+
+  /** Aborts the rollout (if still active) and waits until the engine did. */
+  private void abort(UUID id) {
+    if (List.of("aborted", "failed", "completed").contains(state(id))) {
+      return;
+    }
+    new RolloutStore(pool, json).request(id, "abort", "done", "test-admin").await().atMost(BOUND);
+    await("rollout " + id + " is aborted").atMost(BOUND).until(() -> state(id).equals("aborted"));
+  }
+
+  private String state(UUID id) {
+    return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
+        .execute(Tuple.of(id))
+        .await()
+        .atMost(BOUND)
+        .iterator()
+        .next()
+        .getString("state");
+  }
+
+  private long count(String sql, UUID id) {
+    return pool.preparedQuery(sql.replace("count(*)", "count(*) AS n"))
+        .execute(Tuple.of(id))
+        .await()
+        .atMost(BOUND)
+        .iterator()
+        .next()
+        .getLong("n");
+  }
+}

@@ -1,0 +1,215 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.Phase;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rollout engine is isolated per rollout: a record in fleet.rollout-events that contradicts its
+ * rollout, or does not decode, fails that rollout alone (state {@code failed}, the record named),
+ * while another rollout goes on; the verdict survives a second takeover and a rebuild.
+ */
+@QuarkusTest
+class RolloutIsolationIT {
+  private static final Duration BOUND = Duration.ofSeconds(60);
+  private static final List<Node> FLEET =
+      List.of(
+          new Node("iso-a-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("a")),
+          new Node("iso-a-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("a")),
+          new Node("iso-b-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("b")),
+          new Node("iso-b-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("b")),
+          new Node("iso-c-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")),
+          new Node("iso-c-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")));
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Inject
+  @Identifier("default-kafka-broker")
+  Map<String, Object> kafka;
+
+  @Inject Pool pool;
+  @Inject ObjectMapper json;
+  @Inject RolloutEngines engines;
+
+  @Test
+  void badRecordsFailTheirRolloutOnlyAndTheVerdictSurvivesTakeoverAndRebuild() {
+    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    String contradicted = createAndAwaitTakenUp("iso-a");
+    String healthy = createAndAwaitTakenUp("iso-b");
+    String garbled = createAndAwaitTakenUp("iso-c");
+
+    // A NodeStarted for a node rollout A does not plan, and bytes that are no event for C.
+    RecordMetadata contradiction =
+        send(
+            contradicted,
+            EventCodec.encode(
+                Envelope.of(
+                    URI.create("test:intruder"),
+                    contradicted,
+                    Instant.now(),
+                    0,
+                    1_000,
+                    (RolloutEvent) new NodeStarted(1, "ghost", Phase.ROLLBACK, 3, null))));
+    RecordMetadata garbage = send(garbled, "{not an event".getBytes(StandardCharsets.UTF_8));
+
+    takeOver();
+
+    JsonPath a = awaitState(contradicted, "failed");
+    assertThat(a.getString("progress.statusReason"))
+        .contains(where(contradiction), "node-started", "has no planned node 'ghost'");
+    JsonPath c = awaitState(garbled, "failed");
+    assertThat(c.getString("progress.statusReason")).contains(where(garbage), "does not decode");
+    // The healthy rollout goes on: the engine answers its operator request.
+    given()
+        .queryParam("reason", "still served")
+        .post("/api/v1/rollouts/" + healthy + "/pause")
+        .then()
+        .statusCode(200);
+    assertThat(state(healthy).getString("state")).isEqualTo("paused");
+
+    takeOver();
+    given()
+        .queryParam("reason", "served again")
+        .post("/api/v1/rollouts/" + healthy + "/resume")
+        .then()
+        .statusCode(200);
+    assertThat(state(contradicted).getString("progress.statusReason"))
+        .isEqualTo(a.getString("progress.statusReason"));
+    assertThat(failedEvents(contradicted)).as("the verdict is appended once").isEqualTo(1);
+    assertThat(failedEvents(garbled)).isEqualTo(1);
+
+    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
+    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      rebuild.recreate("rollout_isolation_it");
+      rebuild.rebuild(log.readAll(), "rollout_isolation_it");
+    }
+    assertThat(rebuild.differences("public", "rollout_isolation_it", 100)).isEmpty();
+    assertThat(
+            pool.query(
+                    "SELECT state, status_reason FROM rollout_isolation_it.rollouts WHERE id = '"
+                        + contradicted
+                        + "'")
+                .execute()
+                .await()
+                .atMost(BOUND)
+                .iterator()
+                .next()
+                .getString("status_reason"))
+        .isEqualTo(a.getString("progress.statusReason"));
+    given().post("/api/v1/rollouts/" + healthy + "/abort").then().statusCode(200);
+  }
+
+  /** Stops this replica's engine the way a crash would and starts one that takes over. */
+  private void takeOver() {
+    engines.stopEngine();
+    RolloutEngine successor = engines.create(EngineFaults.NONE);
+    successor.start();
+    engines.adopt(successor);
+    await("the new engine leads").atMost(BOUND).until(successor::leading);
+  }
+
+  private RecordMetadata send(String key, byte[] value) {
+    Properties config = new Properties();
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+      return producer
+          .send(new ProducerRecord<>(Topics.ROLLOUT_EVENTS, key, value))
+          .get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("could not write to " + Topics.ROLLOUT_EVENTS, e);
+    }
+  }
+
+  private static String where(RecordMetadata record) {
+    return record.topic() + "-" + record.partition() + "@" + record.offset();
+  }
+
+  private long failedEvents(String rollout) {
+    return pool.query(
+            "SELECT count(*) AS n FROM rollout_event_log WHERE rollout = '"
+                + UUID.fromString(rollout)
+                + "' AND event_type = 'io.fleetwave.rollout.failed.v1'")
+        .execute()
+        .await()
+        .atMost(BOUND)
+        .iterator()
+        .next()
+        .getLong("n");
+  }
+
+  /** A rollout over the two nodes labelled {@code suite}, taken up by the engine: its id. */
+  private static String createAndAwaitTakenUp(String suite) {
+    String id =
+        given()
+            .contentType("application/json")
+            .body(
+                """
+                {"name": "%s",
+                 "target": {"selector": "suite=%s"},
+                 "change": {"migConfig": "all-balanced"},
+                 "strategy": {"waves": ["1", "100%%"], "maxUnavailable": "1",
+                              "soakSeconds": 0, "manualPromotion": false,
+                              "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
+                              "nodeTimeoutSeconds": 600}}
+                """
+                    .formatted(suite, suite))
+            .post("/api/v1/rollouts")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    await("the engine takes rollout " + suite + " up")
+        .atMost(BOUND)
+        .until(() -> state(id).getInt("progress.counts.'in-flight'") == 1);
+    return id;
+  }
+
+  private static JsonPath awaitState(String id, String state) {
+    await("rollout " + id + " is " + state)
+        .atMost(BOUND)
+        .until(() -> state.equals(state(id).getString("state")));
+    return state(id);
+  }
+
+  private static JsonPath state(String id) {
+    return given().get("/api/v1/rollouts/" + id).then().statusCode(200).extract().jsonPath();
+  }
+
+  private static Map<String, String> labels(String suite) {
+    return Map.of("suite", "iso-" + suite);
+  }
+}

@@ -1,0 +1,209 @@
+package io.fleetwave.controlplane.rollout.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.rollout.RolloutAborted;
+import io.fleetwave.events.rollout.RolloutCreated;
+import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutPaused;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Takeover time does not grow with the age of fleet.rollout-events: with N finished rollouts in the
+ * log and one live one, an engine taking over reads the live one from where it starts. Prints the
+ * takeover times for N = 10 and N = 1,000 and their ratio, beside the time of reading and folding
+ * the whole topic (what a takeover did before).
+ */
+@QuarkusTest
+class RolloutTakeoverIT {
+  private static final Duration BOUND = Duration.ofSeconds(60);
+  private static final int TAKEOVERS = 5;
+
+  @Inject
+  @Identifier("default-kafka-broker")
+  Map<String, Object> kafka;
+
+  @Inject Pool pool;
+  @Inject ObjectMapper json;
+  @Inject RolloutEngines engines;
+
+  @Test
+  void takeoverTimeStaysFlatWhileFinishedRolloutsGrowAHundredfold() throws Exception {
+    RolloutCreated created =
+        RolloutEngine.creation(
+            json,
+            "takeover",
+            new RolloutProgressStore.Creation(
+                json.writeValueAsString(LargeFleetPlans.spec("takeover")),
+                json.writeValueAsString(LargeFleetPlans.plan("takeover", 20, 8)),
+                "test-admin",
+                Instant.EPOCH));
+    engines.stopEngine();
+    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      Seeder seeder = new Seeder(log, created);
+      seeder.finished(10);
+      UUID live = seeder.live();
+      TakeOver few = takeOvers(live);
+      Duration fullFew = fullRead(log);
+
+      seeder.end(live);
+      seeder.finished(990);
+      live = seeder.live();
+      TakeOver many = takeOvers(live);
+      Duration fullMany = fullRead(log);
+      seeder.end(live);
+
+      double ratio = (double) many.median().toNanos() / few.median().toNanos();
+      System.out.printf(
+          "takeover with 10 finished rollouts + 1 live: %d ms, %d records read; with 1,000 + 1:"
+              + " %d ms, %d records read; time ratio %.2f (reading and folding the whole topic:"
+              + " %d ms and %d ms, ratio %.2f)%n",
+          few.median().toMillis(),
+          few.records(),
+          many.median().toMillis(),
+          many.records(),
+          ratio,
+          fullFew.toMillis(),
+          fullMany.toMillis(),
+          (double) fullMany.toNanos() / fullFew.toNanos());
+      // What a takeover reads does not depend on the finished rollouts: the live ones' records.
+      assertThat(many.records())
+          .as("records a takeover reads with 1,000 finished rollouts vs with 10")
+          .isEqualTo(few.records());
+    } finally {
+      RolloutEngine engine = engines.create(EngineFaults.NONE);
+      engine.start();
+      engines.adopt(engine);
+    }
+  }
+
+  /** A takeover: its median time of several, each by a new engine, and the records it read. */
+  private record TakeOver(Duration median, int records) {}
+
+  /** Takes over several times, each by a new engine, a topic where {@code live} runs. */
+  private TakeOver takeOvers(UUID live) {
+    List<Duration> times = new ArrayList<>();
+    int records = 0;
+    for (int i = 0; i < TAKEOVERS; i++) {
+      RolloutEngine engine = engines.create(EngineFaults.NONE);
+      try {
+        engine.start();
+        await("a new engine takes over").atMost(BOUND).until(() -> engine.lastTakeOver() != null);
+        times.add(engine.lastTakeOver());
+        records = engine.lastTakeOverRecords();
+      } finally {
+        engine.close();
+      }
+    }
+    assertThat(state(live)).as("the live rollout is taken over as it was").isEqualTo("paused");
+    return new TakeOver(times.stream().sorted().toList().get(TAKEOVERS / 2), records);
+  }
+
+  /** Reading and folding every rollout of the topic from offset 0. */
+  private static Duration fullRead(RolloutLog log) {
+    long started = System.nanoTime();
+    for (Map.Entry<UUID, List<LoggedRecord>> entry : log.readAll().entrySet()) {
+      RolloutFold.fold(entry.getKey(), entry.getValue(), plan -> java.util.Optional.empty());
+    }
+    return Duration.ofNanos(System.nanoTime() - started);
+  }
+
+  private String state(UUID rollout) {
+    return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
+        .execute(io.vertx.mutiny.sqlclient.Tuple.of(rollout))
+        .await()
+        .atMost(BOUND)
+        .iterator()
+        .next()
+        .getString("state");
+  }
+
+  /** Appends rollouts to the log and projects them as the engine would have. */
+  private final class Seeder {
+    private final RolloutLog log;
+    private final RolloutCreated created;
+    private final RolloutRebuild projection;
+
+    Seeder(RolloutLog log, RolloutCreated created) {
+      this.log = log;
+      this.created = created;
+      this.projection = new RolloutRebuild(pool, json, BOUND);
+    }
+
+    /** {@code count} rollouts created and aborted. */
+    void finished(int count) {
+      Map<UUID, List<RolloutEvent>> rollouts = new LinkedHashMap<>();
+      for (int i = 0; i < count; i++) {
+        rollouts.put(
+            UUID.randomUUID(), List.of(created, new RolloutAborted("seeded", "test-admin")));
+      }
+      append(rollouts);
+    }
+
+    /** One rollout created and paused: live, and the engine starts nothing of it. */
+    UUID live() {
+      UUID id = UUID.randomUUID();
+      append(Map.of(id, List.of(created, new RolloutPaused("seeded", "test-admin"))));
+      return id;
+    }
+
+    void end(UUID live) {
+      List<Envelope<RolloutEvent>> aborted =
+          RolloutLog.envelopes(
+              live, 0, 2, List.of(new RolloutAborted("measured", "test-admin")), Instant.now());
+      Map<UUID, List<LoggedRecord>> logged = new LinkedHashMap<>();
+      logged.put(live, records(aborted, log.append(aborted)));
+      logged.get(live).addAll(0, previous.get(live));
+      projection.rebuild(logged, "public");
+    }
+
+    private final Map<UUID, List<LoggedRecord>> previous = new LinkedHashMap<>();
+
+    private void append(Map<UUID, List<RolloutEvent>> rollouts) {
+      List<Envelope<RolloutEvent>> envelopes = new ArrayList<>();
+      rollouts.forEach(
+          (id, events) -> envelopes.addAll(RolloutLog.envelopes(id, 0, 0, events, Instant.now())));
+      List<RolloutLog.Position> positions = log.append(envelopes);
+      List<LoggedRecord> records = records(envelopes, positions);
+      Map<UUID, List<LoggedRecord>> logged = new LinkedHashMap<>();
+      for (LoggedRecord record : records) {
+        logged
+            .computeIfAbsent(UUID.fromString(record.envelope().subject()), k -> new ArrayList<>())
+            .add(record);
+      }
+      previous.putAll(logged);
+      projection.rebuild(logged, "public");
+    }
+
+    private static List<LoggedRecord> records(
+        List<Envelope<RolloutEvent>> envelopes, List<RolloutLog.Position> positions) {
+      List<LoggedRecord> out = new ArrayList<>();
+      for (int i = 0; i < envelopes.size(); i++) {
+        out.add(
+            LoggedRecord.decoded(
+                Topics.ROLLOUT_EVENTS,
+                positions.get(i).partition(),
+                positions.get(i).offset(),
+                0,
+                envelopes.get(i)));
+      }
+      return out;
+    }
+  }
+}
