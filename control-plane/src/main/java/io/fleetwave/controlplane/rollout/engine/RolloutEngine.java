@@ -70,7 +70,7 @@ public final class RolloutEngine implements AutoCloseable {
   private Thread thread;
   private Instant lastRefresh = Instant.EPOCH;
   private volatile Duration lastTakeOver;
-  private volatile int lastTakeOverRecords;
+  private volatile long lastTakeOverRecords;
 
   RolloutEngine(
       RolloutLog log,
@@ -166,8 +166,8 @@ public final class RolloutEngine implements AutoCloseable {
     return lastTakeOver;
   }
 
-  /** How many records of fleet.rollout-events this engine's last takeover read and folded. */
-  int lastTakeOverRecords() {
+  /** How many records of fleet.rollout-events this engine's last takeover read (of any rollout). */
+  long lastTakeOverRecords() {
     return lastTakeOverRecords;
   }
 
@@ -203,11 +203,10 @@ public final class RolloutEngine implements AutoCloseable {
         resend.add(key(run.id(), node.node()));
       }
     }
-    lastTakeOverRecords = logged.values().stream().mapToInt(List::size).sum();
+    lastTakeOverRecords = log.lastScanned();
     LOG.infof(
-        "rollout engine leads: %d rollout(s) folded from %d record(s) of the log",
-        runs.size(),
-        lastTakeOverRecords);
+        "rollout engine leads: %d rollout(s) folded, %d record(s) of the log read",
+        runs.size(), lastTakeOverRecords);
     runs.values().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
