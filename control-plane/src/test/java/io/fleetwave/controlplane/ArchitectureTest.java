@@ -29,12 +29,14 @@ import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.engine.DeciderInput;
 import io.fleetwave.controlplane.rollout.engine.Decision;
 import io.fleetwave.controlplane.rollout.engine.EffectReport;
+import io.fleetwave.controlplane.rollout.engine.LoggedRecord;
 import io.fleetwave.controlplane.rollout.engine.NodeRun;
 import io.fleetwave.controlplane.rollout.engine.NodeState;
 import io.fleetwave.controlplane.rollout.engine.Observation;
 import io.fleetwave.controlplane.rollout.engine.OperatorOutcome;
 import io.fleetwave.controlplane.rollout.engine.OperatorRequest;
 import io.fleetwave.controlplane.rollout.engine.RolloutDecider;
+import io.fleetwave.controlplane.rollout.engine.RolloutFold;
 import io.fleetwave.controlplane.rollout.engine.RolloutRules;
 import io.fleetwave.controlplane.rollout.engine.RolloutRun;
 import io.fleetwave.controlplane.rollout.engine.RunStatus;
@@ -80,6 +82,8 @@ class ArchitectureTest {
     RolloutDecider.class,
     RolloutRules.class,
     RolloutRun.class,
+    RolloutFold.class,
+    LoggedRecord.class,
     NodeRun.class,
     NodeState.class,
     Decision.class,

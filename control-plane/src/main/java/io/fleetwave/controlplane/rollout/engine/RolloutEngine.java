@@ -73,7 +73,7 @@ public final class RolloutEngine implements AutoCloseable {
   private Thread thread;
   private Instant lastRefresh = Instant.EPOCH;
   private volatile Duration lastTakeOver;
-  private volatile int lastTakeOverRecords;
+  private volatile long lastTakeOverRecords;
 
   RolloutEngine(
       RolloutLog log,
@@ -180,8 +180,8 @@ public final class RolloutEngine implements AutoCloseable {
     return lastTakeOver;
   }
 
-  /** How many records of fleet.rollout-events this engine's last takeover read and folded. */
-  int lastTakeOverRecords() {
+  /** How many records of fleet.rollout-events this engine's last takeover read (of any rollout). */
+  long lastTakeOverRecords() {
     return lastTakeOverRecords;
   }
 
@@ -219,9 +219,9 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     leadership.check(term);
-    lastTakeOverRecords = logged.values().stream().mapToInt(List::size).sum();
+    lastTakeOverRecords = log.lastScanned();
     LOG.infof(
-        "rollout engine leads in term %d: %d rollout(s) folded from %d record(s) of the log",
+        "rollout engine leads in term %d: %d rollout(s) folded, %d record(s) of the log read",
         term, runs.size(), lastTakeOverRecords);
     runs.values().stream()
         .flatMap(run -> run.inFlight().stream())

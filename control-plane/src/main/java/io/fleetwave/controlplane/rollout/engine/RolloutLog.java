@@ -48,6 +48,8 @@ public final class RolloutLog implements AutoCloseable {
   private final Map<String, Object> kafka;
   private final Duration timeout;
   private final KafkaProducer<String, byte[]> producer;
+  private final java.util.concurrent.atomic.AtomicLong scanned =
+      new java.util.concurrent.atomic.AtomicLong();
 
   public RolloutLog(Map<String, Object> kafkaConfig, Duration timeout) {
     this.kafka = kafkaConfig;
@@ -131,13 +133,17 @@ public final class RolloutLog implements AutoCloseable {
    * rollout either is logged and skipped, since it belongs to none.
    */
   public Map<UUID, List<LoggedRecord>> readAll() {
+    scanned.set(0);
     Map<UUID, List<LoggedRecord>> byRollout = new LinkedHashMap<>();
     try (KafkaConsumer<String, byte[]> consumer = consumer()) {
       TopicToEnd.read(
           consumer,
           Topics.ROLLOUT_EVENTS,
           timeout.multipliedBy(6),
-          records -> records.forEach(record -> collect(record, byRollout, rollout -> true)));
+          records -> {
+            scanned.addAndGet(records.size());
+            records.forEach(record -> collect(record, byRollout, rollout -> true));
+          });
     } catch (TopicToEnd.TopicReadTimeoutException e) {
       throw new RolloutLogException(e.getMessage(), e);
     }
@@ -150,6 +156,7 @@ public final class RolloutLog implements AutoCloseable {
    * Records of other rollouts are skipped by their key, without being decoded.
    */
   public Map<UUID, List<LoggedRecord>> read(Map<Integer, Long> from, Set<UUID> rollouts) {
+    scanned.set(0);
     Map<UUID, List<LoggedRecord>> byRollout = new LinkedHashMap<>();
     if (from.isEmpty()) {
       return byRollout;
@@ -160,11 +167,19 @@ public final class RolloutLog implements AutoCloseable {
           Topics.ROLLOUT_EVENTS,
           from,
           timeout.multipliedBy(6),
-          records -> records.forEach(record -> collect(record, byRollout, rollouts::contains)));
+          records -> {
+            scanned.addAndGet(records.size());
+            records.forEach(record -> collect(record, byRollout, rollouts::contains));
+          });
     } catch (TopicToEnd.TopicReadTimeoutException e) {
       throw new RolloutLogException(e.getMessage(), e);
     }
     return byRollout;
+  }
+
+  /** How many records the last read consumed from Kafka, of every rollout (kept or skipped). */
+  public long lastScanned() {
+    return scanned.get();
   }
 
   private KafkaConsumer<String, byte[]> consumer() {

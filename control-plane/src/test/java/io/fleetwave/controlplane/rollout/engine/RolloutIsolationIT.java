@@ -80,7 +80,7 @@ class RolloutIsolationIT {
                     URI.create("test:intruder"),
                     contradicted,
                     Instant.now(),
-                    0,
+                    leaderTerm(),
                     1_000,
                     (RolloutEvent) new NodeStarted(1, "ghost", Phase.ROLLBACK, 3, null))));
     RecordMetadata garbage = send(garbled, "{not an event".getBytes(StandardCharsets.UTF_8));
@@ -139,6 +139,20 @@ class RolloutIsolationIT {
     successor.start();
     engines.adopt(successor);
     await("the new engine leads").atMost(BOUND).until(successor::leading);
+  }
+
+  /**
+   * The current leader's term: the intruding record must look like one of its appends, or the
+   * fold would ignore it as a stale leader's (fencing) instead of judging it.
+   */
+  private long leaderTerm() {
+    return pool.query("SELECT term FROM engine_leader")
+        .execute()
+        .await()
+        .atMost(Duration.ofSeconds(10))
+        .iterator()
+        .next()
+        .getLong("term");
   }
 
   private RecordMetadata send(String key, byte[] value) {

@@ -94,12 +94,12 @@ class RolloutTakeoverIT {
   }
 
   /** A takeover: its median time of several, each by a new engine, and the records it read. */
-  private record TakeOver(Duration median, int records) {}
+  private record TakeOver(Duration median, long records) {}
 
   /** Takes over several times, each by a new engine, a topic where {@code live} runs. */
   private TakeOver takeOvers(UUID live) {
     List<Duration> times = new ArrayList<>();
-    int records = 0;
+    long records = 0;
     for (int i = 0; i < TAKEOVERS; i++) {
       RolloutEngine engine = engines.create(EngineFaults.NONE);
       try {
