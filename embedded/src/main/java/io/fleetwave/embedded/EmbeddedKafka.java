@@ -1,6 +1,8 @@
 package io.fleetwave.embedded;
 
+import java.net.BindException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +19,8 @@ import org.apache.kafka.server.common.MetadataVersion;
  * broker code, storage format and protocol as a production cluster.
  */
 public final class EmbeddedKafka implements KafkaBroker {
+  private static final Duration RESTART_BOUND = Duration.ofSeconds(60);
+
   private final KafkaClusterTestKit cluster;
   private final String bootstrapServers;
 
@@ -100,16 +104,50 @@ public final class EmbeddedKafka implements KafkaBroker {
     broker.awaitShutdown();
   }
 
-  /** Starts the broker stopped by {@link #stopBroker()} again, bounded like {@link #start()}. */
+  /**
+   * Starts the broker stopped by {@link #stopBroker()} again on its port, bounded like {@link
+   * #start()}. That port is in the ephemeral range: on a busy machine an outgoing connection (the
+   * clients' own reconnects to it included, a TCP self-connect) can hold it for a moment, so a bind
+   * that fails is tried again, every 250 ms for at most 60 s.
+   */
   public synchronized void restartBroker() {
+    long deadline = System.nanoTime() + RESTART_BOUND.toNanos();
+    while (true) {
+      try {
+        broker().startup();
+        waitBounded(cluster);
+        return;
+      } catch (RuntimeException e) {
+        if (!addressInUse(e) || System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "embedded Kafka broker failed to restart on " + bootstrapServers + ": " + e, e);
+        }
+        broker().shutdown();
+        broker().awaitShutdown();
+        pause();
+      } catch (Exception e) {
+        throw new IllegalStateException(
+            "embedded Kafka broker failed to restart: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static boolean addressInUse(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException
+          || String.valueOf(t.getMessage()).contains("Address already in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void pause() {
     try {
-      broker().startup();
-      waitBounded(cluster);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "embedded Kafka broker failed to restart: " + e.getMessage(), e);
+      Thread.sleep(250);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while restarting the embedded broker", e);
     }
   }
 

@@ -74,30 +74,6 @@ class AgentBrokerOutageIT {
     kafka.close();
   }
 
-  /**
-   * Restarts the broker on its port. On a busy machine that port (in the ephemeral range) can be
-   * held for a moment by an outgoing connection, the clients' own reconnects to it included (a TCP
-   * self-connect): the bind then fails and is tried again, within a bound.
-   */
-  private static void restartBroker() {
-    await("the broker to bind its port again")
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(
-            () -> {
-              try {
-                kafka.restartBroker();
-                return true;
-              } catch (RuntimeException e) {
-                if (!String.valueOf(e.getMessage()).contains("Address already in use")) {
-                  throw e;
-                }
-                System.err.println("broker restart: " + e.getMessage() + "; trying again");
-                return false;
-              }
-            });
-  }
-
   private static EventPublisher publisher(String topic) {
     return new EventPublisher(
         new EventPublisher.Settings(
@@ -216,7 +192,7 @@ class AgentBrokerOutageIT {
       assertThat(Files.size(state.resolve("spooled-0").resolve(SpoolFile.NAME))).isPositive();
       assertThat(bounded.undelivered()).isLessThan(heldInMemory);
 
-      restartBroker();
+      kafka.restartBroker();
       Instant up = Instant.now();
       await("every held event delivered")
           .atMost(Duration.ofSeconds(120))
@@ -308,7 +284,7 @@ class AgentBrokerOutageIT {
       first.crash();
       int left = SpoolFile.open(directory, SpoolFile.DEFAULT_LIMIT_BYTES).depth();
       assertThat(left).isGreaterThanOrEqualTo(6);
-      restartBroker();
+      kafka.restartBroker();
 
       // The clock went back a day while the node was down: the counter still moves on.
       Clock setBack = Clock.offset(Clock.systemUTC(), Duration.ofDays(-1));

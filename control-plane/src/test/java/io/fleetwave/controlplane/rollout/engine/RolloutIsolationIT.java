@@ -142,8 +142,8 @@ class RolloutIsolationIT {
   }
 
   /**
-   * The current leader's term: the intruding record must look like one of its appends, or the
-   * fold would ignore it as a stale leader's (fencing) instead of judging it.
+   * The current leader's term: the intruding record must look like one of its appends, or the fold
+   * would ignore it as a stale leader's (fencing) instead of judging it.
    */
   private long leaderTerm() {
     return pool.query("SELECT term FROM engine_leader")
