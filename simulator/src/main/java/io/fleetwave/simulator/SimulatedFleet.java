@@ -49,6 +49,9 @@ public final class SimulatedFleet implements AutoCloseable {
    * @param schedulerThreads threads shared by all agents
    * @param closeTimeout bound on close(): AgentStopping acks plus the producer flush
    * @param kafkaWait bound on waiting for the broker (at start, and per send for metadata/buffer)
+   * @param deliveryTimeout bound on one event from send to acknowledgement (the agents' 30 s by
+   *     default); past it the event is dropped, so a test that stops the broker for longer than
+   *     this and expects every event sets it above the outage
    */
   public record Settings(
       String bootstrapServers,
@@ -56,16 +59,50 @@ public final class SimulatedFleet implements AutoCloseable {
       String topic,
       int schedulerThreads,
       Duration closeTimeout,
-      Duration kafkaWait) {
+      Duration kafkaWait,
+      Duration deliveryTimeout) {
+    static final Duration AGENT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
+
     public Settings {
       Objects.requireNonNull(bootstrapServers, "bootstrapServers");
       Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(closeTimeout, "closeTimeout");
       Objects.requireNonNull(kafkaWait, "kafkaWait");
+      Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
       if (schedulerThreads < 1) {
         throw new IllegalArgumentException("schedulerThreads must be at least 1");
       }
+    }
+
+    /** With the agents' delivery timeout. */
+    public Settings(
+        String bootstrapServers,
+        Duration heartbeatInterval,
+        String topic,
+        int schedulerThreads,
+        Duration closeTimeout,
+        Duration kafkaWait) {
+      this(
+          bootstrapServers,
+          heartbeatInterval,
+          topic,
+          schedulerThreads,
+          closeTimeout,
+          kafkaWait,
+          AGENT_DELIVERY_TIMEOUT);
+    }
+
+    /** These settings with another delivery timeout. */
+    public Settings withDeliveryTimeout(Duration timeout) {
+      return new Settings(
+          bootstrapServers,
+          heartbeatInterval,
+          topic,
+          schedulerThreads,
+          closeTimeout,
+          kafkaWait,
+          timeout);
     }
 
     public static Settings of(String bootstrapServers, Duration heartbeatInterval) {
@@ -143,7 +180,7 @@ public final class SimulatedFleet implements AutoCloseable {
             new EventPublisher.Settings(
                 settings.bootstrapServers(),
                 settings.topic(),
-                Duration.ofSeconds(30),
+                settings.deliveryTimeout(),
                 settings.kafkaWait(),
                 Map.of()));
     try {
