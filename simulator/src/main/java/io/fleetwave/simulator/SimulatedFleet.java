@@ -121,6 +121,8 @@ public final class SimulatedFleet implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Map<String, SimulatedNode> nodes;
   private final Following following;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** What the nodes of a following fleet share. */
   record Following(
@@ -257,6 +259,9 @@ public final class SimulatedFleet implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return; // closed already (a test closes it before its try-with-resources does)
+    }
     long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
     List<CompletableFuture<Void>> stops =
         nodes.values().stream().map(n -> n.stop("simulated fleet closing")).toList();

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
@@ -62,7 +63,7 @@ public final class RolloutLog implements AutoCloseable {
 
   /** Sends the envelopes in order and returns once Kafka acknowledged all of them. */
   public void append(List<Envelope<RolloutEvent>> envelopes) {
-    List<CompletableFuture<?>> acks = new ArrayList<>(envelopes.size());
+    List<ProducerRecord<String, byte[]>> records = new ArrayList<>(envelopes.size());
     for (Envelope<RolloutEvent> envelope : envelopes) {
       ProducerRecord<String, byte[]> record =
           new ProducerRecord<>(
@@ -70,8 +71,9 @@ public final class RolloutLog implements AutoCloseable {
       record
           .headers()
           .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-      acks.add(AcknowledgedProducers.send(producer, record));
+      records.add(record);
     }
+    List<CompletableFuture<RecordMetadata>> acks = AcknowledgedProducers.sendAll(producer, records);
     try {
       CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
           .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
