@@ -66,7 +66,8 @@ class BrokerOutageIT {
   private static final Duration COMPLETION_BOUND = Duration.ofSeconds(180);
   static final String KAFKA_CHECK = "fleetwave-kafka";
   // Its own lines: the readiness reports Quarkus logs on each DOWN probe repeat the reason.
-  private static final String UNREACHABLE_LOG = "KafkaReachability] (kafka-probe) Kafka unreachable";
+  private static final String UNREACHABLE_LOG =
+      "KafkaReachability] (kafka-probe) Kafka unreachable";
   private static final String REACHABLE_LOG = "KafkaReachability] (kafka-probe) Kafka reachable";
   private static final String ENGINE_WAITING_LOG = "rollout engine waiting for Kafka";
 
