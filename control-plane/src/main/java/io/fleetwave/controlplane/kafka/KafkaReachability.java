@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,6 +55,7 @@ public class KafkaReachability {
   private final Admin admin;
   private final ScheduledExecutorService prober;
   private final AtomicReference<Outage> current = new AtomicReference<>();
+  private volatile ScheduledFuture<?> probes;
 
   @Inject
   public KafkaReachability(
@@ -87,7 +89,8 @@ public class KafkaReachability {
   }
 
   void onStart(@Observes StartupEvent event) {
-    prober.scheduleWithFixedDelay(this::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    probes =
+        prober.scheduleWithFixedDelay(this::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The outage now, if the broker does not answer. */
@@ -139,6 +142,9 @@ public class KafkaReachability {
   }
 
   void onStop(@Observes ShutdownEvent event) {
+    if (probes != null) {
+      probes.cancel(true);
+    }
     prober.shutdownNow();
     admin.close(Duration.ofSeconds(2));
   }

@@ -111,7 +111,9 @@ class BrokerOutageIT {
                           RIDE_OUT)
                       .withDeliveryTimeout(RIDE_OUT),
                   SpecFollowing.of(signer.verifier()).withApplyDelay(Duration.ofSeconds(1)),
-                  null)) {
+                  null);
+          // Closed first: the agents' close needs the broker back if the test failed without it.
+          Outage broker = new Outage(kafka)) {
         FaultApi api =
             new FaultApi(
                 controlPlane.port, controlPlane.managementPort, controlPlane.token("admin"));
@@ -139,8 +141,9 @@ class BrokerOutageIT {
                     () -> RolloutChecks.inFlightInWave(rollouts.events(id), 2), Optional::isPresent)
                 .orElseThrow();
 
-        kafka.stopBroker();
+        broker.stop();
         Instant stopped = Instant.now();
+
         String reason =
             await("readiness to name Kafka")
                 .atMost(NOTICE_BOUND)
@@ -172,7 +175,7 @@ class BrokerOutageIT {
         assertThat(api.downReason(KAFKA_CHECK)).as("still DOWN at the end").isPresent();
         assertThat(stream.ended()).as("the SSE stream during the outage").isFalse();
 
-        kafka.restartBroker();
+        broker.restart();
         Instant back = Instant.now();
         Duration outage = Duration.between(stopped, back);
         await("readiness UP by itself")
@@ -320,6 +323,33 @@ class BrokerOutageIT {
   static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
+    }
+  }
+
+  /** Stops and restarts the broker; closing restarts it if it is still stopped. */
+  static final class Outage implements AutoCloseable {
+    private final EmbeddedKafka kafka;
+    private boolean stopped;
+
+    Outage(EmbeddedKafka kafka) {
+      this.kafka = kafka;
+    }
+
+    void stop() {
+      kafka.stopBroker();
+      stopped = true;
+    }
+
+    void restart() {
+      kafka.restartBroker();
+      stopped = false;
+    }
+
+    @Override
+    public void close() {
+      if (stopped) {
+        restart();
+      }
     }
   }
 
