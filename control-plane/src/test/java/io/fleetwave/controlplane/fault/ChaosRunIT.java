@@ -58,7 +58,7 @@ class ChaosRunIT {
       """
       {"name": "chaos", "target": {"selector": "pool=chaos"},
        "change": {"migConfig": "all-1g.10gb"},
-       "strategy": {"waves": ["1%", "10%", "100%"], "maxUnavailable": "10%", "soakSeconds": 0,
+       "strategy": {"waves": ["1%", "10%", "100%"], "maxUnavailable": "5%", "soakSeconds": 0,
                     "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
                     "manualPromotion": false, "nodeTimeoutSeconds": 900}}
       """;
@@ -98,7 +98,7 @@ class ChaosRunIT {
                       Duration.ofSeconds(60),
                       RIDE_OUT)
                   .withDeliveryTimeout(RIDE_OUT),
-              SpecFollowing.of(signer.verifier()).withApplyDelay(Duration.ofMillis(200)),
+              SpecFollowing.of(signer.verifier()).withApplyDelay(Duration.ofSeconds(2)),
               null)) {
         await("the fleet projected")
             .atMost(SETTLE_BOUND)
