@@ -49,6 +49,9 @@ public final class SimulatedFleet implements AutoCloseable {
    * @param schedulerThreads threads shared by all agents
    * @param closeTimeout bound on close(): AgentStopping acks plus the producer flush
    * @param kafkaWait bound on waiting for the broker (at start, and per send for metadata/buffer)
+   * @param deliveryTimeout bound on one event from send to acknowledgement (the agents' 30 s by
+   *     default); past it the event is dropped, so a test that stops the broker for longer than
+   *     this and expects every event sets it above the outage
    */
   public record Settings(
       String bootstrapServers,
@@ -56,16 +59,50 @@ public final class SimulatedFleet implements AutoCloseable {
       String topic,
       int schedulerThreads,
       Duration closeTimeout,
-      Duration kafkaWait) {
+      Duration kafkaWait,
+      Duration deliveryTimeout) {
+    static final Duration AGENT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
+
     public Settings {
       Objects.requireNonNull(bootstrapServers, "bootstrapServers");
       Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
       Objects.requireNonNull(topic, "topic");
       Objects.requireNonNull(closeTimeout, "closeTimeout");
       Objects.requireNonNull(kafkaWait, "kafkaWait");
+      Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
       if (schedulerThreads < 1) {
         throw new IllegalArgumentException("schedulerThreads must be at least 1");
       }
+    }
+
+    /** With the agents' delivery timeout. */
+    public Settings(
+        String bootstrapServers,
+        Duration heartbeatInterval,
+        String topic,
+        int schedulerThreads,
+        Duration closeTimeout,
+        Duration kafkaWait) {
+      this(
+          bootstrapServers,
+          heartbeatInterval,
+          topic,
+          schedulerThreads,
+          closeTimeout,
+          kafkaWait,
+          AGENT_DELIVERY_TIMEOUT);
+    }
+
+    /** These settings with another delivery timeout. */
+    public Settings withDeliveryTimeout(Duration timeout) {
+      return new Settings(
+          bootstrapServers,
+          heartbeatInterval,
+          topic,
+          schedulerThreads,
+          closeTimeout,
+          kafkaWait,
+          timeout);
     }
 
     public static Settings of(String bootstrapServers, Duration heartbeatInterval) {
@@ -84,6 +121,8 @@ public final class SimulatedFleet implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Map<String, SimulatedNode> nodes;
   private final Following following;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** What the nodes of a following fleet share. */
   record Following(
@@ -143,7 +182,7 @@ public final class SimulatedFleet implements AutoCloseable {
             new EventPublisher.Settings(
                 settings.bootstrapServers(),
                 settings.topic(),
-                Duration.ofSeconds(30),
+                settings.deliveryTimeout(),
                 settings.kafkaWait(),
                 Map.of()));
     try {
@@ -220,6 +259,9 @@ public final class SimulatedFleet implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return; // closed already (a test closes it before its try-with-resources does)
+    }
     long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
     List<CompletableFuture<Void>> stops =
         nodes.values().stream().map(n -> n.stop("simulated fleet closing")).toList();

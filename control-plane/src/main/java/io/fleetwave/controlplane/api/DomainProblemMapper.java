@@ -28,10 +28,15 @@ public class DomainProblemMapper {
     return ProblemMapper.render(ProblemException.unknownNode(e.node()));
   }
 
+  /** As the database-unavailable problem: nothing to restart, the caller tries again shortly. */
   @ServerExceptionMapper
   public Response brokerUnavailable(BrokerUnavailableException e) {
-    return ProblemMapper.render(
-        new ProblemException(503, "broker-unavailable", "Service unavailable", e.getMessage()));
+    return Response.fromResponse(
+            ProblemMapper.render(
+                new ProblemException(
+                    503, "broker-unavailable", "Service unavailable", e.getMessage())))
+        .header("Retry-After", DatabaseUnavailableMapper.RETRY_AFTER_S)
+        .build();
   }
 
   @ServerExceptionMapper

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
+import io.fleetwave.controlplane.kafka.KafkaReachability;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
@@ -15,7 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -24,22 +27,36 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * Sends signed commands to fleet.node-desired / fleet.node-commands, keyed by node, and waits for
  * the broker's acknowledgement within {@code fleetwave.commands.send-timeout} (default 10 s); past
  * it the caller gets a {@link BrokerUnavailableException} (503 at the API). The producer is
- * idempotent with acks=all: an acknowledged record is on every in-sync replica.
+ * idempotent with acks=all: an acknowledged record is on every in-sync replica. While the broker is
+ * known to be away ({@link KafkaReachability}) nothing is sent and the caller gets the exception at
+ * once, naming since when.
  */
 @ApplicationScoped
 public class CommandPublisher {
   private final Duration timeout;
   private final KafkaProducer<String, byte[]> producer;
+  private final Supplier<Optional<KafkaReachability.Outage>> outage;
 
   @Inject
   public CommandPublisher(
-      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig, CommandsConfig config) {
-    this(kafkaConfig, config.sendTimeout());
+      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+      CommandsConfig config,
+      KafkaReachability reachability) {
+    this(kafkaConfig, config.sendTimeout(), reachability::outage);
   }
 
+  /** Without a reachability probe: every send waits for the broker within the timeout. */
   public CommandPublisher(Map<String, Object> kafkaConfig, Duration timeout) {
+    this(kafkaConfig, timeout, Optional::empty);
+  }
+
+  CommandPublisher(
+      Map<String, Object> kafkaConfig,
+      Duration timeout,
+      Supplier<Optional<KafkaReachability.Outage>> outage) {
     this.timeout = timeout;
     this.producer = AcknowledgedProducers.create(kafkaConfig, timeout);
+    this.outage = outage;
   }
 
   /**
@@ -72,19 +89,28 @@ public class CommandPublisher {
   // whenComplete's own future is not kept: its callback hands both outcomes to the emitter.
   @SuppressWarnings("FutureReturnValueIgnored")
   private Uni<List<RecordMetadata>> acknowledged(String topic, List<CommandEnvelope> commands) {
+    Optional<KafkaReachability.Outage> away = outage.get();
+    if (away.isPresent()) {
+      return Uni.createFrom()
+          .failure(
+              new BrokerUnavailableException(
+                  away.get().reason() + "; nothing was sent to " + topic + ", retry later", null));
+    }
     return Uni.createFrom()
         .<List<RecordMetadata>>emitter(
             emitter -> {
               // send() may block up to max.block.ms on metadata: never on an event-loop thread.
-              List<CompletableFuture<RecordMetadata>> acks = new ArrayList<>(commands.size());
+              List<ProducerRecord<String, byte[]>> records = new ArrayList<>(commands.size());
               for (CommandEnvelope command : commands) {
                 ProducerRecord<String, byte[]> record =
                     new ProducerRecord<>(topic, command.subject(), CommandCodec.encode(command));
                 record
                     .headers()
                     .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-                acks.add(AcknowledgedProducers.send(producer, record));
+                records.add(record);
               }
+              List<CompletableFuture<RecordMetadata>> acks =
+                  AcknowledgedProducers.sendAll(producer, records);
               CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
                   .whenComplete(
                       (ignored, error) -> {
@@ -98,7 +124,7 @@ public class CommandPublisher {
         .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
         .ifNoItem()
         .after(timeout)
-        .failWith(() -> new IllegalStateException("no acknowledgement within " + timeout));
+        .failWith(() -> new IllegalStateException("no acknowledgement"));
   }
 
   private BrokerUnavailableException unavailable(String what, String topic, Throwable cause) {

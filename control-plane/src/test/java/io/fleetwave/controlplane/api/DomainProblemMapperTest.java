@@ -60,6 +60,15 @@ class DomainProblemMapperTest {
   }
 
   @Test
+  void aBrokerThatIsAwayIsToBeAskedAgainShortly() {
+    assertThat(
+            mapper
+                .brokerUnavailable(new BrokerUnavailableException("Kafka unreachable since", null))
+                .getHeaderString("Retry-After"))
+        .isEqualTo("5");
+  }
+
+  @Test
   void aMissingSigningKeyIs503() {
     Problem problem =
         body(mapper.signingKeyMissing(new SigningKeyMissingException("command signing key ...")));

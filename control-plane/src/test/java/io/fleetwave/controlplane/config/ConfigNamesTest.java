@@ -25,6 +25,7 @@ class ConfigNamesTest {
         .withMapping(CommandsConfig.class)
         .withMapping(RolloutConfig.class)
         .withMapping(KubernetesConfig.class)
+        .withMapping(KafkaConfig.class)
         .withSources(new PropertiesConfigSource(properties, "test", 100))
         .withValidateUnknown(false)
         .build();
@@ -69,6 +70,10 @@ class ConfigNamesTest {
     assertThat(drain.waitForTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(drain.pausedOperands())
         .containsExactly("device-plugin", "gpu-feature-discovery", "dcgm-exporter", "dcgm", "nvsm");
+
+    KafkaConfig kafka = config.getConfigMapping(KafkaConfig.class);
+    assertThat(kafka.probeInterval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(kafka.probeTimeout()).isEqualTo(Duration.ofSeconds(5));
   }
 
   @Test

@@ -89,6 +89,21 @@ final class NodeEffects {
       List<String> nodes,
       java.util.Queue<EffectReport> reports,
       Runnable wakeUp) {
+    carryOut(run, rules, nodes, reports, wakeUp, notSent -> {});
+  }
+
+  /**
+   * As above; specs Kafka did not take because the broker is away ({@link
+   * BrokerUnavailableException}: nothing was saved or sent) fail no node: their nodes are handed to
+   * {@code brokerAway} to be sent again later, as after a takeover.
+   */
+  void carryOut(
+      RolloutRun run,
+      RolloutRules rules,
+      List<String> nodes,
+      java.util.Queue<EffectReport> reports,
+      Runnable wakeUp,
+      java.util.function.Consumer<List<String>> brokerAway) {
     if (drain.active()) {
       List<String> ready = new ArrayList<>();
       for (String name : nodes) {
@@ -157,6 +172,10 @@ final class NodeEffects {
         .onItemOrFailure()
         .transformToUni(
             (refused, error) -> {
+              if (error instanceof BrokerUnavailableException) {
+                brokerAway.accept(List.copyOf(generations.keySet()));
+                return Uni.createFrom().voidItem();
+              }
               if (error != null) {
                 String reason = "the spec could not be published: " + reason(error);
                 generations.forEach(

@@ -48,6 +48,8 @@ import org.jboss.logging.Logger;
 public final class RolloutEngine implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(RolloutEngine.class);
   private static final int MAX_STEPS_PER_ROUND = 64;
+  // How soon a spec the broker did not take is offered to it again.
+  private static final Duration BROKER_RETRY = Duration.ofSeconds(2);
 
   private final RolloutLog log;
   private final RolloutProgressStore store;
@@ -61,6 +63,10 @@ public final class RolloutEngine implements AutoCloseable {
   private final Map<UUID, RolloutRun> runs = new HashMap<>();
   private final Map<UUID, RolloutRules> rules = new HashMap<>();
   private final Set<String> resend = new HashSet<>();
+  // Nodes whose spec the broker did not take (it was away), and when to send it again.
+  private final Map<String, Instant> sendAgain = new java.util.concurrent.ConcurrentHashMap<>();
+  // Since when Kafka has not taken the engine's appends or given its log back; null while it does.
+  private Instant kafkaAwaySince;
   private final Semaphore wake = new Semaphore(0);
   // What effects reported, for the decider to record (effects never append).
   private final java.util.Queue<EffectReport> reports =
@@ -132,6 +138,7 @@ public final class RolloutEngine implements AutoCloseable {
           term = held;
           takeOver();
           leading = true;
+          kafkaBack();
         }
         round();
       } catch (EngineLeadership.LeadershipLost lost) {
@@ -143,11 +150,36 @@ public final class RolloutEngine implements AutoCloseable {
         running = false;
         leadership.close();
         return;
+      } catch (RolloutLog.RolloutLogException e) {
+        // An append Kafka did not acknowledge: nothing after it ran (no fold, no effect, no
+        // verdict). The next attempt folds the log again, so whatever Kafka did store counts once.
+        kafkaAway(e);
+        leading = false;
       } catch (RuntimeException e) {
         LOG.errorf(e, "rollout engine round failed; it starts over from the log");
         leading = false;
       }
       pause(tick);
+    }
+  }
+
+  /** One log line when Kafka stops taking the engine's appends, however many attempts follow. */
+  private void kafkaAway(RolloutLog.RolloutLogException e) {
+    if (kafkaAwaySince == null) {
+      kafkaAwaySince = clock.instant();
+      LOG.warnf(
+          "rollout engine waiting for Kafka: %s; it decides again from the log once Kafka takes"
+              + " appends (nothing after the unacknowledged append was carried out)",
+          e.getMessage());
+    }
+  }
+
+  private void kafkaBack() {
+    if (kafkaAwaySince != null) {
+      LOG.infof(
+          "rollout engine resumed: Kafka is back after %.1f s",
+          Duration.between(kafkaAwaySince, clock.instant()).toMillis() / 1000.0);
+      kafkaAwaySince = null;
     }
   }
 
@@ -189,6 +221,7 @@ public final class RolloutEngine implements AutoCloseable {
     runs.clear();
     rules.clear();
     resend.clear();
+    sendAgain.clear();
     Map<UUID, List<LoggedRecord>> logged = readLive(store.active());
     Map<UUID, List<Envelope<RolloutEvent>>> folded = new HashMap<>();
     for (Map.Entry<UUID, List<LoggedRecord>> entry : logged.entrySet()) {
@@ -500,9 +533,17 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     observer.watchStarted(started);
-    effects.carryOut(run, limits, started, reports, this::wakeUp);
-    effects.carryOut(run, limits, drained, reports, this::wakeUp);
+    effects.carryOut(
+        run, limits, started, reports, this::wakeUp, nodes -> sendAgainLater(run.id(), nodes));
+    effects.carryOut(
+        run, limits, drained, reports, this::wakeUp, nodes -> sendAgainLater(run.id(), nodes));
     effects.release(run, limits, appended, reports, this::wakeUp);
+  }
+
+  /** The broker did not take these nodes' specs: offered again after a pause, failing no node. */
+  private void sendAgainLater(UUID rollout, List<String> nodes) {
+    Instant due = clock.instant().plus(BROKER_RETRY);
+    nodes.forEach(node -> sendAgain.put(key(rollout, node), due));
   }
 
   /** This rollout's reports, taken off the queue (each is looked at by one round). */
@@ -545,15 +586,19 @@ public final class RolloutEngine implements AutoCloseable {
    */
   private void resendTakenOver(RolloutRun run, RolloutRules limits) {
     List<String> again = new ArrayList<>();
+    Instant now = clock.instant();
     for (NodeRun node : run.inFlight()) {
-      if (resend.remove(key(run.id(), node.node()))) {
+      String key = key(run.id(), node.node());
+      Instant due = sendAgain.get(key);
+      if (resend.remove(key) || (due != null && !now.isBefore(due) && sendAgain.remove(key, due))) {
         again.add(node.node());
       }
     }
     if (!again.isEmpty()) {
       LOG.infof(
           "rollout %s: sending %d in-flight node(s) their spec again", run.name(), again.size());
-      effects.carryOut(run, limits, again, reports, this::wakeUp);
+      effects.carryOut(
+          run, limits, again, reports, this::wakeUp, nodes -> sendAgainLater(run.id(), nodes));
     }
     for (NodeRun node : run.releasePending()) {
       if (resend.remove(key(run.id(), node.node()))) {

@@ -82,7 +82,7 @@ public final class RolloutLog implements AutoCloseable {
    *     again cannot succeed
    */
   public List<Position> append(List<Envelope<RolloutEvent>> envelopes) {
-    List<CompletableFuture<RecordMetadata>> acks = new ArrayList<>(envelopes.size());
+    List<ProducerRecord<String, byte[]>> records = new ArrayList<>(envelopes.size());
     for (Envelope<RolloutEvent> envelope : envelopes) {
       ProducerRecord<String, byte[]> record =
           new ProducerRecord<>(
@@ -90,8 +90,9 @@ public final class RolloutLog implements AutoCloseable {
       record
           .headers()
           .add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-      acks.add(AcknowledgedProducers.send(producer, record));
+      records.add(record);
     }
+    List<CompletableFuture<RecordMetadata>> acks = AcknowledgedProducers.sendAll(producer, records);
     try {
       CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
           .get(timeout.toMillis(), TimeUnit.MILLISECONDS);

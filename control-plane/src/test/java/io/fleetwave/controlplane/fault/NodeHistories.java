@@ -1,0 +1,163 @@
+package io.fleetwave.controlplane.fault;
+
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.kafka.TopicToEnd;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.EventRejectedException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * What the projection holds of each node, as the fault tests read it over JDBC. Heartbeats are not
+ * kept in the history (only the newest, on the node row), so continuity is read from the node row:
+ * its position (last epoch, last seq) and the events it numbered that were never projected.
+ */
+record NodeHistories(EmbeddedPostgres postgres) {
+
+  /**
+   * Events applied per node whose name starts with {@code prefix}, for nodes that ran one epoch:
+   * the seqs numbered less those missed.
+   */
+  Map<String, Long> counts(String prefix) throws SQLException {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    try (Connection connection = connect();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT name, last_seq + 1 - missed_events FROM nodes WHERE name LIKE ?"
+                    + " ORDER BY name")) {
+      statement.setString(1, prefix + "%");
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          counts.put(rows.getString(1), rows.getLong(2));
+        }
+      }
+    }
+    return counts;
+  }
+
+  /** The projected position "epoch/seq" of each node whose name starts with {@code prefix}. */
+  Map<String, String> positions(String prefix) throws SQLException {
+    Map<String, String> positions = new TreeMap<>();
+    try (Connection connection = connect();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT name, last_epoch, last_seq FROM nodes WHERE name LIKE ?")) {
+      statement.setString(1, prefix + "%");
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          positions.put(rows.getString(1), rows.getLong(2) + "/" + rows.getLong(3));
+        }
+      }
+    }
+    return positions;
+  }
+
+  /**
+   * The newest "epoch/seq" on {@code fleet.node-events} of each node whose name starts with {@code
+   * prefix}, and how many distinct events those nodes have there (redeliveries counted once).
+   */
+  static OnTopic onTopic(String bootstrapServers, String prefix) {
+    Map<String, String> newest = new TreeMap<>();
+    Map<String, long[]> max = new TreeMap<>();
+    Set<String> distinct = new HashSet<>();
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            KafkaClientConfig.assigningConsumer(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), 5000),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+      for (ConsumerRecord<String, byte[]> record :
+          TopicToEnd.readAll(consumer, Topics.NODE_EVENTS, Duration.ofSeconds(60))) {
+        if (record.key() == null || !record.key().startsWith(prefix)) {
+          continue;
+        }
+        Envelope<FleetEvent> envelope;
+        try {
+          envelope = EventCodec.decode(record.value());
+        } catch (EventRejectedException e) {
+          throw new IllegalStateException(
+              "a record of " + record.key() + " on the topic does not decode: " + e.getMessage(), e);
+        }
+        distinct.add(envelope.subject() + "/" + envelope.epoch() + "/" + envelope.seq());
+        long[] current = max.get(envelope.subject());
+        if (current == null
+            || envelope.epoch() > current[0]
+            || (envelope.epoch() == current[0] && envelope.seq() > current[1])) {
+          max.put(envelope.subject(), new long[] {envelope.epoch(), envelope.seq()});
+        }
+      }
+    }
+    max.forEach((node, p) -> newest.put(node, p[0] + "/" + p[1]));
+    return new OnTopic(newest, distinct.size());
+  }
+
+  /** What {@link #onTopic} found. */
+  record OnTopic(Map<String, String> newest, long events) {}
+
+  /**
+   * Nodes whose name starts with {@code prefix} that numbered events the projection never got:
+   * "node: n missed".
+   */
+  List<String> seqGaps(String prefix) throws SQLException {
+    List<String> gaps = new ArrayList<>();
+    try (Connection connection = connect();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT name, missed_events FROM nodes WHERE name LIKE ? AND missed_events > 0"
+                    + " ORDER BY name")) {
+      statement.setString(1, prefix + "%");
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          gaps.add("%s: %d missed".formatted(rows.getString(1), rows.getLong(2)));
+        }
+      }
+    }
+    return gaps;
+  }
+
+  long lastSeq(String node) throws SQLException {
+    try (Connection connection = connect();
+        PreparedStatement statement =
+            connection.prepareStatement("SELECT last_seq FROM nodes WHERE name = ?")) {
+      statement.setString(1, node);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? rows.getLong(1) : -1;
+      }
+    } catch (SQLException notYet) {
+      return -1; // Flyway has not created the table yet, or the database is away
+    }
+  }
+
+  long count(String sql) throws SQLException {
+    try (Connection connection = connect();
+        ResultSet rows = connection.createStatement().executeQuery(sql)) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection(
+        postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+  }
+}
