@@ -4,10 +4,10 @@ import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.FleetEvent;
-import io.fleetwave.events.EventRejectedException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -96,7 +96,8 @@ record NodeHistories(EmbeddedPostgres postgres) {
           envelope = EventCodec.decode(record.value());
         } catch (EventRejectedException e) {
           throw new IllegalStateException(
-              "a record of " + record.key() + " on the topic does not decode: " + e.getMessage(), e);
+              "a record of " + record.key() + " on the topic does not decode: " + e.getMessage(),
+              e);
         }
         distinct.add(envelope.subject() + "/" + envelope.epoch() + "/" + envelope.seq());
         long[] current = max.get(envelope.subject());
