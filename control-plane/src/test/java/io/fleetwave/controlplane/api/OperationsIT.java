@@ -55,7 +55,9 @@ class OperationsIT {
         .body(containsString("fleetwave_projection_events_dead_lettered_total"))
         .body(containsString("fleetwave_projection_batch_size_count"))
         .body(containsString("fleetwave_projection_consumer_lag_records"))
-        .body(containsString("fleetwave_projection_waiting_seconds"));
+        .body(containsString("fleetwave_projection_waiting_seconds"))
+        .body(containsString("fleetwave_rollout_engine_leading"))
+        .body(containsString("fleetwave_rollout_engine_term"));
   }
 
   @Test

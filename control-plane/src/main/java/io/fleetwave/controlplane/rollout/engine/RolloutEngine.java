@@ -207,6 +207,11 @@ public final class RolloutEngine implements AutoCloseable {
     LOG.infof("rollout engine took over in %d ms", lastTakeOver.toMillis());
   }
 
+  /** The term this engine leads in now, or 0 when it does not lead (or may no longer act). */
+  public long leadingTerm() {
+    return running ? leadership.term() : 0;
+  }
+
   /** How long this engine's last takeover took (reading, folding, projecting); null before one. */
   Duration lastTakeOver() {
     return lastTakeOver;

@@ -7,6 +7,8 @@ import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.spec.SpecService;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -37,6 +39,7 @@ public class RolloutEngines {
   private final Duration tick;
   private final Duration timeout;
   private final Duration lease;
+  private final MeterRegistry registry;
   private volatile RolloutEngine engine;
 
   public RolloutEngines(
@@ -48,7 +51,8 @@ public class RolloutEngines {
       DriverArtifactResolver resolver,
       ObjectMapper json,
       RolloutSignals signals,
-      RolloutConfig config) {
+      RolloutConfig config,
+      MeterRegistry registry) {
     this.kafka = kafka;
     this.pool = pool;
     this.specs = specs;
@@ -61,9 +65,22 @@ public class RolloutEngines {
     this.tick = config.engine().tick();
     this.timeout = config.engine().timeout();
     this.lease = config.engine().lease();
+    this.registry = registry;
+  }
+
+  private long leadingTerm() {
+    RolloutEngine running = engine;
+    return running == null ? 0 : running.leadingTerm();
   }
 
   void onStart(@Observes StartupEvent event) {
+    // Per replica: exactly one replica should show 1 (alerts take the max over replicas).
+    Gauge.builder("fleetwave.rollout.engine.leading", this, e -> e.leadingTerm() > 0 ? 1 : 0)
+        .description("1 while this replica's rollout engine leads, else 0")
+        .register(registry);
+    Gauge.builder("fleetwave.rollout.engine.term", this, RolloutEngines::leadingTerm)
+        .description("The leader term this replica's engine acts in (0 when it does not lead)")
+        .register(registry);
     // A request queued on any replica wakes this replica's engine (it acts only while it leads).
     signals.queued().subscribe().with(queued -> engine().ifPresent(RolloutEngine::wakeUp));
     if (enabled) {
