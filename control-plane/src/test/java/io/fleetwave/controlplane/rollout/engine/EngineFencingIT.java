@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.RolloutConfig;
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.events.Envelope;
@@ -213,36 +214,7 @@ class EngineFencingIT {
 
   /** A rollout engine A takes up and starts the canary of: its id. */
   private static String createRollout() {
-    String id =
-        given()
-            .contentType("application/json")
-            .body(
-                """
-                {"name": "fence-me",
-                 "target": {"selector": "suite=fencing"},
-                 "change": {"migConfig": "all-balanced"},
-                 "strategy": {"waves": ["1", "100%"], "maxUnavailable": "1",
-                              "soakSeconds": 0, "manualPromotion": false,
-                              "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
-                              "nodeTimeoutSeconds": 600}}
-                """)
-            .post("/api/v1/rollouts")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
-    await("the engine takes rollout " + id + " up and starts its canary")
-        .atMost(BOUND)
-        .until(
-            () ->
-                given()
-                        .get("/api/v1/rollouts/" + id)
-                        .then()
-                        .extract()
-                        .jsonPath()
-                        .getInt("progress.counts.'in-flight'")
-                    == 1);
-    return id;
+    return CanaryRollouts.startCanary("fence-me", "suite=fencing", BOUND);
   }
 
   /** The poll interval of the measurement loop above, which ends on the condition or its bound. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.events.Envelope;
@@ -187,29 +188,7 @@ class RolloutIsolationIT {
 
   /** A rollout over the two nodes labelled {@code suite}, taken up by the engine: its id. */
   private static String createAndAwaitTakenUp(String suite) {
-    String id =
-        given()
-            .contentType("application/json")
-            .body(
-                """
-                {"name": "%s",
-                 "target": {"selector": "suite=%s"},
-                 "change": {"migConfig": "all-balanced"},
-                 "strategy": {"waves": ["1", "100%%"], "maxUnavailable": "1",
-                              "soakSeconds": 0, "manualPromotion": false,
-                              "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
-                              "nodeTimeoutSeconds": 600}}
-                """
-                    .formatted(suite, suite))
-            .post("/api/v1/rollouts")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
-    await("the engine takes rollout " + suite + " up")
-        .atMost(BOUND)
-        .until(() -> state(id).getInt("progress.counts.'in-flight'") == 1);
-    return id;
+    return CanaryRollouts.startCanary(suite, "suite=" + suite, BOUND);
   }
 
   private static JsonPath awaitState(String id, String state) {

@@ -2,9 +2,9 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.events.Envelope;
@@ -98,35 +98,7 @@ class RolloutRebuildIT {
 
   /** A rollout the engine takes up, then paused and aborted through the API: its id. */
   private String runPauseAndAbortARollout() {
-    String id =
-        given()
-            .contentType("application/json")
-            .body(
-                """
-                {"name": "rebuild-me",
-                 "target": {"selector": "suite=rebuild"},
-                 "change": {"migConfig": "all-balanced"},
-                 "strategy": {"waves": ["1", "100%"], "maxUnavailable": "1",
-                              "soakSeconds": 0, "manualPromotion": false,
-                              "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
-                              "nodeTimeoutSeconds": 600}}
-                """)
-            .post("/api/v1/rollouts")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
-    await("the engine takes rollout " + id + " up and starts its canary")
-        .atMost(BOUND)
-        .until(
-            () ->
-                given()
-                        .get("/api/v1/rollouts/" + id)
-                        .then()
-                        .extract()
-                        .jsonPath()
-                        .getInt("progress.counts.'in-flight'")
-                    == 1);
+    String id = CanaryRollouts.startCanary("rebuild-me", "suite=rebuild", BOUND);
     given()
         .queryParam("reason", "look")
         .post("/api/v1/rollouts/" + id + "/pause")
