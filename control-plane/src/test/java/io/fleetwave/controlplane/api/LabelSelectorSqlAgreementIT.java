@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
 import io.fleetwave.controlplane.rollout.plan.FleetNode;
 import io.fleetwave.controlplane.selector.LabelSelector;
@@ -14,8 +15,6 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.flywaydb.core.Flyway;
 
 /**
  * A label selector means the same in PostgreSQL (the API's node filter, {@link NodeFilter#toSql()}
@@ -64,21 +62,9 @@ class LabelSelectorSqlAgreementIT {
   @BeforeContainer
   static void startPostgresWithTheProjectionSchema() {
     postgres = TestServices.startPostgres();
-    Flyway.configure()
-        .dataSource(postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    MigratedDatabase.migrate(postgres);
     vertx = Vertx.vertx();
-    pool =
-        Pool.newInstance(
-            PgBuilder.pool()
-                .connectingTo(
-                    PgConnectOptions.fromUri(postgres.reactiveUrl())
-                        .setUser(EmbeddedPostgres.USER)
-                        .setPassword(EmbeddedPostgres.PASSWORD))
-                .using(vertx.getDelegate())
-                .build());
+    pool = MigratedDatabase.pool(postgres, vertx);
     planningReader = new FleetSnapshotReader(pool, new ObjectMapper());
   }
 

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.GateReleased;
@@ -20,8 +21,6 @@ import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -35,7 +34,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -65,21 +63,9 @@ class HistoryGrowthIT {
 
   @Test
   void aDayOfHeartbeatsAddsNothingToTheHistoryButItsChangesOfState() throws Exception {
-    Flyway.configure()
-        .dataSource(postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    MigratedDatabase.migrate(postgres);
     Vertx vertx = Vertx.vertx();
-    Pool pool =
-        Pool.newInstance(
-            PgBuilder.pool()
-                .connectingTo(
-                    PgConnectOptions.fromUri(postgres.reactiveUrl())
-                        .setUser(EmbeddedPostgres.USER)
-                        .setPassword(EmbeddedPostgres.PASSWORD))
-                .using(vertx.getDelegate())
-                .build());
+    Pool pool = MigratedDatabase.pool(postgres, vertx);
     try (Connection db =
             DriverManager.getConnection(
                 postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);

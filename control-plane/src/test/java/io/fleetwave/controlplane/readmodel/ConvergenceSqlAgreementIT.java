@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.TestServices;
@@ -9,8 +10,6 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +23,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.flywaydb.core.Flyway;
 
 /**
  * "Converged" means the same in the dashboards' SQL ({@code reports.node_inventory.converged},
@@ -52,21 +50,9 @@ class ConvergenceSqlAgreementIT {
   @BeforeContainer
   static void startPostgresWithTheSchema() {
     postgres = TestServices.startPostgres();
-    Flyway.configure()
-        .dataSource(postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    MigratedDatabase.migrate(postgres);
     vertx = Vertx.vertx();
-    pool =
-        Pool.newInstance(
-            PgBuilder.pool()
-                .connectingTo(
-                    PgConnectOptions.fromUri(postgres.reactiveUrl())
-                        .setUser(EmbeddedPostgres.USER)
-                        .setPassword(EmbeddedPostgres.PASSWORD))
-                .using(vertx.getDelegate())
-                .build());
+    pool = MigratedDatabase.pool(postgres, vertx);
   }
 
   @AfterContainer
