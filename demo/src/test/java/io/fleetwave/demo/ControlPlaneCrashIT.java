@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,8 @@ import org.junit.jupiter.api.Test;
 class ControlPlaneCrashIT {
   private static final int NODES = 16;
   private static final Path APP = Path.of("target", "quarkus-app");
-  private static final String TAKE_OVER = "rollout engine leads: 1 rollout(s) folded from the log";
+  private static final Pattern TAKE_OVER =
+      Pattern.compile("rollout engine leads in term \\d+: 1 rollout\\(s\\) folded");
   private static final Duration PROJECTED_BOUND = Duration.ofSeconds(60);
   private static final Duration MID_WAVE_BOUND = Duration.ofSeconds(60);
   private static final Duration COMPLETION_BOUND = Duration.ofSeconds(120);
@@ -82,7 +84,7 @@ class ControlPlaneCrashIT {
         await("the new control plane's engine folds the rollout from the log (" + secondLog + ")")
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(200))
-            .until(() -> Files.readString(secondLog).contains(TAKE_OVER));
+            .until(() -> TAKE_OVER.matcher(Files.readString(secondLog)).find());
         RolloutApi api = new RolloutApi(second.port, second.token("operator"));
         JsonNode last = api.awaitFinished(id, COMPLETION_BOUND);
         assertThat(last.path("state").asText())

@@ -170,7 +170,8 @@ class ChaosRunIT {
         RolloutApi rollouts = new RolloutApi(controlPlane.port, controlPlane.token("operator"));
         List<JsonNode> events = rollouts.events(id);
         Files.writeString(work.resolve("rollout-events.json"), events.toString());
-        RolloutChecks.assertCompletedEachNodeOnce(events, NODES);
+        RolloutChecks.assertCompletedEachNodeOnce(
+            events, RolloutChecks.plannedWaves(rollouts.get("/" + id)), NODES);
 
         agents.close();
         long acknowledged = agents.publisher().acknowledged();

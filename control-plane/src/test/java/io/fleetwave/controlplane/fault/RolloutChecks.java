@@ -39,8 +39,8 @@ final class RolloutChecks {
    * Every planned node started exactly once (forward), in its planned wave, and the rollout
    * completed with all of them succeeded.
    */
-  static void assertCompletedEachNodeOnce(List<JsonNode> events, int nodes) {
-    List<List<String>> waves = createdWaves(events);
+  static void assertCompletedEachNodeOnce(
+      List<JsonNode> events, List<List<String>> waves, int nodes) {
     List<String> started =
         events.stream()
             .filter(e -> type(e).equals("node-started"))
@@ -74,13 +74,17 @@ final class RolloutChecks {
     assertThat(completed.at("/data/failed").asInt()).as("%s", completed).isZero();
   }
 
-  static List<List<String>> createdWaves(List<JsonNode> events) {
-    JsonNode created = events.getFirst();
-    assertThat(type(created)).as("the rollout's first event").isEqualTo("created");
+  /**
+   * The planned waves of a rollout as the API shows it (its plan: waves of batches of nodes),
+   * whether its creation was logged as one record or in chunks.
+   */
+  static List<List<String>> plannedWaves(JsonNode rollout) {
     List<List<String>> waves = new ArrayList<>();
-    for (JsonNode wave : created.at("/data/waves")) {
+    for (JsonNode wave : rollout.at("/plan/waves")) {
       List<String> nodes = new ArrayList<>();
-      wave.forEach(n -> nodes.add(n.asText()));
+      for (JsonNode batch : wave.path("batches")) {
+        batch.path("nodes").forEach(n -> nodes.add(n.path("node").asText()));
+      }
       waves.add(nodes);
     }
     return waves;
