@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AgentBrokerOutageIT {
   private static final Duration OUTAGE =
-      Duration.ofSeconds(Long.getLong("fleetwave.outage.seconds", 40));
+      Duration.ofSeconds(Long.getLong("fleetwave.outage.seconds", 70));
   private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration HEARTBEAT = Duration.ofSeconds(1);
   private static final String TOPIC = "outage.node-events";
