@@ -136,9 +136,14 @@ class ImageTarballsIT {
             "java",
             "--enable-native-access=ALL-UNNAMED",
             "-Xmx32m",
+            "-Xmn2m",
             "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1",
+            "-XX:CICompilerCount=1",
             "-Xss256k",
+            "-XX:TrimNativeHeapInterval=1000",
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:ArchiveRelocationMode=0",
             "-cp",
             "@/app/jib-classpath-file",
             "io.fleetwave.agent.AgentMain");
@@ -208,8 +213,9 @@ class ImageTarballsIT {
     assertThat(controlPlaneScan.jarEntries)
         .contains("io/fleetwave/controlplane/app/FleetwaveMain.class");
     assertThat(agentScan.paths)
-        .contains("app/classes/io/fleetwave/agent/AgentMain.class")
+        .anyMatch(path -> path.matches("app/classpath/fleetwave-node-agent-.*\\.jar"))
         .anyMatch(path -> path.matches("app/libs/kafka-clients-.*\\.jar"));
+    assertThat(agentScan.jarEntries).contains("io/fleetwave/agent/AgentMain.class");
 
     assertThat(controlPlaneScan.violations).as(controlPlane.file().toString()).isEmpty();
     assertThat(agentScan.violations).as(agent.file().toString()).isEmpty();
@@ -235,6 +241,37 @@ class ImageTarballsIT {
    */
   @Test
   void agentEntrypointStartsAgentMain(@TempDir Path root) throws Exception {
+    Run run = run(root, agentEntrypointOn(root));
+    assertThat(run.exit).as(run.output).isEqualTo(2);
+    assertThat(run.output).contains("usage: fleetwave-agent", "--bootstrap HOST:PORT");
+  }
+
+  /**
+   * The agent image's class path takes an AOT cache (JDK 25, JEP 483/514; simulator/BENCH.md): a
+   * training run of its entrypoint writes one, and a run with {@code -XX:AOTMode=on}, which fails
+   * rather than start without a usable cache, starts from it. A directory on the class path (Jib's
+   * default target/classes layout) would refuse the cache at training.
+   */
+  @Test
+  void agentEntrypointTakesAnAotCache(@TempDir Path root) throws Exception {
+    List<String> entrypoint = agentEntrypointOn(root);
+    Path cache = root.resolve("agent.aot");
+
+    Run training = run(root, withFlag(entrypoint, "-XX:AOTCacheOutput=" + cache));
+    assertThat(training.exit).as(training.output).isEqualTo(2);
+    assertThat(cache).as(training.output).isNotEmptyFile();
+
+    Run cached =
+        run(root, withFlag(entrypoint, "-XX:AOTMode=on", "-XX:AOTCache=" + cache, "-Xlog:aot"));
+    assertThat(cached.exit).as(cached.output).isEqualTo(2);
+    assertThat(cached.output)
+        .contains("usage: fleetwave-agent")
+        .contains("Opened AOT cache")
+        .doesNotContain("Unable to use AOT cache");
+  }
+
+  /** The agent's entrypoint with this JDK's java and the image's /app mapped to root/app. */
+  private List<String> agentEntrypointOn(Path root) throws IOException {
     extract(agent, AGENT_ROOT, root);
     Path classpathFile = root.resolve(AGENT_ROOT).resolve("jib-classpath-file");
     String mapped =
@@ -244,9 +281,15 @@ class ImageTarballsIT {
     for (String arg : withThisJava(agent.strings("Entrypoint"))) {
       command.add(arg.equals("@/app/jib-classpath-file") ? "@" + mappedFile : arg);
     }
-    Run run = run(root, command);
-    assertThat(run.exit).as(run.output).isEqualTo(2);
-    assertThat(run.output).contains("usage: fleetwave-agent", "--bootstrap HOST:PORT");
+    return command;
+  }
+
+  /** The command with JVM flags added right after the java executable. */
+  private static List<String> withFlag(List<String> command, String... flags) {
+    List<String> with = new ArrayList<>(command.subList(0, 1));
+    with.addAll(List.of(flags));
+    with.addAll(command.subList(1, command.size()));
+    return with;
   }
 
   private record Run(int exit, String output) {}

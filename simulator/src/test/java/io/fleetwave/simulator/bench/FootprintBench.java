@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +32,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *
  * <pre>
  * FootprintBench [--main CLASS] [--jvm-flags "FLAGS"] [--settle-seconds N]
- *                [--agent-classpath CP] [--kubernetes-node NAME] [-- AGENT ARGS...]
+ *                [--agent-classpath CP] [--kubernetes-node NAME] [--diagnose FILE]
+ *                [-- AGENT ARGS...]
  * </pre>
  *
  * In the agent arguments {@code {bootstrap}} is replaced by the broker address. Defaults: main
@@ -40,8 +42,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * with a Node of that name and runs the agent as in a pod on it (it then reads its Node object).
  */
 public final class FootprintBench {
-  static final String DEFAULT_FLAGS = "-Xmx32m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k";
-  private static final long TARGET_RSS_KB = 96 * 1024;
+  /** The agent image's JVM flags (node-agent/pom.xml, less native access): what is measured. */
+  static final String DEFAULT_FLAGS =
+      "-Xmx32m -Xmn2m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k"
+          + " -XX:TrimNativeHeapInterval=1000 -XX:+UnlockDiagnosticVMOptions"
+          + " -XX:ArchiveRelocationMode=0";
+  private static final long TARGET_RSS_KB = 64 * 1024;
 
   private FootprintBench() {}
 
@@ -52,6 +58,8 @@ public final class FootprintBench {
     List<String> agentArgs = new ArrayList<>(List.of("--bootstrap", "{bootstrap}"));
     String classpath = System.getProperty("java.class.path");
     String kubernetesNode = null;
+    Path diagnose = null;
+    Path aotCache = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--main" -> mainClass = args[++i];
@@ -59,6 +67,8 @@ public final class FootprintBench {
         case "--kubernetes-node" -> kubernetesNode = args[++i];
         case "--jvm-flags" -> flags = args[++i];
         case "--settle-seconds" -> settleSeconds = Integer.parseInt(args[++i]);
+        case "--diagnose" -> diagnose = Path.of(args[++i]);
+        case "--aot-cache" -> aotCache = Path.of(args[++i]);
         case "--" -> {
           agentArgs = new ArrayList<>(List.of(args).subList(i + 1, args.length));
           i = args.length;
@@ -68,7 +78,7 @@ public final class FootprintBench {
     }
     List<String> jvmFlags = List.of(flags.trim().split("\\s+"));
 
-    long baselineKb = baselineRss(jvmFlags);
+    Memory baseline = baselineRss(jvmFlags);
     KubernetesApi api = null;
     Map<String, String> agentEnv = Map.of();
     if (kubernetesNode != null) {
@@ -83,7 +93,9 @@ public final class FootprintBench {
           api.podEnvironment(Files.createTempDirectory("fleetwave-bench-pod-"), kubernetesNode);
     }
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-      kafka.createTopics(4, Topics.NODE_EVENTS);
+      kafka.createTopics(4, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
+      // An agent given --public-key follows its spec: it waits for this topic before going on.
+      kafka.createTopics(4, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       String bootstrap = kafka.bootstrapServers();
       List<String> resolvedArgs =
           agentArgs.stream().map(a -> a.replace("{bootstrap}", bootstrap)).toList();
@@ -94,33 +106,47 @@ public final class FootprintBench {
                 .map(p -> new TopicPartition(p.topic(), p.partition()))
                 .toList();
         consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        partitions.forEach(consumer::position);
-
-        Process agent = launch(jvmFlags, classpath, agentEnv, mainClass, resolvedArgs);
-        long started = System.nanoTime();
-        try {
-          Duration firstEvent = awaitFirstEvent(consumer, agent, started, Duration.ofSeconds(120));
-          long rssAtFirstEvent = rssKb(agent.pid());
-          long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(settleSeconds);
-          long events = 1;
-          while (System.nanoTime() < settleUntil && agent.isAlive()) {
-            events += consumer.poll(Duration.ofMillis(250)).count();
-          }
-          long rssSettled = agent.isAlive() ? rssKb(agent.pid()) : -1;
-          print(
+        String trained = "";
+        if (aotCache != null && !Files.exists(aotCache)) {
+          // The training run: the agent's own start path, recorded into the cache at its exit.
+          List<String> training = new ArrayList<>(jvmFlags);
+          training.add("-XX:AOTCacheOutput=" + aotCache);
+          run(
+              consumer,
+              partitions,
+              training,
+              classpath,
+              agentEnv,
               mainClass,
               resolvedArgs,
-              flags,
-              baselineKb,
-              rssAtFirstEvent,
-              rssSettled,
-              settleSeconds,
-              firstEvent,
-              events);
-        } finally {
-          stop(agent);
+              2,
+              Optional.empty());
+          if (!Files.isRegularFile(aotCache) || Files.size(aotCache) == 0) {
+            throw new IllegalStateException("the training run wrote no AOT cache to " + aotCache);
+          }
+          trained = ", trained in this run";
         }
+        List<String> measured = new ArrayList<>(jvmFlags);
+        if (aotCache != null) {
+          // on, not auto: a cache the JVM cannot use fails the run instead of measuring without.
+          measured.addAll(List.of("-XX:AOTMode=on", "-XX:AOTCache=" + aotCache));
+        }
+        Measurement m =
+            run(
+                consumer,
+                partitions,
+                measured,
+                classpath,
+                agentEnv,
+                mainClass,
+                resolvedArgs,
+                settleSeconds,
+                Optional.ofNullable(diagnose));
+        String aot =
+            aotCache == null
+                ? "none"
+                : aotCache + " (" + Files.size(aotCache) / (1024 * 1024) + " MB" + trained + ")";
+        print(mainClass, resolvedArgs, flags, aot, baseline, m, settleSeconds);
       }
     } finally {
       if (api != null) {
@@ -129,38 +155,143 @@ public final class FootprintBench {
     }
   }
 
+  /** What one agent run measured, at its first event and after the settle period. */
+  private record Measurement(
+      Memory atFirstEvent,
+      Memory settled,
+      Duration firstEvent,
+      Duration cpuToFirstEvent,
+      Duration cpuWhileSettling,
+      long events) {}
+
+  /** Resident memory of a process: in all, anonymous (its own) and file-backed (shareable). */
+  record Memory(long rssKb, long anonKb, long fileKb) {
+    static final Memory GONE = new Memory(-1, -1, -1);
+
+    static Memory of(long pid) throws IOException {
+      Map<String, Long> status = new java.util.HashMap<>();
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        int colon = line.indexOf(':');
+        if (line.startsWith("Rss") || line.startsWith("VmRSS")) {
+          status.put(line.substring(0, colon), Long.parseLong(line.replaceAll("[^0-9]", "")));
+        }
+      }
+      if (!status.containsKey("VmRSS")) {
+        throw new IllegalStateException("no VmRSS in /proc/" + pid + "/status");
+      }
+      return new Memory(
+          status.get("VmRSS"),
+          status.getOrDefault("RssAnon", -1L),
+          status.getOrDefault("RssFile", -1L) + status.getOrDefault("RssShmem", 0L));
+    }
+
+    double mb() {
+      return rssKb / 1024.0;
+    }
+  }
+
+  private static Measurement run(
+      KafkaConsumer<String, String> consumer,
+      List<TopicPartition> partitions,
+      List<String> jvmFlags,
+      String classpath,
+      Map<String, String> env,
+      String mainClass,
+      List<String> args,
+      int settleSeconds,
+      Optional<Path> diagnose)
+      throws Exception {
+    consumer.seekToEnd(partitions);
+    partitions.forEach(consumer::position); // only what this run publishes counts
+    Process agent = launch(jvmFlags, classpath, env, mainClass, args);
+    long started = System.nanoTime();
+    try {
+      Duration firstEvent = awaitFirstEvent(consumer, agent, started, Duration.ofSeconds(120));
+      Memory atFirstEvent = Memory.of(agent.pid());
+      Duration cpuAtFirstEvent = cpuTime(agent.pid());
+      if (diagnose.isPresent()) {
+        diagnose(agent.pid(), diagnose.get());
+      }
+      long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(settleSeconds);
+      long events = 1;
+      while (System.nanoTime() < settleUntil && agent.isAlive()) {
+        events += consumer.poll(Duration.ofMillis(250)).count();
+      }
+      boolean alive = agent.isAlive();
+      return new Measurement(
+          atFirstEvent,
+          alive ? Memory.of(agent.pid()) : Memory.GONE,
+          firstEvent,
+          cpuAtFirstEvent,
+          alive ? cpuTime(agent.pid()).minus(cpuAtFirstEvent) : Duration.ZERO,
+          events);
+    } finally {
+      // A training run writes its AOT cache on the way out (a child JVM assembles it): give it
+      // the time, it is not measured.
+      stop(agent, Duration.ofSeconds(jvmFlags.stream().anyMatch(f -> f.contains("AOTCacheOutput")) ? 180 : 10));
+    }
+  }
+
+  /** User + system CPU of all the process's threads (/proc/PID/stat, in USER_HZ = 100 ticks). */
+  static Duration cpuTime(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+    return Duration.ofMillis(ticks * 10);
+  }
+
   private static void print(
       String mainClass,
       List<String> args,
       String flags,
-      long baselineKb,
-      long rssAtFirstEvent,
-      long rssSettled,
-      int settleSeconds,
-      Duration firstEvent,
-      long events) {
+      String aot,
+      Memory baseline,
+      Measurement m,
+      int settleSeconds) {
+    double peak = Math.max(m.atFirstEvent().mb(), m.settled().mb());
     System.out.println();
     System.out.println("Fleetwave agent footprint");
     System.out.println("  agent            : " + mainClass + " " + String.join(" ", args));
     System.out.println("  JVM flags        : " + flags);
+    System.out.println("  AOT cache        : " + aot);
     System.out.printf(
-        "  baseline RSS     : %6.1f MB (empty JVM, same flags)%n", baselineKb / 1024.0);
+        "  baseline RSS     : %6.1f MB (empty JVM, same flags; %.1f MB anonymous, %.1f MB"
+            + " file)%n",
+        baseline.mb(), baseline.anonKb() / 1024.0, baseline.fileKb() / 1024.0);
     System.out.printf(
         "  agent RSS        : %6.1f MB at first event, %6.1f MB after %d s%n",
-        rssAtFirstEvent / 1024.0, rssSettled / 1024.0, settleSeconds);
+        m.atFirstEvent().mb(), m.settled().mb(), settleSeconds);
     System.out.printf(
-        "  agent - baseline : %6.1f MB%n",
-        (Math.max(rssAtFirstEvent, rssSettled) - baselineKb) / 1024.0);
+        "  agent RSS split  : %6.1f MB anonymous, %.1f MB file-backed (libjvm, CDS/AOT archive,"
+            + " jars) at first event%n",
+        m.atFirstEvent().anonKb() / 1024.0, m.atFirstEvent().fileKb() / 1024.0);
+    System.out.printf("  agent - baseline : %6.1f MB%n", peak - baseline.mb());
+    System.out.printf("  ratio agent / baseline RSS: %.2f%n", peak / baseline.mb());
     System.out.printf(
         "  first event after: %d ms (process start to first record on %s)%n",
-        firstEvent.toMillis(), Topics.NODE_EVENTS);
-    System.out.println("  events seen      : " + events);
+        m.firstEvent().toMillis(), Topics.NODE_EVENTS);
+    System.out.printf(
+        "  agent CPU        : %d ms to first event (all threads; the load-independent start"
+            + " cost), %d ms over the next %d s%n",
+        m.cpuToFirstEvent().toMillis(), m.cpuWhileSettling().toMillis(), settleSeconds);
+    System.out.println("  events seen      : " + m.events());
+    System.out.printf("  load average     : %s%n", loadAverage());
     System.out.println(
-        "  target <= 96 MB  : "
-            + (Math.max(rssAtFirstEvent, rssSettled) <= TARGET_RSS_KB ? "met" : "NOT met"));
+        "  target <= 64 MB  : " + (peak <= TARGET_RSS_KB / 1024.0 ? "met" : "NOT met"));
   }
 
-  private static long baselineRss(List<String> flags) throws Exception {
+  private static String loadAverage() {
+    try {
+      String[] load = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return load[0] + " " + load[1] + " " + load[2] + " (1, 5, 15 min) on "
+          + Runtime.getRuntime().availableProcessors() + " CPUs";
+    } catch (IOException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+  }
+
+  private static Memory baselineRss(List<String> flags) throws Exception {
     Process idle =
         launch(
             flags,
@@ -175,7 +306,12 @@ public final class FootprintBench {
           CompletableFuture.supplyAsync(
               () -> {
                 try {
-                  return out.readLine();
+                  // Flags that log (-Xlog, JFR) print before it: skip to the line that says so.
+                  String line;
+                  while ((line = out.readLine()) != null && !line.equals("ready")) {
+                    // a JVM log line
+                  }
+                  return line;
                 } catch (IOException e) {
                   return null;
                 }
@@ -184,9 +320,9 @@ public final class FootprintBench {
       if (!"ready".equals(line)) {
         throw new IllegalStateException("baseline JVM did not start: " + line);
       }
-      return rssKb(idle.pid());
+      return Memory.of(idle.pid());
     } finally {
-      stop(idle);
+      stop(idle, Duration.ofSeconds(10));
     }
   }
 
@@ -233,18 +369,35 @@ public final class FootprintBench {
         "no event on " + Topics.NODE_EVENTS + " within " + bound.toSeconds() + " s");
   }
 
-  static long rssKb(long pid) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-      if (line.startsWith("VmRSS:")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+  /**
+   * What the agent holds at its first event, for finding where its memory goes: the native memory
+   * summary (when the flags enable -XX:NativeMemoryTracking), the live classes of the heap and the
+   * memory map's resident sizes, each from jcmd or /proc into one file.
+   */
+  private static void diagnose(long pid, Path file) throws IOException, InterruptedException {
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    StringBuilder out = new StringBuilder();
+    for (String command :
+        List.of("VM.native_memory summary", "GC.heap_info", "GC.class_histogram", "Thread.print")) {
+      List<String> line = new ArrayList<>(List.of(jcmd, Long.toString(pid)));
+      line.addAll(List.of(command.split(" ")));
+      Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+      out.append("==== jcmd ").append(command).append('\n');
+      out.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
       }
     }
-    throw new IllegalStateException("no VmRSS in /proc/" + pid + "/status");
+    out.append("==== /proc/").append(pid).append("/smaps_rollup\n");
+    out.append(Files.readString(Path.of("/proc", Long.toString(pid), "smaps_rollup")));
+    out.append("==== /proc/").append(pid).append("/smaps\n");
+    out.append(Files.readString(Path.of("/proc", Long.toString(pid), "smaps")));
+    Files.writeString(file, out);
   }
 
-  private static void stop(Process process) throws InterruptedException {
+  private static void stop(Process process, Duration bound) throws InterruptedException {
     process.destroy();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+    if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
     }
   }
