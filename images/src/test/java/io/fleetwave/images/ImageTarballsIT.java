@@ -247,22 +247,29 @@ class ImageTarballsIT {
   }
 
   /**
-   * The agent image's class path takes an AOT cache (JDK 25, JEP 483/514; simulator/BENCH.md): a
-   * training run of its entrypoint writes one, and a run with {@code -XX:AOTMode=on}, which fails
-   * rather than start without a usable cache, starts from it. A directory on the class path (Jib's
-   * default target/classes layout) would refuse the cache at training.
+   * The agent image takes an AOT cache (JDK 25, JEP 483/514; simulator/BENCH.md "AOT cache"): the
+   * training run an image build adds (AotTraining, with the entrypoint's flags and class path, no
+   * broker, no GPU) writes one, and the entrypoint with {@code -XX:AOTMode=on}, which fails rather
+   * than start without a usable cache, starts from it. A directory on the class path (Jib's default
+   * layout, /app/classes) would refuse the cache at training.
    */
   @Test
-  void agentEntrypointTakesAnAotCache(@TempDir Path root) throws Exception {
+  void agentEntrypointTakesAnAotCacheFromItsTrainingRun(@TempDir Path root) throws Exception {
     List<String> entrypoint = agentEntrypointOn(root);
     Path cache = root.resolve("agent.aot");
+    Path emptyHost = Files.createDirectories(root.resolve("host"));
+    List<String> training = new ArrayList<>(entrypoint);
+    assertThat(training.removeLast()).isEqualTo("io.fleetwave.agent.AgentMain");
+    training.addAll(List.of("io.fleetwave.agent.AotTraining", emptyHost.toString()));
 
-    Run training = run(root, withFlag(entrypoint, "-XX:AOTCacheOutput=" + cache));
-    assertThat(training.exit).as(training.output).isEqualTo(2);
-    assertThat(cache).as(training.output).isNotEmptyFile();
+    Run trained = run(root, withFlag(training, "-XX:AOTCacheOutput=" + cache));
+    assertThat(trained.exit).as(trained.output).isZero();
+    assertThat(trained.output).contains("AOT training done");
+    assertThat(cache).as(trained.output).isNotEmptyFile();
 
     Run cached =
         run(root, withFlag(entrypoint, "-XX:AOTMode=on", "-XX:AOTCache=" + cache, "-Xlog:aot"));
+    // AgentMain without a bootstrap server prints its usage: it started, from the cache.
     assertThat(cached.exit).as(cached.output).isEqualTo(2);
     assertThat(cached.output)
         .contains("usage: fleetwave-agent")

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * io.fleetwave.agent.AotTraining}), for an image build that has neither a broker nor a GPU. It goes
  * the agent's way to its first event: the host probe, the GPU catalog, the event codec, the
  * signature check, and a Kafka producer and consumer with the agent's own settings against a port
- * where nothing listens; nothing is published. The JVM records the classes this loads and links;
- * a run with {@code -XX:AOTCache=agent.aot} then starts from them (simulator/BENCH.md, "AOT cache").
+ * where nothing listens; nothing is published. The JVM records the classes this loads and links; a
+ * run with {@code -XX:AOTCache=agent.aot} then starts from them (simulator/BENCH.md, "AOT cache").
  *
  * <pre>AotTraining [HOST-ROOT]</pre>
  */

@@ -47,6 +47,7 @@ public final class FootprintBench {
       "-Xmx32m -Xmn2m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k"
           + " -XX:TrimNativeHeapInterval=1000 -XX:+UnlockDiagnosticVMOptions"
           + " -XX:ArchiveRelocationMode=0";
+
   private static final long TARGET_RSS_KB = 64 * 1024;
 
   private FootprintBench() {}
@@ -228,7 +229,10 @@ public final class FootprintBench {
     } finally {
       // A training run writes its AOT cache on the way out (a child JVM assembles it): give it
       // the time, it is not measured.
-      stop(agent, Duration.ofSeconds(jvmFlags.stream().anyMatch(f -> f.contains("AOTCacheOutput")) ? 180 : 10));
+      stop(
+          agent,
+          Duration.ofSeconds(
+              jvmFlags.stream().anyMatch(f -> f.contains("AOTCacheOutput")) ? 180 : 10));
     }
   }
 
@@ -236,7 +240,7 @@ public final class FootprintBench {
   static Duration cpuTime(long pid) throws IOException {
     String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
     // Fields after the command name, which is in parentheses and may hold spaces.
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
     long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
     return Duration.ofMillis(ticks * 10);
   }
@@ -283,9 +287,15 @@ public final class FootprintBench {
 
   private static String loadAverage() {
     try {
-      String[] load = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      return load[0] + " " + load[1] + " " + load[2] + " (1, 5, 15 min) on "
-          + Runtime.getRuntime().availableProcessors() + " CPUs";
+      String[] load = Files.readString(Path.of("/proc/loadavg")).split(" ", -1);
+      return load[0]
+          + " "
+          + load[1]
+          + " "
+          + load[2]
+          + " (1, 5, 15 min) on "
+          + Runtime.getRuntime().availableProcessors()
+          + " CPUs";
     } catch (IOException e) {
       return "unknown (" + e.getMessage() + ")";
     }
@@ -380,7 +390,7 @@ public final class FootprintBench {
     for (String command :
         List.of("VM.native_memory summary", "GC.heap_info", "GC.class_histogram", "Thread.print")) {
       List<String> line = new ArrayList<>(List.of(jcmd, Long.toString(pid)));
-      line.addAll(List.of(command.split(" ")));
+      line.addAll(List.of(command.split(" ", -1)));
       Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
       out.append("==== jcmd ").append(command).append('\n');
       out.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));

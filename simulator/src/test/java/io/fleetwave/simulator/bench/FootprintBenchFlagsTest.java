@@ -18,7 +18,8 @@ class FootprintBenchFlagsTest {
     String pom = Files.readString(Path.of("../node-agent/pom.xml"));
     Matcher flags = JVM_FLAG.matcher(pom);
     List<String> image =
-        flags.results()
+        flags
+            .results()
             .map(m -> m.group(1))
             // The bench adds native access to every JVM it starts, the baseline included.
             .filter(flag -> !flag.startsWith("--enable-native-access"))
