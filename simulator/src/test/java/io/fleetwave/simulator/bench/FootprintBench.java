@@ -25,15 +25,18 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Footprint of ONE real agent process: starts an embedded broker, launches the agent main in its
- * own JVM with a tuned heap, and prints its RSS (VmRSS from /proc/PID/status) once it has published
- * its first event and again after a settle period, its time to first published event, and the RSS
- * of an empty JVM with the same flags measured in the same run. Not a unit test: a measurement to
- * read and compare (target: agent RSS at most 96 MB).
+ * own JVM with the agent image's flags, and prints its RSS (VmRSS from /proc/PID/status, split into
+ * anonymous and file-backed) once it has published its first event and again after a settle
+ * period, its time and its CPU time to the first published event, the RSS of an empty JVM with the
+ * same flags measured in the same run, and the load average. Not a unit test: a measurement to read
+ * and compare (issue 14: agent RSS at most 64 MB). {@code --aot-cache FILE} starts the agent from a
+ * JDK 25 AOT cache, trained first by a run of the same agent where FILE does not exist; {@code
+ * --diagnose FILE} writes jcmd's and /proc's view of the agent at its first event to FILE.
  *
  * <pre>
  * FootprintBench [--main CLASS] [--jvm-flags "FLAGS"] [--settle-seconds N]
- *                [--agent-classpath CP] [--kubernetes-node NAME] [--diagnose FILE]
- *                [-- AGENT ARGS...]
+ *                [--agent-classpath CP] [--kubernetes-node NAME] [--aot-cache FILE]
+ *                [--diagnose FILE] [-- AGENT ARGS...]
  * </pre>
  *
  * In the agent arguments {@code {bootstrap}} is replaced by the broker address. Defaults: main
