@@ -26,11 +26,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * Footprint of ONE real agent process: starts an embedded broker, launches the agent main in its
  * own JVM with the agent image's flags, and prints its RSS (VmRSS from /proc/PID/status, split into
- * anonymous and file-backed) once it has published its first event and again after a settle
- * period, its time and its CPU time to the first published event, the RSS of an empty JVM with the
- * same flags measured in the same run, and the load average. Not a unit test: a measurement to read
- * and compare (issue 14: agent RSS at most 64 MB). {@code --aot-cache FILE} starts the agent from a
- * JDK 25 AOT cache, trained first by a run of the same agent where FILE does not exist; {@code
+ * anonymous and file-backed) once it has published its first event and again after a settle period,
+ * its time and its CPU time to the first published event, the RSS of an empty JVM with the same
+ * flags measured in the same run, and the load average. Not a unit test: a measurement to read and
+ * compare (issue 14: agent RSS at most 64 MB). {@code --aot-cache FILE} starts the agent from a JDK
+ * 25 AOT cache, trained first by a run of the same agent where FILE does not exist; {@code
  * --diagnose FILE} writes jcmd's and /proc's view of the agent at its first event to FILE.
  *
  * <pre>
