@@ -142,8 +142,6 @@ class ImageTarballsIT {
             "-XX:CICompilerCount=1",
             "-Xss256k",
             "-XX:TrimNativeHeapInterval=1000",
-            "-XX:+UnlockDiagnosticVMOptions",
-            "-XX:ArchiveRelocationMode=0",
             "-cp",
             "@/app/jib-classpath-file",
             "io.fleetwave.agent.AgentMain");

@@ -48,8 +48,7 @@ public final class FootprintBench {
   /** The agent image's JVM flags (node-agent/pom.xml, less native access): what is measured. */
   static final String DEFAULT_FLAGS =
       "-Xmx32m -Xmn2m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k"
-          + " -XX:TrimNativeHeapInterval=1000 -XX:+UnlockDiagnosticVMOptions"
-          + " -XX:ArchiveRelocationMode=0";
+          + " -XX:TrimNativeHeapInterval=1000";
 
   private static final long TARGET_RSS_KB = 64 * 1024;
 
