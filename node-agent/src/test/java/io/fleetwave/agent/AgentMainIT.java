@@ -186,10 +186,14 @@ class AgentMainIT {
             Map.of("FLEETWAVE_LOG_FORMAT", "json"),
             List.of(),
             log,
-            "--bootstrap", kafka.bootstrapServers(),
-            "--host-root", hostRoot.toString(),
-            "--heartbeat-seconds", "1",
-            "--public-key", key.toString());
+            "--bootstrap",
+            kafka.bootstrapServers(),
+            "--host-root",
+            hostRoot.toString(),
+            "--heartbeat-seconds",
+            "1",
+            "--public-key",
+            key.toString());
     try (NodeEventsReader events = events();
         KafkaProducer<String, byte[]> producer = producer()) {
       await().atMost(WAIT).until(() -> eventLines(log).size() >= 3);
@@ -204,7 +208,8 @@ class AgentMainIT {
                   node,
                   Instant.now(),
                   new ApplyNodeSpec(
-                      new NodeSpec(node, generation, null, List.of(), GatePolicy.HOLD_UNTIL_APPLIED),
+                      new NodeSpec(
+                          node, generation, null, List.of(), GatePolicy.HOLD_UNTIL_APPLIED),
                       Instant.now(),
                       null))));
       await()

@@ -50,7 +50,7 @@ public final class TrustedPaths {
 
   /** Trusts root and the uid the agent runs as (the same when it runs as root). */
   public static TrustedPaths rootOrSelf() {
-    return ownedBy(currentUid().map(uid -> Set.of(0, uid)).orElse(Set.of(0)));
+    return ownedBy(Set.copyOf(java.util.List.of(0, currentUid().orElse(0))));
   }
 
   /** The effective uid of this process, from {@code /proc/self/status}; empty off Linux. */

@@ -7,9 +7,9 @@ import java.util.logging.Formatter;
 import java.util.logging.LogRecord;
 
 /**
- * {@code 2026-11-30T22:40:01.123Z INFO  [NodeEventStream] node gpu-7 event Heartbeat ...}: the
- * time in UTC, the level, the logger's short name and the message on one line (a stack trace
- * follows on its own lines).
+ * {@code 2026-11-30T22:40:01.123Z INFO [NodeEventStream] node gpu-7 event Heartbeat ...}: the time
+ * in UTC, the level, the logger's short name and the message on one line (a stack trace follows on
+ * its own lines).
  */
 final class TextLineFormatter extends Formatter {
   @Override

@@ -28,9 +28,9 @@ import java.util.Map;
 /**
  * One readable line per event a node publishes ({@code node gpu-7 event SpecApplied epoch=...
  * seq=42 gen=7 applied in 1.2 s}) and per spec or command it receives, on the logger {@value
- * #LOGGER}: a fleet simulated in one JVM turns that logger down, a real agent keeps it at INFO.
- * One instance per node run: it remembers when the latest spec was accepted, to say how long it
- * took to apply.
+ * #LOGGER}: a fleet simulated in one JVM turns that logger down, a real agent keeps it at INFO. One
+ * instance per node run: it remembers when the latest spec was accepted, to say how long it took to
+ * apply.
  */
 public final class EventLines {
   /** The logger of the per-event lines. */
