@@ -41,9 +41,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SimulatedFleet implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(SimulatedFleet.class.getName());
+
   // A fleet in one JVM (demo, tests, benchmarks) would log a line per event of each of its
   // thousands of nodes: those lines are for a real agent's own log. Held here: JUL keeps loggers
   // weakly, and a collected one would forget its level.
+  @SuppressWarnings("UnusedVariable") // held, never read: see above
   private static final java.util.logging.Logger EVENT_LINES = quietEventLines();
 
   /**

@@ -105,25 +105,30 @@ class JsonLogsIT {
 
     List<JsonNode> lines = jsonLines(log);
     assertThat(lines).as("lines logged").hasSizeGreaterThan(10);
-    assertThat(the(lines, "the engine's NodeStarted decision for " + NODE, line ->
-            message(line).contains("NodeStarted " + NODE)))
-        .satisfies(line -> assertThat(mdc(line, "rollout")).isEqualTo(rolloutId))
-        .satisfies(line -> assertThat(mdc(line, "node")).isEqualTo(NODE));
-    assertThat(the(lines, "the spec sent to " + NODE, line ->
-            message(line).contains("sending node " + NODE + " its spec")))
-        .satisfies(line -> assertThat(mdc(line, "rollout")).isEqualTo(rolloutId))
-        .satisfies(line -> assertThat(mdc(line, "node")).isEqualTo(NODE));
-    assertThat(the(lines, "the rollout's completion", line ->
-            message(line).contains("RolloutCompleted")))
-        .satisfies(line -> assertThat(mdc(line, "rollout")).isEqualTo(rolloutId))
-        .satisfies(line -> assertThat(line.path("mdc").has("node")).as("%s", line).isFalse());
-    assertThat(the(lines, "the API's audit line of the reset", line ->
-            message(line).startsWith("POST /api/v1/nodes/{name}/actions/reset-gpu")))
-        .satisfies(line -> assertThat(mdc(line, "node")).isEqualTo(NODE))
-        .satisfies(line -> assertThat(line.path("mdc").has("rollout")).as("%s", line).isFalse());
+    JsonNode started =
+        the(lines, "the NodeStarted decision", l -> message(l).contains("NodeStarted " + NODE));
+    assertThat(mdc(started, "rollout")).as("%s", started).isEqualTo(rolloutId);
+    assertThat(mdc(started, "node")).as("%s", started).isEqualTo(NODE);
+    JsonNode sent =
+        the(lines, "the spec sent", l -> message(l).contains("sending node " + NODE + " its spec"));
+    assertThat(mdc(sent, "rollout")).as("%s", sent).isEqualTo(rolloutId);
+    assertThat(mdc(sent, "node")).as("%s", sent).isEqualTo(NODE);
+    JsonNode completed =
+        the(lines, "the rollout's completion", l -> message(l).contains("RolloutCompleted"));
+    assertThat(mdc(completed, "rollout")).as("%s", completed).isEqualTo(rolloutId);
+    assertThat(mdc(completed, "node")).as("%s", completed).isNull();
+    JsonNode audited =
+        the(
+            lines,
+            "the API's audit line of the reset",
+            l -> message(l).startsWith("POST /api/v1/nodes/{name}/actions/reset-gpu"));
+    assertThat(mdc(audited, "node")).as("%s", audited).isEqualTo(NODE);
+    assertThat(mdc(audited, "rollout")).as("%s", audited).isNull();
   }
 
-  /** Every line of the console, each parsed as one JSON object (fails naming a line that is not). */
+  /**
+   * Every line of the console, each parsed as one JSON object (fails naming a line that is not).
+   */
   private static List<JsonNode> jsonLines(Path log) throws IOException {
     List<JsonNode> parsed = new ArrayList<>();
     for (String line : Files.readAllLines(log)) {

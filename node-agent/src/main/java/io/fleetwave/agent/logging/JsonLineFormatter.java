@@ -1,7 +1,7 @@
 package io.fleetwave.agent.logging;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.LinkedHashMap;
@@ -39,7 +39,7 @@ final class JsonLineFormatter extends Formatter {
     }
     try {
       return JSON.writeValueAsString(line) + System.lineSeparator();
-    } catch (JsonProcessingException e) {
+    } catch (IOException e) { // Jackson's JsonProcessingException: not expected for a map of text
       return "{\"level\":\"ERROR\",\"message\":\"log line not written as JSON: "
           + e.getClass().getSimpleName()
           + "\"}"
