@@ -81,7 +81,7 @@ class JsonLogsIT {
     String rolloutId;
     try (ControlPlaneProcess controlPlane =
             ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres, signer), log);
-        SimulatedFleet agents =
+        SimulatedFleet _ =
             SimulatedFleet.start(
                 FleetFile.parse(FLEET, "json-logs-fleet.yaml"),
                 kafka.bootstrapServers(),
