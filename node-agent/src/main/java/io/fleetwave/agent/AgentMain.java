@@ -12,8 +12,10 @@ import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostProbe;
 import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.ProcessCommandRunner;
+import io.fleetwave.agent.host.TrustedPaths;
 import io.fleetwave.agent.hostclients.SystemdReboot;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
+import io.fleetwave.agent.logging.AgentLogging;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.publish.LastEpochOnTopic;
@@ -55,12 +57,16 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class AgentMain {
   private static final System.Logger LOG = System.getLogger(AgentMain.class.getName());
+  // What a root agent may load (NVML) and run (nvidia-smi, sriov-manage): files only root (or the
+  // agent's own user) can have put there.
+  private static final TrustedPaths HOST_FILES = TrustedPaths.rootOrSelf();
 
   private AgentMain() {}
 
   public static void main(String[] args) throws Exception {
     AgentOptions options;
     try {
+      AgentLogging.configure(AgentLogging.format(System.getenv()));
       options = AgentOptions.parse(args, System.getenv());
     } catch (IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
@@ -122,7 +128,12 @@ public final class AgentMain {
     try {
       gpus =
           NvmlGpuBackend.open(
-              facts, new ProcessCommandRunner(), policy, reboot, options.nvmlTimeout());
+              facts,
+              new ProcessCommandRunner(HOST_FILES, ProcessCommandRunner.OUTPUT_LIMIT),
+              policy,
+              reboot,
+              options.nvmlTimeout(),
+              HOST_FILES);
     } catch (RuntimeException e) {
       return new DriverWait.NotReady(facts, e.getMessage());
     }

@@ -176,6 +176,118 @@ class AgentMainIT {
   }
 
   @Test
+  void everyPublishedEventAndTheReceivedSpecAreLoggedOnceAsJsonLines() throws Exception {
+    CommandSigner signer = CommandSigner.generate();
+    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
+    Files.writeString(key, signer.publicKeyPem());
+    Path log = Files.createTempFile(Path.of("target"), "agent-json-", ".log");
+    Process agent =
+        agent(
+            Map.of("FLEETWAVE_LOG_FORMAT", "json"),
+            List.of(),
+            log,
+            "--bootstrap",
+            kafka.bootstrapServers(),
+            "--host-root",
+            hostRoot.toString(),
+            "--heartbeat-seconds",
+            "1",
+            "--public-key",
+            key.toString());
+    try (NodeEventsReader events = events();
+        KafkaProducer<String, byte[]> producer = producer()) {
+      await().atMost(WAIT).until(() -> eventLines(log).size() >= 3);
+      long epoch = eventLines(log).getFirst().path("epoch").asLong();
+      String node = eventLines(log).getFirst().path("node").asText();
+      long generation = System.currentTimeMillis(); // above any spec an earlier test sent
+      send(
+          producer,
+          signer.sign(
+              CommandEnvelope.of(
+                  URI.create("fleetwave:control-plane"),
+                  node,
+                  Instant.now(),
+                  new ApplyNodeSpec(
+                      new NodeSpec(
+                          node, generation, null, List.of(), GatePolicy.HOLD_UNTIL_APPLIED),
+                      Instant.now(),
+                      null))));
+      await()
+          .atMost(WAIT)
+          .until(() -> events.of(node, SpecApplied.class).contains(new SpecApplied(generation)));
+
+      // Heartbeats go on: compare what is on the topic with the lines once both hold the same.
+      await("one line per event of this run, in seq order")
+          .atMost(WAIT)
+          .until(() -> published(events, node, epoch).equals(logged(log, epoch)));
+      List<String> published = published(events, node, epoch);
+      assertThat(published).contains("0 NodeRegistered", "1 GpuInventoryReported");
+      assertThat(logged(log, epoch)).isEqualTo(published);
+
+      List<com.fasterxml.jackson.databind.JsonNode> lines = jsonLines(log);
+      assertThat(lines)
+          .as("the spec received, once")
+          .filteredOn(l -> "ApplyNodeSpec".equals(l.path("command").asText()))
+          .filteredOn(l -> l.path("generation").asLong() == generation)
+          .singleElement()
+          .satisfies(l -> assertThat(l.path("node").asText()).isEqualTo(node));
+      assertThat(eventLines(log))
+          .filteredOn(l -> l.path("event").asText().equals("SpecApplied"))
+          .filteredOn(l -> l.path("epoch").asLong() == epoch)
+          .singleElement()
+          .satisfies(
+              l ->
+                  assertThat(l.path("message").asText())
+                      .matches(
+                          "node "
+                              + node
+                              + " event SpecApplied epoch="
+                              + epoch
+                              + " seq=\\d+ gen="
+                              + generation
+                              + " applied in \\d+\\.\\d s"));
+    } finally {
+      agent.destroyForcibly();
+    }
+  }
+
+  /** This run's events on the topic, as {@code "seq Type"}, in seq order. */
+  private static List<String> published(NodeEventsReader events, String node, long epoch) {
+    return events.of(node).stream()
+        .filter(e -> e.epoch() == epoch)
+        .map(e -> e.seq() + " " + e.data().getClass().getSimpleName())
+        .toList();
+  }
+
+  /** This run's per-event log lines, as {@code "seq Type"}, in the order logged. */
+  private static List<String> logged(Path log, long epoch) throws Exception {
+    return eventLines(log).stream()
+        .filter(l -> l.path("epoch").asLong() == epoch)
+        .map(l -> l.path("seq").asLong() + " " + l.path("event").asText())
+        .toList();
+  }
+
+  private static List<com.fasterxml.jackson.databind.JsonNode> eventLines(Path log)
+      throws Exception {
+    return jsonLines(log).stream().filter(l -> l.has("event")).toList();
+  }
+
+  /** Every complete line of the agent's output, each of which must be one JSON object. */
+  private static List<com.fasterxml.jackson.databind.JsonNode> jsonLines(Path log)
+      throws Exception {
+    String text = Files.readString(log);
+    List<com.fasterxml.jackson.databind.JsonNode> lines = new java.util.ArrayList<>();
+    // A line still being written has no newline yet: only complete lines count.
+    for (String line : text.substring(0, text.lastIndexOf('\n') + 1).split("\n", -1)) {
+      if (line.isBlank() || line.startsWith("WARNING: ")) {
+        continue; // the JVM's own native-access warnings are not the agent's log
+      }
+      lines.add(io.fleetwave.events.codec.EventCodec.mapper().readTree(line));
+    }
+    return lines;
+  }
+
+  @Test
   void anUnreadablePublicKeyStopsTheAgentWithAClearMessage() throws Exception {
     Process agent =
         agent(

@@ -42,6 +42,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SimulatedFleet implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(SimulatedFleet.class.getName());
 
+  // A fleet in one JVM (demo, tests, benchmarks) would log a line per event of each of its
+  // thousands of nodes: those lines are for a real agent's own log. Held here: JUL keeps loggers
+  // weakly, and a collected one would forget its level.
+  @SuppressWarnings("UnusedVariable") // held, never read: see above
+  private static final java.util.logging.Logger EVENT_LINES = quietEventLines();
+
   /**
    * @param bootstrapServers Kafka bootstrap servers
    * @param heartbeatInterval per-node heartbeat interval
@@ -127,6 +133,13 @@ public final class SimulatedFleet implements AutoCloseable {
   /** What the nodes of a following fleet share. */
   record Following(
       SpecFollowing spec, CommandFollower follower, ExecutorService workers, Path stateRoot) {}
+
+  private static java.util.logging.Logger quietEventLines() {
+    java.util.logging.Logger lines =
+        java.util.logging.Logger.getLogger(io.fleetwave.agent.publish.EventLines.LOGGER);
+    lines.setLevel(java.util.logging.Level.WARNING);
+    return lines;
+  }
 
   private SimulatedFleet(
       Settings settings,

@@ -63,6 +63,10 @@ public class AuditFilter {
                   entry.target = clip(target(request));
                   entry.status = response.getStatus();
                   entry.outcome = clip(outcome(response));
+                  // One line per change: with the node or rollout of its path in the MDC
+                  // (logging/RequestLogContext), kept by the request's Vert.x context.
+                  LOG.infof(
+                      "%s %s by %s: %s", entry.action, entry.target, entry.actor, entry.outcome);
                   return log.append(entry);
                 })
             .ifNoItem()

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fleetwave.controlplane.config.KubernetesConfig;
+import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.controlplane.projection.NodeChange;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
@@ -87,7 +88,9 @@ public class GateLabels {
         LOG.debugf("node %s is not a Kubernetes node: no gate label", node);
         labelled.put(node, gate);
       } else {
-        LOG.warnf("cannot label node %s %s=%s: %s", node, LABEL, gate, e.getMessage());
+        LogContext.aboutNode(
+            node,
+            () -> LOG.warnf("cannot label node %s %s=%s: %s", node, LABEL, gate, e.getMessage()));
       }
     }
   }

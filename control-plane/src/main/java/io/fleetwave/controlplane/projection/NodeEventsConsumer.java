@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.kubernetes.GateLabels;
+import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.NodeEvent;
 import io.quarkus.runtime.ShutdownEvent;
@@ -135,8 +136,16 @@ public class NodeEventsConsumer {
 
   private static Rejection rejection(KafkaRecord<String, byte[]> record, String reason) {
     long offset = offset(record);
-    LOG.warnf(
-        "dead-lettering %s-%d@%d: %s", record.getTopic(), record.getPartition(), offset, reason);
+    Runnable line =
+        () ->
+            LOG.warnf(
+                "dead-lettering %s-%d@%d: %s",
+                record.getTopic(), record.getPartition(), offset, reason);
+    if (record.getKey() == null) {
+      line.run();
+    } else {
+      LogContext.aboutNode(record.getKey(), line); // the key names the node, if anything does
+    }
     return new Rejection(
         record.getTopic(),
         record.getPartition(),

@@ -4,6 +4,7 @@ import io.fleetwave.agent.AgentHaltedException;
 import io.fleetwave.agent.NodeAgent;
 import io.fleetwave.agent.gpu.GpuBackend;
 import io.fleetwave.agent.gpu.GpuOperationException;
+import io.fleetwave.agent.publish.EventLines;
 import io.fleetwave.agent.reconcile.DevicePluginGate;
 import io.fleetwave.agent.reconcile.ObservedNode;
 import io.fleetwave.agent.reconcile.Outcome;
@@ -203,7 +204,9 @@ public final class SpecConverger implements CommandSink {
 
   private Optional<CommandEnvelope> decode(byte[] value) {
     try {
-      return Optional.of(CommandCodec.decode(value));
+      CommandEnvelope command = CommandCodec.decode(value);
+      EventLines.received(node(), command);
+      return Optional.of(command);
     } catch (EventRejectedException e) {
       agent.publish(new SpecRejected(0, null, MALFORMED, e.getMessage()));
       return Optional.empty();

@@ -6,6 +6,8 @@ import io.fleetwave.agent.gpu.GpuProcess;
 import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.agent.host.CommandRunner;
 import io.fleetwave.agent.host.HostFacts;
+import io.fleetwave.agent.host.TrustedPaths;
+import io.fleetwave.agent.host.UntrustedPathException;
 import io.fleetwave.agent.nvml.Nvml.GpuInstanceProfileInfo;
 import io.fleetwave.agent.nvml.Nvml.Placement;
 import io.fleetwave.agent.reset.GpuReset;
@@ -89,6 +91,22 @@ public final class NvmlGpuBackend implements GpuBackend {
       ResetPolicy policy,
       NodeReboot reboot,
       Duration nvmlCallBound) {
+    return open(facts, runner, policy, reboot, nvmlCallBound, TrustedPaths.rootOrSelf());
+  }
+
+  /**
+   * As above, loading NVML only if {@code trust} accepts the library and every directory on its
+   * real path (a root agent must not load a library someone else could have replaced).
+   *
+   * @throws UntrustedPathException naming the path, its owner and mode
+   */
+  public static NvmlGpuBackend open(
+      HostFacts facts,
+      CommandRunner runner,
+      ResetPolicy policy,
+      NodeReboot reboot,
+      Duration nvmlCallBound,
+      TrustedPaths trust) {
     java.nio.file.Path library =
         facts
             .nvmlLibrary()
@@ -100,7 +118,7 @@ public final class NvmlGpuBackend implements GpuBackend {
                             + " ("
                             + facts.reasons().get("driverRoot")
                             + ")"));
-    Nvml nvml = Nvml.load(library, nvmlCallBound);
+    Nvml nvml = Nvml.load(trust.check(library, "NVML library"), nvmlCallBound);
     try {
       nvml.init();
     } catch (NvmlException | NvmlHungException e) {

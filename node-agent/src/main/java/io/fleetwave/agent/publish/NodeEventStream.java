@@ -6,6 +6,7 @@ import io.fleetwave.events.node.NodeEvent;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,6 +33,7 @@ public final class NodeEventStream {
   private final OrderedDelivery delivery;
   private final Clock clock;
   private final Supplier<List<NodeEvent>> restatement;
+  private final EventLines lines;
   private long nextSeq;
   private long droppedFrom = -1;
   private long droppedTo = -1;
@@ -53,6 +55,7 @@ public final class NodeEventStream {
     this.delivery = Objects.requireNonNull(delivery, "delivery");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.restatement = Objects.requireNonNull(restatement, "restatement");
+    this.lines = new EventLines(nodeName);
   }
 
   /**
@@ -86,9 +89,11 @@ public final class NodeEventStream {
 
   private CompletableFuture<RecordMetadata> offer(NodeEvent event) {
     long seq = nextSeq++;
+    Instant now = clock.instant();
     Optional<CompletableFuture<RecordMetadata>> acknowledged =
-        delivery.offer(Envelope.of(source, nodeName, clock.instant(), epoch, seq, event));
+        delivery.offer(Envelope.of(source, nodeName, now, epoch, seq, event));
     if (acknowledged.isPresent()) {
+      lines.published(epoch, seq, now, event);
       return acknowledged.get();
     }
     dropped(seq);
@@ -117,10 +122,12 @@ public final class NodeEventStream {
     long to = droppedTo;
     long seq = nextSeq++;
     EventsDropped gap = new EventsDropped(from, to, to - from + 1, fullReason());
-    if (delivery.offer(Envelope.of(source, nodeName, clock.instant(), epoch, seq, gap)).isEmpty()) {
+    Instant now = clock.instant();
+    if (delivery.offer(Envelope.of(source, nodeName, now, epoch, seq, gap)).isEmpty()) {
       droppedTo = seq; // not even the declaration fit: the gap grows to include it
       return;
     }
+    lines.published(epoch, seq, now, gap);
     droppedFrom = -1;
     droppedTo = -1;
     LOG.log(

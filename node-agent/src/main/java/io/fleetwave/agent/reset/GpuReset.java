@@ -91,7 +91,9 @@ public final class GpuReset {
           return new ResetOutcome.Reset("nvidia-smi -r -i " + target.pciBusId());
         }
         failure = result.describe();
-      } catch (CommandRunner.CommandTimeoutException | java.io.UncheckedIOException e) {
+      } catch (CommandRunner.CommandTimeoutException
+          | java.io.UncheckedIOException
+          | io.fleetwave.agent.host.UntrustedPathException e) {
         failure = e.getMessage();
       }
     } else {

@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.driver.DriverResolution;
 import io.fleetwave.controlplane.driver.DriverVersion;
+import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;
 import io.fleetwave.controlplane.rollout.drain.Disruption;
 import io.fleetwave.controlplane.rollout.drain.DrainException;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /**
  * The effects of a node's start, after its NodeStarted is in the log: with an active {@link
@@ -40,6 +42,7 @@ import java.util.UUID;
  * the decider. Effects never append events.
  */
 final class NodeEffects {
+  private static final Logger LOG = Logger.getLogger(NodeEffects.class);
   private final SpecService specs;
   private final NodeDrain drain;
   private final DriverChangeExecutor drivers;
@@ -129,6 +132,11 @@ final class NodeEffects {
       long generation = node.generation();
       Phase phase = node.phase();
       generations.put(name, generation);
+      try (LogContext.Scope _ = LogContext.node(name)) {
+        LOG.infof(
+            "rollout %s: sending node %s its spec, generation %d (%s)",
+            run.name(), name, generation, phase == Phase.FORWARD ? "forward" : "back");
+      }
       requests.add(
           new RolloutSpecRequest(
               name,
@@ -313,7 +321,6 @@ final class NodeEffects {
    * logged.
    */
   void abandon(NodeOutage outage, String reason) {
-    org.jboss.logging.Logger log = org.jboss.logging.Logger.getLogger(NodeEffects.class);
     drain
         .keepOutOfService(outage, reason)
         .ifNoItem()
@@ -321,11 +328,18 @@ final class NodeEffects {
         .fail()
         .subscribe()
         .with(
-            kept -> log.infof("node %s kept out of service: %s", outage.node(), kept.reason()),
+            kept ->
+                LogContext.aboutNode(
+                    outage.node(),
+                    () ->
+                        LOG.infof("node %s kept out of service: %s", outage.node(), kept.reason())),
             error ->
-                log.warnf(
-                    "node %s (%s): undoing its pauses failed (%s): %s",
-                    outage.node(), reason, drain.name(), reason(error)));
+                LogContext.aboutNode(
+                    outage.node(),
+                    () ->
+                        LOG.warnf(
+                            "node %s (%s): undoing its pauses failed (%s): %s",
+                            outage.node(), reason, drain.name(), reason(error))));
   }
 
   /** The drain's view of a node's change in its current phase. */
@@ -353,10 +367,12 @@ final class NodeEffects {
         .onFailure()
         .invoke(
             e ->
-                org.jboss.logging.Logger.getLogger(NodeEffects.class)
-                    .warnf(
-                        "node %s: cannot record that it reboots (%s): %s",
-                        outage.node(), drain.name(), reason(e)))
+                LogContext.aboutNode(
+                    outage.node(),
+                    () ->
+                        LOG.warnf(
+                            "node %s: cannot record that it reboots (%s): %s",
+                            outage.node(), drain.name(), reason(e))))
         .onFailure()
         .recoverWithNull();
   }

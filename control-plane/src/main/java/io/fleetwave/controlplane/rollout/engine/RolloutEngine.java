@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
@@ -231,29 +233,8 @@ public final class RolloutEngine implements AutoCloseable {
     Map<UUID, List<Envelope<RolloutEvent>>> folded = new HashMap<>();
     for (Map.Entry<UUID, List<LoggedRecord>> entry : logged.entrySet()) {
       UUID id = entry.getKey();
-      RolloutFold.Folded fold =
-          RolloutFold.fold(id, entry.getValue(), plan -> LoggedPlan.problem(json, plan));
-      logIgnored(id, fold);
-      RolloutRun run = fold.run();
-      List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
-      if (fold.verdict() != null) {
-        run = run != null ? run : RolloutRun.uncreated(id);
-        events.addAll(fail(run, fold.verdict(), fold.nextSeq()));
-      }
-      if (run == null) {
-        // Its creation is not complete in the log (a leader stopped between chunks): it is
-        // logged again from the stored request, and what is logged already folds as duplicates.
-        continue;
-      }
-      LoggedRecord first = entry.getValue().getFirst();
-      store.logged(id, first.partition(), first.offset());
-      runs.put(run.id(), run);
-      folded.put(run.id(), events);
-      for (NodeRun node : run.inFlight()) {
-        resend.add(key(run.id(), node.node()));
-      }
-      for (NodeRun node : run.releasePending()) {
-        resend.add(key(run.id(), node.node()));
+      try (LogContext.Scope _ = LogContext.rollout(id)) {
+        takeOverRollout(id, entry.getValue(), folded);
       }
     }
     leadership.check(term);
@@ -282,6 +263,34 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
+  /** Takes one rollout over from its records: folded, failed if they cannot be, and kept. */
+  private void takeOverRollout(
+      UUID id, List<LoggedRecord> records, Map<UUID, List<Envelope<RolloutEvent>>> folded) {
+    RolloutFold.Folded fold = RolloutFold.fold(id, records, plan -> LoggedPlan.problem(json, plan));
+    logIgnored(id, fold);
+    RolloutRun run = fold.run();
+    List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
+    if (fold.verdict() != null) {
+      run = run != null ? run : RolloutRun.uncreated(id);
+      events.addAll(fail(run, fold.verdict(), fold.nextSeq()));
+    }
+    if (run == null) {
+      // Its creation is not complete in the log (a leader stopped between chunks): it is
+      // logged again from the stored request, and what is logged already folds as duplicates.
+      return;
+    }
+    LoggedRecord first = records.getFirst();
+    store.logged(id, first.partition(), first.offset());
+    runs.put(run.id(), run);
+    folded.put(run.id(), events);
+    for (NodeRun node : run.inFlight()) {
+      resend.add(key(run.id(), node.node()));
+    }
+    for (NodeRun node : run.releasePending()) {
+      resend.add(key(run.id(), node.node()));
+    }
+  }
+
   /** Records of the log the fold ignored, with the reason (stale terms, duplicates). */
   static void logIgnored(UUID rollout, RolloutFold.Folded folded) {
     for (RolloutFold.Ignored ignored : folded.ignored()) {
@@ -292,6 +301,17 @@ public final class RolloutEngine implements AutoCloseable {
           ignored.envelope().seq(),
           ignored.envelope().epoch(),
           ignored.reason());
+    }
+  }
+
+  /** One line per appended decision, about the rollout and, where it names one, the node. */
+  private static void logDecisions(String rollout, List<Envelope<RolloutEvent>> appended) {
+    for (Envelope<RolloutEvent> envelope : appended) {
+      Optional<String> node = DecisionLines.node(envelope.data());
+      try (LogContext.Scope _ = node.map(LogContext::node).orElse(() -> {})) {
+        LOG.infof(
+            "rollout %s #%d: %s", rollout, envelope.seq(), DecisionLines.describe(envelope.data()));
+      }
     }
   }
 
@@ -345,6 +365,7 @@ public final class RolloutEngine implements AutoCloseable {
     List<Envelope<RolloutEvent>> failure =
         RolloutLog.envelopes(run.id(), term, seq - 1, List.of(verdict), clock.instant());
     append(failure);
+    logDecisions(run.name(), failure);
     run.apply(failure.getFirst());
     LOG.errorf("rollout %s failed, the others go on: %s", run.name(), verdict.describe());
     return failure;
@@ -360,21 +381,9 @@ public final class RolloutEngine implements AutoCloseable {
     Set<UUID> active = new HashSet<>();
     for (RolloutProgressStore.ActiveRollout stored : store.active()) {
       active.add(stored.id());
-      RolloutRun run = runs.get(stored.id());
-      if (run == null) {
-        run = create(stored);
+      try (LogContext.Scope _ = LogContext.rollout(stored.id())) {
+        round(stored, requests, refresh);
       }
-      if (!run.status().active()) {
-        // Finished in the log, not yet in the projection (the last leader stopped in between).
-        store.project(run, List.of(), run.drainChanged(), false);
-        continue;
-      }
-      RolloutRules limits = rules.get(stored.id());
-      if (limits == null) {
-        limits = RolloutRules.of(plan(run));
-        rules.put(stored.id(), limits);
-      }
-      advance(run, limits, requests.getOrDefault(run.id(), List.of()), refresh);
     }
     runs.keySet().retainAll(active);
     rules.keySet().retainAll(active);
@@ -386,6 +395,28 @@ public final class RolloutEngine implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** One rollout's part of a round: logged if it is new, then advanced. */
+  private void round(
+      RolloutProgressStore.ActiveRollout stored,
+      Map<UUID, List<OperatorRequest>> requests,
+      boolean refresh) {
+    RolloutRun run = runs.get(stored.id());
+    if (run == null) {
+      run = create(stored);
+    }
+    if (!run.status().active()) {
+      // Finished in the log, not yet in the projection (the last leader stopped in between).
+      store.project(run, List.of(), run.drainChanged(), false);
+      return;
+    }
+    RolloutRules limits = rules.get(stored.id());
+    if (limits == null) {
+      limits = RolloutRules.of(plan(run));
+      rules.put(stored.id(), limits);
+    }
+    advance(run, limits, requests.getOrDefault(run.id(), List.of()), refresh);
   }
 
   /**
@@ -418,6 +449,7 @@ public final class RolloutEngine implements AutoCloseable {
     List<Envelope<RolloutEvent>> first =
         RolloutLog.envelopes(stored.id(), term, 0, RolloutChunks.of(created), creation.createdAt());
     RolloutLog.Position start = append(first).getFirst();
+    logDecisions(stored.name(), first);
     // Where it starts, before the projection (which may take a while at 100,000 nodes): a leader
     // that takes over reads it from there rather than logging it again.
     store.logged(stored.id(), start.partition(), start.offset());
@@ -479,6 +511,7 @@ public final class RolloutEngine implements AutoCloseable {
               } catch (RolloutLog.RecordRefusedException refused) {
                 refuse(r, envelopes, refused);
               }
+              logDecisions(r.name(), envelopes);
               faults.afterAppend(envelopes);
               return envelopes;
             },
