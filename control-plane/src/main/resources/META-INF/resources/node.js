@@ -68,7 +68,7 @@
       const model = modelOf(catalogue, g.pciDeviceId);
       const want = desired && desired.spec.gpus.find((d) => d.index === g.index);
       const mig = !g.migCapable ? 'no MIG'
-        : `MIG ${esc(g.migMode)}${g.migModePending ? ` <span class="diff">(pending ${esc(g.migModePending)})</span>` : ''}`;
+        : `MIG ${esc(g.migMode)}${g.migModePending && g.migModePending !== g.migMode ? ` <span class="diff">(pending ${esc(g.migModePending)}: needs a GPU reset)</span>` : ''}`;
       const vgpu = want && Object.keys(want.vgpuTypes || {}).length
         ? Object.entries(want.vgpuTypes).map(([vf, t]) => `VF ${esc(vf)}: <code>${esc(t)}</code>`).join(', ')
         : '<span class="muted">none set</span>';

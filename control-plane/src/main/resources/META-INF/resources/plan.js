@@ -173,7 +173,7 @@
       const configs = await Fw.api('/api/v1/mig-configs');
       const select = document.querySelector('select[name=migConfig]');
       select.innerHTML = '<option value="">(none)</option>'
-        + configs.map((c) => `<option>${esc(c.name)}</option>`).join('');
+        + configs.map((c) => `<option value="${esc(c.name)}">${esc(c.name)}</option>`).join('');
     } catch (e) {
       Fw.showProblem('problem', e);
     }

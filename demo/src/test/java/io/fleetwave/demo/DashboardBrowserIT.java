@@ -71,6 +71,9 @@ class DashboardBrowserIT {
     }
   }
 
+  /** What one page load may transfer (issue 13: a few hundred KB, at 10,000 nodes too). */
+  private static final long PAGE_BUDGET_BYTES = 300_000;
+
   private static WebDriver page() {
     return browser.driver();
   }
@@ -107,6 +110,7 @@ class DashboardBrowserIT {
         .isEqualTo("mixed drivers");
     browser.waitUpTo().until(textToBePresentInElementLocated(By.id("pageinfo"), "12 nodes"));
     browser.screenshot("fleet");
+    assertWithinBudget("fleet");
 
     page().findElement(By.cssSelector("#versions a[href='index.html?zone=zone-b']")).click();
     browser.waitUpTo().until(textToBePresentInElementLocated(By.id("crumbs"), "zone zone-b"));
@@ -197,6 +201,7 @@ class DashboardBrowserIT {
     browser.waitUpTo().until(textToBe(By.id("live"), "· finished"));
     assertThat(button("pause").isEnabled()).isFalse();
     browser.screenshot("rollout");
+    assertWithinBudget("rollout");
   }
 
   @Test
@@ -237,7 +242,7 @@ class DashboardBrowserIT {
             .jsonPath()
             .getList("gpus[0].instances");
 
-    browser.open("/node.html?name=" + MIG_NODE);
+    browser.open("/node.html?name=" + MIG_NODE + "#gpu-0");
     browser.waitUpTo().until(numberOfElementsToBe(By.cssSelector("#gpu-0 .mig-slice"), 4));
     WebElement picture = page().findElement(By.cssSelector("#gpu-0 .mig"));
     assertThat(picture.getAttribute("data-memory-slices")).isEqualTo("8");
@@ -263,6 +268,7 @@ class DashboardBrowserIT {
     assertThat(page().findElement(By.id("steps")).getText()).contains("create-instance");
     browser.waitUpTo().until(presenceOfElementLocated(By.cssSelector("#events li[data-type]")));
     browser.screenshot("node");
+    assertWithinBudget("node");
   }
 
   @Test
@@ -320,6 +326,12 @@ class DashboardBrowserIT {
               return view.getBoolean("progress.awaitingPromotion");
             });
     return id;
+  }
+
+  private static void assertWithinBudget(String name) {
+    long bytes = browser.bytesTransferred();
+    System.out.printf("dashboard %s page transferred %d bytes%n", name, bytes);
+    assertThat(bytes).as("bytes the %s page transferred", name).isLessThan(PAGE_BUDGET_BYTES);
   }
 
   private static void type(String field, String text) {
