@@ -54,10 +54,10 @@
     const waves = (s.waves || []).map((w) => {
       const counts = { ...zeroCounts(), ...(w.counts || {}) };
       const total = w.nodes ?? w.total ?? Object.values(counts).reduce((a, b) => a + b, 0);
-      return { number: w.number, total, counts };
+      return { number: w.index ?? w.number, total, counts, startedAt: w.startedAt, finishedAt: w.finishedAt };
     });
     return {
-      id: s.id, name: s.name, state: s.state, createdAt: s.createdAt, createdBy: s.createdBy,
+      id: s.id, name: s.name, state: s.state, createdAt: s.createdAt, createdBy: s.createdBy ?? s.actor,
       currentWave: s.currentWave ?? 0, awaitingPromotion: !!s.awaitingPromotion,
       statusReason: s.statusReason, pausedBy: s.pausedBy, lastSeq: s.lastSeq ?? 0,
       counts: { ...zeroCounts(), ...(s.counts || {}) },

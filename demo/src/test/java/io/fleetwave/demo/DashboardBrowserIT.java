@@ -168,6 +168,7 @@ class DashboardBrowserIT {
     assertThat(page().findElements(By.cssSelector("#plan-nodes tbody tr"))).hasSize(6);
     assertThat(page().findElement(By.cssSelector("#plan-nodes tbody tr")).getText())
         .contains("3g.40gb");
+    browser.scrollTo(By.id("plan"));
     browser.screenshot("plan");
 
     page().findElement(By.id("create")).click();
