@@ -55,7 +55,7 @@
       const where = `memory slices ${i.placement.start}..${i.placement.start + i.placement.size - 1}`;
       return `<div class="mig-slice" data-profile="${esc(i.profile)}" data-start="${esc(i.placement.start)}"
         data-size="${esc(i.placement.size)}" title="${esc(`${i.profile}: ${where}`)}"
-        style="grid-column:${i.placement.start + 1} / span ${i.placement.size}">
+        style="grid-column:${Number(i.placement.start) + 1} / span ${Number(i.placement.size)}">
         ${esc(i.profile)}<small>${esc(compute)}</small></div>`;
     }).join('');
     return `<div class="mig" role="img" aria-label="${esc(`MIG layout on ${slices} memory slices`)}"

@@ -200,7 +200,9 @@ class DashboardBrowserIT {
         .hasSizeGreaterThanOrEqualTo(6);
     assertThat(page().findElements(By.cssSelector("#nodes tr[data-state='succeeded']"))).hasSize(6);
     browser.waitUpTo().until(textToBe(By.id("live"), "· finished"));
-    assertThat(button("pause").isEnabled()).isFalse();
+    for (String action : List.of("pause", "resume", "promote", "abort", "rollback")) {
+      assertThat(button(action).isEnabled()).as("%s on a completed rollout", action).isFalse();
+    }
     browser.screenshot("rollout");
     assertWithinBudget("rollout");
   }
