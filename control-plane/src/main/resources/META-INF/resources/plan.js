@@ -90,7 +90,7 @@
       <div class="card"><h2>excluded</h2><div class="big">${esc(plan.excluded.length)}</div></div>
       <div class="card"><h2>out of service at once</h2>${esc(plan.maxUnavailableNodes)} nodes
         ${plan.maxZonesInFlight != null ? `<br>${esc(plan.maxZonesInFlight)} zone(s)` : ''}</div>
-      <div class="card"><h2>GPUs of the models touched</h2><div class="big">${esc(gpus)}</div></div>`;
+      <div class="card"><h2>GPUs in the fleet</h2><div class="big">${esc(gpus)}</div></div>`;
     el('plan-waves').querySelector('tbody').innerHTML = plan.waves.map((w) => {
       const nodes = w.batches.flatMap((b) => b.nodes);
       const peak = Math.max(0, ...w.batches.map((b) => b.nodes.reduce((s, n) => s + gpusOffline(n), 0)));
