@@ -2,23 +2,30 @@ package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.SummaryQueries;
+import io.fleetwave.controlplane.readmodel.VersionDistribution;
+import io.fleetwave.controlplane.readmodel.VersionQueries;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 @RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/fleet")
 @Produces(MediaType.APPLICATION_JSON)
 public class FleetResource {
   private final SummaryQueries summaries;
+  private final VersionQueries versions;
 
-  public FleetResource(SummaryQueries summaries) {
+  public FleetResource(SummaryQueries summaries, VersionQueries versions) {
     this.summaries = summaries;
+    this.versions = versions;
   }
 
   @GET
@@ -26,5 +33,30 @@ public class FleetResource {
   @Operation(summary = "Counts by host kind, GPU model, MIG mode and health")
   public Uni<FleetSummary> summary() {
     return summaries.summary();
+  }
+
+  @GET
+  @Path("/versions")
+  @Operation(
+      summary = "Version distribution: nodes per zone, pool, driver, OS and MIG layout",
+      description =
+          "One row per distinct (zone, pool, driver version, OS, MIG layout) with its node count"
+              + " and how many of those nodes drift from their desired state (not converged, or"
+              + " a desired driver they do not run). The pool is the node's first pool label"
+              + " (pool, GKE/EKS/Karpenter/AKS node pool). At most "
+              + VersionQueries.MAX_ROWS
+              + " rows.")
+  public Uni<List<VersionDistribution>> versions(
+      @Parameter(description = "only this zone ('(none)' for nodes without one)")
+          @QueryParam("zone")
+          String zone,
+      @Parameter(description = "only this pool ('(none)' for nodes without one)")
+          @QueryParam("pool")
+          String pool) {
+    return versions.distribution(blankToNull(zone), blankToNull(pool));
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
   }
 }

@@ -19,7 +19,17 @@ public record NodeFilter(HostKind hostKind, String gpuModel, LabelSelector selec
   private static final Pattern PCI_ID = Pattern.compile("0[xX][0-9A-Fa-f]{8}");
 
   /** A WHERE clause (without the keyword) and its parameters, $1 onwards. */
-  public record Condition(String sql, List<Object> params) {}
+  public record Condition(String sql, List<Object> params) {
+    /** This condition and the node's reported zone equal to {@code zone}; unchanged when blank. */
+    public Condition inZone(String zone) {
+      if (zone == null || zone.isBlank()) {
+        return this;
+      }
+      List<Object> withZone = new ArrayList<>(params);
+      withZone.add(zone);
+      return new Condition("(" + sql + ") AND n.zone = $" + withZone.size(), withZone);
+    }
+  }
 
   public static NodeFilter parse(String hostKind, String gpuModel, String selector) {
     HostKind kind = null;

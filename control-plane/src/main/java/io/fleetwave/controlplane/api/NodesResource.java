@@ -59,9 +59,14 @@ public class NodesResource {
       @Parameter(description = "Kubernetes label selector, e.g. pool=training,zone notin (b)")
           @QueryParam("selector")
           String selector,
+      @Parameter(
+              description = "the node's zone, as reported (GET /api/v1/fleet/versions lists them)")
+          @QueryParam("zone")
+          String zone,
       @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
       @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
-    NodeFilter.Condition filter = NodeFilter.parse(hostKind, gpuModel, selector).toSql();
+    NodeFilter.Condition filter =
+        NodeFilter.parse(hostKind, gpuModel, selector).toSql().inZone(zone);
     PageRequest paging = PageRequest.parse(page, size);
     return nodes.list(filter.sql(), filter.params(), paging);
   }

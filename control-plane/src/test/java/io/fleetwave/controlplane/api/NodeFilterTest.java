@@ -40,4 +40,14 @@ class NodeFilterTest {
         .isInstanceOf(ProblemException.class)
         .hasMessageContaining("expected '(' to open the value set");
   }
+
+  @Test
+  void aZoneIsOneMoreParameterAfterTheOthersAndABlankOneAddsNothing() {
+    NodeFilter.Condition condition = NodeFilter.parse("cos", null, null).toSql().inZone("zone-b");
+    assertThat(condition.sql()).isEqualTo("(n.host_kind = $1) AND n.zone = $2");
+    assertThat(condition.params()).containsExactly("cos", "zone-b");
+    NodeFilter.Condition unchanged = NodeFilter.parse(null, null, null).toSql();
+    assertThat(unchanged.inZone(" ")).isEqualTo(unchanged);
+    assertThat(unchanged.inZone(null)).isEqualTo(unchanged);
+  }
 }

@@ -83,6 +83,15 @@ class OperationsIT {
         .statusCode(200)
         .contentType(containsString("text/html"))
         .body(containsString("Fleetwave"))
-        .body(containsString("/api/v1/fleet/summary"));
+        .body(containsString("fleet.js"));
+    given().get("/fleet.js").then().statusCode(200).body(containsString("/api/v1/fleet/summary"));
+    for (String page : new String[] {"/rollout.html", "/plan.html", "/node.html"}) {
+      given()
+          .get(page)
+          .then()
+          .statusCode(200)
+          .contentType(containsString("text/html"))
+          .body(containsString("app.js"));
+    }
   }
 }

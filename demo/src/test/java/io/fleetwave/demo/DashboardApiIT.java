@@ -1,0 +1,152 @@
+package io.fleetwave.demo;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+
+import io.fleetwave.controlplane.fixtures.ApiTokens;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.demo.fixtures.DashboardFleetProfile;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read endpoints the dashboard pages need, over the simulated dashboard fleet: the version
+ * distribution with drift, the caller's roles, the GPU catalogue's MIG geometry, nodes by zone.
+ */
+@QuarkusTest
+@TestProfile(DashboardFleetProfile.class)
+class DashboardApiIT {
+  static final String OLD_DRIVER_NODE = "mixed-old-0";
+
+  @BeforeEach
+  void fleetIsProjected() {
+    awaitFleetProjected();
+  }
+
+  static void awaitFleetProjected() {
+    await("the simulated dashboard fleet is projected")
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                ProjectionRows.count("SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
+                    == DashboardFleetProfile.NODES);
+  }
+
+  /**
+   * Asks {@value #OLD_DRIVER_NODE} (driver 570) for driver 580.105.08, which no agent installs by
+   * itself: the node drifts from its desired state until a driver rollout changes it.
+   */
+  static void makeTheOldDriverNodeDrift() {
+    given()
+        .contentType(ContentType.JSON)
+        .body("{\"driverVersion\": \"580.105.08\"}")
+        .put("/api/v1/nodes/{name}/spec", OLD_DRIVER_NODE)
+        .then()
+        .statusCode(202);
+  }
+
+  @Test
+  void theVersionDistributionCountsEachPoolsVersionsAndItsDrift() {
+    makeTheOldDriverNodeDrift();
+    await("the mixed pool shows its old-driver node drifting")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                given()
+                    .queryParam("zone", "zone-b")
+                    .queryParam("pool", "mixed")
+                    .get("/api/v1/fleet/versions")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .<Integer>getList("findAll { it.driverVersion == '570.172.08' }.drifted")
+                    .equals(List.of(1)));
+
+    List<Map<String, Object>> mixed =
+        given()
+            .queryParam("zone", "zone-b")
+            .queryParam("pool", "mixed")
+            .get("/api/v1/fleet/versions")
+            .then()
+            .extract()
+            .jsonPath()
+            .getList("$");
+    assertThat(mixed)
+        .extracting(
+            row -> row.get("driverVersion"), row -> row.get("nodes"), row -> row.get("drifted"))
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("570.172.08", 1, 1),
+            org.assertj.core.groups.Tuple.tuple("580.95.05", 1, 0));
+    assertThat(mixed).allSatisfy(row -> assertThat(row.get("os")).isNotNull());
+
+    List<Integer> everyPool =
+        given().get("/api/v1/fleet/versions").then().extract().jsonPath().getList("nodes");
+    assertThat(everyPool.stream().mapToInt(Integer::intValue).sum())
+        .isEqualTo(DashboardFleetProfile.NODES);
+  }
+
+  @Test
+  void whoamiNamesTheCallerAndOnlyItsRoles() {
+    given()
+        .header("Authorization", ApiTokens.bearer(ApiTokens.viewer()))
+        .get("/api/v1/security/whoami")
+        .then()
+        .statusCode(200)
+        .body("subject", equalTo("test-viewer"))
+        .body("roles", contains("viewer"));
+    given()
+        .header("Authorization", ApiTokens.bearer(ApiTokens.operator()))
+        .get("/api/v1/security/whoami")
+        .then()
+        .statusCode(200)
+        .body("subject", equalTo("test-operator"))
+        .body("roles", contains("operator"));
+    given()
+        .header("Authorization", ApiTokens.bearer(ApiTokens.of("no-role")))
+        .get("/api/v1/security/whoami")
+        .then()
+        .statusCode(403);
+  }
+
+  @Test
+  void theGpuCatalogueGivesEachModelsMigGeometry() {
+    var models = given().get("/api/v1/gpu-models").then().statusCode(200).extract().jsonPath();
+    assertThat(models.getInt("find { it.pciDeviceIds.contains('0x233010DE') }.mig.memorySlices"))
+        .isEqualTo(8);
+    assertThat(
+            models.getInt(
+                "find { it.pciDeviceIds.contains('0x233010DE') }.mig.profiles"
+                    + ".find { it.name == '3g.40gb' }.memorySlices"))
+        .isEqualTo(4);
+    assertThat(models.getString("find { it.pciDeviceIds.contains('0x27B810DE') }.mig")).isNull();
+  }
+
+  @Test
+  void nodesFilterByTheirZone() {
+    given()
+        .queryParam("zone", "zone-c")
+        .get("/api/v1/nodes")
+        .then()
+        .statusCode(200)
+        .body("total", equalTo(3))
+        .body("items.zone", everyItem(equalTo("zone-c")));
+    given()
+        .queryParam("zone", "zone-b")
+        .queryParam("selector", "pool=mixed")
+        .get("/api/v1/nodes")
+        .then()
+        .body("items.name", contains("mixed-new-0", "mixed-old-0"));
+    given().queryParam("zone", "nowhere").get("/api/v1/nodes").then().body("total", equalTo(0));
+  }
+}
