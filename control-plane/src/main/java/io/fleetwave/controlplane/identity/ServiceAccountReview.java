@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.identity;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
@@ -11,16 +10,19 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks an agent's Kubernetes service-account token with the TokenReview API
  * (authentication.k8s.io/v1) and binds it to a node: the token must be authenticated, belong to one
  * of the configured service accounts, and have been issued to a pod that runs on the node that
- * enrolls. The node comes from the token itself ({@code authentication.kubernetes.io/node-name},
- * set by Kubernetes 1.30 and later for pod-bound tokens), else from the pod the token names.
+ * enrolls. The node comes from the token itself: {@code authentication.kubernetes.io/node-name},
+ * which Kubernetes 1.30 and later put in every pod-bound token (so no pod is read, and the control
+ * plane needs no permission beyond creating TokenReviews).
  */
 @ApplicationScoped
 public class ServiceAccountReview {
@@ -28,14 +30,24 @@ public class ServiceAccountReview {
   static final String POD_NAME = "authentication.kubernetes.io/pod-name";
   private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
 
-  private final Instance<KubernetesClient> client;
+  private final Supplier<KubernetesClient> client;
   private final Set<String> accounts;
   private final List<String> audiences;
 
+  @Inject
   public ServiceAccountReview(Instance<KubernetesClient> client, NodeIdentityConfig config) {
+    this(
+        client::get,
+        Set.copyOf(config.serviceAccounts().orElse(List.of())),
+        config.tokenAudiences().orElse(List.of()));
+  }
+
+  /** For a given client (the RBAC test drives it against the mock API server). */
+  public ServiceAccountReview(
+      Supplier<KubernetesClient> client, Set<String> accounts, List<String> audiences) {
     this.client = client;
-    this.accounts = Set.copyOf(config.serviceAccounts().orElse(List.of()));
-    this.audiences = config.tokenAudiences().orElse(List.of());
+    this.accounts = Set.copyOf(accounts);
+    this.audiences = List.copyOf(audiences);
   }
 
   /**
@@ -99,13 +111,10 @@ public class ServiceAccountReview {
     Map<String, List<String>> extra = user.getExtra() == null ? Map.of() : user.getExtra();
     String pod = first(extra, POD_NAME);
     String tokenNode = first(extra, NODE_NAME);
-    if (tokenNode == null && pod != null) {
-      tokenNode = nodeOfPod(kubernetes, namespaceOf(account), pod);
-    }
     if (tokenNode == null) {
       throw new EnrolmentRefusedException(
-          "the service-account token is not bound to a pod (use a projected, pod-bound token),"
-              + " so it cannot prove which node it runs on");
+          "the service-account token names no node (authentication.kubernetes.io/node-name): it"
+              + " must be a pod's projected token, from Kubernetes 1.30 or later");
     }
     if (!tokenNode.equals(node)) {
       throw new EnrolmentRefusedException(
@@ -116,17 +125,6 @@ public class ServiceAccountReview {
               + "'");
     }
     return "service account " + account + (pod == null ? "" : " (pod " + pod + ")");
-  }
-
-  private static String nodeOfPod(KubernetesClient kubernetes, String namespace, String name) {
-    Pod pod = kubernetes.pods().inNamespace(namespace).withName(name).get();
-    return pod == null || pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-  }
-
-  private static String namespaceOf(String account) {
-    String rest = account.substring(SERVICE_ACCOUNT_PREFIX.length());
-    int colon = rest.indexOf(':');
-    return colon < 0 ? rest : rest.substring(0, colon);
   }
 
   private static String first(Map<String, List<String>> extra, String key) {

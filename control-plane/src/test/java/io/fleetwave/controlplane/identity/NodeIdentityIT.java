@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -15,6 +17,7 @@ import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -191,6 +194,96 @@ class NodeIdentityIT {
         .then()
         .statusCode(400)
         .body("detail", containsString("node key"));
+  }
+
+  @Test
+  void aForgedSpecAppliedCannotCompleteACanary() {
+    List<FleetNodes.Node> fleet =
+        List.of(
+            new FleetNodes.Node(
+                "ident-canary-1",
+                HostKind.UBUNTU,
+                "z1",
+                "550.127.05",
+                "H100-80GB",
+                1,
+                Map.of("identity-pool", "canary")),
+            new FleetNodes.Node(
+                "ident-canary-2",
+                HostKind.UBUNTU,
+                "z1",
+                "550.127.05",
+                "H100-80GB",
+                1,
+                Map.of("identity-pool", "canary")));
+    Map<String, NodeEventSigner> keys = new java.util.HashMap<>();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (FleetNodes.Node node : fleet) {
+        NodeEventSigner key = NodeEnrolments.enroll(node.name());
+        keys.put(node.name(), key);
+        topic.publishSigned(Events.envelope(node.name(), 1, 0, FleetNodes.registered(node)), key);
+        topic.publishSigned(Events.envelope(node.name(), 1, 1, FleetNodes.inventory(node)), key);
+      }
+      for (FleetNodes.Node node : fleet) {
+        await()
+            .atMost(BOUND)
+            .until(() -> Arrays.equals(ProjectionRows.position(node.name()), new long[] {1, 1}));
+      }
+      String rollout =
+          CanaryRollouts.startCanary("identity-canary", "identity-pool=canary", BOUND);
+      String canary =
+          fleet.stream()
+              .map(FleetNodes.Node::name)
+              .filter(n -> given().get("/api/v1/nodes/" + n + "/spec").path("desired") != null)
+              .findFirst()
+              .orElseThrow();
+      long generation =
+          given()
+              .get("/api/v1/nodes/" + canary + "/spec")
+              .then()
+              .extract()
+              .jsonPath()
+              .getLong("desired.generation");
+      String other = fleet.stream().map(FleetNodes.Node::name).filter(n -> !n.equals(canary))
+          .findFirst().orElseThrow();
+
+      byte[] applied =
+          EventCodec.encode(Events.envelope(canary, 1, 2, new SpecApplied(generation)));
+      List<Expected> forgeries =
+          List.of(
+              new Expected(topic.publishRaw(canary, applied), "unsigned node event"),
+              new Expected(
+                  topic.publishRaw(
+                      canary, applied, keys.get(other).keyId(), keys.get(other).sign(applied)),
+                  "signed by another node's key"));
+      await()
+          .atMost(BOUND)
+          .untilAsserted(() -> assertDeadLettered(topic.deadLetters(), forgeries));
+      // The engine read the same records from the head of the log before the projection
+      // dead-lettered them, and did not take them as the canary's result.
+      assertThat(counts(rollout).getInt("'in-flight'")).isEqualTo(1);
+      assertThat(counts(rollout).getInt("succeeded")).isZero();
+      assertThat(given().get("/api/v1/nodes/" + canary + "/spec").path("converged").toString())
+          .isEqualTo("false");
+
+      // The node's own SpecApplied completes it.
+      topic.publishSigned(
+          Events.envelope(canary, 1, 3, new SpecApplied(generation)), keys.get(canary));
+      await()
+          .atMost(BOUND)
+          .until(() -> counts(rollout).getInt("succeeded") >= 1);
+      given().post("/api/v1/rollouts/" + rollout + "/abort").then().statusCode(200);
+    }
+  }
+
+  private static io.restassured.path.json.JsonPath counts(String rollout) {
+    return given()
+        .get("/api/v1/rollouts/" + rollout)
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .setRootPath("progress.counts");
   }
 
   private static io.restassured.response.Response enroll(String node, String token) {

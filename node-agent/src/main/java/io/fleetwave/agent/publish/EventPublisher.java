@@ -27,9 +27,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes node events to Kafka: idempotent producer, acks=all, key = node name, value = the
- * CloudEvents JSON of the envelope, signed by the node's enrolled key ({@link #signAs}). Every send is bounded (max.block.ms, delivery.timeout.ms) and
- * every failure is reported: the returned future fails, the failure counter grows, the failure
- * listener and the log hear of it. One instance is meant to be shared by many agents.
+ * CloudEvents JSON of the envelope, signed by the node's enrolled key ({@link #signAs}). Every send
+ * is bounded (max.block.ms, delivery.timeout.ms) and every failure is reported: the returned future
+ * fails, the failure counter grows, the failure listener and the log hear of it. One instance is
+ * meant to be shared by many agents.
  */
 public final class EventPublisher implements AutoCloseable {
   public static final String CONTENT_TYPE_HEADER = "content-type";
@@ -190,8 +191,8 @@ public final class EventPublisher implements AutoCloseable {
   }
 
   /**
-   * Signs the events of {@code node} with its enrolled key from now on (the control plane refuses
-   * a node's unsigned events where node identity is required).
+   * Signs the events of {@code node} with its enrolled key from now on (the control plane refuses a
+   * node's unsigned events where node identity is required).
    */
   public void signAs(String node, NodeEventSigner signer) {
     signers.put(Objects.requireNonNull(node, "node"), Objects.requireNonNull(signer, "signer"));
