@@ -1,25 +1,18 @@
 package io.fleetwave.controlplane.api;
 
-import io.fleetwave.controlplane.identity.Enrolled;
-import io.fleetwave.controlplane.identity.EnrolmentRequest;
 import io.fleetwave.controlplane.identity.JoinTokenCreated;
 import io.fleetwave.controlplane.identity.JoinTokenRequest;
 import io.fleetwave.controlplane.identity.NodeEnrolment;
-import io.fleetwave.controlplane.identity.Revoked;
 import io.fleetwave.controlplane.security.CurrentActor;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
-import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.jboss.resteasy.reactive.ResponseStatus;
 
 /** Join tokens: how a host outside Kubernetes enrolls its node, once (as kubeadm's). */

@@ -2,8 +2,6 @@ package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.identity.Enrolled;
 import io.fleetwave.controlplane.identity.EnrolmentRequest;
-import io.fleetwave.controlplane.identity.JoinTokenCreated;
-import io.fleetwave.controlplane.identity.JoinTokenRequest;
 import io.fleetwave.controlplane.identity.NodeEnrolment;
 import io.fleetwave.controlplane.identity.Revoked;
 import io.fleetwave.controlplane.security.CurrentActor;

@@ -12,11 +12,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** SQL of the node_keys table: enrolled keys, looked up by id, and their revocation. */
-final class NodeKeyStore {
+public final class NodeKeyStore {
   private NodeKeyStore() {}
 
   /** The enrolled keys among these ids (revoked ones included, marked so). */
-  static Uni<Map<String, EnrolledKey>> byId(SqlClient sql, Collection<String> keyIds) {
+  public static Uni<Map<String, EnrolledKey>> byId(SqlClient sql, Collection<String> keyIds) {
     return sql.preparedQuery(
             "SELECT key_id, node, public_key, revoked_at IS NOT NULL AS revoked FROM node_keys"
                 + " WHERE key_id = ANY($1)")

@@ -2,7 +2,6 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.database.DatabaseFailures;
-import io.fleetwave.controlplane.identity.NodeEventAuthenticity;
 import io.fleetwave.controlplane.kubernetes.GateLabels;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.NodeEvent;
@@ -105,8 +104,8 @@ public class NodeEventsConsumer {
         .invoke(
             check -> {
               for (KafkaRecord<String, byte[]> record : batch) {
-                switch (RecordDecoder.decode(
-                    record.getKey(), record.getPayload(), record.getHeaders(), check)) {
+                switch (NodeEventAuthenticity.decode(
+                    check, record.getKey(), record.getPayload(), record.getHeaders())) {
                   case DecodedRecord.Accepted accepted ->
                       events.add(new Pending(accepted.envelope(), record));
                   case DecodedRecord.Rejected rejected ->

@@ -2,7 +2,6 @@ package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.ProjectionConfig;
-import io.fleetwave.controlplane.identity.NodeEventAuthenticity;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
@@ -259,7 +258,8 @@ public class ProjectionRebuild {
             NodeEventAuthenticity.Check check = authenticity.forBatchBlocking(headers);
             for (ConsumerRecord<String, byte[]> record : records) {
               counts[0]++;
-              switch (RecordDecoder.decode(record.key(), record.value(), record.headers(), check)) {
+              switch (NodeEventAuthenticity.decode(
+                  check, record.key(), record.value(), record.headers())) {
                 case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
                 case DecodedRecord.Rejected ignored -> counts[1]++;
               }

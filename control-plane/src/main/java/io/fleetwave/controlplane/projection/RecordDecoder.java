@@ -1,35 +1,19 @@
 package io.fleetwave.controlplane.projection;
 
-import io.fleetwave.controlplane.identity.NodeEventAuthenticity;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;
-import java.util.Optional;
-import org.apache.kafka.common.header.Headers;
 
 /**
- * Turns a raw record (key, value) into a node event or a rejection reason: first whether its node
- * signed it (where node identity is required), then the codec's checks. Beyond the codec's checks,
- * the key must be present and equal the subject: the key decides the partition, and the per-node
- * order the projection relies on holds only within one partition.
+ * Turns a raw record (key, value) into a node event or a rejection reason (whether its node signed
+ * it is {@link NodeEventAuthenticity}'s to say, before). Beyond the codec's checks, the key must be
+ * present and equal the subject: the key decides the partition, and the per-node order the
+ * projection relies on holds only within one partition.
  */
 public final class RecordDecoder {
   private RecordDecoder() {}
-
-  /**
-   * Decodes a record that must first prove it comes from its node ({@code check}, before anything
-   * of its value is parsed).
-   */
-  public static DecodedRecord decode(
-      String key, byte[] value, Headers headers, NodeEventAuthenticity.Check check) {
-    if (key == null) {
-      return noKey();
-    }
-    Optional<String> refusal = check.refusal(key, value, headers);
-    return refusal.isPresent() ? new DecodedRecord.Rejected(refusal.get()) : decode(key, value);
-  }
 
   @SuppressWarnings("unchecked")
   public static DecodedRecord decode(String key, byte[] value) {

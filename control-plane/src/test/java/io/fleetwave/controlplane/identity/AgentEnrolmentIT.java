@@ -111,7 +111,9 @@ class AgentEnrolmentIT {
 
   private static Path keyFile(Path state) throws Exception {
     try (var files = Files.list(state)) {
-      return files.filter(f -> f.getFileName().toString().equals("node-key.pem")).findFirst()
+      return files
+          .filter(f -> f.getFileName().toString().equals("node-key.pem"))
+          .findFirst()
           .orElseThrow();
     }
   }

@@ -229,8 +229,7 @@ class NodeIdentityIT {
             .atMost(BOUND)
             .until(() -> Arrays.equals(ProjectionRows.position(node.name()), new long[] {1, 1}));
       }
-      String rollout =
-          CanaryRollouts.startCanary("identity-canary", "identity-pool=canary", BOUND);
+      String rollout = CanaryRollouts.startCanary("identity-canary", "identity-pool=canary", BOUND);
       String canary =
           fleet.stream()
               .map(FleetNodes.Node::name)
@@ -244,8 +243,12 @@ class NodeIdentityIT {
               .extract()
               .jsonPath()
               .getLong("desired.generation");
-      String other = fleet.stream().map(FleetNodes.Node::name).filter(n -> !n.equals(canary))
-          .findFirst().orElseThrow();
+      String other =
+          fleet.stream()
+              .map(FleetNodes.Node::name)
+              .filter(n -> !n.equals(canary))
+              .findFirst()
+              .orElseThrow();
 
       byte[] applied =
           EventCodec.encode(Events.envelope(canary, 1, 2, new SpecApplied(generation)));
@@ -256,9 +259,7 @@ class NodeIdentityIT {
                   topic.publishRaw(
                       canary, applied, keys.get(other).keyId(), keys.get(other).sign(applied)),
                   "signed by another node's key"));
-      await()
-          .atMost(BOUND)
-          .untilAsserted(() -> assertDeadLettered(topic.deadLetters(), forgeries));
+      await().atMost(BOUND).untilAsserted(() -> assertDeadLettered(topic.deadLetters(), forgeries));
       // The engine read the same records from the head of the log before the projection
       // dead-lettered them, and did not take them as the canary's result.
       assertThat(counts(rollout).getInt("'in-flight'")).isEqualTo(1);
@@ -269,9 +270,7 @@ class NodeIdentityIT {
       // The node's own SpecApplied completes it.
       topic.publishSigned(
           Events.envelope(canary, 1, 3, new SpecApplied(generation)), keys.get(canary));
-      await()
-          .atMost(BOUND)
-          .until(() -> counts(rollout).getInt("succeeded") >= 1);
+      await().atMost(BOUND).until(() -> counts(rollout).getInt("succeeded") >= 1);
       given().post("/api/v1/rollouts/" + rollout + "/abort").then().statusCode(200);
     }
   }

@@ -8,12 +8,12 @@ import static org.hamcrest.Matchers.startsWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesServer;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.response.Response;
@@ -39,8 +39,10 @@ class ServiceAccountEnrolmentIT {
     @Override
     public Map<String, String> getConfigOverrides() {
       return Map.of(
-          "fleetwave.node-identity.required", "true",
-          "fleetwave.node-identity.service-accounts", AGENT);
+          "fleetwave.node-identity.required",
+          "true",
+          "fleetwave.node-identity.service-accounts",
+          AGENT);
     }
   }
 
@@ -50,8 +52,13 @@ class ServiceAccountEnrolmentIT {
   private static final Map<String, TokenReview> REVIEWS =
       Map.of(
           "token-of-pod-on-sa-node-1",
-          authenticated(AGENT, Map.of("authentication.kubernetes.io/node-name", "sa-node-1",
-              "authentication.kubernetes.io/pod-name", "agent-a")),
+          authenticated(
+              AGENT,
+              Map.of(
+                  "authentication.kubernetes.io/node-name",
+                  "sa-node-1",
+                  "authentication.kubernetes.io/pod-name",
+                  "agent-a")),
           "token-of-pod-on-sa-node-2",
           authenticated(AGENT, Map.of("authentication.kubernetes.io/node-name", "sa-node-2")),
           "token-of-another-account",
@@ -80,9 +87,11 @@ class ServiceAccountEnrolmentIT {
     enroll("sa-node-9", "token-of-pod-on-sa-node-1")
         .then()
         .statusCode(401)
-        .body("detail", equalTo(
-            "the service-account token was issued to a pod on node 'sa-node-1', not on"
-                + " 'sa-node-9'"));
+        .body(
+            "detail",
+            equalTo(
+                "the service-account token was issued to a pod on node 'sa-node-1', not on"
+                    + " 'sa-node-9'"));
   }
 
   @Test

@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import io.fleetwave.controlplane.identity.NodeEventAuthenticity;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.NodeProgress;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;

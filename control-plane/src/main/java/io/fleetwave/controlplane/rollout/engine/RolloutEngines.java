@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
-import io.fleetwave.controlplane.identity.NodeEventAuthenticity;
+import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;

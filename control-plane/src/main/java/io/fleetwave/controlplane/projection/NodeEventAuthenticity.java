@@ -1,6 +1,7 @@
-package io.fleetwave.controlplane.identity;
+package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
+import io.fleetwave.controlplane.identity.NodeKeyStore;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.events.security.NodeEventVerifier;
@@ -68,6 +69,20 @@ public class NodeEventAuthenticity {
       return Uni.createFrom().item(check(Map.of()));
     }
     return NodeKeyStore.byId(pool, keyIds).map(NodeEventAuthenticity::check);
+  }
+
+  /**
+   * A record of fleet.node-events decoded, once its node is known to have signed it: the signature
+   * is checked before anything of the value is parsed.
+   */
+  public static DecodedRecord decode(Check check, String key, byte[] value, Headers headers) {
+    if (key != null) {
+      Optional<String> refusal = check.refusal(key, value, headers);
+      if (refusal.isPresent()) {
+        return new DecodedRecord.Rejected(refusal.get());
+      }
+    }
+    return RecordDecoder.decode(key, value);
   }
 
   /** {@link #forBatch} for callers on a thread that may block (the rebuild, the engine). */
