@@ -33,7 +33,10 @@ class AgentOptionsTest {
         .as(kind.dir())
         .containsEntry("node-name", NODE)
         .containsEntry("host-root", "/host")
-        .containsKeys("bootstrap", "kafka-config", "public-key");
+        .containsKeys("bootstrap", "kafka-config", "public-key")
+        // Node identity: the agent enrolls with the control plane's Service, in-cluster with its
+        // pod's service-account token.
+        .containsEntry("control-plane", "http://fleetwave-control-plane:8080");
     for (String file : List.of(read.get("kafka-config"), read.get("public-key"))) {
       assertThat(agent.getVolumeMounts())
           .as("%s: %s is on a mounted volume", kind.dir(), file)

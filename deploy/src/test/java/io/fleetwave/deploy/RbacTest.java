@@ -26,7 +26,7 @@ class RbacTest {
   private final Rendered install = Kustomize.render("install");
 
   @Test
-  void controlPlaneClusterRoleGrantsExactlyNodesPodsAndEvictions() {
+  void controlPlaneClusterRoleGrantsExactlyNodesPodsEvictionsAndTokenReviews() {
     ClusterRole role = install.one(ClusterRole.class, ControlPlaneTest.NAME);
     assertThat(Rules.of(role.getRules()))
         .containsExactlyInAnyOrder(
@@ -34,7 +34,8 @@ class RbacTest {
             new Rules.Rule("", "nodes", "patch"),
             new Rules.Rule("", "pods", "list"),
             new Rules.Rule("", "pods", "watch"),
-            new Rules.Rule("", "pods/eviction", "create"));
+            new Rules.Rule("", "pods/eviction", "create"),
+            new Rules.Rule("authentication.k8s.io", "tokenreviews", "create"));
   }
 
   @Test

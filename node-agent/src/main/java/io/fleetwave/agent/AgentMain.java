@@ -14,6 +14,9 @@ import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.host.TrustedPaths;
 import io.fleetwave.agent.hostclients.SystemdReboot;
+import io.fleetwave.agent.identity.BootstrapCredential;
+import io.fleetwave.agent.identity.Enrolment;
+import io.fleetwave.agent.identity.EnrolmentRefusedException;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.logging.AgentLogging;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
@@ -26,6 +29,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.security.CommandVerifier;
+import io.fleetwave.events.security.NodeEventSigner;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -60,6 +64,9 @@ public final class AgentMain {
   // What a root agent may load (NVML) and run (nvidia-smi, sriov-manage): files only root (or the
   // agent's own user) can have put there.
   private static final TrustedPaths HOST_FILES = TrustedPaths.rootOrSelf();
+
+  /** How long the agent waits for the control plane to enroll it before it gives up (exit 1). */
+  private static final Duration ENROLMENT_PATIENCE = Duration.ofMinutes(5);
 
   private AgentMain() {}
 
@@ -105,7 +112,49 @@ public final class AgentMain {
       }
       return;
     }
-    run(options, kafka.orElseThrow(), placement, first, following);
+    try {
+      run(options, kafka.orElseThrow(), placement, first, following);
+    } catch (EnrolmentRefusedException | IllegalArgumentException e) {
+      System.err.println("fleetwave-agent: " + e.getMessage());
+      System.exit(2);
+    }
+  }
+
+  /**
+   * The node's enrolled key, where a control plane is given: every event is then signed with it.
+   * Without one the events are unsigned, and a control plane that requires node identity (the
+   * production default) dead-letters them.
+   */
+  private static Optional<NodeEventSigner> identity(
+      AgentOptions options, HostFacts facts, String node) throws InterruptedException {
+    if (options.controlPlane().isEmpty()) {
+      LOG.log(
+          Level.WARNING,
+          "node {0}: no --control-plane: the node does not enroll and its events are unsigned (a"
+              + " control plane that requires node identity refuses them)",
+          node);
+      return Optional.empty();
+    }
+    BootstrapCredential credential;
+    if (options.joinToken().isPresent()) {
+      credential = new BootstrapCredential.JoinToken(options.joinToken().get());
+    } else {
+      Path token =
+          Path.of(options.serviceAccountToken().orElse(AgentOptions.POD_SERVICE_ACCOUNT_TOKEN));
+      if (!Files.isRegularFile(token)) {
+        throw new IllegalArgumentException(
+            "--control-plane needs a bootstrap credential: --join-token, or a service-account"
+                + " token (none at "
+                + token
+                + ")");
+      }
+      credential = new BootstrapCredential.ServiceAccountToken(token);
+    }
+    Optional<Path> stateDirectory =
+        facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+    return Optional.of(
+        new Enrolment(URI.create(options.controlPlane().get()), credential, ENROLMENT_PATIENCE)
+            .establish(node, stateDirectory));
   }
 
   /**
@@ -216,6 +265,8 @@ public final class AgentMain {
                 .withOverrides(kafka.overrides()))) {
       publisher.awaitTopic();
       NodeRegistered registered = registered(first, placement);
+      identity(options, facts, registered.hostname())
+          .ifPresent(key -> publisher.signAs(registered.hostname(), key));
       Optional<GpuBackend> openedNow =
           first instanceof DriverWait.Opened opened ? Optional.of(opened.gpus()) : Optional.empty();
       openedNow.ifPresent(gpus::set);

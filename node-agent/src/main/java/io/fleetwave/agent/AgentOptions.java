@@ -34,7 +34,14 @@ record AgentOptions(
     boolean probeOnly,
     Optional<String> publicKey,
     long spoolBytes,
-    long memoryQueueBytes) {
+    long memoryQueueBytes,
+    Optional<String> controlPlane,
+    Optional<String> joinToken,
+    Optional<String> serviceAccountToken) {
+
+  /** Where Kubernetes mounts a pod's service-account token. */
+  static final String POD_SERVICE_ACCOUNT_TOKEN =
+      "/var/run/secrets/kubernetes.io/serviceaccount/token";
 
   static final String DEFAULT_ZONE = "default";
 
@@ -77,6 +84,16 @@ record AgentOptions(
                                   Kafka is unreachable (writable hosts), default 64
         --memory-queue-mib N      bound of the event queue in memory, kept while Kafka is
                                   unreachable (read-only hosts: Talos, COS), default 8
+        --control-plane URL       enroll the node's own key with this control plane and sign
+                                  every event with it (env FLEETWAVE_CONTROL_PLANE_URL); the key
+                                  is kept 0600 in the state directory (writable hosts) or made
+                                  anew in memory at each start (read-only hosts)
+        --join-token TOKEN|FILE   one-time join token to enroll with, hosts outside Kubernetes
+                                  (env FLEETWAVE_JOIN_TOKEN)
+        --service-account-token FILE
+                                  the pod's service-account token to enroll with (env
+                                  FLEETWAVE_SERVICE_ACCOUNT_TOKEN; default in a pod:
+                                  /var/run/secrets/kubernetes.io/serviceaccount/token)
         --allow-reboot            a node reboot may stand in for an impossible GPU reset
         --probe-only              print NodeRegistered and GpuInventoryReported as JSON (or why
                                   the GPUs are not ready) and exit; reads only, changes nothing\
@@ -107,7 +124,10 @@ record AgentOptions(
             "--driver-retry-seconds",
             "--spool-mib",
             "--memory-queue-mib",
-            "--public-key" -> {
+            "--public-key",
+            "--control-plane",
+            "--join-token",
+            "--service-account-token" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
@@ -145,7 +165,10 @@ record AgentOptions(
         probeOnly,
         option(values, env, "--public-key", "FLEETWAVE_COMMAND_PUBLIC_KEY"),
         mebibytes(values, env, "--spool-mib", "FLEETWAVE_SPOOL_MIB", 64),
-        mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8));
+        mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8),
+        option(values, env, "--control-plane", "FLEETWAVE_CONTROL_PLANE_URL"),
+        option(values, env, "--join-token", "FLEETWAVE_JOIN_TOKEN"),
+        option(values, env, "--service-account-token", "FLEETWAVE_SERVICE_ACCOUNT_TOKEN"));
   }
 
   private static long mebibytes(

@@ -29,6 +29,7 @@ public final class AgentOptionsReader {
     options.deviceRoot().ifPresent(v -> read.put("device-root", v));
     options.zone().ifPresent(v -> read.put("zone", v));
     options.publicKey().ifPresent(v -> read.put("public-key", v));
+    options.controlPlane().ifPresent(v -> read.put("control-plane", v));
     return read;
   }
 }

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.identity.EnrolmentRefusedException;
+import io.fleetwave.controlplane.identity.InvalidEnrolmentException;
 import io.fleetwave.controlplane.security.SigningKeyMissingException;
 import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.InvalidSpecException;
@@ -43,5 +45,21 @@ public class DomainProblemMapper {
   public Response signingKeyMissing(SigningKeyMissingException e) {
     return ProblemMapper.render(
         new ProblemException(503, "signing-key-missing", "Service unavailable", e.getMessage()));
+  }
+
+  /**
+   * A node's bootstrap credential refused: 401, the reason without the credential. No challenge
+   * scheme: the credential travels in the body, not in the Authorization header.
+   */
+  @ServerExceptionMapper
+  public Response enrolmentRefused(EnrolmentRefusedException e) {
+    return ProblemMapper.render(
+        new ProblemException(401, "enrolment-refused", "Unauthorized", e.getMessage()));
+  }
+
+  @ServerExceptionMapper
+  public Response invalidEnrolment(InvalidEnrolmentException e) {
+    return ProblemMapper.render(
+        ProblemException.badRequest("invalid-enrolment", "Invalid enrolment", e.getMessage()));
   }
 }

@@ -18,13 +18,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Consumes fleet.node-events in batches: refused records go to the dead-letter topic, the rest are
- * applied in one transaction, and only then is the batch acknowledged (its offsets committed).
- * At-least-once delivery plus the idempotent apply makes the projection exactly once in effect.
+ * Consumes fleet.node-events in batches: refused records (not signed by their node's enrolled key,
+ * or malformed) go to the dead-letter topic, the rest are applied in one transaction, and only then
+ * is the batch acknowledged (its offsets committed). At-least-once delivery plus the idempotent
+ * apply makes the projection exactly once in effect.
  *
  * <p>It never gives a batch up. A record that decodes but whose data PostgreSQL refuses is
  * dead-lettered with the SQLSTATE and message as its reason, and the records around it are applied
@@ -50,6 +52,7 @@ public class NodeEventsConsumer {
   private final Duration maxBackoff;
   private final Duration attemptTimeout;
   private final RefusalIsolation<Pending> isolation;
+  private final NodeEventAuthenticity authenticity;
   private volatile boolean running = true;
 
   /** An event of the batch with the record it came from (for its dead letter). */
@@ -61,8 +64,10 @@ public class NodeEventsConsumer {
       ProjectionMetrics metrics,
       GateLabels gateLabels,
       ProjectionOutage outage,
-      ProjectionConfig config) {
+      ProjectionConfig config,
+      NodeEventAuthenticity authenticity) {
     this.gateLabels = gateLabels;
+    this.authenticity = authenticity;
     this.writer = writer;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
@@ -93,16 +98,23 @@ public class NodeEventsConsumer {
   public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
     List<Pending> events = new ArrayList<>();
     List<Rejection> rejections = new ArrayList<>();
-    for (KafkaRecord<String, byte[]> record : batch) {
-      switch (RecordDecoder.decode(record.getKey(), record.getPayload())) {
-        case DecodedRecord.Accepted accepted ->
-            events.add(new Pending(accepted.envelope(), record));
-        case DecodedRecord.Rejected rejected ->
-            rejections.add(rejection(record, rejected.reason()));
-      }
-    }
+    List<Headers> headers = new ArrayList<>();
+    batch.forEach(record -> headers.add(record.getHeaders()));
     int records = batch.getRecords().size();
-    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections))
+    return untilDone(POSTGRESQL, () -> authenticity.forBatch(headers))
+        .invoke(
+            check -> {
+              for (KafkaRecord<String, byte[]> record : batch) {
+                switch (NodeEventAuthenticity.decode(
+                    check, record.getKey(), record.getPayload(), record.getHeaders())) {
+                  case DecodedRecord.Accepted accepted ->
+                      events.add(new Pending(accepted.envelope(), record));
+                  case DecodedRecord.Rejected rejected ->
+                      rejections.add(rejection(record, rejected.reason()));
+                }
+              }
+            })
+        .chain(() -> untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections)))
         .chain(() -> isolation.apply(events))
         .invoke(changes -> metrics.recordBatch(records, changes, rejections.size()))
         // Effects of the committed batch: the gate as a Kubernetes node label, where enabled.

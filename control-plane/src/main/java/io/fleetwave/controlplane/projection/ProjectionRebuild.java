@@ -32,6 +32,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -60,6 +61,7 @@ public class ProjectionRebuild {
   private final Map<String, Object> kafkaConfig;
   private final String liveGroup;
   private final ObjectMapper json;
+  private final NodeEventAuthenticity authenticity;
   private final Duration historyRetention;
   private final AtomicBoolean running = new AtomicBoolean();
 
@@ -69,8 +71,10 @@ public class ProjectionRebuild {
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup,
       ObjectMapper json,
-      ProjectionConfig config) {
+      ProjectionConfig config,
+      NodeEventAuthenticity authenticity) {
     this.json = json;
+    this.authenticity = authenticity;
     this.historyRetention = config.history().retention();
     this.writer = writer;
     this.pool = pool;
@@ -248,9 +252,14 @@ public class ProjectionRebuild {
           deadline.remaining("replaying"),
           records -> {
             List<Envelope<NodeEvent>> events = new ArrayList<>();
+            List<Headers> headers = new ArrayList<>();
+            records.forEach(record -> headers.add(record.headers()));
+            // The live projection's check, so the rebuild refuses exactly what it refused.
+            NodeEventAuthenticity.Check check = authenticity.forBatchBlocking(headers);
             for (ConsumerRecord<String, byte[]> record : records) {
               counts[0]++;
-              switch (RecordDecoder.decode(record.key(), record.value())) {
+              switch (NodeEventAuthenticity.decode(
+                  check, record.key(), record.value(), record.headers())) {
                 case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
                 case DecodedRecord.Rejected ignored -> counts[1]++;
               }

@@ -7,9 +7,10 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;
 
 /**
- * Turns a raw record (key, value) into a node event or a rejection reason. Beyond the codec's
- * checks, the key must be present and equal the subject: the key decides the partition, and the
- * per-node order the projection relies on holds only within one partition.
+ * Turns a raw record (key, value) into a node event or a rejection reason (whether its node signed
+ * it is {@link NodeEventAuthenticity}'s to say, before). Beyond the codec's checks, the key must be
+ * present and equal the subject: the key decides the partition, and the per-node order the
+ * projection relies on holds only within one partition.
  */
 public final class RecordDecoder {
   private RecordDecoder() {}
@@ -17,7 +18,7 @@ public final class RecordDecoder {
   @SuppressWarnings("unchecked")
   public static DecodedRecord decode(String key, byte[] value) {
     if (key == null) {
-      return new DecodedRecord.Rejected("record has no key (expected the node name)");
+      return noKey();
     }
     Envelope<FleetEvent> envelope;
     try {
@@ -34,5 +35,9 @@ public final class RecordDecoder {
     }
     Envelope<NodeEvent> nodeEnvelope = (Envelope<NodeEvent>) (Envelope<?>) envelope;
     return new DecodedRecord.Accepted(nodeEnvelope);
+  }
+
+  private static DecodedRecord noKey() {
+    return new DecodedRecord.Rejected("record has no key (expected the node name)");
   }
 }

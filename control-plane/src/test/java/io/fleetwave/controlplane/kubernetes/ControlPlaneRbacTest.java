@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.kubernetes;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.node;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
+import io.fleetwave.controlplane.identity.ServiceAccountReview;
 import io.fleetwave.controlplane.rollout.drain.Disruption;
 import io.fleetwave.controlplane.rollout.drain.NodeOutage;
 import io.fleetwave.controlplane.rollout.driver.DriverJobTemplate;
@@ -168,6 +170,15 @@ class ControlPlaneRbacTest {
             client, DriverJobTemplate.load(template), "fleetwave", Duration.ofSeconds(10));
     jobs.request(DriverRequests.talos("talos-1")).await().atMost(BOUND);
     jobs.request(DriverRequests.talos("talos-1")).await().atMost(BOUND); // a repeated request
+
+    // A node enrolling with a service-account token: one TokenReview. The CRUD mock server does
+    // not review tokens (it answers 422 to an object without a name), so the enrolment fails; the
+    // call is what counts here (ServiceAccountEnrolmentIT checks the answers).
+    ServiceAccountReview review =
+        new ServiceAccountReview(
+            () -> client, Set.of("system:serviceaccount:fleetwave:fleetwave-agent"), List.of());
+    assertThatThrownBy(() -> review.nodeOf("a-token", "gpu-1").await().atMost(BOUND))
+        .hasMessageContaining("TokenReview");
   }
 
   /** RBAC's view of one request: the group and resource from the path, the verb from the method. */

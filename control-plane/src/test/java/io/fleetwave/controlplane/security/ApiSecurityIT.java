@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.controlplane.api.NodeEnrolmentResource;
 import io.fleetwave.controlplane.fixtures.ApiTokens;
 import io.fleetwave.events.codec.EventCodec;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -41,15 +42,30 @@ class ApiSecurityIT {
   private static final Duration CALL_BOUND = Duration.ofSeconds(30);
   private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}:]+)[^}]*}");
 
-  /** Operations only an admin may call: MIG config import and the projection rebuild. */
+  /**
+   * Operations only an admin may call: MIG config import, the projection rebuild, join tokens and
+   * revoking a node.
+   */
   private static final Set<String> ADMIN_ONLY =
-      Set.of("POST /api/v1/mig-configs", "POST /api/v1/admin/projection/rebuild");
+      Set.of(
+          "POST /api/v1/mig-configs",
+          "POST /api/v1/admin/projection/rebuild",
+          "POST /api/v1/join-tokens",
+          "DELETE /api/v1/nodes/{name}/enrolment");
 
   @TestHTTPResource("/")
   URI base;
 
-  /** One operation of the API: method, path template and the body type it consumes, if any. */
-  record Operation(String method, String path, String contentType) {
+  /**
+   * One operation of the API: method, path template and the body type it consumes, if any; {@code
+   * nodeCredential} for an operation a node authenticates with its bootstrap credential instead of
+   * a bearer token (marked {@link NodeEnrolmentResource#NODE_CREDENTIAL} in the document).
+   */
+  record Operation(String method, String path, String contentType, boolean nodeCredential) {
+    Operation(String method, String path, String contentType) {
+      this(method, path, contentType, false);
+    }
+
     String key() {
       return method + " " + path;
     }
@@ -74,9 +90,28 @@ class ApiSecurityIT {
             "PUT /api/v1/nodes/{name}/spec",
             "POST /api/v1/rollouts/{id}/{action}",
             "POST /api/v1/mig-configs",
-            "POST /api/v1/admin/projection/rebuild")
+            "POST /api/v1/admin/projection/rebuild",
+            "POST /api/v1/join-tokens",
+            "DELETE /api/v1/nodes/{name}/enrolment")
         .containsAll(ADMIN_ONLY);
+    assertThat(operations)
+        .filteredOn(Operation::nodeCredential)
+        .extracting(Operation::key)
+        .containsExactly("POST /api/v1/nodes/{name}/enrolment");
     for (Operation operation : operations) {
+      if (operation.nodeCredential()) {
+        // No bearer token enrolls a node, whatever its roles: only a bootstrap credential does.
+        for (String token :
+            java.util.Arrays.asList(
+                null, ApiTokens.viewer(), ApiTokens.operator(), ApiTokens.admin())) {
+          HttpResponse<String> refused = call(operation, token);
+          assertThat(refused.statusCode())
+              .as(operation.key() + " without a node credential: " + refused.body())
+              .isEqualTo(401);
+          assertProblem(refused, operation.key());
+        }
+        continue;
+      }
       HttpResponse<String> anonymous = call(operation, null);
       assertThat(anonymous.statusCode()).as(operation.key() + " without a token").isEqualTo(401);
       assertProblem(anonymous, operation.key());
@@ -103,7 +138,12 @@ class ApiSecurityIT {
   void everyChangeLeavesAnAuditEntryWithItsActorAndOutcome() throws Exception {
     Instant since = Instant.now().minusMillis(1);
     Map<String, Integer> answered = new LinkedHashMap<>();
-    for (Operation change : operations().stream().filter(Operation::changesState).toList()) {
+    // An enrolment has no token subject to audit: the node_keys row records how it enrolled.
+    for (Operation change :
+        operations().stream()
+            .filter(Operation::changesState)
+            .filter(operation -> !operation.nodeCredential())
+            .toList()) {
       answered.put(change.key(), call(change, ApiTokens.of(change.role())).statusCode());
     }
     Operation reset =
@@ -169,7 +209,8 @@ class ApiSecurityIT {
               "text/plain; charset=utf-8",
               "application/x-www-form-urlencoded",
               "multipart/form-data; boundary=x")) {
-        Operation asSimpleRequest = new Operation(change.method(), change.path(), type);
+        Operation asSimpleRequest =
+            new Operation(change.method(), change.path(), type, change.nodeCredential());
         HttpResponse<String> response = call(asSimpleRequest, ApiTokens.admin());
         assertThat(response.statusCode()).as(change.key() + " as " + type).isEqualTo(415);
         assertProblem(response, change.key() + " as " + type);
@@ -306,7 +347,12 @@ class ApiSecurityIT {
           continue;
         }
         Iterator<String> types = op.getValue().path("requestBody").path("content").fieldNames();
-        operations.add(new Operation(method, path.getKey(), types.hasNext() ? types.next() : null));
+        operations.add(
+            new Operation(
+                method,
+                path.getKey(),
+                types.hasNext() ? types.next() : null,
+                op.getValue().path(NodeEnrolmentResource.NODE_CREDENTIAL).asBoolean(false)));
       }
     }
     return operations;

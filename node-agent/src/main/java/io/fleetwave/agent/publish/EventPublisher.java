@@ -4,6 +4,7 @@ import io.fleetwave.agent.kafka.ClientOverrides;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.security.NodeEventSigner;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,9 +27,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes node events to Kafka: idempotent producer, acks=all, key = node name, value = the
- * CloudEvents JSON of the envelope. Every send is bounded (max.block.ms, delivery.timeout.ms) and
- * every failure is reported: the returned future fails, the failure counter grows, the failure
- * listener and the log hear of it. One instance is meant to be shared by many agents.
+ * CloudEvents JSON of the envelope, signed by the node's enrolled key ({@link #signAs}). Every send
+ * is bounded (max.block.ms, delivery.timeout.ms) and every failure is reported: the returned future
+ * fails, the failure counter grows, the failure listener and the log hear of it. One instance is
+ * meant to be shared by many agents.
  */
 public final class EventPublisher implements AutoCloseable {
   public static final String CONTENT_TYPE_HEADER = "content-type";
@@ -73,6 +76,7 @@ public final class EventPublisher implements AutoCloseable {
   private final String topic;
   private final String bootstrapServers;
   private final Duration maxBlock;
+  private final Map<String, NodeEventSigner> signers = new ConcurrentHashMap<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong acknowledged = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
@@ -150,13 +154,20 @@ public final class EventPublisher implements AutoCloseable {
   @SuppressWarnings("FutureReturnValueIgnored") // the callback completes the returned future
   public CompletableFuture<RecordMetadata> publish(Envelope<?> envelope) {
     CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(topic, envelope.subject(), EventCodec.encode(envelope));
+    byte[] value = EventCodec.encode(envelope);
+    ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, envelope.subject(), value);
     record
         .headers()
         .add(
             new RecordHeader(
                 CONTENT_TYPE_HEADER, EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8)));
+    NodeEventSigner signer = signers.get(envelope.subject());
+    if (signer != null) {
+      // Signed when sent, over the bytes sent: a spooled event of an earlier run is signed with
+      // the key the node holds now (the one it enrolled).
+      record.headers().add(header(NodeEventSigner.KEY_ID_HEADER, signer.keyId()));
+      record.headers().add(header(NodeEventSigner.SIGNATURE_HEADER, signer.sign(value)));
+    }
     sent.incrementAndGet();
     try {
       producer.send(
@@ -173,6 +184,18 @@ public final class EventPublisher implements AutoCloseable {
       fail(envelope, e, result);
     }
     return result;
+  }
+
+  private static RecordHeader header(String name, String value) {
+    return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Signs the events of {@code node} with its enrolled key from now on (the control plane refuses a
+   * node's unsigned events where node identity is required).
+   */
+  public void signAs(String node, NodeEventSigner signer) {
+    signers.put(Objects.requireNonNull(node, "node"), Objects.requireNonNull(signer, "signer"));
   }
 
   private void fail(Envelope<?> envelope, Exception error, CompletableFuture<?> result) {

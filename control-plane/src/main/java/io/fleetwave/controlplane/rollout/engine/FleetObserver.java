@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.NodeProgress;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;
@@ -52,6 +53,7 @@ public final class FleetObserver implements AutoCloseable {
   private final Pool pool;
   private final Duration timeout;
   private final Runnable wakeup;
+  private final NodeEventAuthenticity.BatchCheck authenticity;
   private final Map<String, LiveNode> live = new ConcurrentHashMap<>();
   private final Set<String> watched = ConcurrentHashMap.newKeySet();
   private final Map<String, Observation> projected = new ConcurrentHashMap<>();
@@ -60,8 +62,17 @@ public final class FleetObserver implements AutoCloseable {
   private volatile java.time.Instant rewindTo;
   private Thread thread;
 
+  /**
+   * @param authenticity whether a record comes from its node (the projection's own check): a forged
+   *     result must not move a rollout before the projection refuses it
+   */
   public FleetObserver(
-      Map<String, Object> kafkaConfig, Pool pool, Duration timeout, Runnable wakeup) {
+      Map<String, Object> kafkaConfig,
+      Pool pool,
+      Duration timeout,
+      Runnable wakeup,
+      NodeEventAuthenticity.BatchCheck authenticity) {
+    this.authenticity = authenticity;
     this.kafka = KafkaClientConfig.shared(kafkaConfig);
     this.pool = pool;
     this.timeout = timeout;
@@ -89,12 +100,13 @@ public final class FleetObserver implements AutoCloseable {
       while (running) {
         try {
           rewindIfAsked();
-          boolean relevant = false;
+          List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
           for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
             if (record.key() != null && watched.contains(record.key())) {
-              relevant |= take(record);
+              records.add(record);
             }
           }
+          boolean relevant = takeAuthentic(records);
           if (relevant) {
             wakeup.run();
           }
@@ -140,6 +152,34 @@ public final class FleetObserver implements AutoCloseable {
                 consumer.seek(partition, found.offset());
               }
             });
+  }
+
+  /**
+   * Takes the records their nodes signed; the others are left to the projection, which dead-letters
+   * them with the cause. Without the keys (PostgreSQL away) none is taken: the projection, read
+   * again as the safety net, brings the results once it has them.
+   */
+  private boolean takeAuthentic(List<ConsumerRecord<String, byte[]>> records) {
+    if (records.isEmpty()) {
+      return false;
+    }
+    NodeEventAuthenticity.Check check;
+    try {
+      check = authenticity.forBatch(records.stream().map(ConsumerRecord::headers).toList());
+    } catch (RuntimeException e) {
+      LOG.warnf(
+          "cannot read the node keys to check %d records of %s (%s); the rollout engine takes"
+              + " their results from the projection",
+          records.size(), Topics.NODE_EVENTS, e.toString());
+      return false;
+    }
+    boolean relevant = false;
+    for (ConsumerRecord<String, byte[]> record : records) {
+      if (check.refusal(record.key(), record.value(), record.headers()).isEmpty()) {
+        relevant |= take(record);
+      }
+    }
+    return relevant;
   }
 
   private boolean take(ConsumerRecord<String, byte[]> record) {

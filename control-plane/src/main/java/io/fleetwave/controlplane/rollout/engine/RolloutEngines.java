@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
+import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
@@ -29,6 +30,7 @@ import java.util.Optional;
 public class RolloutEngines {
   private final Map<String, Object> kafka;
   private final Pool pool;
+  private final NodeEventAuthenticity authenticity;
   private final SpecService specs;
   private final DriverChangeExecutor drivers;
   private final NodeDrain drain;
@@ -52,7 +54,9 @@ public class RolloutEngines {
       ObjectMapper json,
       RolloutSignals signals,
       RolloutConfig config,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      NodeEventAuthenticity authenticity) {
+    this.authenticity = authenticity;
     this.kafka = kafka;
     this.pool = pool;
     this.specs = specs;
@@ -124,7 +128,9 @@ public class RolloutEngines {
   /** A new, not yet started engine on its own database pool (tests: one to cut off). */
   public RolloutEngine create(EngineFaults faults, Pool pool) {
     RolloutEngine[] self = new RolloutEngine[1];
-    FleetObserver observer = new FleetObserver(kafka, pool, timeout, () -> self[0].wakeUp());
+    FleetObserver observer =
+        new FleetObserver(
+            kafka, pool, timeout, () -> self[0].wakeUp(), authenticity::forBatchBlocking);
     self[0] =
         new RolloutEngine(
             new RolloutLog(kafka, timeout),

@@ -1,0 +1,48 @@
+package io.fleetwave.controlplane.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.hibernate.validator.constraints.time.DurationMin;
+
+/**
+ * {@code fleetwave.node-identity.*}: how nodes prove who they are (README "Security", node
+ * identity).
+ */
+@ConfigMapping(prefix = "fleetwave.node-identity")
+public interface NodeIdentityConfig {
+  /**
+   * Accept a record of fleet.node-events only if it is signed by its node's enrolled key (the
+   * projection and the rollout engine; anything else is dead-lettered with the cause). Only a
+   * development or test setup whose agents do not enroll may turn it off.
+   */
+  @WithDefault("true")
+  boolean required();
+
+  /** How long a join token is valid when its creator does not say. */
+  @WithDefault("24h")
+  @DurationMin(seconds = 1)
+  Duration joinTokenLifetime();
+
+  /** The longest lifetime a join token may be given. */
+  @WithDefault("7d")
+  @DurationMin(seconds = 1)
+  Duration joinTokenMaxLifetime();
+
+  /**
+   * The Kubernetes service accounts whose tokens may enroll a node (user names as the TokenReview
+   * API reports them, e.g. {@code system:serviceaccount:fleetwave:fleetwave-agent}); none:
+   * service-account enrolment is off and only join tokens enroll.
+   */
+  Optional<List<String>> serviceAccounts();
+
+  /** The audiences the agent's projected service-account token must carry, if any. */
+  Optional<List<String>> tokenAudiences();
+
+  /** Bound on each database call of an enrolment and on reading keys. */
+  @WithDefault("10s")
+  @DurationMin(millis = 1)
+  Duration timeout();
+}

@@ -1,0 +1,83 @@
+package io.fleetwave.controlplane.identity;
+
+import io.fleetwave.events.security.EnrolledKey;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/** SQL of the node_keys table: enrolled keys, looked up by id, and their revocation. */
+public final class NodeKeyStore {
+  private NodeKeyStore() {}
+
+  /** The enrolled keys among these ids (revoked ones included, marked so). */
+  public static Uni<Map<String, EnrolledKey>> byId(SqlClient sql, Collection<String> keyIds) {
+    return sql.preparedQuery(
+            "SELECT key_id, node, public_key, revoked_at IS NOT NULL AS revoked FROM node_keys"
+                + " WHERE key_id = ANY($1)")
+        .execute(Tuple.tuple().addArrayOfString(keyIds.toArray(String[]::new)))
+        .map(
+            rows -> {
+              Map<String, EnrolledKey> keys = new HashMap<>();
+              for (Row row : rows) {
+                keys.put(
+                    row.getString("key_id"),
+                    EnrolledKey.of(
+                        row.getString("node"),
+                        row.getString("public_key"),
+                        row.getBoolean("revoked")));
+              }
+              return keys;
+            });
+  }
+
+  /**
+   * Stores a node's key. A key already enrolled for the same node is left as it is (an agent that
+   * enrolls again after a lost answer); one of another node, or revoked, is refused.
+   *
+   * @return null when stored, otherwise why not
+   */
+  static Uni<String> enroll(
+      SqlClient sql,
+      String keyId,
+      String node,
+      String publicKeyPem,
+      String credential,
+      Instant at) {
+    return sql.preparedQuery(
+            "INSERT INTO node_keys (key_id, node, public_key, credential, enrolled_at)"
+                + " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key_id) DO NOTHING")
+        .execute(Tuple.of(keyId, node, publicKeyPem, credential, at.atOffset(ZoneOffset.UTC)))
+        .chain(
+            inserted ->
+                inserted.rowCount() == 1
+                    ? Uni.createFrom().<String>nullItem()
+                    : sql.preparedQuery("SELECT node, revoked_at FROM node_keys WHERE key_id = $1")
+                        .execute(Tuple.of(keyId))
+                        .map(rows -> conflict(rows.iterator().next(), keyId, node)));
+  }
+
+  private static String conflict(Row existing, String keyId, String node) {
+    if (!existing.getString("node").equals(node)) {
+      return "key " + keyId + " is enrolled by another node";
+    }
+    if (existing.getValue("revoked_at") != null) {
+      return "key " + keyId + " of node '" + node + "' was revoked; enroll a new key";
+    }
+    return null;
+  }
+
+  /** Revokes every key of the node; the number of keys it revoked. */
+  static Uni<Integer> revoke(SqlClient sql, String node, String actor, Instant at) {
+    return sql.preparedQuery(
+            "UPDATE node_keys SET revoked_at = $2, revoked_by = $3"
+                + " WHERE node = $1 AND revoked_at IS NULL")
+        .execute(Tuple.of(node, at.atOffset(ZoneOffset.UTC), actor))
+        .map(rows -> rows.rowCount());
+  }
+}

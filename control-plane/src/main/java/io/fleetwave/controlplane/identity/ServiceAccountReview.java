@@ -1,0 +1,134 @@
+package io.fleetwave.controlplane.identity;
+
+import io.fabric8.kubernetes.api.model.authentication.TokenReview;
+import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fleetwave.controlplane.config.NodeIdentityConfig;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Checks an agent's Kubernetes service-account token with the TokenReview API
+ * (authentication.k8s.io/v1) and binds it to a node: the token must be authenticated, belong to one
+ * of the configured service accounts, and have been issued to a pod that runs on the node that
+ * enrolls. The node comes from the token itself: {@code authentication.kubernetes.io/node-name},
+ * which Kubernetes 1.30 and later put in every pod-bound token (so no pod is read, and the control
+ * plane needs no permission beyond creating TokenReviews).
+ */
+@ApplicationScoped
+public class ServiceAccountReview {
+  static final String NODE_NAME = "authentication.kubernetes.io/node-name";
+  static final String POD_NAME = "authentication.kubernetes.io/pod-name";
+  private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
+
+  private final Supplier<KubernetesClient> client;
+  private final Set<String> accounts;
+  private final List<String> audiences;
+
+  @Inject
+  public ServiceAccountReview(Instance<KubernetesClient> client, NodeIdentityConfig config) {
+    this(
+        client::get,
+        Set.copyOf(config.serviceAccounts().orElse(List.of())),
+        config.tokenAudiences().orElse(List.of()));
+  }
+
+  /** For a given client (the RBAC test drives it against the mock API server). */
+  public ServiceAccountReview(
+      Supplier<KubernetesClient> client, Set<String> accounts, List<String> audiences) {
+    this.client = client;
+    this.accounts = Set.copyOf(accounts);
+    this.audiences = List.copyOf(audiences);
+  }
+
+  /**
+   * The credential as node_keys records it ({@code service account NAME (pod NS/POD)}).
+   *
+   * @throws EnrolmentRefusedException (failed Uni) naming why the token does not enroll the node
+   */
+  public Uni<String> nodeOf(String token, String node) {
+    if (accounts.isEmpty()) {
+      return Uni.createFrom()
+          .failure(
+              new EnrolmentRefusedException(
+                  "service-account enrolment is off: no service account is allowed"
+                      + " (fleetwave.node-identity.service-accounts); use a join token"));
+    }
+    // fabric8 blocks: off the event loop.
+    return Uni.createFrom()
+        .item(() -> review(token, node))
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+  }
+
+  private String review(String token, String node) {
+    KubernetesClient kubernetes = client.get();
+    TokenReview review;
+    try {
+      review =
+          kubernetes
+              .authentication()
+              .v1()
+              .tokenReviews()
+              .create(
+                  new TokenReviewBuilder()
+                      .withNewSpec()
+                      .withToken(token)
+                      .withAudiences(audiences.isEmpty() ? null : audiences)
+                      .endSpec()
+                      .build());
+    } catch (KubernetesClientException e) {
+      throw new IllegalStateException(
+          "the Kubernetes TokenReview API did not answer (" + e.getCode() + ")", e);
+    }
+    if (review.getStatus() == null || !Boolean.TRUE.equals(review.getStatus().getAuthenticated())) {
+      String error = review.getStatus() == null ? null : review.getStatus().getError();
+      throw new EnrolmentRefusedException(
+          "Kubernetes did not authenticate the service-account token"
+              + (error == null || error.isBlank() ? "" : ": " + error));
+    }
+    UserInfo user = review.getStatus().getUser();
+    String account = user == null ? null : user.getUsername();
+    if (account == null || !accounts.contains(account)) {
+      throw new EnrolmentRefusedException(
+          "service account '"
+              + account
+              + "' may not enroll nodes (allowed: "
+              + String.join(", ", accounts.stream().sorted().toList())
+              + ")");
+    }
+    if (!account.startsWith(SERVICE_ACCOUNT_PREFIX)) {
+      throw new EnrolmentRefusedException("'" + account + "' is not a service account");
+    }
+    Map<String, List<String>> extra = user.getExtra() == null ? Map.of() : user.getExtra();
+    String pod = first(extra, POD_NAME);
+    String tokenNode = first(extra, NODE_NAME);
+    if (tokenNode == null) {
+      throw new EnrolmentRefusedException(
+          "the service-account token names no node (authentication.kubernetes.io/node-name): it"
+              + " must be a pod's projected token, from Kubernetes 1.30 or later");
+    }
+    if (!tokenNode.equals(node)) {
+      throw new EnrolmentRefusedException(
+          "the service-account token was issued to a pod on node '"
+              + tokenNode
+              + "', not on '"
+              + node
+              + "'");
+    }
+    return "service account " + account + (pod == null ? "" : " (pod " + pod + ")");
+  }
+
+  private static String first(Map<String, List<String>> extra, String key) {
+    List<String> values = extra.get(key);
+    return values == null || values.isEmpty() ? null : values.getFirst();
+  }
+}

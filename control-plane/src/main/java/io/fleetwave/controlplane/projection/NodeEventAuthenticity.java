@@ -1,0 +1,110 @@
+package io.fleetwave.controlplane.projection;
+
+import io.fleetwave.controlplane.config.NodeIdentityConfig;
+import io.fleetwave.controlplane.identity.NodeKeyStore;
+import io.fleetwave.events.security.EnrolledKey;
+import io.fleetwave.events.security.NodeEventSigner;
+import io.fleetwave.events.security.NodeEventVerifier;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Whether records of fleet.node-events come from their node: one read of the keys a batch names (so
+ * a revocation applies from the next batch on, on every replica), then {@link NodeEventVerifier}
+ * per record. Shared by the projection, its rebuild and the rollout engine, so they accept and
+ * refuse the same records.
+ */
+@ApplicationScoped
+public class NodeEventAuthenticity {
+  /** The verdict on one record: empty when it is its node's own, else the dead letter's reason. */
+  @FunctionalInterface
+  public interface Check {
+    Optional<String> refusal(String node, byte[] value, Headers headers);
+  }
+
+  /** The check for one batch of records, given their headers (blocking). */
+  @FunctionalInterface
+  public interface BatchCheck {
+    Check forBatch(java.util.List<Headers> batch);
+  }
+
+  private static final Check ANY = (node, value, headers) -> Optional.empty();
+
+  private final Pool pool;
+  private final boolean required;
+  private final Duration timeout;
+
+  public NodeEventAuthenticity(Pool pool, NodeIdentityConfig config) {
+    this.pool = pool;
+    this.required = config.required();
+    this.timeout = config.timeout();
+  }
+
+  public boolean required() {
+    return required;
+  }
+
+  /** A check for a batch whose records carry these headers; reads the keys they name. */
+  public Uni<Check> forBatch(Iterable<Headers> batch) {
+    if (!required) {
+      return Uni.createFrom().item(ANY);
+    }
+    Set<String> keyIds = new TreeSet<>();
+    for (Headers headers : batch) {
+      String keyId = text(headers, NodeEventSigner.KEY_ID_HEADER);
+      if (keyId != null) {
+        keyIds.add(keyId);
+      }
+    }
+    if (keyIds.isEmpty()) {
+      return Uni.createFrom().item(check(Map.of()));
+    }
+    return NodeKeyStore.byId(pool, keyIds).map(NodeEventAuthenticity::check);
+  }
+
+  /**
+   * A record of fleet.node-events decoded, once its node is known to have signed it: the signature
+   * is checked before anything of the value is parsed.
+   */
+  public static DecodedRecord decode(Check check, String key, byte[] value, Headers headers) {
+    if (key != null) {
+      Optional<String> refusal = check.refusal(key, value, headers);
+      if (refusal.isPresent()) {
+        return new DecodedRecord.Rejected(refusal.get());
+      }
+    }
+    return RecordDecoder.decode(key, value);
+  }
+
+  /** {@link #forBatch} for callers on a thread that may block (the rebuild, the engine). */
+  public Check forBatchBlocking(Iterable<Headers> batch) {
+    return forBatch(batch).await().atMost(timeout);
+  }
+
+  private static Check check(Map<String, EnrolledKey> keys) {
+    return (node, value, headers) ->
+        NodeEventVerifier.verify(
+                node,
+                value,
+                text(headers, NodeEventSigner.KEY_ID_HEADER),
+                text(headers, NodeEventSigner.SIGNATURE_HEADER),
+                keys::get)
+            .map(NodeEventVerifier.Refused::reason);
+  }
+
+  private static String text(Headers headers, String name) {
+    Header header = headers == null ? null : headers.lastHeader(name);
+    return header == null || header.value() == null
+        ? null
+        : new String(header.value(), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,120 @@
+package io.fleetwave.controlplane.identity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fleetwave.agent.identity.BootstrapCredential;
+import io.fleetwave.agent.identity.Enrolment;
+import io.fleetwave.agent.identity.EnrolmentRefusedException;
+import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.security.NodeEventSigner;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's side of node identity against the real control plane: it makes its key, enrolls it
+ * with a join token, signs what its publisher sends, and keeps its key across restarts on a
+ * writable host without enrolling again.
+ */
+@QuarkusTest
+@TestProfile(NodeEnrolments.Required.class)
+class AgentEnrolmentIT {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
+  @TestHTTPResource("/")
+  URI controlPlane;
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Test
+  void anAgentEnrollsWithAJoinTokenAndItsSignedEventsAreProjected(@TempDir Path state)
+      throws Exception {
+    String node = "agent-enrolled";
+    Enrolment enrolment =
+        new Enrolment(
+            controlPlane,
+            new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+            BOUND);
+    NodeEventSigner key = enrolment.establish(node, Optional.of(state));
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile(state))))
+        .isEqualTo("rw-------");
+    try (EventPublisher publisher = new EventPublisher(EventPublisher.Settings.of(bootstrap))) {
+      publisher.signAs(node, key);
+      publisher
+          .publish(
+              Events.envelope(
+                  node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of())))
+          .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+      publisher
+          .publish(Events.envelope(node, 1, 1, Events.heartbeat(1)))
+          .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+    }
+    await()
+        .atMost(BOUND)
+        .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 1}));
+
+    // A restart: the same key from the state directory, not enrolled again (the join token,
+    // used once, would be refused).
+    NodeEventSigner again = enrolment.establish(node, Optional.of(state));
+    assertThat(again.keyId()).isEqualTo(key.keyId());
+  }
+
+  @Test
+  void anAgentWhoseJoinTokenIsRefusedStopsWithTheControlPlanesReason(@TempDir Path state) {
+    String token = NodeEnrolments.joinToken("agent-first", 600);
+    Enrolment enrolment =
+        new Enrolment(controlPlane, new BootstrapCredential.JoinToken(token), BOUND);
+    assertThatThrownBy(() -> enrolment.establish("agent-second", Optional.of(state)))
+        .isInstanceOf(EnrolmentRefusedException.class)
+        .hasMessageContaining("(401)")
+        .hasMessageContaining("is for node 'agent-first'")
+        .hasMessageNotContaining(token.substring(token.indexOf('.') + 1));
+  }
+
+  @Test
+  void aReadOnlyHostsKeyLivesInMemoryAndEnrollsAtEachStart() throws Exception {
+    String node = "agent-read-only";
+    NodeEventSigner first =
+        new Enrolment(
+                controlPlane,
+                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+                BOUND)
+            .establish(node, Optional.empty());
+    NodeEventSigner second =
+        new Enrolment(
+                controlPlane,
+                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+                BOUND)
+            .establish(node, Optional.empty());
+    assertThat(second.keyId()).isNotEqualTo(first.keyId());
+  }
+
+  private static Path keyFile(Path state) throws Exception {
+    try (var files = Files.list(state)) {
+      return files
+          .filter(f -> f.getFileName().toString().equals("node-key.pem"))
+          .findFirst()
+          .orElseThrow();
+    }
+  }
+}

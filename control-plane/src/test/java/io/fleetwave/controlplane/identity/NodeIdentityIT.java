@@ -1,0 +1,335 @@
+package io.fleetwave.controlplane.identity;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.security.NodeEventSigner;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nodes prove who they are: with node identity required (as in production), a record of
+ * fleet.node-events changes the projection only if its node's enrolled key signed it; a forged one
+ * lands on the dead-letter topic with its cause and changes nothing.
+ */
+@QuarkusTest
+@TestProfile(NodeEnrolments.Required.class)
+class NodeIdentityIT {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Test
+  void forgedNodeEventsChangeNothingAndAreDeadLetteredWithTheirCause() {
+    String node = "ident-a";
+    String other = "ident-b";
+    NodeEventSigner key = NodeEnrolments.enroll(node);
+    NodeEventSigner otherKey = NodeEnrolments.enroll(other);
+    NodeEventSigner stranger = NodeEventSigner.generate();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      topic.publishSigned(registered(node, 0, "580.95.05"), key);
+      topic.publishSigned(registered(other, 0, "580.95.05"), otherKey);
+      await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
+
+      // Each forgery would make the node report driver 999.99 at a later position.
+      Envelope<NodeEvent> forged = registered(node, 1, "999.99.99");
+      byte[] value = EventCodec.encode(forged);
+      Envelope<NodeEvent> forgedOther = registered(other, 1, "999.99.99");
+      byte[] otherValue = EventCodec.encode(forgedOther);
+      List<Expected> expected =
+          List.of(
+              new Expected(topic.publishRaw(node, value), "unsigned node event"),
+              new Expected(
+                  topic.publishRaw(node, value, otherKey.keyId(), otherKey.sign(value)),
+                  "signed by another node's key: record of node 'ident-a' is signed with key "
+                      + otherKey.keyId()
+                      + " of node 'ident-b'"),
+              // The node's key id over a signature made by someone else.
+              new Expected(
+                  topic.publishRaw(node, value, key.keyId(), stranger.sign(value)),
+                  "signature does not verify against the node's enrolled key"),
+              new Expected(
+                  topic.publishRaw(node, value, stranger.keyId(), stranger.sign(value)),
+                  "signed by a key no node enrolled"),
+              // A's genuine, signed record replayed as B's: B did not sign it.
+              new Expected(
+                  topic.publishRaw(other, value, key.keyId(), key.sign(value)),
+                  "signed by another node's key: record of node 'ident-b'"),
+              // B's record, its subject rewritten to A, under A's key id: A did not sign it.
+              new Expected(
+                  topic.publishRaw(
+                      node,
+                      EventCodec.encode(retitled(forgedOther, node)),
+                      key.keyId(),
+                      otherKey.sign(otherValue)),
+                  "signature does not verify against the node's enrolled key"));
+      // A genuine event after the forgeries: the consumer went past them.
+      topic.publishSigned(Events.envelope(node, 1, 2, Events.heartbeat(5)), key);
+
+      await()
+          .atMost(BOUND)
+          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 2}));
+      await().atMost(BOUND).untilAsserted(() -> assertDeadLettered(topic.deadLetters(), expected));
+    }
+    given()
+        .get("/api/v1/nodes/" + node)
+        .then()
+        .statusCode(200)
+        .body("driverVersion", equalTo("580.95.05"));
+    given()
+        .get("/api/v1/nodes/" + other)
+        .then()
+        .statusCode(200)
+        .body("driverVersion", equalTo("580.95.05"));
+    assertThat(ProjectionRows.position(other)).containsExactly(1, 0);
+  }
+
+  @Test
+  void aRevokedNodesEventsAreRefused() {
+    String node = "ident-revoked";
+    NodeEventSigner key = NodeEnrolments.enroll(node);
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      topic.publishSigned(registered(node, 0, "580.95.05"), key);
+      await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
+
+      given()
+          .delete("/api/v1/nodes/" + node + "/enrolment")
+          .then()
+          .statusCode(200)
+          .body("revokedKeys", equalTo(1));
+      RecordMetadata refused = topic.publishSigned(registered(node, 1, "999.99.99"), key);
+      await()
+          .atMost(BOUND)
+          .untilAsserted(
+              () ->
+                  assertDeadLettered(
+                      topic.deadLetters(),
+                      List.of(new Expected(refused, "signed by a revoked key"))));
+    }
+    assertThat(ProjectionRows.position(node)).containsExactly(1, 0);
+    given().get("/api/v1/nodes/" + node).then().body("driverVersion", equalTo("580.95.05"));
+    // Enrolling the revoked key again is refused; the node needs a new key.
+    given()
+        .contentType("application/json")
+        .body(
+            Map.of(
+                "publicKey", key.publicKeyPem(), "joinToken", NodeEnrolments.joinToken(node, 600)))
+        .post("/api/v1/nodes/" + node + "/enrolment")
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("was revoked"));
+  }
+
+  @Test
+  void aJoinTokenEnrollsOneNodeOnceAndNotAfterItExpires() {
+    String token = NodeEnrolments.joinToken(null, 600);
+    enroll("ident-join-1", token).then().statusCode(201).body("node", equalTo("ident-join-1"));
+    enroll("ident-join-2", token)
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("was already used (by node 'ident-join-1'"));
+    enroll("ident-join-1", token).then().statusCode(401);
+
+    String shortLived = NodeEnrolments.joinToken(null, 1);
+    Instant created = Instant.now();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> Instant.now().isAfter(created.plusSeconds(2)));
+    enroll("ident-join-3", shortLived)
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("expired at"));
+
+    String bound = NodeEnrolments.joinToken("ident-join-4", 600);
+    enroll("ident-join-5", bound)
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("is for node 'ident-join-4'"));
+    String id = bound.substring(0, bound.indexOf('.'));
+    enroll("ident-join-4", id + ".aaaaaaaaaaaaaaaa")
+        .then()
+        .statusCode(401)
+        .body("detail", equalTo("join token " + id + " is not valid"));
+    // The refusals above did not consume it.
+    enroll("ident-join-4", bound).then().statusCode(201);
+
+    given()
+        .contentType("application/json")
+        .body(Map.of("publicKey", NodeEventSigner.generate().publicKeyPem()))
+        .post("/api/v1/nodes/ident-join-6/enrolment")
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("needs a bootstrap credential"));
+    given()
+        .contentType("application/json")
+        .body(Map.of("publicKey", "not a key", "joinToken", NodeEnrolments.joinToken(null, 60)))
+        .post("/api/v1/nodes/ident-join-6/enrolment")
+        .then()
+        .statusCode(400)
+        .body("detail", containsString("node key"));
+  }
+
+  @Test
+  void aForgedSpecAppliedCannotCompleteACanary() {
+    List<FleetNodes.Node> fleet =
+        List.of(
+            new FleetNodes.Node(
+                "ident-canary-1",
+                HostKind.UBUNTU,
+                "z1",
+                "550.127.05",
+                "H100-80GB",
+                1,
+                Map.of("identity-pool", "canary")),
+            new FleetNodes.Node(
+                "ident-canary-2",
+                HostKind.UBUNTU,
+                "z1",
+                "550.127.05",
+                "H100-80GB",
+                1,
+                Map.of("identity-pool", "canary")));
+    Map<String, NodeEventSigner> keys = new java.util.HashMap<>();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (FleetNodes.Node node : fleet) {
+        NodeEventSigner key = NodeEnrolments.enroll(node.name());
+        keys.put(node.name(), key);
+        topic.publishSigned(Events.envelope(node.name(), 1, 0, FleetNodes.registered(node)), key);
+        topic.publishSigned(Events.envelope(node.name(), 1, 1, FleetNodes.inventory(node)), key);
+      }
+      for (FleetNodes.Node node : fleet) {
+        await()
+            .atMost(BOUND)
+            .until(() -> Arrays.equals(ProjectionRows.position(node.name()), new long[] {1, 1}));
+      }
+      String rollout = CanaryRollouts.startCanary("identity-canary", "identity-pool=canary", BOUND);
+      String canary =
+          fleet.stream()
+              .map(FleetNodes.Node::name)
+              .filter(n -> given().get("/api/v1/nodes/" + n + "/spec").path("desired") != null)
+              .findFirst()
+              .orElseThrow();
+      long generation =
+          given()
+              .get("/api/v1/nodes/" + canary + "/spec")
+              .then()
+              .extract()
+              .jsonPath()
+              .getLong("desired.generation");
+      String other =
+          fleet.stream()
+              .map(FleetNodes.Node::name)
+              .filter(n -> !n.equals(canary))
+              .findFirst()
+              .orElseThrow();
+
+      byte[] applied =
+          EventCodec.encode(Events.envelope(canary, 1, 2, new SpecApplied(generation)));
+      List<Expected> forgeries =
+          List.of(
+              new Expected(topic.publishRaw(canary, applied), "unsigned node event"),
+              new Expected(
+                  topic.publishRaw(
+                      canary, applied, keys.get(other).keyId(), keys.get(other).sign(applied)),
+                  "signed by another node's key"));
+      await().atMost(BOUND).untilAsserted(() -> assertDeadLettered(topic.deadLetters(), forgeries));
+      // The engine read the same records from the head of the log before the projection
+      // dead-lettered them, and did not take them as the canary's result.
+      assertThat(counts(rollout).getInt("'in-flight'")).isEqualTo(1);
+      assertThat(counts(rollout).getInt("succeeded")).isZero();
+      assertThat(given().get("/api/v1/nodes/" + canary + "/spec").path("converged").toString())
+          .isEqualTo("false");
+
+      // The node's own SpecApplied completes it.
+      topic.publishSigned(
+          Events.envelope(canary, 1, 3, new SpecApplied(generation)), keys.get(canary));
+      await().atMost(BOUND).until(() -> counts(rollout).getInt("succeeded") >= 1);
+      given().post("/api/v1/rollouts/" + rollout + "/abort").then().statusCode(200);
+    }
+  }
+
+  private static io.restassured.path.json.JsonPath counts(String rollout) {
+    return given()
+        .get("/api/v1/rollouts/" + rollout)
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .setRootPath("progress.counts");
+  }
+
+  private static io.restassured.response.Response enroll(String node, String token) {
+    return given()
+        .contentType("application/json")
+        .body(Map.of("publicKey", NodeEventSigner.generate().publicKeyPem(), "joinToken", token))
+        .post("/api/v1/nodes/" + node + "/enrolment");
+  }
+
+  private record Expected(RecordMetadata sent, String reason) {}
+
+  private static Envelope<NodeEvent> registered(String node, long seq, String driver) {
+    return Events.envelope(
+        node, 1, seq, Events.registered(node, HostKind.UBUNTU, driver, Map.of()));
+  }
+
+  private static Envelope<NodeEvent> retitled(Envelope<NodeEvent> envelope, String node) {
+    return new Envelope<>(
+        envelope.id(),
+        envelope.source(),
+        envelope.type(),
+        node,
+        envelope.time(),
+        envelope.epoch(),
+        envelope.seq(),
+        envelope.data());
+  }
+
+  private static void assertDeadLettered(
+      List<ConsumerRecord<String, byte[]>> letters, List<Expected> expected) {
+    for (Expected one : expected) {
+      ConsumerRecord<String, byte[]> letter =
+          letters.stream()
+              .filter(
+                  r ->
+                      header(r, Topics.DLQ_PARTITION_HEADER)
+                              .equals(Integer.toString(one.sent().partition()))
+                          && header(r, Topics.DLQ_OFFSET_HEADER)
+                              .equals(Long.toString(one.sent().offset())))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no dead letter for '" + one.reason() + "'"));
+      assertThat(header(letter, Topics.DLQ_REASON_HEADER)).startsWith(one.reason());
+    }
+  }
+
+  private static String header(ConsumerRecord<String, byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,37 @@
+package io.fleetwave.events.security;
+
+import java.security.PublicKey;
+import java.util.Objects;
+
+/**
+ * A public key a node enrolled with the control plane.
+ *
+ * @param node the node it speaks for
+ * @param publicKey the Ed25519 public key
+ * @param revoked true once an administrator revoked the node: nothing it signs is accepted again
+ */
+public record EnrolledKey(String node, PublicKey publicKey, boolean revoked) {
+  public EnrolledKey {
+    Objects.requireNonNull(node, "node");
+    Objects.requireNonNull(publicKey, "publicKey");
+  }
+
+  /** From the stored X.509 PEM. */
+  public static EnrolledKey of(String node, String publicKeyPem, boolean revoked) {
+    return new EnrolledKey(node, parsePublicKey(publicKeyPem), revoked);
+  }
+
+  public String keyId() {
+    return NodeKeyId.of(publicKey);
+  }
+
+  /** An Ed25519 X.509 public key (PEM or base64), refused with the reason if it is not one. */
+  public static PublicKey parsePublicKey(String pem) {
+    try {
+      return Ed25519Keys.publicKey(pem);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "node key: " + e.getMessage().replace("command verification key", "public key"), e);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.fleetwave.events.security;
+
+import java.security.GeneralSecurityException;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Decides whether a record of fleet.node-events comes from the node it speaks for: signed (headers
+ * {@link NodeEventSigner#KEY_ID_HEADER} and {@link NodeEventSigner#SIGNATURE_HEADER}) by a key that
+ * node enrolled and that is not revoked, over the exact value bytes. The node is the record's key;
+ * the reader separately requires the key to equal the event's subject, which the signature covers.
+ * Runs before the value is decoded, so nothing of an unauthenticated record is parsed. Pure apart
+ * from the signature check; thread-safe.
+ */
+public final class NodeEventVerifier {
+  /** A refusal: the cause and what exactly was wrong. */
+  public record Refused(NodeEventRefusal cause, String detail) {
+    /** The dead letter's reason: the cause's text, then the detail. */
+    public String reason() {
+      return cause.text() + ": " + detail;
+    }
+  }
+
+  private NodeEventVerifier() {}
+
+  /**
+   * @param node the record key (the node the record claims to come from)
+   * @param value the record value as read
+   * @param keyId the key id header, or null
+   * @param signature the signature header, or null
+   * @param enrolled the enrolled key of an id, or null when no node enrolled it
+   * @return empty when the record is the node's own
+   */
+  public static Optional<Refused> verify(
+      String node,
+      byte[] value,
+      String keyId,
+      String signature,
+      Function<String, EnrolledKey> enrolled) {
+    if (keyId == null || signature == null) {
+      return refused(
+          NodeEventRefusal.UNSIGNED,
+          "record of node '"
+              + node
+              + "' carries no "
+              + (keyId == null ? NodeEventSigner.KEY_ID_HEADER : NodeEventSigner.SIGNATURE_HEADER)
+              + " header");
+    }
+    EnrolledKey key = enrolled.apply(keyId);
+    if (key == null) {
+      return refused(
+          NodeEventRefusal.UNKNOWN_KEY, "key " + keyId + " is not enrolled (node '" + node + "')");
+    }
+    if (!key.node().equals(node)) {
+      return refused(
+          NodeEventRefusal.ANOTHER_NODES_KEY,
+          "record of node '"
+              + node
+              + "' is signed with key "
+              + keyId
+              + " of node '"
+              + key.node()
+              + "'");
+    }
+    if (key.revoked()) {
+      return refused(
+          NodeEventRefusal.REVOKED, "node '" + node + "' was revoked (key " + keyId + ")");
+    }
+    String problem = signatureProblem(key, value, signature);
+    return problem == null ? Optional.empty() : refused(NodeEventRefusal.BAD_SIGNATURE, problem);
+  }
+
+  private static String signatureProblem(EnrolledKey key, byte[] value, String signature) {
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(signature);
+    } catch (IllegalArgumentException e) {
+      return "signature is not valid base64: " + e.getMessage();
+    }
+    // Base64 leaves unused bits in its last character: one signature must have one spelling.
+    if (!Base64.getEncoder().encodeToString(bytes).equals(signature)) {
+      return "signature is not canonical base64";
+    }
+    try {
+      Signature check = Signature.getInstance(Ed25519Keys.ALGORITHM);
+      check.initVerify(key.publicKey());
+      check.update(value == null ? new byte[0] : value);
+      return check.verify(bytes)
+          ? null
+          : "the value of node '" + key.node() + "' was not signed by its key (forged or altered)";
+    } catch (GeneralSecurityException e) {
+      return "signature cannot be checked: " + e.getMessage();
+    }
+  }
+
+  private static Optional<Refused> refused(NodeEventRefusal cause, String detail) {
+    return Optional.of(new Refused(cause, detail));
+  }
+}

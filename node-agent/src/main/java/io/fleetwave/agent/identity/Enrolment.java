@@ -1,0 +1,146 @@
+package io.fleetwave.agent.identity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.security.NodeEventSigner;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Gives the node its identity: the key (kept in the state directory of a writable host, made anew
+ * in memory at each start of a read-only one) enrolled with the control plane against the bootstrap
+ * credential, once per key. An unreachable control plane is tried again (each call bounded, 1 s, 2
+ * s, 4 s... at most 30 s apart) until {@code patience} runs out; a refusal stops at once with the
+ * control plane's reason.
+ */
+public final class Enrolment {
+  private static final System.Logger LOG = System.getLogger(Enrolment.class.getName());
+  private static final Duration CALL_BOUND = Duration.ofSeconds(10);
+  private static final Duration MAX_PAUSE = Duration.ofSeconds(30);
+
+  private final URI controlPlane;
+  private final BootstrapCredential credential;
+  private final Duration patience;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(CALL_BOUND).build();
+
+  public Enrolment(URI controlPlane, BootstrapCredential credential, Duration patience) {
+    this.controlPlane = controlPlane;
+    this.credential = credential;
+    this.patience = patience;
+  }
+
+  /**
+   * The node's enrolled key.
+   *
+   * @param stateDirectory where a writable host keeps its key; empty on a read-only host
+   * @throws EnrolmentRefusedException when the control plane refuses, naming why
+   * @throws IllegalStateException when it did not answer within the patience
+   */
+  public NodeEventSigner establish(String node, Optional<Path> stateDirectory)
+      throws InterruptedException {
+    Optional<NodeKeyFile> kept = stateDirectory.map(NodeKeyFile::new);
+    NodeEventSigner key = kept.map(NodeKeyFile::loadOrCreate).orElseGet(NodeEventSigner::generate);
+    if (kept.isPresent() && kept.get().enrolledWith(key).isPresent()) {
+      LOG.log(Level.INFO, "node {0}: key {1} is enrolled already", node, key.keyId());
+      return key;
+    }
+    enroll(node, key);
+    kept.ifPresent(file -> file.markEnrolled(key, controlPlane.toString()));
+    LOG.log(
+        Level.INFO,
+        "node {0}: key {1} enrolled with {2} ({3}); events are signed with it",
+        node,
+        key.keyId(),
+        controlPlane,
+        stateDirectory.isPresent() ? "kept in the state directory" : "in memory: read-only host");
+    return key;
+  }
+
+  private void enroll(String node, NodeEventSigner key) throws InterruptedException {
+    Instant deadline = Instant.now().plus(patience);
+    Duration pause = Duration.ofSeconds(1);
+    while (true) {
+      String failure;
+      try {
+        HttpResponse<String> answer =
+            http.send(request(node, key), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() == 201 || answer.statusCode() == 200) {
+          return;
+        }
+        if (answer.statusCode() >= 400 && answer.statusCode() < 500) {
+          throw new EnrolmentRefusedException(
+              "the control plane at "
+                  + controlPlane
+                  + " refused to enroll node '"
+                  + node
+                  + "' ("
+                  + answer.statusCode()
+                  + "): "
+                  + detail(answer.body()));
+        }
+        failure = "answered " + answer.statusCode() + ": " + detail(answer.body());
+      } catch (IOException e) {
+        failure = e.toString();
+      }
+      if (Instant.now().plus(pause).isAfter(deadline)) {
+        throw new IllegalStateException(
+            "node '"
+                + node
+                + "' could not enroll with "
+                + controlPlane
+                + " within "
+                + patience
+                + " (last: "
+                + failure
+                + ")");
+      }
+      LOG.log(
+          Level.WARNING,
+          "node {0}: enrolment with {1} failed ({2}); trying again in {3}",
+          node,
+          controlPlane,
+          failure,
+          pause);
+      Thread.sleep(pause);
+      pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+    }
+  }
+
+  private HttpRequest request(String node, NodeEventSigner key) {
+    ObjectNode body = EventCodec.mapper().createObjectNode();
+    body.put("publicKey", key.publicKeyPem());
+    body.put(credential.field(), credential.secret());
+    URI uri =
+        controlPlane.resolve(
+            "/api/v1/nodes/" + URLEncoder.encode(node, StandardCharsets.UTF_8) + "/enrolment");
+    return HttpRequest.newBuilder(uri)
+        .timeout(CALL_BOUND)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+        .build();
+  }
+
+  /** The problem's detail, else the start of the body. */
+  private static String detail(String body) {
+    try {
+      JsonNode problem = EventCodec.mapper().readTree(body);
+      if (problem != null && problem.hasNonNull("detail")) {
+        return problem.get("detail").asText();
+      }
+    } catch (IOException e) {
+      // not JSON: the text itself
+    }
+    return body.length() > 200 ? body.substring(0, 200) + "..." : body;
+  }
+}
