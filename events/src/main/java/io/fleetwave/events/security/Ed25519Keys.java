@@ -79,6 +79,20 @@ final class Ed25519Keys {
     }
   }
 
+  /**
+   * The key id of a public key: the first 16 hex digits of the SHA-256 of its X.509 DER encoding,
+   * what {@code openssl pkey -pubin -in key.pem -outform DER | sha256sum | cut -c1-16} prints.
+   * Collisions do not weaken anything: the signature is still checked against the key found.
+   */
+  static String kid(PublicKey key) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getEncoded());
+      return java.util.HexFormat.of().formatHex(digest, 0, 8);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JDK offers no SHA-256", e);
+    }
+  }
+
   static String pem(String label, byte[] der) {
     String body =
         Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
