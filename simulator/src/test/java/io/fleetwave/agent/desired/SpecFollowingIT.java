@@ -413,6 +413,7 @@ class SpecFollowingIT {
               gpus,
               new AgentGate(List.of()),
               BootRecord.inMemory(),
+              ReplayFloor.none(),
               gpus::bootId,
               following,
               scheduler,
