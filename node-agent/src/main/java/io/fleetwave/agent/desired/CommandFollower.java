@@ -110,7 +110,23 @@ public final class CommandFollower implements AutoCloseable {
   }
 
   /** The newest trusted record of a node and its generation. */
-  private record Newest(byte[] value, long generation) {}
+  private static final class Newest {
+    private final byte[] value;
+    private final long generation;
+
+    Newest(byte[] value, long generation) {
+      this.value = value;
+      this.generation = generation;
+    }
+
+    byte[] value() {
+      return value;
+    }
+
+    long generation() {
+      return generation;
+    }
+  }
 
   private final Settings settings;
   private final Predicate<String> localNodes;

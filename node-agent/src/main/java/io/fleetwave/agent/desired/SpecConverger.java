@@ -59,11 +59,11 @@ import java.util.function.Supplier;
  * is kept (read-only hosts), the follower hands over the newest trusted spec of the topic before
  * its latest record, so an old spec re-published there is refused too. One-shot commands (ResetGpu,
  * Reprobe) follow the strict rule: the generation must be newer than the last one-shot command
- * accepted (kept in the floor as well), and a command issued before this agent run started (less
- * the clock-skew tolerance) is refused, since it was meant for an earlier run. A record on the
- * wrong stream, past its expiry, issued in the future beyond the clock-skew tolerance, or signed by
- * a key not trusted, and a tombstone, are refused. Every refusal gives SpecRejected with its code
- * and reason (and a log line) and changes nothing.
+ * accepted (kept in the floor as well), and a command issued before this agent run started is
+ * refused, since it was meant for an earlier run (the commands topic is read from its end). A
+ * record on the wrong stream, past its expiry, issued in the future beyond the clock-skew
+ * tolerance, or signed by a key not trusted, and a tombstone, are refused. Every refusal gives
+ * SpecRejected with its code and reason (and a log line) and changes nothing.
  *
  * <p>All work of a node runs on its {@link NodeStrand}, one task at a time, on a shared pool.
  */
@@ -153,7 +153,7 @@ public final class SpecConverger implements CommandSink {
         () -> {
           // The newest trusted spec first: a latest record older than it is then refused as a
           // replay instead of rolling the node back (see the class comment).
-          if (newestTrusted != null && newestTrusted != latestDesired) {
+          if (newestTrusted != null && !java.util.Arrays.equals(newestTrusted, latestDesired)) {
             onDesired(newestTrusted);
           }
           if (latestDesired != null) {
@@ -288,8 +288,10 @@ public final class SpecConverger implements CommandSink {
       reject(rejected);
       return;
     }
-    java.time.Instant earliest = runStarted.minus(following.verifier().clockSkew());
-    if (command.data().issuedAt().isBefore(earliest)) {
+    // No skew allowance here: a command the control plane issued just after this run started,
+    // by a clock behind the agent's, is refused (and can be sent again), rather than a replay of
+    // one sent to the previous run accepted.
+    if (command.data().issuedAt().isBefore(runStarted)) {
       report(
           new SpecRejected(
               command.data().generation(),
@@ -297,11 +299,9 @@ public final class SpecConverger implements CommandSink {
               Rejection.REPLAYED.code(),
               "issued at "
                   + command.data().issuedAt()
-                  + ", before this agent run started ("
+                  + ", before this agent run started at "
                   + runStarted
-                  + ", less the clock-skew tolerance "
-                  + following.verifier().clockSkew()
-                  + "): a one-shot command is for the run it was sent to"));
+                  + ": a one-shot command is only for the run it was sent to"));
       return;
     }
     lastOneShot = command.data().generation();
