@@ -41,9 +41,15 @@ class ApiSecurityIT {
   private static final Duration CALL_BOUND = Duration.ofSeconds(30);
   private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}:]+)[^}]*}");
 
-  /** Operations only an admin may call: MIG config import and the projection rebuild. */
+  /**
+   * Operations only an admin may call: MIG config import, the projection rebuild, re-signing the
+   * specs.
+   */
   private static final Set<String> ADMIN_ONLY =
-      Set.of("POST /api/v1/mig-configs", "POST /api/v1/admin/projection/rebuild");
+      Set.of(
+          "POST /api/v1/mig-configs",
+          "POST /api/v1/admin/projection/rebuild",
+          "POST /api/v1/admin/specs/re-sign");
 
   @TestHTTPResource("/")
   URI base;

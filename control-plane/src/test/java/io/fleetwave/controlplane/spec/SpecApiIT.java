@@ -31,6 +31,8 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.security.CommandVerifier;
+import io.fleetwave.events.security.Rejection;
+import io.fleetwave.events.security.Verdict;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.events.GpuBuilder;
@@ -129,8 +131,40 @@ class SpecApiIT {
                 new NodeSpec(VGPU, generation, "999.1", spec.gpus(), spec.gate()),
                 ((ApplyNodeSpec) command.data()).issuedAt(),
                 null),
+            command.kid(),
             command.signature());
-    assertThat(verifier().verify(tampered, VGPU, 0, Instant.now()).accepted()).isFalse();
+    assertThat(verifier().verify(tampered, VGPU, 0, Instant.now()))
+        .isInstanceOfSatisfying(
+            Verdict.Rejected.class,
+            rejected -> assertThat(rejected.rejection()).isEqualTo(Rejection.FORGED));
+  }
+
+  @Test
+  void anAdminReSignsEveryCurrentSpecAtItsGenerationWithTheCurrentKey() {
+    long generation = put(L4, "{\"gpus\": [{\"index\": 0, \"migEnabled\": false}]}")
+        .statusCode(202)
+        .extract()
+        .jsonPath()
+        .getLong("generation");
+    CommandEnvelope published = decode(desiredRecords(L4).getLast());
+
+    JsonPath answer =
+        given() // as admin (RestAssuredDefaults)
+            .post("/api/v1/admin/specs/re-sign")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+
+    CommandEnvelope resigned = decode(desiredRecords(L4).getLast());
+    assertThat(answer.getInt("specs")).isGreaterThanOrEqualTo(1);
+    assertThat(answer.getString("kid")).isEqualTo(resigned.kid());
+    assertThat(resigned.id()).isNotEqualTo(published.id());
+    assertThat(resigned.data()).isInstanceOf(ApplyNodeSpec.class);
+    assertThat(((ApplyNodeSpec) resigned.data()).spec())
+        .isEqualTo(((ApplyNodeSpec) published.data()).spec());
+    assertThat(resigned.data().generation()).isEqualTo(generation);
+    assertThat(verifier().verify(resigned, L4, generation - 1, Instant.now()).accepted()).isTrue();
   }
 
   @Test

@@ -80,14 +80,15 @@ final class Ed25519Keys {
   }
 
   /**
-   * The key id of a public key: the first 16 hex digits of the SHA-256 of its X.509 DER encoding,
-   * what {@code openssl pkey -pubin -in key.pem -outform DER | sha256sum | cut -c1-16} prints.
-   * Collisions do not weaken anything: the signature is still checked against the key found.
+   * The key id of a public key: {@code sha256:} and the unpadded base64url SHA-256 of its X.509 DER
+   * encoding (the same form node keys are named by), what {@code openssl pkey -pubin -in key.pem
+   * -outform DER | openssl dgst -sha256 -binary | basenc --base64url | tr -d =} prints after the
+   * prefix. Derived from the key, so control plane and agents agree on it without configuration.
    */
   static String kid(PublicKey key) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getEncoded());
-      return java.util.HexFormat.of().formatHex(digest, 0, 8);
+      return "sha256:" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("this JDK offers no SHA-256", e);
     }

@@ -46,9 +46,8 @@ public final class TrustedKeys {
   }
 
   /**
-   * The key id of an Ed25519 public key (PEM or base64 of its X.509 DER): the first 16 hex digits
-   * of the SHA-256 of the DER, as {@code openssl pkey -pubin -in key.pem -outform DER | sha256sum |
-   * cut -c1-16} prints it.
+   * The key id of an Ed25519 public key (PEM or base64 of its X.509 DER): {@code sha256:} and the
+   * unpadded base64url SHA-256 of the DER.
    */
   public static String kidOf(String pem) {
     return Ed25519Keys.kid(Ed25519Keys.publicKey(pem));
