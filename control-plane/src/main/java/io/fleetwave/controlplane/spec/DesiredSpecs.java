@@ -45,9 +45,11 @@ final class DesiredSpecs {
   static Uni<List<String>> nodes(SqlClient conn) {
     return conn.query("SELECT node FROM desired_specs ORDER BY node")
         .execute()
-        .map(rows -> java.util.stream.StreamSupport.stream(rows.spliterator(), false)
-            .map(row -> row.getString("node"))
-            .toList());
+        .map(
+            rows ->
+                java.util.stream.StreamSupport.stream(rows.spliterator(), false)
+                    .map(row -> row.getString("node"))
+                    .toList());
   }
 
   static Uni<Map<String, NodeSpec>> currentAll(SqlClient conn, java.util.Collection<String> nodes) {

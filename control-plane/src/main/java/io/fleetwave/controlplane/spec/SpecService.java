@@ -168,8 +168,8 @@ public class SpecService {
    * Publishes every node's current desired spec again, at its generation, signed with the current
    * key: the re-sign step of a key rotation, before agents retire the old key (a converged node
    * treats the same generation as a no-op). The nodes are locked in name order, so no concurrent
-   * change is overtaken by an older re-signed record; the commit waits for Kafka's
-   * acknowledgement (503 as a whole otherwise).
+   * change is overtaken by an older re-signed record; the commit waits for Kafka's acknowledgement
+   * (503 as a whole otherwise).
    */
   public Uni<SpecsResigned> resignAll() {
     signing.requireConfigured();
