@@ -2,6 +2,8 @@ package io.fleetwave.agent;
 
 import io.fleetwave.agent.desired.BootRecord;
 import io.fleetwave.agent.desired.CommandFollower;
+import io.fleetwave.agent.desired.PublicKeyFiles;
+import io.fleetwave.agent.desired.ReplayFloor;
 import io.fleetwave.agent.desired.SpecConverger;
 import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.gate.AgentGate;
@@ -33,12 +35,12 @@ import io.fleetwave.events.security.NodeEventSigner;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -85,7 +87,10 @@ public final class AgentMain {
     Optional<KafkaClients> kafka;
     try {
       kafka = options.probeOnly() ? Optional.empty() : Optional.of(KafkaClients.of(options));
-      following = options.publicKey().map(key -> SpecFollowing.of(verifier(key)));
+      following =
+          options
+              .publicKey()
+              .map(key -> SpecFollowing.of(verifier(key).withClockSkew(options.clockSkew())));
     } catch (IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
       System.exit(2);
@@ -383,6 +388,7 @@ public final class AgentMain {
             gpus,
             gate,
             stateDirectory.map(BootRecord::inDirectory).orElseGet(BootRecord::none),
+            stateDirectory.map(ReplayFloor::inDirectory).orElseGet(ReplayFloor::none),
             () -> bootId(facts),
             following,
             Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().factory()),
@@ -391,55 +397,38 @@ public final class AgentMain {
         CommandFollower.start(
             CommandFollower.Settings.of(kafka.bootstrapServers(), following, Duration.ofSeconds(10))
                 .withOverrides(kafka.overrides()),
-            registered -> registered.equals(agent.nodeName()));
+            registered -> registered.equals(agent.nodeName()),
+            following.ranking());
     converger.start();
     follower.follow(converger);
     return follower;
   }
 
   /**
-   * The public key from a file, or the PEM itself (environment variable). The file may be a key of
-   * a mounted ConfigMap: a symlink through {@code ..data/} to the current version, followed here.
+   * The trusted public keys: the PEM itself (environment variable), or a comma-separated list of
+   * files and directories ({@link PublicKeyFiles}: every visible file of a directory is a key, as a
+   * mounted ConfigMap holds them; read again when they change, so keys rotate in running agents). A
+   * file may be a key of a mounted ConfigMap: a symlink through {@code ..data/} to the current
+   * version, followed here.
    *
-   * @throws IllegalArgumentException naming the file when it is missing, a directory, unreadable or
-   *     not an Ed25519 public key in PEM
+   * @throws IllegalArgumentException naming the file when it is missing, unreadable or not an
+   *     Ed25519 public key in PEM, or the directory when it holds none
    */
-  static CommandVerifier verifier(String fileOrPem) {
-    if (fileOrPem.strip().startsWith("-----BEGIN")) {
+  static CommandVerifier verifier(String filesOrPem) {
+    if (filesOrPem.strip().startsWith("-----BEGIN")) {
       try {
-        return CommandVerifier.fromX509(fileOrPem);
+        return CommandVerifier.fromX509(filesOrPem);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--public-key: " + e.getMessage(), e);
       }
     }
-    Path file = Path.of(fileOrPem);
-    String pem;
-    try {
-      pem = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(
-          "--public-key: cannot read " + fileOrPem + ": no such file", e);
-    } catch (CharacterCodingException e) {
-      throw notAPublicKey(
-          fileOrPem, "binary, not PEM text (DER? openssl pkey -pubin -outform PEM)");
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "--public-key: cannot read "
-              + fileOrPem
-              + ": "
-              + (Files.isDirectory(file) ? "a directory; name the key file in it" : e.toString()),
-          e);
-    }
-    try {
-      return CommandVerifier.fromX509(pem);
-    } catch (IllegalArgumentException e) {
-      throw notAPublicKey(fileOrPem, e.getMessage());
-    }
-  }
-
-  private static IllegalArgumentException notAPublicKey(String file, String why) {
-    return new IllegalArgumentException(
-        "--public-key: " + file + " is not an Ed25519 public key in PEM: " + why);
+    List<Path> sources =
+        Arrays.stream(filesOrPem.split(","))
+            .map(String::strip)
+            .filter(s -> !s.isEmpty())
+            .map(Path::of)
+            .toList();
+    return CommandVerifier.trusting(PublicKeyFiles.load(sources));
   }
 
   private static String bootId(HostFacts facts) {

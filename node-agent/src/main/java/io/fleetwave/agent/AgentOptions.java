@@ -1,5 +1,6 @@
 package io.fleetwave.agent;
 
+import io.fleetwave.events.security.CommandVerifier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -33,6 +34,7 @@ record AgentOptions(
     boolean rebootAllowed,
     boolean probeOnly,
     Optional<String> publicKey,
+    Duration clockSkew,
     long spoolBytes,
     long memoryQueueBytes,
     Optional<String> controlPlane,
@@ -77,9 +79,16 @@ record AgentOptions(
         --driver-retry-seconds N  without a usable driver the agent registers, heartbeats and
                                   retries the driver probe: 1 s, 2 s, 4 s... at most N s apart,
                                   default 60
-        --public-key FILE         the control plane's Ed25519 public key (X.509 PEM); enables
-                                  following the node's signed desired spec and commands (env
-                                  FLEETWAVE_COMMAND_PUBLIC_KEY: a file, or the PEM itself)
+        --public-key FILE|DIR,... the control plane's Ed25519 public keys (X.509 PEM) to trust:
+                                  files, or directories whose every visible file is one (a mounted
+                                  ConfigMap), comma-separated; re-read when they change, so keys
+                                  rotate without a restart. Enables following the node's signed
+                                  desired spec and commands (env FLEETWAVE_COMMAND_PUBLIC_KEY: the
+                                  same, or the PEM itself)
+        --clock-skew-seconds N    tolerance between the agent's and the control plane's clocks: a
+                                  command issued up to N s in the future is accepted, and expires
+                                  N s after its expiry (env FLEETWAVE_CLOCK_SKEW_SECONDS),
+                                  default 60
         --spool-mib N             bound of the event spool in the state directory, kept while
                                   Kafka is unreachable (writable hosts), default 64
         --memory-queue-mib N      bound of the event queue in memory, kept while Kafka is
@@ -124,6 +133,7 @@ record AgentOptions(
             "--driver-retry-seconds",
             "--spool-mib",
             "--memory-queue-mib",
+            "--clock-skew-seconds",
             "--public-key",
             "--control-plane",
             "--join-token",
@@ -164,11 +174,29 @@ record AgentOptions(
         reboot,
         probeOnly,
         option(values, env, "--public-key", "FLEETWAVE_COMMAND_PUBLIC_KEY"),
+        clockSkew(option(values, env, "--clock-skew-seconds", "FLEETWAVE_CLOCK_SKEW_SECONDS")),
         mebibytes(values, env, "--spool-mib", "FLEETWAVE_SPOOL_MIB", 64),
         mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8),
         option(values, env, "--control-plane", "FLEETWAVE_CONTROL_PLANE_URL"),
         option(values, env, "--join-token", "FLEETWAVE_JOIN_TOKEN"),
         option(values, env, "--service-account-token", "FLEETWAVE_SERVICE_ACCOUNT_TOKEN"));
+  }
+
+  private static Duration clockSkew(Optional<String> value) {
+    if (value.isEmpty()) {
+      return CommandVerifier.DEFAULT_CLOCK_SKEW;
+    }
+    try {
+      long seconds = Long.parseLong(value.get());
+      if (seconds < 0 || seconds > 3600) {
+        throw new IllegalArgumentException(
+            "--clock-skew-seconds must be between 0 and 3600, got " + value.get());
+      }
+      return Duration.ofSeconds(seconds);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--clock-skew-seconds must be a whole number of seconds, got " + value.get());
+    }
   }
 
   private static long mebibytes(

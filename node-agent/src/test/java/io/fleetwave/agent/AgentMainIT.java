@@ -165,7 +165,9 @@ class AgentMainIT {
       await()
           .atMost(WAIT)
           .until(() -> events.events().stream().anyMatch(e -> e.data().equals(new SpecApplied(1))));
-      assertThat(first(events, SpecRejected.class).code()).isEqualTo("forged");
+      // Signed by a key the agent was not given: refused, naming that key.
+      assertThat(first(events, SpecRejected.class).code()).isEqualTo("unknown-key");
+      assertThat(first(events, SpecRejected.class).reason()).contains(forged.kid());
       assertThat(first(events, SpecAccepted.class).steps())
           .extracting(PlannedStep::kind)
           .containsExactly(StepKind.RELEASE_GATE);

@@ -120,4 +120,30 @@ class AgentOptionsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("label 'pool' is not key=value");
   }
+
+  @Test
+  void theClockSkewToleranceIsSixtySecondsUnlessConfigured() {
+    assertThat(parse(NO_ENV, "--bootstrap", "k:9092").clockSkew())
+        .isEqualTo(java.time.Duration.ofSeconds(60));
+    assertThat(
+            parse(Map.of("FLEETWAVE_CLOCK_SKEW_SECONDS", "5"), "--bootstrap", "k:9092").clockSkew())
+        .isEqualTo(java.time.Duration.ofSeconds(5));
+    assertThat(
+            parse(
+                    Map.of("FLEETWAVE_CLOCK_SKEW_SECONDS", "5"),
+                    "--bootstrap",
+                    "k:9092",
+                    "--clock-skew-seconds",
+                    "0")
+                .clockSkew())
+        .isZero();
+  }
+
+  @Test
+  void aClockSkewOutOfRangeIsRefusedWithTheBounds() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--clock-skew-seconds", "-1"))
+        .hasMessage("--clock-skew-seconds must be between 0 and 3600, got -1");
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--clock-skew-seconds", "1m"))
+        .hasMessage("--clock-skew-seconds must be a whole number of seconds, got 1m");
+  }
 }

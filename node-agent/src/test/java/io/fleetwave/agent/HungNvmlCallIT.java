@@ -131,6 +131,7 @@ class HungNvmlCallIT {
               gpus,
               new AgentGate(List.of()),
               BootRecord.none(),
+              io.fleetwave.agent.desired.ReplayFloor.none(),
               () -> "boot-1",
               following,
               strand,

@@ -85,10 +85,79 @@ class PublicKeyFileTest {
   }
 
   @Test
-  void theMountDirectoryInsteadOfTheKeyFileIsReportedAsSuch() {
-    assertThatThrownBy(() -> AgentMain.verifier(mount.toString()))
-        .hasMessage(
-            "--public-key: cannot read " + mount + ": a directory; name the key file in it");
+  void theMountDirectoryIsReadAsTheKeysItHoldsSkippingTheKubeletsEntries() throws IOException {
+    CommandSigner current = CommandSigner.generate();
+    CommandSigner next = CommandSigner.generate();
+    configMapVersion("2026_11_30_13_00_00.000000001", "current.pub", current.publicKeyPem());
+    Files.writeString(mount.resolve("next.pub"), next.publicKeyPem());
+
+    CommandVerifier verifier = AgentMain.verifier(mount.toString());
+
+    assertThat(accepts(verifier, current)).isTrue();
+    assertThat(accepts(verifier, next)).isTrue();
+    assertThat(accepts(verifier, CommandSigner.generate())).isFalse();
+  }
+
+  @Test
+  void aRunningAgentTakesAKeyAddedToTheConfigMapAndDropsARetiredOne() throws IOException {
+    CommandSigner old = CommandSigner.generate();
+    CommandSigner next = CommandSigner.generate();
+    configMapVersion("2026_11_30_13_00_00.000000001", "old.pub", old.publicKeyPem());
+    CommandVerifier verifier = AgentMain.verifier(mount.toString());
+    assertThat(accepts(verifier, next)).isFalse();
+
+    Path both = Files.createDirectory(mount.resolve("..2026_11_30_14_00_00.000000002"));
+    Files.writeString(both.resolve("old.pub"), old.publicKeyPem());
+    Files.writeString(both.resolve("next.pub"), next.publicKeyPem());
+    swapData(both);
+    Files.createSymbolicLink(mount.resolve("next.pub"), Path.of("..data", "next.pub"));
+    assertThat(accepts(verifier, next)).isTrue();
+    assertThat(accepts(verifier, old)).isTrue();
+
+    Path retired = Files.createDirectory(mount.resolve("..2026_11_30_15_00_00.000000003"));
+    Files.writeString(retired.resolve("next.pub"), next.publicKeyPem());
+    swapData(retired);
+    Files.delete(mount.resolve("old.pub"));
+    assertThat(accepts(verifier, next)).isTrue();
+    assertThat(accepts(verifier, old)).isFalse();
+  }
+
+  @Test
+  void aChangeThatCannotBeReadKeepsTheKeysReadLast() throws IOException {
+    CommandSigner current = CommandSigner.generate();
+    Path key = Files.writeString(mount.resolve("current.pub"), current.publicKeyPem());
+    CommandVerifier verifier = AgentMain.verifier(mount.toString());
+
+    Files.writeString(key, "-----BEGIN PUBLIC KEY-----\nhalf-writ");
+
+    assertThat(accepts(verifier, current)).isTrue();
+  }
+
+  @Test
+  void aDirectoryWithoutAKeyIsRefusedNamingIt() throws IOException {
+    Path empty = Files.createDirectory(mount.resolve("empty"));
+
+    assertThatThrownBy(() -> AgentMain.verifier(empty.toString()))
+        .hasMessage("--public-key: " + empty + " is a directory holding no key file");
+  }
+
+  @Test
+  void aListOfFilesIsTrustedAsOneSet() throws IOException {
+    CommandSigner first = CommandSigner.generate();
+    CommandSigner second = CommandSigner.generate();
+    Path a = Files.writeString(mount.resolve("a.pem"), first.publicKeyPem());
+    Path b = Files.writeString(mount.resolve("b.pem"), second.publicKeyPem());
+
+    CommandVerifier verifier = AgentMain.verifier(a + ", " + b);
+
+    assertThat(accepts(verifier, first)).isTrue();
+    assertThat(accepts(verifier, second)).isTrue();
+  }
+
+  private void swapData(Path version) throws IOException {
+    Path next = mount.resolve("..data_tmp");
+    Files.createSymbolicLink(next, version.getFileName());
+    Files.move(next, mount.resolve("..data"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   @Test

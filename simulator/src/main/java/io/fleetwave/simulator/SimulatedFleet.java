@@ -221,7 +221,8 @@ public final class SimulatedFleet implements AutoCloseable {
             CommandFollower.start(
                 CommandFollower.Settings.of(
                     settings.bootstrapServers(), following, settings.kafkaWait()),
-                names::contains);
+                names::contains,
+                following.ranking());
       } catch (RuntimeException e) {
         scheduler.shutdownNow();
         publisher.close(Duration.ZERO);

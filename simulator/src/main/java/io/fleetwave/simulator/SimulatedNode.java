@@ -3,6 +3,7 @@ package io.fleetwave.simulator;
 import io.fleetwave.agent.AgentSettings;
 import io.fleetwave.agent.NodeAgent;
 import io.fleetwave.agent.desired.BootRecord;
+import io.fleetwave.agent.desired.ReplayFloor;
 import io.fleetwave.agent.desired.SpecConverger;
 import io.fleetwave.agent.gate.AgentGate;
 import io.fleetwave.agent.gate.GateFile;
@@ -31,9 +32,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Where the fleet follows desired specs, every agent run also gets a {@link SpecConverger}: it
  * holds the gate after a boot and converges to the node's spec from the compacted topic. What a
- * real host keeps across agent runs is kept here: the gate file and the last boot id in the node's
- * state directory on writable hosts; on read-only hosts (Talos, COS) no file, and the last boot id
- * in memory, standing in for the boot the event log shows.
+ * real host keeps across agent runs is kept here: the gate file, the last boot id and the accepted
+ * generations in the node's state directory on writable hosts; on read-only hosts (Talos, COS) no
+ * file, and the last boot id in memory, standing in for the boot the event log shows.
  */
 public final class SimulatedNode {
   private final NodeSpec spec;
@@ -49,6 +50,7 @@ public final class SimulatedNode {
   private final SimulatedFleet.Following following;
   private final Optional<Path> stateDirectory;
   private final BootRecord boots;
+  private final ReplayFloor floor;
   private NodeAgent agent;
   private SpecConverger converger;
   private String installingDriver;
@@ -74,6 +76,8 @@ public final class SimulatedNode {
             ? Optional.empty()
             : Optional.of(following.stateRoot().resolve(spec.name()));
     this.boots = stateDirectory.map(BootRecord::inDirectory).orElseGet(BootRecord::inMemory);
+    // Read-only hosts keep nothing: they learn the newest spec from the topic, as real ones do.
+    this.floor = stateDirectory.map(ReplayFloor::inDirectory).orElseGet(ReplayFloor::none);
     this.spec = spec;
     this.facts = SimulatedHostFacts.of(spec);
     this.gpus =
@@ -135,6 +139,7 @@ public final class SimulatedNode {
               gpus,
               gate(),
               boots,
+              floor,
               gpus::bootId,
               following.spec(),
               following.workers(),

@@ -15,6 +15,12 @@ public interface CommandsConfig {
    */
   Optional<String> privateKey();
 
+  /**
+   * A file holding that key (a mounted Kubernetes Secret), read at start; wins over {@link
+   * #privateKey()}. Rotating the key: point it (or the Secret) at the new key and restart.
+   */
+  Optional<java.nio.file.Path> privateKeyFile();
+
   /** The bound on Kafka's acknowledgement of a spec or command. */
   @WithDefault("10s")
   @DurationMin(millis = 1)

@@ -41,6 +41,17 @@ final class DesiredSpecs {
                     : Optional.of(decode(rows.iterator().next().getJsonObject("spec"))));
   }
 
+  /** Every node that has a desired spec, by name. */
+  static Uni<List<String>> nodes(SqlClient conn) {
+    return conn.query("SELECT node FROM desired_specs ORDER BY node")
+        .execute()
+        .map(
+            rows ->
+                java.util.stream.StreamSupport.stream(rows.spliterator(), false)
+                    .map(row -> row.getString("node"))
+                    .toList());
+  }
+
   static Uni<Map<String, NodeSpec>> currentAll(SqlClient conn, java.util.Collection<String> nodes) {
     return conn.preparedQuery("SELECT node, spec FROM desired_specs WHERE node = ANY($1)")
         .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))

@@ -164,6 +164,33 @@ public class SpecService {
     return new RolloutBatch(specs, failures);
   }
 
+  /**
+   * Publishes every node's current desired spec again, at its generation, signed with the current
+   * key: the re-sign step of a key rotation, before agents retire the old key (a converged node
+   * treats the same generation as a no-op). The nodes are locked in name order, so no concurrent
+   * change is overtaken by an older re-signed record; the commit waits for Kafka's acknowledgement
+   * (503 as a whole otherwise).
+   */
+  public Uni<SpecsResigned> resignAll() {
+    signing.requireConfigured();
+    return pool.withTransaction(
+        conn ->
+            DesiredSpecs.nodes(conn)
+                .chain(
+                    names ->
+                        DesiredSpecs.lockNodes(conn, names)
+                            .chain(() -> DesiredSpecs.currentAll(conn, names)))
+                .call(
+                    specs ->
+                        publisher.sendAll(
+                            Topics.NODE_DESIRED,
+                            specs.values().stream()
+                                .sorted(java.util.Comparator.comparing(NodeSpec::node))
+                                .map(this::signed)
+                                .toList()))
+                .map(specs -> new SpecsResigned(signing.kid(), specs.size())));
+  }
+
   /** The current desired spec of each node that has one. */
   public Uni<java.util.Map<String, NodeSpec>> currentSpecs(java.util.Collection<String> nodes) {
     return DesiredSpecs.currentAll(pool, nodes);

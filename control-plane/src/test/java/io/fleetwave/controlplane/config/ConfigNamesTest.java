@@ -42,6 +42,7 @@ class ConfigNamesTest {
 
     CommandsConfig commands = config.getConfigMapping(CommandsConfig.class);
     assertThat(commands.privateKey()).isEmpty();
+    assertThat(commands.privateKeyFile()).isEmpty();
     assertThat(commands.sendTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(commands.lifetime()).isEqualTo(Duration.ofMinutes(5));
 

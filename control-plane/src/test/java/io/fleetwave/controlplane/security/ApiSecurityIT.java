@@ -43,15 +43,16 @@ class ApiSecurityIT {
   private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}:]+)[^}]*}");
 
   /**
-   * Operations only an admin may call: MIG config import, the projection rebuild, join tokens and
-   * revoking a node.
+   * Operations only an admin may call: MIG config import, the projection rebuild, re-signing the
+   * specs, join tokens and revoking a node.
    */
   private static final Set<String> ADMIN_ONLY =
       Set.of(
           "POST /api/v1/mig-configs",
           "POST /api/v1/admin/projection/rebuild",
           "POST /api/v1/join-tokens",
-          "DELETE /api/v1/nodes/{name}/enrolment");
+          "DELETE /api/v1/nodes/{name}/enrolment",
+          "POST /api/v1/admin/specs/re-sign");
 
   @TestHTTPResource("/")
   URI base;

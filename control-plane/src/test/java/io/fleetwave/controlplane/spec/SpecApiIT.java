@@ -31,6 +31,8 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.events.security.CommandVerifier;
+import io.fleetwave.events.security.Rejection;
+import io.fleetwave.events.security.Verdict;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.events.GpuBuilder;
@@ -129,8 +131,41 @@ class SpecApiIT {
                 new NodeSpec(VGPU, generation, "999.1", spec.gpus(), spec.gate()),
                 ((ApplyNodeSpec) command.data()).issuedAt(),
                 null),
+            command.kid(),
             command.signature());
-    assertThat(verifier().verify(tampered, VGPU, 0, Instant.now()).accepted()).isFalse();
+    assertThat(verifier().verify(tampered, VGPU, 0, Instant.now()))
+        .isInstanceOfSatisfying(
+            Verdict.Rejected.class,
+            rejected -> assertThat(rejected.rejection()).isEqualTo(Rejection.FORGED));
+  }
+
+  @Test
+  void anAdminReSignsEveryCurrentSpecAtItsGenerationWithTheCurrentKey() {
+    long generation =
+        put(L4, "{\"gpus\": [{\"index\": 0, \"migEnabled\": false}]}")
+            .statusCode(202)
+            .extract()
+            .jsonPath()
+            .getLong("generation");
+    CommandEnvelope published = decode(desiredRecords(L4).getLast());
+
+    JsonPath answer =
+        given() // as admin (RestAssuredDefaults)
+            .post("/api/v1/admin/specs/re-sign")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+
+    CommandEnvelope resigned = decode(desiredRecords(L4).getLast());
+    assertThat(answer.getInt("specs")).isGreaterThanOrEqualTo(1);
+    assertThat(answer.getString("kid")).isEqualTo(resigned.kid());
+    assertThat(resigned.id()).isNotEqualTo(published.id());
+    assertThat(resigned.data()).isInstanceOf(ApplyNodeSpec.class);
+    assertThat(((ApplyNodeSpec) resigned.data()).spec())
+        .isEqualTo(((ApplyNodeSpec) published.data()).spec());
+    assertThat(resigned.data().generation()).isEqualTo(generation);
+    assertThat(verifier().verify(resigned, L4, generation - 1, Instant.now()).accepted()).isTrue();
   }
 
   @Test
@@ -200,6 +235,7 @@ class SpecApiIT {
   void invalidSpecsAre422NamingTheGpuAndFieldAndPublishNothing() {
     int mig = desiredRecords(MIG).size();
     int vgpu = desiredRecords(VGPU).size();
+    int l4 = desiredRecords(L4).size();
 
     invalid(MIG, "{\"gpus\": [{\"index\": 7, \"migEnabled\": true}]}", "gpus[0].index", "no GPU 7");
     invalid(
@@ -268,7 +304,7 @@ class SpecApiIT {
 
     assertThat(desiredRecords(MIG)).hasSize(mig);
     assertThat(desiredRecords(VGPU)).hasSize(vgpu);
-    assertThat(desiredRecords(L4)).hasSize(1);
+    assertThat(desiredRecords(L4)).as("the one valid spec").hasSize(l4 + 1);
   }
 
   @Test

@@ -25,9 +25,15 @@ public final class CommandCodec {
   /** CloudEvents extension attribute holding the base64 signature. */
   public static final String SIGNATURE = "signature";
 
+  /**
+   * CloudEvents extension attribute naming the signing key ({@code TrustedKeys#kidOf}). Records
+   * from before key ids decode without it, and agents refuse them.
+   */
+  public static final String KID = "kid";
+
   private static final JsonFormat FORMAT = new JsonFormat();
   private static final byte[] SIGNING_PREFIX =
-      "fleetwave-command-signature/v1\n".getBytes(StandardCharsets.UTF_8);
+      "fleetwave-command-signature/v2\n".getBytes(StandardCharsets.UTF_8);
 
   private CommandCodec() {}
 
@@ -41,6 +47,9 @@ public final class CommandCodec {
             .withTime(command.time().atOffset(ZoneOffset.UTC))
             .withDataContentType(Envelope.DATA_CONTENT_TYPE)
             .withData(JsonCloudEventData.wrap(EventCodec.mapper().valueToTree(command.data())));
+    if (command.kid() != null) {
+      builder.withExtension(KID, command.kid());
+    }
     if (command.signature() != null) {
       builder.withExtension(SIGNATURE, command.signature());
     }
@@ -70,6 +79,10 @@ public final class CommandCodec {
       throw new EventRejectedException(
           "extension '" + SIGNATURE + "' must be a string, got " + signature);
     }
+    Object kid = event.getExtension(KID);
+    if (kid != null && !(kid instanceof String)) {
+      throw new EventRejectedException("extension '" + KID + "' must be a string, got " + kid);
+    }
     FleetEvent data = EventCodec.decodePayload(event, type);
     try {
       return new CommandEnvelope(
@@ -79,6 +92,7 @@ public final class CommandCodec {
           subject,
           event.getTime().toInstant(),
           (NodeCommand) data,
+          (String) kid,
           (String) signature);
     } catch (IllegalArgumentException e) {
       throw new EventRejectedException("invalid command envelope: " + e.getMessage(), e);
@@ -86,28 +100,35 @@ public final class CommandCodec {
   }
 
   /**
-   * The exact bytes a command's signature covers: a version line, then one line each for the
-   * CloudEvents type, subject (node), id, source and time, the generation and the expiry ({@code -}
-   * if none), then the command's data as compact JSON in record-component order (maps sorted).
+   * The exact bytes a command's signature covers: a version line, then one line each for the stream
+   * it is issued for ({@link CommandStream#purpose()}), the key id, the CloudEvents type, subject
+   * (node), id, source and time, the generation, the issue time and the expiry ({@code -} if none),
+   * then the command's data as compact JSON in record-component order (maps sorted).
    *
-   * <p>Why these: type and subject stop a signature for one command or node being moved to another;
-   * id, source and time tie it to one issue; generation and expiry are what replay protection
-   * reads, repeated outside the JSON so the covered values are plain to see; the data is exactly
-   * what the agent acts on. The data is re-encoded from the record this build decoded, so a field
-   * this build does not know is not covered: adding a field to a command needs a new type version.
-   * The signature itself and the transport (Kafka key, headers, offset) are not covered.
+   * <p>Why these: the stream stops a spec being replayed as a one-shot command and the reverse; the
+   * key id stops a signature being attributed to another key; type and subject stop a signature for
+   * one command or node being moved to another; id, source and time tie it to one issue;
+   * generation, issue time and expiry are what replay protection reads, repeated outside the JSON
+   * so the covered values are plain to see; the data is exactly what the agent acts on. The data is
+   * re-encoded from the record this build decoded, so a field this build does not know is not
+   * covered: adding a field to a command needs a new type version. The signature itself and the
+   * transport (Kafka key, headers, offset) are not covered. Version 1 (no stream, no key id) is
+   * refused by agents, so it is not computed any more.
    */
   public static byte[] signingInput(CommandEnvelope command) {
     NodeCommand data = command.data();
     String header =
         String.join(
                 "\n",
+                CommandStream.of(data).purpose(),
+                command.kid() == null ? "-" : command.kid(),
                 command.type(),
                 command.subject(),
                 command.id(),
                 command.source().toString(),
                 command.time().toString(),
                 Long.toString(data.generation()),
+                data.issuedAt().toString(),
                 data.expiresAt() == null ? "-" : data.expiresAt().toString())
             + "\n";
     try {

@@ -15,6 +15,8 @@ import java.util.UUID;
  * @param subject the node it is for; also the Kafka record key
  * @param time when it was issued
  * @param data the command
+ * @param kid the id of the key that signed it ({@code TrustedKeys#kidOf}), or null when unsigned or
+ *     signed before key ids existed (an agent rejects both)
  * @param signature base64 Ed25519 signature over {@link CommandCodec#signingInput}, or null when
  *     unsigned (an agent rejects those)
  */
@@ -25,6 +27,7 @@ public record CommandEnvelope(
     String subject,
     Instant time,
     NodeCommand data,
+    String kid,
     String signature) {
 
   public CommandEnvelope {
@@ -40,16 +43,44 @@ public record CommandEnvelope(
     if (signature != null && signature.isBlank()) {
       throw new IllegalArgumentException("signature must be null or non-blank");
     }
+    if (kid != null && kid.isBlank()) {
+      throw new IllegalArgumentException("kid must be null or non-blank");
+    }
+  }
+
+  /** An envelope that names no key (unsigned, or as records were before key ids). */
+  public CommandEnvelope(
+      String id,
+      URI source,
+      String type,
+      String subject,
+      Instant time,
+      NodeCommand data,
+      String signature) {
+    this(id, source, type, subject, time, data, null, signature);
   }
 
   /** A new unsigned envelope with a random id, typed after its command. */
   public static CommandEnvelope of(URI source, String node, Instant time, NodeCommand data) {
     return new CommandEnvelope(
-        UUID.randomUUID().toString(), source, EventTypes.typeOf(data), node, time, data, null);
+        UUID.randomUUID().toString(),
+        source,
+        EventTypes.typeOf(data),
+        node,
+        time,
+        data,
+        null,
+        null);
   }
 
+  /** This envelope with the signature replaced, naming the same key. */
   public CommandEnvelope withSignature(String base64Signature) {
-    return new CommandEnvelope(id, source, type, subject, time, data, base64Signature);
+    return new CommandEnvelope(id, source, type, subject, time, data, kid, base64Signature);
+  }
+
+  /** This envelope naming another key, with the signature replaced. */
+  public CommandEnvelope withSignature(String kid, String base64Signature) {
+    return new CommandEnvelope(id, source, type, subject, time, data, kid, base64Signature);
   }
 
   public boolean signed() {

@@ -18,10 +18,12 @@ import java.util.Objects;
 public final class CommandSigner {
   private final PrivateKey privateKey;
   private final PublicKey publicKey;
+  private final String kid;
 
   private CommandSigner(PrivateKey privateKey, PublicKey publicKey) {
     this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
     this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
+    this.kid = Ed25519Keys.kid(publicKey);
   }
 
   /**
@@ -45,16 +47,25 @@ public final class CommandSigner {
     }
   }
 
-  /** The command with its signature set (replacing any earlier one). */
+  /**
+   * The command with this key's id and its signature set (replacing any earlier ones), for the
+   * stream its kind belongs on ({@link io.fleetwave.events.command.CommandStream#of}).
+   */
   public CommandEnvelope sign(CommandEnvelope command) {
     try {
+      CommandEnvelope named = command.withSignature(kid, null);
       Signature signature = Signature.getInstance(Ed25519Keys.ALGORITHM);
       signature.initSign(privateKey);
-      signature.update(CommandCodec.signingInput(command));
-      return command.withSignature(Base64.getEncoder().encodeToString(signature.sign()));
+      signature.update(CommandCodec.signingInput(named));
+      return named.withSignature(kid, Base64.getEncoder().encodeToString(signature.sign()));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot sign " + command.type() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The id every signature of this key names ({@link TrustedKeys#kidOf}). */
+  public String kid() {
+    return kid;
   }
 
   /** The private key as PKCS#8 PEM, to put in configuration. */

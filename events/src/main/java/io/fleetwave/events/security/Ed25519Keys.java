@@ -79,6 +79,17 @@ final class Ed25519Keys {
     }
   }
 
+  /**
+   * The key id of a public key: {@code sha256:} and the unpadded base64url SHA-256 of its X.509 DER
+   * encoding (the same form node keys are named by), what {@code openssl pkey -pubin -in key.pem
+   * -outform DER | openssl dgst -sha256 -binary | basenc --base64url | tr -d =} prints after the
+   * prefix. Derived from the key, so control plane and agents agree on it without configuration.
+   */
+  static String kid(PublicKey key) {
+    // One id scheme for every Ed25519 key: the control plane's signing keys and the nodes' keys.
+    return NodeKeyId.of(key);
+  }
+
   static String pem(String label, byte[] der) {
     String body =
         Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CommandVerifierTest {
@@ -43,9 +46,12 @@ class CommandVerifierTest {
 
   @Test
   void rejectsASignatureFromAnotherKey() {
-    CommandEnvelope forged = CommandSigner.generate().sign(Fixtures.apply(NODE, 3));
+    CommandEnvelope byImpostor = CommandSigner.generate().sign(Fixtures.apply(NODE, 3));
+    CommandEnvelope claimingOurKey =
+        byImpostor.withSignature(CONTROL_PLANE.kid(), byImpostor.signature());
 
-    assertRejected(AGENT.verify(forged, NODE, 0, NOW), Rejection.FORGED, "does not verify");
+    assertRejected(AGENT.verify(byImpostor, NODE, 0, NOW), Rejection.UNKNOWN_KEY, "not trust");
+    assertRejected(AGENT.verify(claimingOurKey, NODE, 0, NOW), Rejection.FORGED, "does not verify");
   }
 
   @Test
@@ -93,6 +99,7 @@ class CommandVerifierTest {
             NODE,
             signed.time(),
             signed.data(),
+            signed.kid(),
             signed.signature());
 
     assertRejected(AGENT.verify(moved, NODE, 0, NOW), Rejection.FORGED, "does not verify");
@@ -100,7 +107,8 @@ class CommandVerifierTest {
 
   @Test
   void rejectsASignatureThatIsNotBase64() {
-    CommandEnvelope garbled = Fixtures.apply(NODE, 3).withSignature("not base64 !");
+    CommandEnvelope garbled =
+        Fixtures.apply(NODE, 3).withSignature(CONTROL_PLANE.kid(), "not base64 !");
 
     assertRejected(AGENT.verify(garbled, NODE, 0, NOW), Rejection.FORGED, "not valid base64");
   }
@@ -133,9 +141,127 @@ class CommandVerifierTest {
   void rejectsAnExpiredCommand() {
     CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.reset(NODE, 0, 5));
 
+    Instant pastTolerance = Fixtures.EXPIRES.plus(CommandVerifier.DEFAULT_CLOCK_SKEW);
     assertRejected(
-        AGENT.verify(signed, NODE, 0, Fixtures.EXPIRES), Rejection.EXPIRED, "expired at");
-    assertThat(AGENT.verify(signed, NODE, 0, Fixtures.EXPIRES.minusMillis(1)).accepted()).isTrue();
+        AGENT.verify(signed, NODE, 0, pastTolerance),
+        Rejection.EXPIRED,
+        "expired at " + Fixtures.EXPIRES);
+    assertThat(AGENT.verify(signed, NODE, 0, pastTolerance.minusMillis(1)).accepted()).isTrue();
+  }
+
+  @Test
+  void theClockSkewToleranceIsConfigurable() {
+    CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.reset(NODE, 0, 5));
+    CommandVerifier strict = AGENT.withClockSkew(Duration.ZERO);
+
+    assertRejected(strict.verify(signed, NODE, 0, Fixtures.EXPIRES), Rejection.EXPIRED, "PT0S");
+    assertRejected(
+        strict.verify(signed, NODE, 0, ISSUED.minusMillis(1)),
+        Rejection.NOT_YET_VALID,
+        "later than the agent clock");
+    assertThat(strict.verify(signed, NODE, 0, ISSUED).accepted()).isTrue();
+  }
+
+  @Test
+  void rejectsACommandIssuedLaterThanTheAgentClockPlusTheSkew() {
+    CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.reset(NODE, 0, 5));
+    Instant agentClock = ISSUED.minus(CommandVerifier.DEFAULT_CLOCK_SKEW).minusMillis(1);
+
+    assertRejected(
+        AGENT.verify(signed, NODE, 0, agentClock),
+        Rejection.NOT_YET_VALID,
+        "issued at " + ISSUED + ", later than the agent clock " + agentClock);
+    assertThat(AGENT.verify(signed, NODE, 0, agentClock.plusMillis(1)).accepted()).isTrue();
+  }
+
+  @Test
+  void rejectsASpecOnTheCommandsStreamAndACommandOnTheDesiredStream() {
+    CommandEnvelope spec = CONTROL_PLANE.sign(Fixtures.apply(NODE, 3));
+    CommandEnvelope reset = CONTROL_PLANE.sign(Fixtures.reset(NODE, 0, 5));
+
+    assertRejected(
+        AGENT.verify(spec, CommandStream.COMMANDS, NODE, 0, NOW),
+        Rejection.WRONG_STREAM,
+        "signed as a desired-spec and arrived on the one-shot-command stream");
+    assertRejected(
+        AGENT.verify(reset, CommandStream.DESIRED, NODE, 0, NOW),
+        Rejection.WRONG_STREAM,
+        "signed as a one-shot-command and arrived on the desired-spec stream");
+    assertThat(AGENT.verify(spec, CommandStream.DESIRED, NODE, 0, NOW).accepted()).isTrue();
+    assertThat(AGENT.verify(reset, CommandStream.COMMANDS, NODE, 0, NOW).accepted()).isTrue();
+  }
+
+  @Test
+  void theSignatureCoversTheStreamItWasIssuedFor() {
+    CommandEnvelope spec = Fixtures.apply(NODE, 3).withSignature(CONTROL_PLANE.kid(), null);
+    byte[] input = CommandCodec.signingInput(spec);
+
+    assertThat(new String(input, StandardCharsets.UTF_8))
+        .startsWith(
+            "fleetwave-command-signature/v2\ndesired-spec\n"
+                + CONTROL_PLANE.kid()
+                + "\nio.fleetwave.command.apply-node-spec.v1\n");
+  }
+
+  @Test
+  void rejectsARecordThatNamesNoKeyAsFromBeforeKeyIds() {
+    CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.apply(NODE, 3));
+    CommandEnvelope legacy = signed.withSignature(null, signed.signature());
+
+    assertRejected(
+        AGENT.verify(legacy, NODE, 0, NOW),
+        Rejection.NO_KEY_ID,
+        "names no signing key (kid): records signed before key ids are refused");
+  }
+
+  @Test
+  void aRotationTrustsBothKeysThenRefusesTheRetiredOne() {
+    CommandSigner next = CommandSigner.generate();
+    CommandEnvelope byOld = CONTROL_PLANE.sign(Fixtures.apply(NODE, 3));
+    CommandEnvelope byNew = next.sign(Fixtures.apply(NODE, 3));
+    CommandVerifier during =
+        CommandVerifier.trusting(
+            TrustedKeys.of(List.of(CONTROL_PLANE.publicKeyPem(), next.publicKeyPem())));
+    CommandVerifier after = CommandVerifier.trusting(TrustedKeys.of(List.of(next.publicKeyPem())));
+
+    assertThat(during.verify(byOld, NODE, 0, NOW).accepted()).isTrue();
+    assertThat(during.verify(byNew, NODE, 0, NOW).accepted()).isTrue();
+    assertThat(after.verify(byNew, NODE, 0, NOW).accepted()).isTrue();
+    assertRejected(
+        after.verify(byOld, NODE, 0, NOW),
+        Rejection.UNKNOWN_KEY,
+        "signed with key " + CONTROL_PLANE.kid() + ", which this agent does not trust");
+  }
+
+  @Test
+  void aSignatureRelabelledWithAnotherTrustedKeyIdDoesNotVerify() {
+    CommandSigner other = CommandSigner.generate();
+    CommandVerifier both =
+        CommandVerifier.trusting(
+            TrustedKeys.of(List.of(CONTROL_PLANE.publicKeyPem(), other.publicKeyPem())));
+    CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.apply(NODE, 3));
+
+    assertRejected(
+        both.verify(signed.withSignature(other.kid(), signed.signature()), NODE, 0, NOW),
+        Rejection.FORGED,
+        "does not verify against the control plane's key " + other.kid());
+  }
+
+  @Test
+  void theKeyIdIsTheSha256OfThePublicKeyDer() throws Exception {
+    byte[] der =
+        Base64.getMimeDecoder()
+            .decode(
+                CONTROL_PLANE
+                    .publicKeyPem()
+                    .replace("-----BEGIN PUBLIC KEY-----", "")
+                    .replace("-----END PUBLIC KEY-----", ""));
+    byte[] sha256 = java.security.MessageDigest.getInstance("SHA-256").digest(der);
+
+    assertThat(CONTROL_PLANE.kid())
+        .isEqualTo("sha256:" + Base64.getUrlEncoder().withoutPadding().encodeToString(sha256));
+    assertThat(TrustedKeys.kidOf(CONTROL_PLANE.publicKeyPem())).isEqualTo(CONTROL_PLANE.kid());
+    assertThat(CONTROL_PLANE.sign(Fixtures.apply(NODE, 3)).kid()).isEqualTo(CONTROL_PLANE.kid());
   }
 
   @Test

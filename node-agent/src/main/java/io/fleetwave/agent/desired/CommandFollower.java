@@ -34,6 +34,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * local node is kept in memory, so a node that (re)joins — an agent restart or a reboot — gets its
  * spec as soon as this reader has reached the end offsets the topic had when it joined (bounded by
  * the catch-up timeout; a clear error otherwise).
+ *
+ * <p>Replays. An old validly signed spec re-published on the desired topic is its latest record,
+ * and compaction may even drop the newer one later; so besides the latest record, the newest one
+ * the {@link Ranking} trusts (signed for this node by a trusted key, highest generation, the later
+ * of equals) is kept and handed over too. A node without local state (a read-only host) thus learns
+ * its newest spec from the topic before acting, and refuses the older latest record. Tombstones
+ * (null values) delete nothing: a Kafka tombstone carries no signature, so the records kept stay,
+ * and the sink is told ({@link CommandSink#tombstone()}).
  */
 public final class CommandFollower implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CommandFollower.class.getName());
@@ -88,14 +96,49 @@ public final class CommandFollower implements AutoCloseable {
 
   private record CatchUp(CommandSink sink, Map<TopicPartition, Long> ends, long deadlineNanos) {}
 
+  /** Which desired records to trust as the node's newest spec. */
+  @FunctionalInterface
+  public interface Ranking {
+    /** Ranks nothing: only the latest record is handed over. */
+    Ranking NONE = (node, value) -> -1;
+
+    /**
+     * The spec generation of a record signed for this node by a trusted key, or -1 for a record
+     * that is not (unsigned, forged, another node's, malformed, not a spec).
+     */
+    long trustedGeneration(String node, byte[] value);
+  }
+
+  /** The newest trusted record of a node and its generation. */
+  private static final class Newest {
+    private final byte[] value;
+    private final long generation;
+
+    Newest(byte[] value, long generation) {
+      this.value = value;
+      this.generation = generation;
+    }
+
+    byte[] value() {
+      return value;
+    }
+
+    long generation() {
+      return generation;
+    }
+  }
+
   private final Settings settings;
   private final Predicate<String> localNodes;
+  private final Ranking ranking;
   private final KafkaConsumer<String, byte[]> consumer;
   private final List<TopicPartition> desiredPartitions;
   private final Map<String, CommandSink> live = new ConcurrentHashMap<>();
   private final Queue<CommandSink> joining = new ConcurrentLinkedQueue<>();
   // Poll thread only.
   private final Map<String, byte[]> latestDesired = new HashMap<>();
+  private final Map<String, Newest> newestTrusted = new HashMap<>();
+  private final java.util.Set<String> tombstoned = new java.util.HashSet<>();
   private final List<CatchUp> catchingUp = new ArrayList<>();
   private final Thread thread;
   private volatile boolean running = true;
@@ -103,10 +146,12 @@ public final class CommandFollower implements AutoCloseable {
   private CommandFollower(
       Settings settings,
       Predicate<String> localNodes,
+      Ranking ranking,
       KafkaConsumer<String, byte[]> consumer,
       List<TopicPartition> desiredPartitions) {
     this.settings = settings;
     this.localNodes = localNodes;
+    this.ranking = Objects.requireNonNull(ranking, "ranking");
     this.consumer = consumer;
     this.desiredPartitions = desiredPartitions;
     this.thread =
@@ -121,6 +166,16 @@ public final class CommandFollower implements AutoCloseable {
    *     the wait
    */
   public static CommandFollower start(Settings settings, Predicate<String> localNodes) {
+    return start(settings, localNodes, Ranking.NONE);
+  }
+
+  /**
+   * As {@link #start(Settings, Predicate)}, also keeping each local node's newest trusted spec.
+   *
+   * @param ranking which desired records are trusted, and their generation
+   */
+  public static CommandFollower start(
+      Settings settings, Predicate<String> localNodes, Ranking ranking) {
     KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             consumerConfig(settings), new StringDeserializer(), new ByteArrayDeserializer());
@@ -134,7 +189,8 @@ public final class CommandFollower implements AutoCloseable {
       consumer.seekToEnd(commands);
       // Resolve the end now: commands sent after start() returns must not be skipped.
       commands.forEach(tp -> consumer.position(tp, settings.kafkaWait()));
-      CommandFollower follower = new CommandFollower(settings, localNodes, consumer, desired);
+      CommandFollower follower =
+          new CommandFollower(settings, localNodes, ranking, consumer, desired);
       follower.thread.start();
       return follower;
     } catch (RuntimeException e) {
@@ -277,9 +333,23 @@ public final class CommandFollower implements AutoCloseable {
     boolean desired = record.topic().equals(settings.desiredTopic());
     if (desired && localNodes.test(node)) {
       if (record.value() == null) {
-        latestDesired.remove(node); // a tombstone: the control plane forgot the node
+        // A tombstone carries no signature, so it deletes nothing here: what was kept stays.
+        tombstoned.add(node);
+        LOG.log(
+            Level.WARNING,
+            "unsigned tombstone for node {0} at {1}-{2}@{3} ignored: the desired spec is kept",
+            node,
+            record.topic(),
+            record.partition(),
+            record.offset());
       } else {
+        tombstoned.remove(node);
         latestDesired.put(node, record.value());
+        long generation = ranking.trustedGeneration(node, record.value());
+        Newest newest = newestTrusted.get(node);
+        if (generation >= 0 && (newest == null || generation >= newest.generation())) {
+          newestTrusted.put(node, new Newest(record.value(), generation));
+        }
       }
     }
     CommandSink sink = live.get(node);
@@ -294,6 +364,9 @@ public final class CommandFollower implements AutoCloseable {
       return;
     }
     if (record.value() == null) {
+      if (desired) {
+        sink.tombstone();
+      }
       return;
     }
     if (desired) {
@@ -325,7 +398,11 @@ public final class CommandFollower implements AutoCloseable {
       if (behind.isEmpty()) {
         it.remove();
         live.put(sink.node(), sink);
-        sink.caughtUp(latestDesired.get(sink.node()));
+        Newest newest = newestTrusted.get(sink.node());
+        sink.caughtUp(latestDesired.get(sink.node()), newest == null ? null : newest.value());
+        if (tombstoned.contains(sink.node())) {
+          sink.tombstone();
+        }
       } else if (now - catchUp.deadlineNanos() > 0) {
         it.remove();
         live.put(sink.node(), sink);

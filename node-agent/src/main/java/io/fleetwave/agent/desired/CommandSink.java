@@ -14,8 +14,13 @@ public interface CommandSink {
    * The desired topic was read to the end offsets it had when this sink joined.
    *
    * @param latestDesired the node's latest record value there, or null if it has none
+   * @param newestTrusted the record with the highest generation signed for this node by a trusted
+   *     key (the same array as {@code latestDesired} when that is it), or null if none is
    */
-  void caughtUp(byte[] latestDesired);
+  void caughtUp(byte[] latestDesired, byte[] newestTrusted);
+
+  /** A tombstone (null value) for this node on the desired topic; it deleted nothing. */
+  void tombstone();
 
   /** Reading the desired topic to its end did not finish in time; records keep coming after. */
   void catchUpFailed(String reason);

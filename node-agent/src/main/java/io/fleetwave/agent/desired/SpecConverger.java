@@ -18,6 +18,7 @@ import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
@@ -28,6 +29,7 @@ import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.security.Rejection;
 import io.fleetwave.events.security.Verdict;
 import io.fleetwave.events.spec.NodeSpec;
 import java.lang.System.Logger.Level;
@@ -51,12 +53,18 @@ import java.util.function.Supplier;
  * node's own event stream, the inventory republished after each GPU step), ending in SpecApplied or
  * StepFailed. A failed spec is retried after a bounded backoff, and at once on a new spec.
  *
- * <p>Replays. The desired topic holds the node's full desired state, so its latest record is not a
- * replay when it is read again: after a restart (memory is per agent run) it is applied; a record
- * with the generation already known converges again if the node drifted, and is a no-op if the node
- * is converged; a record with an older generation is rejected as replayed. One-shot commands
- * (ResetGpu, Reprobe) follow the strict rule: the generation must be newer than the last one-shot
- * command accepted in this run. Every refused record gives SpecRejected and changes nothing.
+ * <p>Replays and downgrades. A spec is applied only if its generation is at least the highest this
+ * node accepted: the same generation again is the desired state read again (it converges if the
+ * node drifted and is a no-op otherwise), an older one is rejected as replayed. The highest
+ * accepted generation outlives agent runs in the {@link ReplayFloor} (writable hosts); where none
+ * is kept (read-only hosts), the follower hands over the newest trusted spec of the topic before
+ * its latest record, so an old spec re-published there is refused too. One-shot commands (ResetGpu,
+ * Reprobe) follow the strict rule: the generation must be newer than the last one-shot command
+ * accepted (kept in the floor as well), and a command issued before this agent run started is
+ * refused, since it was meant for an earlier run (the commands topic is read from its end). A
+ * record on the wrong stream, past its expiry, issued in the future beyond the clock-skew
+ * tolerance, or signed by a key not trusted, and a tombstone, are refused. Every refusal gives
+ * SpecRejected with its code and reason (and a log line) and changes nothing.
  *
  * <p>All work of a node runs on its {@link NodeStrand}, one task at a time, on a shared pool.
  */
@@ -68,11 +76,13 @@ public final class SpecConverger implements CommandSink {
   private final GpuBackend backend;
   private final DevicePluginGate gate;
   private final BootRecord boots;
+  private final ReplayFloor floor;
   private final Supplier<String> bootId;
   private final SpecFollowing following;
   private final Reconciler reconciler;
   private final ScheduledExecutorService timers;
   private final NodeStrand strand;
+  private final java.time.Instant runStarted;
   private volatile boolean active = true;
 
   // Strand only.
@@ -87,6 +97,7 @@ public final class SpecConverger implements CommandSink {
    * @param agent the agent run whose event stream carries the progress
    * @param gate the node's device-plugin gate
    * @param boots where the last boot id seen is kept
+   * @param floor the highest generations accepted by earlier runs, kept where the host allows
    * @param bootId the host's boot id now
    * @param workers pool shared by the nodes' strands
    * @param timers for retries
@@ -96,6 +107,7 @@ public final class SpecConverger implements CommandSink {
       GpuBackend backend,
       DevicePluginGate gate,
       BootRecord boots,
+      ReplayFloor floor,
       Supplier<String> bootId,
       SpecFollowing following,
       Executor workers,
@@ -104,11 +116,15 @@ public final class SpecConverger implements CommandSink {
     this.backend = Objects.requireNonNull(backend, "backend");
     this.gate = Objects.requireNonNull(gate, "gate");
     this.boots = Objects.requireNonNull(boots, "boots");
+    this.floor = Objects.requireNonNull(floor, "floor");
+    this.knownGeneration = floor.spec();
+    this.lastOneShot = floor.command();
     this.bootId = Objects.requireNonNull(bootId, "bootId");
     this.following = Objects.requireNonNull(following, "following");
     this.reconciler = new Reconciler(GpuCatalog.bundled(), following.deadlines());
     this.timers = Objects.requireNonNull(timers, "timers");
     this.strand = new NodeStrand(agent.nodeName(), workers);
+    this.runStarted = following.clock().instant();
   }
 
   /** Checks the boot (NodeBooted, gate held) before anything else of this run. */
@@ -133,9 +149,14 @@ public final class SpecConverger implements CommandSink {
   }
 
   @Override
-  public void caughtUp(byte[] latestDesired) {
+  public void caughtUp(byte[] latestDesired, byte[] newestTrusted) {
     submit(
         () -> {
+          // The newest trusted spec first: a latest record older than it is then refused as a
+          // replay instead of rolling the node back (see the class comment).
+          if (newestTrusted != null && !java.util.Arrays.equals(newestTrusted, latestDesired)) {
+            onDesired(newestTrusted);
+          }
           if (latestDesired != null) {
             onDesired(latestDesired);
           } else if (!gate.released()) {
@@ -160,6 +181,24 @@ public final class SpecConverger implements CommandSink {
             agent.publish(new GateHeld(knownGeneration, reason));
           }
         });
+  }
+
+  @Override
+  public void tombstone() {
+    submit(
+        () ->
+            report(
+                new SpecRejected(
+                    0,
+                    null,
+                    Rejection.UNSIGNED.code(),
+                    "a tombstone for "
+                        + node()
+                        + " on "
+                        + following.desiredTopic()
+                        + " carries no signature and deletes nothing: the desired spec"
+                        + (desired == null ? "" : " (generation " + desired.generation() + ")")
+                        + " is kept")));
   }
 
   @Override
@@ -208,7 +247,7 @@ public final class SpecConverger implements CommandSink {
       EventLines.received(node(), command);
       return Optional.of(command);
     } catch (EventRejectedException e) {
-      agent.publish(new SpecRejected(0, null, MALFORMED, e.getMessage()));
+      report(new SpecRejected(0, null, MALFORMED, e.getMessage()));
       return Optional.empty();
     }
   }
@@ -223,21 +262,18 @@ public final class SpecConverger implements CommandSink {
     Verdict verdict =
         following
             .verifier()
-            .verify(command, node(), Math.max(0, knownGeneration - 1), following.clock().instant());
+            .verify(
+                command,
+                CommandStream.DESIRED,
+                node(),
+                Math.max(0, knownGeneration - 1),
+                following.clock().instant());
     if (!(verdict instanceof Verdict.Accepted)) {
       reject((Verdict.Rejected) verdict);
       return;
     }
-    if (!(command.data() instanceof ApplyNodeSpec apply)) {
-      agent.publish(
-          new SpecRejected(
-              command.data().generation(),
-              command.id(),
-              MALFORMED,
-              command.type() + " does not belong on " + following.desiredTopic()));
-      return;
-    }
-    accept(apply.spec(), command.id());
+    // The verifier refused every other kind on this stream (wrong-stream).
+    accept(((ApplyNodeSpec) command.data()).spec(), command);
   }
 
   private void onCommand(byte[] value) {
@@ -247,21 +283,60 @@ public final class SpecConverger implements CommandSink {
     }
     CommandEnvelope command = decoded.get();
     Verdict verdict =
-        following.verifier().verify(command, node(), lastOneShot, following.clock().instant());
+        following
+            .verifier()
+            .verify(
+                command, CommandStream.COMMANDS, node(), lastOneShot, following.clock().instant());
     if (verdict instanceof Verdict.Rejected rejected) {
       reject(rejected);
       return;
     }
+    // No skew allowance here: a command the control plane issued just after this run started,
+    // by a clock behind the agent's, is refused (and can be sent again), rather than a replay of
+    // one sent to the previous run accepted.
+    if (command.data().issuedAt().isBefore(runStarted)) {
+      report(
+          new SpecRejected(
+              command.data().generation(),
+              command.id(),
+              Rejection.REPLAYED.code(),
+              "issued at "
+                  + command.data().issuedAt()
+                  + ", before this agent run started at "
+                  + runStarted
+                  + ": a one-shot command is only for the run it was sent to"));
+      return;
+    }
     lastOneShot = command.data().generation();
+    if (!remember(() -> floor.rememberCommand(lastOneShot), command)) {
+      return;
+    }
     switch (command.data()) {
       case Reprobe r -> agent.reprobe();
       case ResetGpu reset -> resetGpu(reset);
-      case ApplyNodeSpec apply -> accept(apply.spec(), command.id());
+      case ApplyNodeSpec apply -> throw new IllegalStateException("refused as wrong-stream");
+    }
+  }
+
+  /**
+   * Records an accepted generation before acting on it; false (reported, nothing done) when the
+   * state directory cannot keep it, since acting without it would let a restart replay older ones.
+   */
+  private boolean remember(Runnable write, CommandEnvelope command) {
+    try {
+      write.run();
+      return true;
+    } catch (java.io.UncheckedIOException e) {
+      LOG.log(Level.ERROR, "node {0}: {1}", node(), e.getMessage());
+      if (!gate.released()) {
+        agent.publish(new GateHeld(command.data().generation(), e.getMessage()));
+      }
+      return false;
     }
   }
 
   private void reject(Verdict.Rejected rejected) {
-    agent.publish(
+    report(
         new SpecRejected(
             rejected.command().data().generation(),
             rejected.command().id(),
@@ -269,8 +344,25 @@ public final class SpecConverger implements CommandSink {
             rejected.reason()));
   }
 
-  private void accept(NodeSpec spec, String commandId) {
+  /** Every refusal is an event and a log line. */
+  private void report(SpecRejected rejected) {
+    LOG.log(
+        Level.WARNING,
+        "node {0}: refused {1} (generation {2}): {3}: {4}",
+        node(),
+        rejected.commandId() == null ? "a record" : rejected.commandId(),
+        rejected.generation(),
+        rejected.code(),
+        rejected.reason());
+    agent.publish(rejected);
+  }
+
+  private void accept(NodeSpec spec, CommandEnvelope command) {
+    String commandId = command.id();
     boolean newer = spec.generation() > knownGeneration;
+    if (newer && !remember(() -> floor.rememberSpec(spec.generation()), command)) {
+      return;
+    }
     knownGeneration = Math.max(knownGeneration, spec.generation());
     NodeSpec previous = desired;
     desired = spec;
@@ -326,7 +418,7 @@ public final class SpecConverger implements CommandSink {
     try {
       plan = reconciler.plan(observed, spec);
     } catch (UnplannableSpecException e) {
-      agent.publish(
+      report(
           new SpecRejected(
               spec.generation(), commandId, UnplannableSpecException.CODE, e.getMessage()));
       return false;

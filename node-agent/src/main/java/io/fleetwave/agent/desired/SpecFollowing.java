@@ -1,7 +1,11 @@
 package io.fleetwave.agent.desired;
 
 import io.fleetwave.agent.reconcile.StepDeadlines;
+import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.command.CommandCodec;
+import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.security.CommandVerifier;
 import java.time.Clock;
 import java.time.Duration;
@@ -120,6 +124,23 @@ public record SpecFollowing(
         interceptor,
         clock,
         applyDelay);
+  }
+
+  /**
+   * Trusts a desired record as a node's newest spec when it verifies as a spec for that node on the
+   * desired stream (signed by a trusted key, in its validity window), whatever the generation.
+   */
+  public CommandFollower.Ranking ranking() {
+    return (node, value) -> {
+      try {
+        CommandEnvelope command = CommandCodec.decode(value);
+        return verifier.verify(command, CommandStream.DESIRED, node, 0, clock.instant()).accepted()
+            ? command.data().generation()
+            : -1;
+      } catch (EventRejectedException e) {
+        return -1;
+      }
+    };
   }
 
   /** The delay before retry number {@code failures} (1 = after the first failure). */

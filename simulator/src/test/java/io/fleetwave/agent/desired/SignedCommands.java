@@ -77,6 +77,11 @@ final class SignedCommands implements AutoCloseable {
     return send(Topics.NODE_COMMANDS, signer.sign(unsigned(node, command)));
   }
 
+  /** The envelope signed by this control plane's key. */
+  CommandEnvelope sign(CommandEnvelope envelope) {
+    return signer.sign(envelope);
+  }
+
   /** Publishes exactly this envelope (signed or not, by anyone). */
   CommandEnvelope send(String topic, CommandEnvelope envelope) {
     try {

@@ -22,6 +22,7 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;
+import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
@@ -413,6 +414,7 @@ class SpecFollowingIT {
               gpus,
               new AgentGate(List.of()),
               BootRecord.inMemory(),
+              ReplayFloor.none(),
               gpus::bootId,
               following,
               scheduler,
@@ -491,6 +493,12 @@ class SpecFollowingIT {
     control.send(
         Topics.NODE_DESIRED,
         impostor.sign(SignedCommands.unsigned(name, SignedCommands.apply(spec(name, 2, other)))));
+    awaitRejected(name, "unknown-key", 2);
+    CommandEnvelope claimingOurKey =
+        impostor.sign(SignedCommands.unsigned(name, SignedCommands.apply(spec(name, 2, other))));
+    control.send(
+        Topics.NODE_DESIRED,
+        claimingOurKey.withSignature(signer.kid(), claimingOurKey.signature()));
     awaitRejected(name, "forged", 2);
 
     control.send(
