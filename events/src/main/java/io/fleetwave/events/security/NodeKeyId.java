@@ -7,9 +7,8 @@ import java.util.Base64;
 
 /**
  * A public key's id (a node's key, or a control-plane signing key's `kid`): the unpadded base64url
- * SHA-256 of its X.509 encoding. Derived from the key
- * itself, so the node and the control plane compute the same id without agreeing on anything, and
- * an id names one key only.
+ * SHA-256 of its X.509 encoding. Derived from the key itself, so the node and the control plane
+ * compute the same id without agreeing on anything, and an id names one key only.
  */
 public final class NodeKeyId {
   private NodeKeyId() {}
