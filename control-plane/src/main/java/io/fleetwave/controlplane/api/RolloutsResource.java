@@ -192,11 +192,9 @@ public class RolloutsResource {
       summary = "Rollouts, newest first, paged; filtered by state",
       description =
           "Each item is small (id, name, state, createdAt, plannedNodes, migConfig,"
-              + " driverVersion), whatever the rollout's size."
+              + " driverVersion), whatever the rollout's size. An unknown state or bad paging is"
+              + " a 400 problem naming what is allowed."
               + EXECUTION_NOTE)
-  @APIResponse(
-      responseCode = "400",
-      description = "bad paging, or an unknown state: problem+json naming the allowed states")
   public Uni<Page<RolloutSummary>> list(
       @Parameter(
               description =
@@ -257,11 +255,9 @@ public class RolloutsResource {
       description =
           "Ordered by wave, then node name. Each item: node, wave, phase (forward or rollback),"
               + " state, generation, reason, startedAt, finishedAt, elapsedMillis. Filters combine"
-              + " with AND; each takes one or more values, comma-separated or repeated.")
-  @APIResponse(
-      responseCode = "400",
-      description = "bad paging, an unknown state or a wave that is not a positive integer")
-  @APIResponse(responseCode = "404", description = "no such rollout: problem+json")
+              + " with AND; each takes one or more values, comma-separated or repeated. 404"
+              + " problem when the rollout is unknown; 400 problem for bad paging, an unknown"
+              + " state or a wave that is not a positive integer.")
   public Uni<Page<RolloutNodeView>> nodes(
       @PathParam("id") String id,
       @Parameter(
@@ -386,10 +382,14 @@ public class RolloutsResource {
               + " and free the nodes (nodes already sent their spec keep it). rollback: restore"
               + " every touched node's previous spec from the log, newest wave first. promote:"
               + " with manualPromotion, let the next wave start. The engine records the action"
-              + " as an event; the answer is the rollout after it (200), 409 when the action does"
+              + " as an event; the answer is the rollout's summary after it (200, as GET"
+              + " .../summary), 409 when the action does"
               + " not apply to the rollout's state (with the reason), 404 when unknown, 202 when"
               + " no engine took it up within fleetwave.rollout.request-wait (it stays queued).")
-  @APIResponse(responseCode = "200", description = "done: the rollout after it")
+  @APIResponse(
+      responseCode = "200",
+      description = "done: the rollout's summary after it",
+      content = @Content(schema = @Schema(implementation = RolloutOverview.class)))
   @APIResponse(responseCode = "202", description = "queued: no engine answered in time")
   @APIResponse(responseCode = "409", description = "the action does not apply now")
   public Uni<Response> act(
@@ -429,7 +429,9 @@ public class RolloutsResource {
                 case OperatorOutcome.Refused refused ->
                     throw new ProblemException(
                         409, "rollout-action-refused", "Action does not apply", refused.reason());
-                case OperatorOutcome.Done done -> get(id).map(view -> Response.ok(view).build());
+                // The summary, not the full view: small whatever the rollout's size.
+                case OperatorOutcome.Done done ->
+                    summary(id).map(view -> Response.ok(view).build());
               };
             });
   }
