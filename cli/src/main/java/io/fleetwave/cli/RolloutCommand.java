@@ -48,7 +48,7 @@ final class RolloutCommand {
     @Spec CommandSpec spec;
 
     @Option(
-        names = {"-s", "--state"},
+        names = "--state",
         paramLabel = "STATES",
         description =
             "only rollouts in these states, comma-separated (created, running, paused,"
@@ -294,7 +294,7 @@ final class RolloutCommand {
     String id;
 
     @Option(
-        names = {"-s", "--state"},
+        names = "--state",
         paramLabel = "STATES",
         description =
             "only nodes in these states, comma-separated (pending, in-flight,"

@@ -74,7 +74,8 @@ class RolloutProgressReaderIT {
    */
   private static UUID mixed(String name) {
     List<SeededNode> nodes = new ArrayList<>();
-    nodes.add(done(name + "-canary", 1, "succeeded", null, 0));
+    // Named to sort after the other waves' nodes: pages follow the wave first.
+    nodes.add(done(name + "-zz-canary", 1, "succeeded", null, 0));
     for (int i = 0; i < 10; i++) {
       String node = name + "-w2-" + i;
       if (i < 6) {
@@ -93,7 +94,7 @@ class RolloutProgressReaderIT {
     List<LoggedEvent> events =
         List.of(
             event("wave-started.v1", 0, "{\"wave\": 1}"),
-            event("node-started.v1", 1, "{\"node\": \"" + name + "-canary\"}"),
+            event("node-started.v1", 1, "{\"node\": \"" + name + "-zz-canary\"}"),
             event("wave-completed.v1", 30, "{\"wave\": 1, \"succeeded\": 1, \"failed\": 0}"),
             event("wave-started.v1", 60, "{\"wave\": 2}"),
             event("paused.v2", 90, "{\"reason\": \"2 of 10 failed\", \"actor\": \"system\"}"));
