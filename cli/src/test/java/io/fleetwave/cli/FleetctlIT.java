@@ -285,14 +285,6 @@ class FleetctlIT {
     assertThat(abort.exit()).as(abort.toString()).isEqualTo(1);
     assertThat(abort.err()).startsWith("error: 409 ");
     assertThat(abort.err().lines()).hasSize(1);
-
-    // A watched rollout that is aborted exits non-zero, saying so.
-    String again = ok(fleetctl("rollout", "create", "-f", file)).split(" ", -1)[1];
-    ok(fleetctl("rollout", "abort", again, "--reason", "wrong layout"));
-    Run aborted =
-        fleetctl("rollout", "status", again, "--watch", "--interval", "200", "--timeout", "60");
-    assertThat(aborted.exit()).as(aborted.toString()).isEqualTo(3);
-    assertThat(aborted.out()).contains("rollout NOT completed: cli-mig (" + again + ") aborted");
   }
 
   @Test
