@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       RolloutCommand.Plan.class,
       RolloutCommand.Create.class,
       RolloutCommand.Status.class,
+      RolloutCommand.Nodes.class,
       RolloutCommand.Pause.class,
       RolloutCommand.Resume.class,
       RolloutCommand.Promote.class,
@@ -46,14 +47,24 @@ final class RolloutCommand {
   static final class ListRollouts implements Runnable {
     @Spec CommandSpec spec;
 
+    @Option(
+        names = "--state",
+        paramLabel = "STATES",
+        description =
+            "only rollouts in these states, comma-separated (created, running, paused,"
+                + " rolling-back, completed, aborted, rolled-back, failed)")
+    String state;
+
     @Override
     public void run() {
       Fleetctl root = Fleetctl.root(spec);
       ArrayNode all = Fleetctl.JSON.createArrayNode();
       for (int page = 0; ; page++) {
-        JsonNode answer =
-            root.client()
-                .get(BASE + ApiClient.query(Map.of("page", page, "size", NodesCommand.PAGE_SIZE)));
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("state", state);
+        params.put("page", page);
+        params.put("size", NodesCommand.PAGE_SIZE);
+        JsonNode answer = root.client().get(BASE + ApiClient.query(params));
         answer.path("items").forEach(all::add);
         if (answer.path("items").size() < NodesCommand.PAGE_SIZE
             || all.size() >= answer.path("total").asLong()) {
@@ -149,7 +160,8 @@ final class RolloutCommand {
       name = "status",
       mixinStandardHelpOptions = true,
       description = {
-        "A rollout's state and progress per wave.",
+        "A rollout's state, its progress per wave and its nodes in flight or failed (read from"
+            + " the rollout's summary and node pages: small whatever the rollout's size).",
         "With --watch: follow it until it ends, one progress line per wave as it advances, then"
             + " the outcome; exit 0 when it completed with no failed node, 3 when it ended aborted,"
             + " rolled back or with failed nodes, 1 when --timeout passed or the API failed."
@@ -229,11 +241,11 @@ final class RolloutCommand {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--interval must be at least 50 ms");
       }
-      String path = BASE + "/" + ApiClient.encode(id);
+      String path = BASE + "/" + ApiClient.encode(id) + "/summary";
       JsonNode view = root.client().get(path);
       if (!watch) {
         if (!root.printStructured(out, view)) {
-          out.print(renderStatus(view));
+          out.print(renderStatus(view, unusualNodes(root, id)));
           out.flush();
         }
         return 0;
@@ -265,6 +277,92 @@ final class RolloutCommand {
         watcher.show(view);
       }
       return watcher.finish(view);
+    }
+  }
+
+  @Command(
+      name = "nodes",
+      mixinStandardHelpOptions = true,
+      description = {
+        "A rollout's planned nodes with their state, reason and timings, by wave then name.",
+        "Read a page of 500 at a time from the API; --limit bounds how many are shown."
+      })
+  static final class Nodes implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "the rollout's id")
+    String id;
+
+    @Option(
+        names = "--state",
+        paramLabel = "STATES",
+        description =
+            "only nodes in these states, comma-separated (pending, in-flight,"
+                + " succeeded, failed)")
+    String state;
+
+    @Option(
+        names = "--wave",
+        paramLabel = "WAVES",
+        description = "only nodes of these waves, comma-separated (1 = the canary)")
+    String wave;
+
+    @Option(
+        names = "--limit",
+        paramLabel = "N",
+        description = "show at most N nodes (default: all)")
+    Integer limit;
+
+    @Override
+    public void run() {
+      Fleetctl root = Fleetctl.root(spec);
+      if (limit != null && limit < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be 1 or more");
+      }
+      int wanted = limit == null ? Integer.MAX_VALUE : limit;
+      ArrayNode shown = Fleetctl.JSON.createArrayNode();
+      long total = 0;
+      for (int page = 0; shown.size() < wanted; page++) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("state", state);
+        params.put("wave", wave);
+        params.put("page", page);
+        params.put("size", NodesCommand.PAGE_SIZE);
+        JsonNode answer =
+            root.client()
+                .get(BASE + "/" + ApiClient.encode(id) + "/nodes" + ApiClient.query(params));
+        total = answer.path("total").asLong();
+        for (JsonNode node : answer.path("items")) {
+          if (shown.size() < wanted) {
+            shown.add(node);
+          }
+        }
+        if (answer.path("items").size() < NodesCommand.PAGE_SIZE) {
+          break;
+        }
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (root.printStructured(out, shown)) {
+        return;
+      }
+      Table table = new Table("wave", "node", "phase", "state", "started", "elapsed", "reason");
+      for (JsonNode node : shown) {
+        table.row(
+            node.path("wave").asInt(),
+            node.path("node").asText(),
+            NodesCommand.text(node, "phase"),
+            node.path("state").asText(),
+            NodesCommand.text(node, "startedAt"),
+            node.hasNonNull("elapsedMillis")
+                ? "%.1f s".formatted(node.path("elapsedMillis").asLong() / 1000.0)
+                : "",
+            NodesCommand.text(node, "reason"));
+      }
+      out.print(table.render());
+      if (total > shown.size()) {
+        out.printf("(%d of %d shown)%n", shown.size(), total);
+      }
+      out.flush();
     }
   }
 
@@ -305,8 +403,8 @@ final class RolloutCommand {
 
     int finish(JsonNode view) {
       String state = view.path("state").asText();
-      int failed = view.at("/progress/counts/failed").asInt();
-      int succeeded = view.at("/progress/counts/succeeded").asInt();
+      int failed = view.at("/counts/failed").asInt();
+      int succeeded = view.at("/counts/succeeded").asInt();
       boolean clean = state.equals("completed") && failed == 0;
       if (format == OutputFormat.table) {
         out.println(
@@ -338,52 +436,54 @@ final class RolloutCommand {
     }
   }
 
-  private static String reason(JsonNode view) {
-    String reason = view.at("/progress/statusReason").asText("");
-    return reason.isEmpty() || view.at("/progress/statusReason").isNull()
+  private static String reason(JsonNode summary) {
+    JsonNode reason = summary.path("statusReason");
+    return reason.isMissingNode() || reason.isNull() || reason.asText().isEmpty()
         ? ""
-        : " (" + reason + ")";
+        : " (" + reason.asText() + ")";
   }
 
-  static String stateLine(JsonNode view) {
-    JsonNode progress = view.path("progress");
+  /** "rollout r1 paused, wave 2/3, paused by alice (checking)", from a rollout's summary. */
+  static String stateLine(JsonNode summary) {
     String line =
         "rollout "
-            + view.path("name").asText()
+            + summary.path("name").asText()
             + " "
-            + view.path("state").asText()
+            + summary.path("state").asText()
             + ", wave "
-            + progress.path("currentWave").asInt()
+            + summary.path("currentWave").asInt()
             + "/"
-            + Math.max(view.at("/plan/waves").size(), progress.path("waves").size());
-    if (progress.path("awaitingPromotion").asBoolean()) {
+            + summary.path("waves").size();
+    if (summary.path("awaitingPromotion").asBoolean()) {
       line += ", awaiting promotion";
     }
-    return line + reason(view);
+    if (summary.hasNonNull("pausedBy")) {
+      line += ", paused by " + summary.path("pausedBy").asText();
+    }
+    return line + reason(summary);
   }
 
-  /** One line per wave: "wave 2/3 [#####-----] 4/8 succeeded 3 failed 1 in flight 2". */
-  static List<String> waveLines(JsonNode view) {
+  /**
+   * One line per wave from a rollout's summary: "wave 2/3 [#####-----] 4/8 succeeded 3, failed 1,
+   * in-flight 2" (the states with nodes, in the order pending, in-flight, succeeded, failed).
+   */
+  static List<String> waveLines(JsonNode summary) {
     List<String> lines = new ArrayList<>();
-    JsonNode waves = view.at("/progress/waves");
-    int total = Math.max(view.at("/plan/waves").size(), waves.size());
+    JsonNode waves = summary.path("waves");
     for (JsonNode wave : waves) {
-      Map<String, Integer> counts = new LinkedHashMap<>();
-      int nodes = 0;
-      for (JsonNode node : wave.path("nodes")) {
-        counts.merge(node.path("state").asText("?"), 1, Integer::sum);
-        nodes++;
-      }
-      int done = counts.getOrDefault("succeeded", 0) + counts.getOrDefault("failed", 0);
+      JsonNode counts = wave.path("counts");
+      int nodes = wave.path("nodes").asInt();
+      int done = counts.path("succeeded").asInt() + counts.path("failed").asInt();
       String others =
-          counts.entrySet().stream()
-              .map(e -> e.getKey() + " " + e.getValue())
+          counts.properties().stream()
+              .filter(e -> e.getValue().asInt() > 0)
+              .map(e -> e.getKey() + " " + e.getValue().asInt())
               .collect(Collectors.joining(", "));
       lines.add(
           "wave "
-              + wave.path("number").asInt()
+              + wave.path("index").asInt()
               + "/"
-              + total
+              + waves.size()
               + " "
               + bar(done, nodes, 20)
               + " "
@@ -401,36 +501,63 @@ final class RolloutCommand {
     return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
   }
 
-  static String renderStatus(JsonNode view) {
+  /** How many in-flight or failed nodes {@code status} lists (one page); the rest are counted. */
+  static final int UNUSUAL_SHOWN = 50;
+
+  /** The first page of the rollout's nodes in flight or failed. */
+  private static JsonNode unusualNodes(Fleetctl root, String id) {
+    return root.client()
+        .get(
+            BASE
+                + "/"
+                + ApiClient.encode(id)
+                + "/nodes"
+                + ApiClient.query(Map.of("state", "in-flight,failed", "size", UNUSUAL_SHOWN)));
+  }
+
+  /**
+   * A rollout's summary, then its nodes in flight or failed ({@code unusual}: a page of GET
+   * .../nodes) with their reasons.
+   */
+  static String renderStatus(JsonNode summary, JsonNode unusual) {
     StringBuilder out = new StringBuilder();
-    out.append("id:      ").append(view.path("id").asText()).append('\n');
-    out.append("name:    ").append(view.path("name").asText()).append('\n');
-    out.append("state:   ").append(view.path("state").asText()).append(reason(view)).append('\n');
-    JsonNode counts = view.at("/progress/counts");
+    out.append("id:      ").append(summary.path("id").asText()).append('\n');
+    out.append("name:    ").append(summary.path("name").asText()).append('\n');
+    out.append("state:   ")
+        .append(summary.path("state").asText())
+        .append(reason(summary))
+        .append('\n');
+    out.append("change:  ")
+        .append(change(summary.at("/change/migConfig"), summary.at("/change/driverVersion")))
+        .append('\n');
+    out.append("by:      ").append(summary.path("actor").asText()).append('\n');
     out.append("nodes:   ")
         .append(
-            counts.properties().stream()
+            summary.path("counts").properties().stream()
                 .map(e -> e.getKey() + " " + e.getValue().asInt())
                 .collect(Collectors.joining(", ")))
         .append('\n');
-    out.append(stateLine(view)).append('\n');
-    waveLines(view).forEach(l -> out.append(l).append('\n'));
-    Table unusual = new Table("wave", "node", "phase", "state", "reason");
-    for (JsonNode wave : view.at("/progress/waves")) {
-      for (JsonNode node : wave.path("nodes")) {
-        String state = node.path("state").asText();
-        if (!state.equals("succeeded") && !state.equals("pending")) {
-          unusual.row(
-              wave.path("number").asInt(),
-              node.path("node").asText(),
-              NodesCommand.text(node, "phase"),
-              state,
-              NodesCommand.text(node, "reason"));
-        }
-      }
+    out.append(stateLine(summary)).append('\n');
+    waveLines(summary).forEach(l -> out.append(l).append('\n'));
+    Table table = new Table("wave", "node", "phase", "state", "reason");
+    for (JsonNode node : unusual.path("items")) {
+      table.row(
+          node.path("wave").asInt(),
+          node.path("node").asText(),
+          NodesCommand.text(node, "phase"),
+          node.path("state").asText(),
+          NodesCommand.text(node, "reason"));
     }
-    if (unusual.size() > 0) {
-      out.append('\n').append(unusual.render());
+    if (table.size() > 0) {
+      out.append('\n').append(table.render());
+      long more = unusual.path("total").asLong() - table.size();
+      if (more > 0) {
+        out.append("... and ")
+            .append(more)
+            .append(" more: fleetctl rollout nodes ")
+            .append(summary.path("id").asText())
+            .append(" --state in-flight,failed\n");
+      }
     }
     return out.toString();
   }
@@ -632,6 +759,7 @@ final class RolloutCommand {
       if (root.printStructured(out, answer.body())) {
         return;
       }
+      // The API answers with the rollout's summary after the action.
       out.println(action() + ": " + stateLine(answer.body()));
       out.flush();
     }

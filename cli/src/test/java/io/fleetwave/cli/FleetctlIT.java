@@ -257,6 +257,15 @@ class FleetctlIT {
     assertThat(ok(fleetctl("rollout", "status", id))).contains("state:   paused");
     String listed = ok(fleetctl("rollout", "list"));
     assertThat(listed).contains(id, "cli-mig", "paused", "mig all-1g.10gb");
+    assertThat(ok(fleetctl("rollout", "list", "--state", "running,paused"))).contains(id);
+    assertThat(ok(fleetctl("rollout", "list", "--state", "completed"))).doesNotContain(id);
+    Run badState = fleetctl("rollout", "list", "--state", "sleeping");
+    assertThat(badState.exit()).as(badState.toString()).isEqualTo(1);
+    assertThat(badState.err()).startsWith("error: 400 ").contains("'sleeping'", "running, paused");
+    JsonNode secondWave =
+        Fleetctl.JSON.readTree(ok(fleetctl("rollout", "nodes", id, "--wave", "2", "-o", "json")));
+    assertThat(secondWave).hasSize(3);
+    assertThat(secondWave.findValuesAsText("wave")).containsOnly("2");
 
     String resumed = ok(fleetctl("rollout", "resume", id, "--reason", "canary fine"));
     assertThat(resumed).startsWith("resume: rollout cli-mig ");
@@ -267,6 +276,9 @@ class FleetctlIT {
     assertThat(watch.out())
         .contains("wave 1/2 [####################] 1/1", "wave 2/2 [####################] 3/3")
         .endsWith("rollout cli-mig (" + id + ") completed: 4 succeeded, 0 failed\n");
+    String succeeded = ok(fleetctl("rollout", "nodes", id, "--state", "succeeded"));
+    assertThat(succeeded.lines().filter(l -> l.contains(" succeeded "))).hasSize(4);
+    assertThat(ok(fleetctl("rollout", "nodes", id, "--state", "failed")).lines()).hasSize(1);
 
     // A finished rollout cannot be aborted: the API's 409 as one line, exit 1.
     Run abort = fleetctl("rollout", "abort", id, "--reason", "too late");

@@ -79,23 +79,58 @@ class RenderTest {
   }
 
   @Test
-  void waveLinesCountNodesByState() throws Exception {
-    JsonNode view =
+  void waveLinesShowEachWavesCountsFromTheSummary() throws Exception {
+    JsonNode summary =
         json(
             """
-            {"name": "r", "state": "running", "plan": {"waves": [{}, {}]},
-             "progress": {"currentWave": 2, "awaitingPromotion": false, "statusReason": null,
-               "waves": [
-                 {"number": 1, "nodes": [{"node": "a", "state": "succeeded"}]},
-                 {"number": 2, "nodes": [{"node": "b", "state": "succeeded"},
-                   {"node": "c", "state": "in-flight"}, {"node": "d", "state": "failed"},
-                   {"node": "e", "state": "pending"}]}]}}
+            {"name": "r", "state": "running", "currentWave": 2, "awaitingPromotion": false,
+             "statusReason": null, "pausedBy": null,
+             "waves": [
+               {"index": 1, "nodes": 1,
+                "counts": {"pending": 0, "in-flight": 0, "succeeded": 1, "failed": 0}},
+               {"index": 2, "nodes": 4,
+                "counts": {"pending": 1, "in-flight": 1, "succeeded": 1, "failed": 1}}]}
             """);
-    assertThat(RolloutCommand.waveLines(view))
+    assertThat(RolloutCommand.waveLines(summary))
         .containsExactly(
             "wave 1/2 [####################] 1/1  succeeded 1",
-            "wave 2/2 [##########----------] 2/4  succeeded 1, in-flight 1, failed 1, pending 1");
-    assertThat(RolloutCommand.stateLine(view)).isEqualTo("rollout r running, wave 2/2");
+            "wave 2/2 [##########----------] 2/4  pending 1, in-flight 1, succeeded 1, failed 1");
+    assertThat(RolloutCommand.stateLine(summary)).isEqualTo("rollout r running, wave 2/2");
+  }
+
+  @Test
+  void statusShowsWhoPausedItAndTheNodesInFlightOrFailedWithWhatIsLeftOut() throws Exception {
+    JsonNode summary =
+        json(
+            """
+            {"id": "r-1", "name": "r", "state": "paused", "actor": "alice",
+             "change": {"migConfig": "all-balanced", "driverVersion": null},
+             "currentWave": 1, "awaitingPromotion": false, "pausedBy": "system",
+             "statusReason": "1 of 1 failed", "failures": 1,
+             "counts": {"pending": 3, "in-flight": 0, "succeeded": 0, "failed": 1},
+             "waves": [
+               {"index": 1, "nodes": 1,
+                "counts": {"pending": 0, "in-flight": 0, "succeeded": 0, "failed": 1}},
+               {"index": 2, "nodes": 3,
+                "counts": {"pending": 3, "in-flight": 0, "succeeded": 0, "failed": 0}}]}
+            """);
+    JsonNode unusual =
+        json(
+            """
+            {"items": [{"node": "a", "wave": 1, "phase": "forward", "state": "failed",
+                        "reason": "GPU 0 unhealthy"}],
+             "page": 0, "size": 1, "total": 3}
+            """);
+    assertThat(RolloutCommand.renderStatus(summary, unusual))
+        .contains(
+            "state:   paused (1 of 1 failed)\n",
+            "change:  mig all-balanced\n",
+            "by:      alice\n",
+            "nodes:   pending 3, in-flight 0, succeeded 0, failed 1\n",
+            "rollout r paused, wave 1/2, paused by system (1 of 1 failed)\n",
+            "wave 2/2 [--------------------] 0/3  pending 3\n",
+            "GPU 0 unhealthy",
+            "... and 2 more: fleetctl rollout nodes r-1 --state in-flight,failed\n");
   }
 
   @Test

@@ -54,23 +54,28 @@ class WatchTest {
 
   private record Answer(int status, String body) {}
 
+  /** The rollout's summary (GET .../summary): one wave of one node. */
   private static Answer view(String state, int succeeded, int failed, String reason) {
+    int inFlight = 1 - succeeded - failed;
     return new Answer(
         200,
         """
-        {"id": "%s", "name": "r1", "state": "%s",
-         "plan": {"waves": [{}]},
-         "progress": {"currentWave": 1, "awaitingPromotion": false, "statusReason": %s,
-           "counts": {"succeeded": %d, "failed": %d},
-           "waves": [{"number": 1, "nodes": [{"node": "a", "state": "%s"}]}]}}
+        {"id": "%s", "name": "r1", "state": "%s", "currentWave": 1,
+         "awaitingPromotion": false, "statusReason": %s, "pausedBy": null,
+         "counts": {"pending": 0, "in-flight": %d, "succeeded": %d, "failed": %d},
+         "waves": [{"index": 1, "nodes": 1,
+           "counts": {"pending": 0, "in-flight": %d, "succeeded": %d, "failed": %d}}]}
         """
             .formatted(
                 ID,
                 state,
                 reason == null ? "null" : "\"" + reason + "\"",
+                inFlight,
                 succeeded,
                 failed,
-                failed > 0 ? "failed" : succeeded > 0 ? "succeeded" : "in-flight"));
+                inFlight,
+                succeeded,
+                failed));
   }
 
   private Run watch(List<Answer> answers, String... extra) throws IOException {

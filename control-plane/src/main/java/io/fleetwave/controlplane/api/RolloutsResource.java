@@ -10,7 +10,12 @@ import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import io.fleetwave.controlplane.rollout.store.RolloutEventView;
+import io.fleetwave.controlplane.rollout.store.RolloutNodeFilter;
+import io.fleetwave.controlplane.rollout.store.RolloutNodeView;
+import io.fleetwave.controlplane.rollout.store.RolloutOverview;
+import io.fleetwave.controlplane.rollout.store.RolloutProgressReader;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
+import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.controlplane.rollout.store.RolloutSummary;
 import io.fleetwave.controlplane.rollout.store.RolloutView;
@@ -56,6 +61,9 @@ public class RolloutsResource {
   /** Bound on the lookup that decides between a stream and a 404. */
   private static final Duration LOOKUP_BOUND = Duration.ofSeconds(10);
 
+  private static final List<String> ROLLOUT_STATES =
+      java.util.Arrays.stream(RolloutState.values()).map(RolloutState::wireName).toList();
+
   /** How many overlapping nodes a 409 names; the rest are counted. */
   static final int CONFLICT_NODES_SHOWN = 20;
 
@@ -80,6 +88,7 @@ public class RolloutsResource {
 
   private final RolloutPlanning planning;
   private final RolloutStore store;
+  private final RolloutProgressReader progress;
   private final RolloutEngines engines;
   private final RolloutSignals signals;
   private final Duration requestWait;
@@ -89,6 +98,7 @@ public class RolloutsResource {
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
+      RolloutProgressReader progress,
       RolloutEngines engines,
       RolloutSignals signals,
       CurrentActor actor,
@@ -96,6 +106,7 @@ public class RolloutsResource {
     this.actor = actor;
     this.planning = planning;
     this.store = store;
+    this.progress = progress;
     this.engines = engines;
     this.signals = signals;
     this.requestWait = config.requestWait();
@@ -177,22 +188,97 @@ public class RolloutsResource {
   }
 
   @GET
-  @Operation(summary = "Rollouts, newest first, paged", description = EXECUTION_NOTE)
+  @Operation(
+      summary = "Rollouts, newest first, paged; filtered by state",
+      description =
+          "Each item is small (id, name, state, createdAt, plannedNodes, migConfig,"
+              + " driverVersion), whatever the rollout's size. An unknown state or bad paging is"
+              + " a 400 problem naming what is allowed."
+              + EXECUTION_NOTE)
   public Uni<Page<RolloutSummary>> list(
+      @Parameter(
+              description =
+                  "only rollouts in one of these states, comma-separated or repeated (created,"
+                      + " running, paused, rolling-back, completed, aborted, rolled-back, failed)",
+              example = "running,paused")
+          @QueryParam("state")
+          List<String> state,
       @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
       @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
-    return store.list(PageRequest.parse(page, size));
+    List<RolloutState> states =
+        ListParameter.oneOf("state", state, ROLLOUT_STATES).stream()
+            .map(RolloutState::fromWireName)
+            .toList();
+    return store.list(PageRequest.parse(page, size), states);
   }
 
   @GET
   @Path("/{id}")
   @Operation(
       summary =
-          "One rollout: its request, its plan, its state and its progress (waves, per-node state,"
-              + " reasons, timings); 404 when unknown",
-      description = EXECUTION_NOTE)
+          "One rollout in full: its request, its plan, its state and every node's progress (waves,"
+              + " per-node state, reasons, timings); 404 when unknown",
+      description =
+          "Large for a large rollout (about 8 MB for 10,000 nodes, with the plan): kept for"
+              + " scripts that want everything at once. Pages and watchers read"
+              + " GET /api/v1/rollouts/{id}/summary (a few KB) and"
+              + " GET /api/v1/rollouts/{id}/nodes (per-node states, paged)."
+              + EXECUTION_NOTE)
   public Uni<RolloutView> get(@PathParam("id") String id) {
     return store.view(uuid(id)).map(found -> found.orElseThrow(() -> unknown(id)));
+  }
+
+  @GET
+  @Path("/{id}/summary")
+  @Operation(
+      summary = "One rollout without per-node data; 404 when unknown",
+      description =
+          "id, name, state, actor, change, strategy, createdAt/updatedAt, currentWave,"
+              + " awaitingPromotion, pausedBy (while paused: \"system\" for a failure threshold,"
+              + " else the operator), statusReason, plannedNodes, counts (nodes per state:"
+              + " pending, in-flight, succeeded, failed), failures, and per wave {index, nodes,"
+              + " counts, startedAt, finishedAt}. A few KB whatever the number of nodes: what a"
+              + " page or `fleetctl rollout status --watch` polls.")
+  @APIResponse(
+      responseCode = "200",
+      description = "the rollout's summary",
+      content = @Content(schema = @Schema(implementation = RolloutOverview.class)))
+  @APIResponse(responseCode = "404", description = "no such rollout: problem+json")
+  public Uni<RolloutOverview> summary(@PathParam("id") String id) {
+    return progress.summary(uuid(id)).map(found -> found.orElseThrow(() -> unknown(id)));
+  }
+
+  @GET
+  @Path("/{id}/nodes")
+  @Operation(
+      summary = "The rollout's planned nodes with their state, paged; filtered by state and wave",
+      description =
+          "Ordered by wave, then node name. Each item: node, wave, phase (forward or rollback),"
+              + " state, generation, reason, startedAt, finishedAt, elapsedMillis. Filters combine"
+              + " with AND; each takes one or more values, comma-separated or repeated. 404"
+              + " problem when the rollout is unknown; 400 problem for bad paging, an unknown"
+              + " state or a wave that is not a positive integer.")
+  public Uni<Page<RolloutNodeView>> nodes(
+      @PathParam("id") String id,
+      @Parameter(
+              description =
+                  "only nodes in one of these states: pending, in-flight, succeeded, failed",
+              example = "failed,in-flight")
+          @QueryParam("state")
+          List<String> state,
+      @Parameter(description = "only nodes of these waves (1 = the canary)", example = "1,2")
+          @QueryParam("wave")
+          List<String> wave,
+      @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
+      @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
+    UUID rollout = uuid(id);
+    RolloutNodeFilter filter =
+        new RolloutNodeFilter(
+            ListParameter.oneOf("state", state, RolloutProgressReader.NODE_STATES),
+            ListParameter.positiveIntegers("wave", wave));
+    return progress
+        .nodes(rollout, filter, PageRequest.parse(page, size))
+        .map(found -> found.orElseThrow(() -> unknown(id)));
   }
 
   @GET
@@ -296,10 +382,14 @@ public class RolloutsResource {
               + " and free the nodes (nodes already sent their spec keep it). rollback: restore"
               + " every touched node's previous spec from the log, newest wave first. promote:"
               + " with manualPromotion, let the next wave start. The engine records the action"
-              + " as an event; the answer is the rollout after it (200), 409 when the action does"
+              + " as an event; the answer is the rollout's summary after it (200, as GET"
+              + " .../summary), 409 when the action does"
               + " not apply to the rollout's state (with the reason), 404 when unknown, 202 when"
               + " no engine took it up within fleetwave.rollout.request-wait (it stays queued).")
-  @APIResponse(responseCode = "200", description = "done: the rollout after it")
+  @APIResponse(
+      responseCode = "200",
+      description = "done: the rollout's summary after it",
+      content = @Content(schema = @Schema(implementation = RolloutOverview.class)))
   @APIResponse(responseCode = "202", description = "queued: no engine answered in time")
   @APIResponse(responseCode = "409", description = "the action does not apply now")
   public Uni<Response> act(
@@ -339,7 +429,9 @@ public class RolloutsResource {
                 case OperatorOutcome.Refused refused ->
                     throw new ProblemException(
                         409, "rollout-action-refused", "Action does not apply", refused.reason());
-                case OperatorOutcome.Done done -> get(id).map(view -> Response.ok(view).build());
+                // The summary, not the full view: small whatever the rollout's size.
+                case OperatorOutcome.Done done ->
+                    summary(id).map(view -> Response.ok(view).build());
               };
             });
   }

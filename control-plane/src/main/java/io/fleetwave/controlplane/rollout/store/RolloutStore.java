@@ -119,19 +119,36 @@ public class RolloutStore {
                     : Optional.of(stored(rows.iterator().next())));
   }
 
-  /** Newest first. */
-  public Uni<Page<RolloutSummary>> list(PageRequest paging) {
+  /**
+   * Newest first; only those in one of {@code states} unless it is empty. The planned-node count is
+   * counted from rollout_nodes rather than read from the plan, which would decompress the whole
+   * plan (megabytes for 10,000 nodes) of every listed rollout.
+   */
+  public Uni<Page<RolloutSummary>> list(PageRequest paging, List<RolloutState> states) {
+    String where = states.isEmpty() ? "" : " WHERE r.state = ANY($1::text[])";
+    List<Object> filter = new ArrayList<>();
+    if (!states.isEmpty()) {
+      filter.add(states.stream().map(RolloutState::wireName).toArray(String[]::new));
+    }
+    List<Object> pageParams = new ArrayList<>(filter);
+    pageParams.add(paging.size());
+    pageParams.add(paging.offset());
     Uni<Long> total =
-        pool.query("SELECT count(*) AS total FROM rollouts")
-            .execute()
+        pool.preparedQuery("SELECT count(*) AS total FROM rollouts r" + where)
+            .execute(Tuple.from(filter))
             .map(rows -> rows.iterator().next().getLong("total"));
     Uni<List<RolloutSummary>> items =
         pool.preparedQuery(
-                "SELECT id, name, state, created_at, (plan->>'plannedNodes')::int AS planned,"
-                    + " spec->'change'->>'migConfig' AS mig_config,"
-                    + " spec->'change'->>'driverVersion' AS driver_version FROM rollouts"
-                    + " ORDER BY created_at DESC, id LIMIT $1 OFFSET $2")
-            .execute(Tuple.of(paging.size(), paging.offset()))
+                "SELECT r.id, r.name, r.state, r.created_at, (SELECT count(*)::int FROM"
+                    + " rollout_nodes n WHERE n.rollout = r.id) AS planned,"
+                    + " r.spec->'change'->>'migConfig' AS mig_config,"
+                    + " r.spec->'change'->>'driverVersion' AS driver_version FROM rollouts r"
+                    + where
+                    + " ORDER BY r.created_at DESC, r.id LIMIT $"
+                    + (filter.size() + 1)
+                    + " OFFSET $"
+                    + (filter.size() + 2))
+            .execute(Tuple.from(pageParams))
             .map(
                 rows -> {
                   List<RolloutSummary> out = new ArrayList<>();

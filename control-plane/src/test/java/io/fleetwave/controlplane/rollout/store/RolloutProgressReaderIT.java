@@ -1,0 +1,362 @@
+package io.fleetwave.controlplane.rollout.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.api.Page;
+import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
+import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
+import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.testsupport.services.PostgresExtension;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The rollout read paths (summary, per-node pages, listing by state) on the migrated schema of a
+ * real PostgreSQL, over rollouts written into the projection as the engine writes them, with every
+ * node state in the mix. No engine runs here, so seeded active rollouts stay as they are.
+ */
+@ExtendWith(PostgresExtension.class)
+class RolloutProgressReaderIT {
+  private static final Duration BOUND = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = EventCodec.mapper();
+  private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+  private static final String SPEC =
+      """
+      {"name": "%s", "target": {"selector": "pool=a"},
+       "change": {"migConfig": "all-balanced", "driverVersion": null},
+       "strategy": {"waves": ["1", "30%%", "100%%"], "maxUnavailable": "2"}}
+      """;
+
+  private static Vertx vertx;
+  private static Pool pool;
+  private static RolloutProgressReader reader;
+  private static RolloutStore store;
+
+  @BeforeAll
+  static void migrate(EmbeddedPostgres postgres) {
+    MigratedDatabase.migrate(postgres);
+    vertx = Vertx.vertx();
+    pool = MigratedDatabase.pool(postgres, vertx);
+    reader = new RolloutProgressReader(pool, JSON);
+    store = new RolloutStore(pool, JSON);
+  }
+
+  @AfterAll
+  static void close() {
+    if (pool != null) {
+      pool.closeAndAwait();
+    }
+    if (vertx != null) {
+      vertx.closeAndAwait();
+    }
+  }
+
+  /**
+   * Wave 1: the canary, succeeded. Wave 2: ten nodes, six succeeded, two failed, two in flight.
+   * Wave 3: twenty pending. Paused by the failure threshold (the engine, "system").
+   */
+  private static UUID mixed(String name) {
+    List<SeededNode> nodes = new ArrayList<>();
+    // Named to sort after the other waves' nodes: pages follow the wave first.
+    nodes.add(done(name + "-zz-canary", 1, "succeeded", null, 0));
+    for (int i = 0; i < 10; i++) {
+      String node = name + "-w2-" + i;
+      if (i < 6) {
+        nodes.add(done(node, 2, "succeeded", null, 60 + i));
+      } else if (i < 8) {
+        nodes.add(done(node, 2, "failed", "GPU 0 is unhealthy after the reset", 60 + i));
+      } else {
+        nodes.add(
+            new SeededNode(
+                node, 2, "forward", "in-flight", 7L, null, T0.plusSeconds(70 + i), null));
+      }
+    }
+    for (int i = 0; i < 20; i++) {
+      nodes.add(SeededNode.pending(name + "-w3-" + i, 3));
+    }
+    List<LoggedEvent> events =
+        List.of(
+            event("wave-started.v1", 0, "{\"wave\": 1}"),
+            event("node-started.v1", 1, "{\"node\": \"" + name + "-zz-canary\"}"),
+            event("wave-completed.v1", 30, "{\"wave\": 1, \"succeeded\": 1, \"failed\": 0}"),
+            event("wave-started.v1", 60, "{\"wave\": 2}"),
+            event("paused.v2", 90, "{\"reason\": \"2 of 10 failed\", \"actor\": \"system\"}"));
+    return ProjectedRollouts.insert(
+        pool, name, "paused", SPEC.formatted(name), "{}", nodes, true, events);
+  }
+
+  @Test
+  void theSummaryCountsEachWaveByStateWithItsTimesAndNamesWhoPaused() {
+    UUID id = mixed("mixed-summary");
+    RolloutOverview summary = reader.summary(id).await().atMost(BOUND).orElseThrow();
+
+    assertThat(summary.name()).isEqualTo("mixed-summary");
+    assertThat(summary.state()).isEqualTo(RolloutState.PAUSED);
+    assertThat(summary.actor()).isEqualTo("test-admin");
+    assertThat(summary.change().path("migConfig").asText()).isEqualTo("all-balanced");
+    assertThat(summary.strategy().path("maxUnavailable").asText()).isEqualTo("2");
+    assertThat(summary.pausedBy()).isEqualTo("system");
+    assertThat(summary.statusReason()).isEqualTo("paused for the test");
+    assertThat(summary.currentWave()).isEqualTo(2);
+    assertThat(summary.plannedNodes()).isEqualTo(31);
+    assertThat(summary.failures()).isEqualTo(2);
+    assertThat(summary.counts()).containsExactlyEntriesOf(counts(20, 2, 7, 2));
+    assertThat(summary.waves()).extracting(RolloutOverview.Wave::index).containsExactly(1, 2, 3);
+    assertThat(summary.waves()).extracting(RolloutOverview.Wave::nodes).containsExactly(1, 10, 20);
+    assertThat(summary.waves().get(0).counts()).containsExactlyEntriesOf(counts(0, 0, 1, 0));
+    assertThat(summary.waves().get(1).counts()).containsExactlyEntriesOf(counts(0, 2, 6, 2));
+    assertThat(summary.waves().get(2).counts()).containsExactlyEntriesOf(counts(20, 0, 0, 0));
+    assertThat(summary.waves().get(0).startedAt()).isEqualTo(T0);
+    assertThat(summary.waves().get(0).finishedAt()).isEqualTo(T0.plusSeconds(30));
+    assertThat(summary.waves().get(1).startedAt()).isEqualTo(T0.plusSeconds(60));
+    assertThat(summary.waves().get(1).finishedAt()).isNull();
+    assertThat(summary.waves().get(2).startedAt()).isNull();
+  }
+
+  @Test
+  void theSummaryAgreesWithTheFullView() {
+    UUID id = mixed("mixed-agree");
+    RolloutOverview summary = reader.summary(id).await().atMost(BOUND).orElseThrow();
+    RolloutView full = store.view(id).await().atMost(BOUND).orElseThrow();
+
+    assertThat(summary.counts()).isEqualTo(full.progress().counts());
+    assertThat(summary.currentWave()).isEqualTo(full.progress().currentWave());
+    assertThat(summary.statusReason()).isEqualTo(full.progress().statusReason());
+    assertThat(summary.lastSeq()).isEqualTo(full.progress().lastSeq());
+    Map<Integer, Map<String, Long>> fullByWave = new TreeMap<>();
+    for (RolloutProgress.Wave wave : full.progress().waves()) {
+      fullByWave.put(
+          wave.number(),
+          wave.nodes().stream()
+              .collect(Collectors.groupingBy(RolloutProgress.Node::state, Collectors.counting())));
+    }
+    Map<Integer, Map<String, Long>> summaryByWave = new TreeMap<>();
+    for (RolloutOverview.Wave wave : summary.waves()) {
+      summaryByWave.put(
+          wave.index(),
+          wave.counts().entrySet().stream()
+              .filter(e -> e.getValue() > 0)
+              .collect(Collectors.toMap(Map.Entry::getKey, e -> (long) e.getValue())));
+    }
+    assertThat(summaryByWave).isEqualTo(fullByWave);
+  }
+
+  @Test
+  void nodesArePagedByWaveThenNameAndEveryPageTogetherIsTheWholeRollout() {
+    UUID id = mixed("mixed-pages");
+    List<String> expected =
+        store.view(id).await().atMost(BOUND).orElseThrow().progress().waves().stream()
+            .flatMap(
+                w ->
+                    w.nodes().stream()
+                        .map(RolloutProgress.Node::node)
+                        .sorted()
+                        .map(node -> w.number() + "/" + node))
+            .toList();
+    List<String> paged = new ArrayList<>();
+    for (int page = 0; page < 5; page++) {
+      Page<RolloutNodeView> nodes = nodes(id, RolloutNodeFilter.ALL, page, 7);
+      assertThat(nodes.total()).isEqualTo(31);
+      assertThat(nodes.size()).isEqualTo(7);
+      nodes.items().forEach(n -> paged.add(n.wave() + "/" + n.node()));
+    }
+    assertThat(paged).hasSize(31).isEqualTo(expected);
+  }
+
+  @Test
+  void nodesAreFilteredByStateAndWaveWithReasonsAndTimings() {
+    UUID id = mixed("mixed-filters");
+    Page<RolloutNodeView> failed = nodes(id, filter(List.of("failed"), List.of()), 0, 500);
+    assertThat(failed.total()).isEqualTo(2);
+    assertThat(failed.items())
+        .allSatisfy(
+            n -> {
+              assertThat(n.state()).isEqualTo("failed");
+              assertThat(n.reason()).isEqualTo("GPU 0 is unhealthy after the reset");
+              assertThat(n.elapsedMillis()).isEqualTo(20_000L);
+              assertThat(n.generation()).isEqualTo(7L);
+            });
+
+    Page<RolloutNodeView> secondWaveUnfinished =
+        nodes(id, filter(List.of("in-flight", "pending"), List.of(2)), 0, 500);
+    assertThat(secondWaveUnfinished.items())
+        .extracting(RolloutNodeView::node)
+        .containsExactly("mixed-filters-w2-8", "mixed-filters-w2-9");
+    assertThat(secondWaveUnfinished.items().getFirst().finishedAt()).isNull();
+    assertThat(secondWaveUnfinished.items().getFirst().elapsedMillis()).isPositive();
+
+    Page<RolloutNodeView> waves1And3 = nodes(id, filter(List.of(), List.of(1, 3)), 0, 500);
+    assertThat(waves1And3.total()).isEqualTo(21);
+    assertThat(waves1And3.items()).extracting(RolloutNodeView::wave).containsOnly(1, 3);
+
+    assertThat(nodes(id, filter(List.of("succeeded"), List.of(3)), 0, 500).total()).isZero();
+  }
+
+  @Test
+  void aRolloutNotLoggedYetReadsItsPlannedNodesAsPending() {
+    List<SeededNode> planned = new ArrayList<>();
+    planned.add(SeededNode.pending("unlogged-canary", 1));
+    for (int i = 0; i < 4; i++) {
+      planned.add(SeededNode.pending("unlogged-" + i, 2));
+    }
+    UUID id =
+        ProjectedRollouts.insert(
+            pool,
+            "unlogged",
+            "created",
+            SPEC.formatted("unlogged"),
+            "{}",
+            planned,
+            false,
+            List.of());
+
+    RolloutOverview summary = reader.summary(id).await().atMost(BOUND).orElseThrow();
+    assertThat(summary.counts()).containsExactlyEntriesOf(counts(5, 0, 0, 0));
+    assertThat(summary.waves()).extracting(RolloutOverview.Wave::nodes).containsExactly(1, 4);
+    assertThat(summary.pausedBy()).isNull();
+
+    Page<RolloutNodeView> pending = nodes(id, filter(List.of("pending"), List.of(2)), 0, 3);
+    assertThat(pending.total()).isEqualTo(4);
+    assertThat(pending.items())
+        .extracting(RolloutNodeView::node)
+        .containsExactly("unlogged-0", "unlogged-1", "unlogged-2");
+    assertThat(pending.items()).allSatisfy(n -> assertThat(n.phase()).isEqualTo("forward"));
+    assertThat(nodes(id, filter(List.of("failed"), List.of()), 0, 50).total()).isZero();
+  }
+
+  @Test
+  void anUnknownRolloutHasNoSummaryAndNoNodes() {
+    UUID unknown = UUID.randomUUID();
+    assertThat(reader.summary(unknown).await().atMost(BOUND)).isEmpty();
+    assertThat(
+            reader
+                .nodes(unknown, RolloutNodeFilter.ALL, new PageRequest(0, 50))
+                .await()
+                .atMost(BOUND))
+        .isEmpty();
+  }
+
+  @Test
+  void rolloutsAreListedByStateWithTheirPlannedNodeCount() {
+    UUID paused = mixed("listed-paused");
+    UUID completed =
+        ProjectedRollouts.insert(
+            pool,
+            "listed-completed",
+            "completed",
+            SPEC.formatted("listed-completed"),
+            "{}",
+            List.of(done("listed-completed-0", 1, "succeeded", null, 0)),
+            true,
+            List.of());
+
+    Page<RolloutSummary> onlyPaused =
+        store.list(new PageRequest(0, 500), List.of(RolloutState.PAUSED)).await().atMost(BOUND);
+    assertThat(onlyPaused.items())
+        .extracting(RolloutSummary::state)
+        .containsOnly(RolloutState.PAUSED);
+    assertThat(onlyPaused.items())
+        .extracting(RolloutSummary::id)
+        .contains(paused)
+        .doesNotContain(completed);
+    assertThat(onlyPaused.total()).isEqualTo(onlyPaused.items().size());
+    assertThat(onlyPaused.items())
+        .filteredOn(r -> r.id().equals(paused))
+        .singleElement()
+        .satisfies(r -> assertThat(r.plannedNodes()).isEqualTo(31));
+
+    Page<RolloutSummary> either =
+        store
+            .list(new PageRequest(0, 1), List.of(RolloutState.PAUSED, RolloutState.COMPLETED))
+            .await()
+            .atMost(BOUND);
+    assertThat(either.items()).hasSize(1);
+    assertThat(either.total()).isEqualTo(onlyPaused.total() + 1);
+
+    Page<RolloutSummary> all = store.list(new PageRequest(0, 500), List.of()).await().atMost(BOUND);
+    assertThat(all.items()).extracting(RolloutSummary::id).contains(paused, completed);
+  }
+
+  @Test
+  void theSummaryOfTenThousandNodesStaysSmall() throws Exception {
+    List<SeededNode> nodes = new ArrayList<>();
+    nodes.add(done("big-canary", 1, "succeeded", null, 0));
+    for (int i = 0; i < 9_999; i++) {
+      String node = String.format("big-%05d", i);
+      nodes.add(
+          i < 1_000
+              ? done(node, 2, i % 100 == 0 ? "failed" : "succeeded", "a reason", i)
+              : SeededNode.pending(node, i < 5_000 ? 2 : 3));
+    }
+    UUID id =
+        ProjectedRollouts.insert(
+            pool, "big", "running", SPEC.formatted("big"), "{}", nodes, true, List.of());
+
+    RolloutOverview summary = reader.summary(id).await().atMost(BOUND).orElseThrow();
+    assertThat(summary.plannedNodes()).isEqualTo(10_000);
+    assertThat(summary.failures()).isEqualTo(10);
+    int summaryBytes = JSON.writeValueAsBytes(summary).length;
+    int pageBytes = JSON.writeValueAsBytes(nodes(id, RolloutNodeFilter.ALL, 0, 500)).length;
+    System.out.printf(
+        "10,000-node rollout: summary %,d bytes, a page of 500 nodes %,d bytes%n",
+        summaryBytes, pageBytes);
+    assertThat(summaryBytes).as("summary bytes").isLessThan(4_096);
+    assertThat(pageBytes).as("bytes of a page of 500 nodes").isLessThan(256 * 1024);
+  }
+
+  private static Page<RolloutNodeView> nodes(
+      UUID id, RolloutNodeFilter filter, int page, int size) {
+    return reader
+        .nodes(id, filter, new PageRequest(page, size))
+        .await()
+        .atMost(BOUND)
+        .orElseThrow();
+  }
+
+  private static RolloutNodeFilter filter(List<String> states, List<Integer> waves) {
+    return new RolloutNodeFilter(states, waves);
+  }
+
+  private static SeededNode done(
+      String node, int wave, String state, String reason, int startSecond) {
+    return new SeededNode(
+        node,
+        wave,
+        "forward",
+        state,
+        7L,
+        reason,
+        T0.plusSeconds(startSecond),
+        T0.plusSeconds(startSecond + 20));
+  }
+
+  private static LoggedEvent event(String type, int second, String data) {
+    return new LoggedEvent("io.fleetwave.rollout." + type, T0.plusSeconds(second), data);
+  }
+
+  private static Map<String, Integer> counts(int pending, int inFlight, int succeeded, int failed) {
+    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    counts.put("pending", pending);
+    counts.put("in-flight", inFlight);
+    counts.put("succeeded", succeeded);
+    counts.put("failed", failed);
+    return counts;
+  }
+}
