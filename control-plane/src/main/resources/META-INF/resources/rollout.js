@@ -9,7 +9,7 @@
   const TIMELINE_BACKLOG = 40;
   const TIMELINE_MAX = 300;
   const STATES = ['pending', 'in-flight', 'succeeded', 'failed'];
-  const state = { page: 0, summary: null, view: null, paged: null, who: null, lastSeq: 0, seen: new Set() };
+  const state = { page: 0, summary: null, who: null, lastSeq: 0, seen: new Set() };
 
   /** Which actions apply in which state (the engine decides; this only keeps buttons honest). */
   const APPLIES = {
@@ -29,60 +29,24 @@
 
   const zeroCounts = () => Object.fromEntries(STATES.map((s) => [s, 0]));
 
-  /**
-   * The rollout without per-node data, from GET …/summary; where this control plane has no such
-   * endpoint yet, derived from the full view (which then also serves the node pages).
-   */
+  /** The rollout without per-node data (GET …/summary): a few KB whatever the rollout's size. */
   async function loadSummary() {
-    if (state.paged !== false) {
-      try {
-        state.summary = normalise(await Fw.api(base + '/summary'));
-        state.paged = true;
-        return state.summary;
-      } catch (e) {
-        const unknownRollout = String(e.problem && e.problem.type).includes('unknown-rollout');
-        if (!((e.status === 404 || e.status === 405) && !unknownRollout)) throw e;
-        state.paged = false;
-      }
-    }
-    state.view = await Fw.api(base);
-    state.summary = fromView(state.view);
+    state.summary = normalise(await Fw.api(base + '/summary'));
     return state.summary;
   }
 
   function normalise(s) {
-    const waves = (s.waves || []).map((w) => {
-      const counts = { ...zeroCounts(), ...(w.counts || {}) };
-      const total = w.nodes ?? w.total ?? Object.values(counts).reduce((a, b) => a + b, 0);
-      return { number: w.index ?? w.number, total, counts, startedAt: w.startedAt, finishedAt: w.finishedAt };
-    });
+    const waves = s.waves.map((w) => ({
+      number: w.index, total: w.nodes, counts: { ...zeroCounts(), ...w.counts },
+      startedAt: w.startedAt, finishedAt: w.finishedAt,
+    }));
     return {
-      id: s.id, name: s.name, state: s.state, createdAt: s.createdAt, createdBy: s.createdBy ?? s.actor,
-      currentWave: s.currentWave ?? 0, awaitingPromotion: !!s.awaitingPromotion,
-      statusReason: s.statusReason, pausedBy: s.pausedBy, lastSeq: s.lastSeq ?? 0,
-      counts: { ...zeroCounts(), ...(s.counts || {}) },
-      change: s.change || (s.spec && s.spec.change) || { migConfig: s.migConfig, driverVersion: s.driverVersion },
+      id: s.id, name: s.name, state: s.state, createdAt: s.createdAt, createdBy: s.actor,
+      currentWave: s.currentWave, awaitingPromotion: s.awaitingPromotion,
+      statusReason: s.statusReason, pausedBy: s.pausedBy, lastSeq: s.lastSeq,
+      counts: { ...zeroCounts(), ...s.counts }, change: s.change || {},
       plannedNodes: s.plannedNodes, failures: s.failures, waves,
     };
-  }
-
-  function fromView(v) {
-    const p = v.progress;
-    const planned = (v.plan && v.plan.waves) || [];
-    const waves = planned.map((w) => {
-      const nodes = (p.waves.find((x) => x.number === w.number) || { nodes: [] }).nodes;
-      const counts = zeroCounts();
-      nodes.forEach((n) => { counts[n.state] = (counts[n.state] || 0) + 1; });
-      const plannedCount = w.batches.reduce((sum, b) => sum + b.nodes.length, 0);
-      counts.pending += Math.max(0, plannedCount - nodes.length);
-      return { number: w.number, total: Math.max(plannedCount, nodes.length), counts };
-    });
-    return normalise({
-      id: v.id, name: v.name, state: v.state, createdAt: v.createdAt, currentWave: p.currentWave,
-      awaitingPromotion: p.awaitingPromotion, statusReason: p.statusReason, lastSeq: p.lastSeq,
-      counts: p.counts, change: v.spec && v.spec.change, plannedNodes: v.plan && v.plan.plannedNodes,
-      waves: waves.map((w) => ({ number: w.number, nodes: w.total, counts: w.counts })),
-    });
   }
 
   function renderSummary(s) {
@@ -134,17 +98,10 @@
 
   async function loadNodes() {
     const filter = Object.fromEntries(new FormData(el('node-filters')).entries());
-    let page;
-    if (state.paged) {
-      const params = new URLSearchParams({ page: state.page, size: PAGE_SIZE });
-      if (filter.state) params.set('state', filter.state);
-      if (filter.wave) params.set('wave', filter.wave);
-      page = await Fw.api(`${base}/nodes?${params}`);
-    } else {
-      const all = state.view.progress.waves.flatMap((w) => w.nodes.map((n) => ({ ...n, wave: w.number })))
-        .filter((n) => (!filter.state || n.state === filter.state) && (!filter.wave || String(n.wave) === filter.wave));
-      page = { items: all.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE), page: state.page, size: PAGE_SIZE, total: all.length };
-    }
+    const params = new URLSearchParams({ page: state.page, size: PAGE_SIZE });
+    if (filter.state) params.set('state', filter.state);
+    if (filter.wave) params.set('wave', filter.wave);
+    const page = await Fw.api(`${base}/nodes?${params}`);
     const pages = Math.max(1, Math.ceil(page.total / page.size));
     el('pageinfo').textContent = `page ${page.page + 1} of ${pages} · ${page.total} nodes`;
     el('prev').disabled = page.page === 0;
