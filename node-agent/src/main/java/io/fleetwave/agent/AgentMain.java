@@ -13,6 +13,7 @@ import io.fleetwave.agent.host.HostProbe;
 import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.hostclients.SystemdReboot;
+import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
@@ -99,7 +100,16 @@ public final class AgentMain {
       }
       return;
     }
-    run(options, kafka.orElseThrow(), placement, first, following);
+    try {
+      run(options, kafka.orElseThrow(), placement, first, following);
+    } catch (IllegalStateException e) {
+      if (KafkaRefusal.of(e).isEmpty()) {
+        throw e;
+      }
+      // Final: the same credentials and ACLs will be refused again.
+      System.err.println("fleetwave-agent: " + e.getMessage());
+      System.exit(3);
+    }
   }
 
   /**
