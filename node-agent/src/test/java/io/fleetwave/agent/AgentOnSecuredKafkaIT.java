@@ -9,10 +9,13 @@ import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaAccess;
 import io.fleetwave.embedded.SecuredKafka;
+import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.CommandSigner;
@@ -100,6 +103,24 @@ class AgentOnSecuredKafkaIT {
     CommandSigner signer = CommandSigner.generate();
     Path key = Files.writeString(dir.resolve("command-key.pem"), signer.publicKeyPem());
     Path log = dir.resolve("agent-ok.log");
+    // An earlier run of the node, numbered far above the clock (epochs follow it otherwise): the
+    // agent must read it back (Read on the node events) and go on above it.
+    long earlierEpoch = System.currentTimeMillis() + Duration.ofDays(3650).toMillis();
+    try (KafkaProducer<String, byte[]> operator = operatorProducer()) {
+      Envelope<Heartbeat> earlier =
+          Envelope.of(
+              URI.create("fleetwave:agent/secured-node"),
+              "secured-node",
+              Instant.now(),
+              earlierEpoch,
+              7,
+              new Heartbeat("earlier-boot", 60));
+      operator
+          .send(
+              new ProducerRecord<>(
+                  Topics.NODE_EVENTS, earlier.subject(), EventCodec.encode(earlier)))
+          .get(30, TimeUnit.SECONDS);
+    }
 
     Process agent =
         AgentProcess.start(
@@ -121,6 +142,10 @@ class AgentOnSecuredKafkaIT {
           .atMost(WAIT)
           .until(() -> !events.events(NodeRegistered.class).isEmpty() || !agent.isAlive());
       assertThat(agent.isAlive()).as(Files.readString(log)).isTrue();
+      assertThat(events.of("secured-node"))
+          .filteredOn(e -> e.data() instanceof NodeRegistered)
+          .extracting(Envelope::epoch)
+          .containsOnly(earlierEpoch + 1);
 
       NodeSpec spec =
           new NodeSpec("secured-node", 1, null, List.of(), GatePolicy.HOLD_UNTIL_APPLIED);
