@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.app;
 
+import io.fleetwave.controlplane.kafka.KafkaRefusal;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -22,7 +23,18 @@ public final class FleetwaveMain {
       System.exit(EXIT_MISCONFIGURED);
     }
     completeDatabaseSettingsOrExit(settings);
-    Quarkus.run(FleetwaveApplication.class, args);
+    Quarkus.run(FleetwaveApplication.class, FleetwaveMain::exit, args);
+  }
+
+  /**
+   * Quarkus' exit, with one line first when the start failed because Kafka refused the control
+   * plane's credentials or ACLs: Quarkus logs the failure as a stack trace whose last cause names
+   * Kafka's exception; this says what it means and which settings to look at.
+   */
+  private static void exit(int code, Throwable failure) {
+    KafkaRefusal.of(failure)
+        .ifPresent(why -> System.err.println("fleetwave: the control plane cannot start: " + why));
+    System.exit(code);
   }
 
   /**
