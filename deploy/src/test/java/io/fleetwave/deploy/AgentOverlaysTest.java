@@ -3,6 +3,7 @@ package io.fleetwave.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fleetwave.agent.kafka.KafkaConfigFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,7 +178,7 @@ class AgentOverlaysTest {
     String kafkaConfig = agent.envValue("FLEETWAVE_KAFKA_CONFIG");
     assertThat(kafkaConfig).isEqualTo("/etc/fleetwave/kafka/client.properties");
     Volume kafka = agent.volumeAt(parent(kafkaConfig));
-    assertThat(kafka.getSecret().getSecretName()).isEqualTo("fleetwave-agent-kafka");
+    assertThat(kafka.getConfigMap().getName()).isEqualTo("fleetwave-agent-kafka");
 
     Volume ca = agent.volumeAt("/etc/fleetwave/kafka-ca");
     assertThat(ca.getSecret().getSecretName()).isEqualTo("fleetwave-cluster-ca-cert");
@@ -377,6 +379,46 @@ class AgentOverlaysTest {
         + requirement.getOperator()
         + " "
         + new TreeSet<>(requirement.getValues() == null ? List.of() : requirement.getValues());
+  }
+
+  /**
+   * client.properties holds no secret: the agent's own loader accepts it, its truststore is the
+   * mounted CA, and Kafka's DirectoryConfigProvider reads sasl.jaas.config from the mounted Secret
+   * Strimzi writes for the KafkaUser fleetwave-agent (AgentOnSecuredKafkaIT runs the same scheme).
+   */
+  @ParameterizedTest
+  @EnumSource(HostKind.class)
+  void theAgentsKafkaPasswordComesOnlyFromTheSecretStrimziWritesForItsKafkaUser(HostKind kind)
+      throws IOException {
+    AgentOverlay agent = AgentOverlay.of(kind);
+    String text =
+        agent
+            .rendered()
+            .one(ConfigMap.class, "fleetwave-agent-kafka")
+            .getData()
+            .get("client.properties");
+    Path file = Files.createTempFile("client-", ".properties");
+    Files.writeString(file, text);
+    KafkaConfigFile config = KafkaConfigFile.load(file);
+
+    String secretDir = "/etc/fleetwave/kafka-user";
+    assertThat(config.overrides())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        .containsEntry("ssl.truststore.type", "PEM")
+        .containsEntry("config.providers.secret.param.allowed.paths", secretDir)
+        .containsEntry("sasl.jaas.config", "${secret:" + secretDir + ":sasl.jaas.config}");
+    assertThat(config.overrides().get("config.providers.secret.class"))
+        .isEqualTo("org.apache.kafka.common.config.provider.DirectoryConfigProvider");
+    String truststore = (String) config.overrides().get("ssl.truststore.location");
+    assertThat(agent.volumeAt(parent(truststore)).getSecret().getSecretName())
+        .isEqualTo("fleetwave-cluster-ca-cert");
+    Volume user = agent.volumeAt(secretDir);
+    assertThat(user.getSecret().getSecretName()).isEqualTo("fleetwave-agent");
+    assertThat(user.getSecret().getItems())
+        .extracting(i -> i.getKey(), i -> i.getPath())
+        .containsExactly(tuple("sasl.jaas.config", "sasl.jaas.config"));
+    assertThat(text).doesNotContainIgnoringCase("password=");
   }
 
   private static String parent(String file) {

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fleetwave.embedded.KafkaAccess;
+import io.fleetwave.events.Topics;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,27 +19,39 @@ class KafkaTest {
   private static final String CLUSTER = "strimzi.io/cluster";
   private final Rendered install = Kustomize.render("install");
 
+  /** The grants the SASL tests run the real agent and control plane under, and no others. */
   @Test
-  void agentsMayWriteNodeEventsAndReadDesiredSpecsAndCommandsOnly() {
+  void eachKafkaUserGrantsExactlyWhatItsComponentIsTestedWith() {
+    assertThat(acls("fleetwave-agent"))
+        .containsExactlyInAnyOrderElementsOf(
+            KafkaAccess.AGENT.stream().map(KafkaAccess.Grant::strimzi).toList());
+    assertThat(acls(ControlPlaneTest.NAME))
+        .containsExactlyInAnyOrderElementsOf(
+            KafkaAccess.CONTROL_PLANE.stream().map(KafkaAccess.Grant::strimzi).toList());
+  }
+
+  @Test
+  void agentsMayWriteAndReadNodeEventsAndReadDesiredSpecsAndCommandsOnly() {
     assertThat(acls("fleetwave-agent"))
         .containsExactlyInAnyOrder(
-            "topic literal fleet.node-events Write",
-            "topic literal fleet.node-desired Read",
-            "topic literal fleet.node-commands Read");
+            "topic literal " + Topics.NODE_EVENTS + " Write",
+            "topic literal " + Topics.NODE_EVENTS + " Read",
+            "topic literal " + Topics.NODE_DESIRED + " Read",
+            "topic literal " + Topics.NODE_COMMANDS + " Read");
   }
 
   @Test
   void controlPlaneMayUseItsTopicsAndItsFleetwaveConsumerGroupsOnly() {
     assertThat(acls(ControlPlaneTest.NAME))
         .containsExactlyInAnyOrder(
-            "topic literal fleet.node-events Read",
-            "topic literal fleet.node-events.dlq Write",
-            "topic literal fleet.node-desired Write",
-            "topic literal fleet.node-snapshots Read",
-            "topic literal fleet.node-snapshots Write",
-            "topic literal fleet.node-commands Write",
-            "topic literal fleet.rollout-events Read",
-            "topic literal fleet.rollout-events Write",
+            "topic literal " + Topics.NODE_EVENTS + " Read",
+            "topic literal " + Topics.NODE_EVENTS_DLQ + " Write",
+            "topic literal " + Topics.NODE_DESIRED + " Write",
+            "topic literal " + Topics.NODE_SNAPSHOTS + " Read",
+            "topic literal " + Topics.NODE_SNAPSHOTS + " Write",
+            "topic literal " + Topics.NODE_COMMANDS + " Write",
+            "topic literal " + Topics.ROLLOUT_EVENTS + " Read",
+            "topic literal " + Topics.ROLLOUT_EVENTS + " Write",
             "group prefix fleetwave- Read");
   }
 

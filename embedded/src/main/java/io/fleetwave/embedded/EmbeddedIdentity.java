@@ -3,11 +3,14 @@ package io.fleetwave.embedded;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.RsaJsonWebKey;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
 import org.jose4j.jwt.JwtClaims;
@@ -68,6 +71,18 @@ public final class EmbeddedIdentity {
   /** The control plane's settings that make it accept this identity's tokens and no others. */
   public Map<String, String> quarkusProperties() {
     return Map.of("quarkus.oidc.public-key", publicKey(), "quarkus.oidc.token.issuer", issuer);
+  }
+
+  /**
+   * The public key as a JSON Web Key Set (key id {@code embedded}), as an OIDC provider serves it
+   * at its {@code jwks_uri}: for a test that stands in for a provider.
+   */
+  public String jwks() {
+    RsaJsonWebKey key = new RsaJsonWebKey((RSAPublicKey) keys.getPublic());
+    key.setKeyId("embedded");
+    key.setUse("sig");
+    key.setAlgorithm(AlgorithmIdentifiers.RSA_USING_SHA256);
+    return new JsonWebKeySet(key).toJson();
   }
 
   /** A signed token for {@code subject} with {@code roles} (the {@code groups} claim). */

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import kafka.server.BrokerServer;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -36,26 +38,36 @@ public final class EmbeddedKafka implements KafkaBroker {
 
   /** As {@link #start()}, with extra broker properties. */
   public static EmbeddedKafka start(Map<String, String> brokerProperties) {
+    return start(nodes -> brokerProperties);
+  }
+
+  /**
+   * As {@link #start()}, with broker properties made knowing the test kit's nodes: their listener
+   * names (its plaintext client listener and the controller's), which a caller that adds a listener
+   * must list along with its own.
+   */
+  static EmbeddedKafka start(Function<TestKitNodes, Map<String, String>> brokerProperties) {
     try {
+      TestKitNodes nodes =
+          new TestKitNodes.Builder()
+              .setBootstrapMetadataVersion(MetadataVersion.latestProduction())
+              .setCombined(true)
+              .setNumBrokerNodes(1)
+              .setNumControllerNodes(1)
+              // Our own directory: the test kit's default one is deleted by a JVM shutdown
+              // hook that races the broker's own close on SIGTERM (the broker then fails
+              // its log directory instead of stopping). close() deletes this one.
+              .setBaseDirectory(Files.createTempDirectory("fleetwave-kafka-"))
+              .build();
       KafkaClusterTestKit.Builder builder =
-          new KafkaClusterTestKit.Builder(
-                  new TestKitNodes.Builder()
-                      .setBootstrapMetadataVersion(MetadataVersion.latestProduction())
-                      .setCombined(true)
-                      .setNumBrokerNodes(1)
-                      .setNumControllerNodes(1)
-                      // Our own directory: the test kit's default one is deleted by a JVM shutdown
-                      // hook that races the broker's own close on SIGTERM (the broker then fails
-                      // its log directory instead of stopping). close() deletes this one.
-                      .setBaseDirectory(Files.createTempDirectory("fleetwave-kafka-"))
-                      .build())
+          new KafkaClusterTestKit.Builder(nodes)
               .setConfigProp("offsets.topic.replication.factor", "1")
               .setConfigProp("transaction.state.log.replication.factor", "1")
               .setConfigProp("transaction.state.log.min.isr", "1")
               .setConfigProp("group.initial.rebalance.delay.ms", "0")
               .setConfigProp("num.partitions", "4")
               .setConfigProp("auto.create.topics.enable", "false");
-      brokerProperties.forEach(builder::setConfigProp);
+      brokerProperties.apply(nodes).forEach(builder::setConfigProp);
       KafkaClusterTestKit cluster = builder.build();
       cluster.format();
       cluster.startup();
@@ -92,6 +104,11 @@ public final class EmbeddedKafka implements KafkaBroker {
   @Override
   public String bootstrapServers() {
     return bootstrapServers;
+  }
+
+  /** The port the broker bound for a listener of its own configuration (e.g. SASL_SSL's). */
+  public int boundPort(String listener) {
+    return broker().boundPort(ListenerName.normalised(listener));
   }
 
   /**

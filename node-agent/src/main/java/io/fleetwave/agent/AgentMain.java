@@ -19,6 +19,7 @@ import io.fleetwave.agent.hostclients.SystemdReboot;
 import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
 import io.fleetwave.agent.identity.EnrolmentRefusedException;
+import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.logging.AgentLogging;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
@@ -122,6 +123,13 @@ public final class AgentMain {
     } catch (EnrolmentRefusedException | IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
       System.exit(2);
+    } catch (IllegalStateException e) {
+      if (KafkaRefusal.of(e).isEmpty()) {
+        throw e;
+      }
+      // Final: the same credentials and ACLs will be refused again.
+      System.err.println("fleetwave-agent: " + e.getMessage());
+      System.exit(3);
     }
   }
 

@@ -5,9 +5,10 @@ import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
  * The production entry point. Refuses to start (exit code 2, a message naming the settings) when
- * Kafka or PostgreSQL is not configured: a control plane that waited on {@code localhost:9092}
- * would look alive while projecting nothing. One database URL is enough: Flyway's JDBC URL and the
- * credentials are derived from it.
+ * Kafka, PostgreSQL or the identity provider is not configured: a control plane that waited on
+ * {@code localhost:9092} would look alive while projecting nothing, and one without a provider
+ * would refuse every API call. One database URL is enough: Flyway's JDBC URL and the credentials
+ * are derived from it.
  */
 @QuarkusMain
 public final class FleetwaveMain {

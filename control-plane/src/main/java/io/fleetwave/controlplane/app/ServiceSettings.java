@@ -38,6 +38,25 @@ public final class ServiceSettings {
           "quarkus.datasource.reactive.url",
           "the PostgreSQL URL, e.g. postgresql://db:5432/fleetwave (credentials in"
               + " QUARKUS_DATASOURCE_USERNAME / QUARKUS_DATASOURCE_PASSWORD or in the URL)");
+
+  /**
+   * Who may call the API: without a provider (or a key) to check tokens with, every /api call would
+   * be refused, a control plane that runs and serves nobody.
+   */
+  public static final Setting IDENTITY =
+      new Setting(
+          "QUARKUS_OIDC_AUTH_SERVER_URL",
+          "quarkus.oidc.auth-server-url",
+          "the OIDC provider whose tokens the API accepts and the dashboard signs in with, e.g."
+              + " https://keycloak.example.com/realms/fleet, with QUARKUS_OIDC_CLIENT_ID (and"
+              + " QUARKUS_OIDC_CREDENTIALS_SECRET for the dashboard); or, to check bearer tokens"
+              + " with a key, QUARKUS_OIDC_PUBLIC_KEY and QUARKUS_OIDC_TOKEN_ISSUER");
+
+  static final Setting PUBLIC_KEY =
+      new Setting(
+          "QUARKUS_OIDC_PUBLIC_KEY",
+          "quarkus.oidc.public-key",
+          "the key bearer tokens are checked with");
   public static final Setting JDBC =
       new Setting(
           "QUARKUS_DATASOURCE_JDBC_URL",
@@ -77,6 +96,9 @@ public final class ServiceSettings {
     }
     if (!postgresConfigured()) {
       missing.add(DATABASE);
+    }
+    if (value(IDENTITY).isEmpty() && value(PUBLIC_KEY).isEmpty()) {
+      missing.add(IDENTITY);
     }
     return missing;
   }

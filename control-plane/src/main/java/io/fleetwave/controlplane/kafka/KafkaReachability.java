@@ -117,7 +117,9 @@ public class KafkaReachability {
   }
 
   private void unreachable(Throwable failure) {
-    String cause = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    String cause =
+        KafkaRefusal.of(failure)
+            .orElseGet(() -> failure.getClass().getSimpleName() + ": " + failure.getMessage());
     Outage before =
         current.getAndUpdate(
             outage ->

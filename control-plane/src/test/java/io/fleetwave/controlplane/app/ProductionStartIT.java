@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProductionStartIT {
   private static final Path APP = Path.of("target", "quarkus-app");
   private static final long EXIT_BOUND_S = 60;
+  private static final EmbeddedIdentity IDENTITY = EmbeddedIdentity.generate();
 
   @TempDir Path dir;
 
@@ -64,7 +66,7 @@ class ProductionStartIT {
   }
 
   @Test
-  void withNothingConfiguredItExitsAtOnceNamingBothSettings() throws Exception {
+  void withNothingConfiguredItExitsAtOnceNamingEverySetting() throws Exception {
     Path log = dir.resolve("start.log");
     int exit = exitOf(packaged(log).start());
 
@@ -74,7 +76,30 @@ class ProductionStartIT {
         .contains("the control plane cannot start, these settings are missing")
         .contains("KAFKA_BOOTSTRAP_SERVERS")
         .contains("QUARKUS_DATASOURCE_REACTIVE_URL")
+        .contains("QUARKUS_OIDC_AUTH_SERVER_URL")
         .doesNotContain("starting an embedded")
+        .doesNotContain("Listening on");
+  }
+
+  /**
+   * Decided: without a provider (or a key) to check tokens with, every /api call would be refused;
+   * the control plane says so before it starts instead of serving nobody.
+   */
+  @Test
+  void withoutAnIdentityProviderItExitsAtOnceNamingTheOidcSettings() throws Exception {
+    Path log = dir.resolve("start.log");
+    ProcessBuilder builder = packaged(log);
+    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
+    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:1/db");
+    builder.environment().put("QUARKUS_OIDC_CLIENT_ID", "fleetwave");
+    int exit = exitOf(builder.start());
+
+    String output = Files.readString(log);
+    assertThat(exit).as(output).isEqualTo(2);
+    assertThat(output)
+        .contains("the control plane cannot start, these settings are missing")
+        .contains("QUARKUS_OIDC_AUTH_SERVER_URL", "QUARKUS_OIDC_PUBLIC_KEY")
+        .doesNotContain("KAFKA_BOOTSTRAP_SERVERS (or")
         .doesNotContain("Listening on");
   }
 
@@ -84,6 +109,7 @@ class ProductionStartIT {
     ProcessBuilder builder = packaged(log);
     builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
     builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "mysql://app:hunter2@db/app");
+    builder.environment().put("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
     int exit = exitOf(builder.start());
 
     String output = Files.readString(log);
@@ -100,6 +126,7 @@ class ProductionStartIT {
     builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
     builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:1/db");
     builder.environment().put("FLEETWAVE_PROJECTION_ATTEMPT_TIMEOUT", "0s");
+    builder.environment().put("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
     int exit = exitOf(builder.start());
 
     String output = Files.readString(log);

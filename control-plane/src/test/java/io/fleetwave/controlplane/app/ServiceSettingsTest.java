@@ -17,21 +17,37 @@ class ServiceSettingsTest {
   }
 
   @Test
-  void nothingConfiguredNamesBothSettingsAndTheDemo() {
+  void nothingConfiguredNamesEverySettingAndTheDemo() {
     ServiceSettings settings = env();
-    assertThat(settings.missing()).containsExactly(ServiceSettings.KAFKA, ServiceSettings.DATABASE);
+    assertThat(settings.missing())
+        .containsExactly(ServiceSettings.KAFKA, ServiceSettings.DATABASE, ServiceSettings.IDENTITY);
     assertThat(settings.refusal())
-        .contains("KAFKA_BOOTSTRAP_SERVERS", "QUARKUS_DATASOURCE_REACTIVE_URL", "./fleetwave demo");
+        .contains(
+            "KAFKA_BOOTSTRAP_SERVERS",
+            "QUARKUS_DATASOURCE_REACTIVE_URL",
+            "QUARKUS_OIDC_AUTH_SERVER_URL",
+            "QUARKUS_OIDC_PUBLIC_KEY",
+            "./fleetwave demo");
+  }
+
+  @Test
+  void aProviderOrAPublicKeyConfiguresWhoMayCallTheApi() {
+    assertThat(env("QUARKUS_OIDC_AUTH_SERVER_URL", "https://idp/realms/fleet").missing())
+        .doesNotContain(ServiceSettings.IDENTITY);
+    assertThat(env("QUARKUS_OIDC_PUBLIC_KEY", "MIIB...").missing())
+        .doesNotContain(ServiceSettings.IDENTITY);
+    assertThat(env("QUARKUS_OIDC_CLIENT_ID", "fleetwave").missing())
+        .contains(ServiceSettings.IDENTITY);
   }
 
   @Test
   void environmentOrSystemPropertiesConfigureEachServiceIndependently() {
     assertThat(env("KAFKA_BOOTSTRAP_SERVERS", "k:9092").missing())
-        .containsExactly(ServiceSettings.DATABASE);
+        .containsExactly(ServiceSettings.DATABASE, ServiceSettings.IDENTITY);
     Properties system = new Properties();
     system.setProperty("quarkus.datasource.reactive.url", "postgresql://db/fleet");
     assertThat(ServiceSettings.of(Map.of(), system).missing())
-        .containsExactly(ServiceSettings.KAFKA);
+        .containsExactly(ServiceSettings.KAFKA, ServiceSettings.IDENTITY);
     assertThat(
             env(
                     "QUARKUS_DATASOURCE_JDBC_URL",
@@ -39,7 +55,7 @@ class ServiceSettingsTest {
                     "KAFKA_BOOTSTRAP_SERVERS",
                     " ")
                 .missing())
-        .containsExactly(ServiceSettings.KAFKA);
+        .containsExactly(ServiceSettings.KAFKA, ServiceSettings.IDENTITY);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.fleetwave.agent.publish;
 
 import io.fleetwave.agent.kafka.ClientOverrides;
+import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -131,12 +132,17 @@ public final class EventPublisher implements AutoCloseable {
       throw new IllegalStateException(
           "Kafka at "
               + bootstrapServers
-              + " did not serve topic "
-              + topic
-              + " within "
-              + maxBlock
-              + " (is the broker up and the topic created?): "
-              + e.getMessage(),
+              + " "
+              + KafkaRefusal.of(e)
+                  .orElseGet(
+                      () ->
+                          "did not serve topic "
+                              + topic
+                              + " within "
+                              + maxBlock
+                              + " (is the broker up, the topic created, and security.protocol the"
+                              + " one its listener expects?): "
+                              + e.getMessage()),
           e);
     }
   }

@@ -1,5 +1,6 @@
 package io.fleetwave.agent.publish;
 
+import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.codec.EventCodec;
 import java.nio.charset.StandardCharsets;
@@ -84,7 +85,7 @@ public final class LastEpochOnTopic {
               + " within "
               + bound
               + ": "
-              + e.getMessage(),
+              + KafkaRefusal.of(e).map(why -> "the broker " + why).orElse(e.getMessage()),
           e);
     }
   }
