@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
@@ -94,7 +95,12 @@ public class FleetGauges {
         .recoverWithItem(
             e -> {
               if (!failing) {
-                LOG.warnf("fleet gauges keep their last values: %s", e.getMessage());
+                // A timeout carries no message of its own: name the bound it ran past.
+                String why =
+                    e instanceof TimeoutException
+                        ? "the queries did not answer within " + config.refresh()
+                        : e.toString();
+                LOG.warnf("fleet gauges keep their last values: %s", why);
               }
               failing = true;
               return null;
