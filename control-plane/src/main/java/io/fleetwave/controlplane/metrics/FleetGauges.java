@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.config.MetricsConfig;
 import io.fleetwave.controlplane.readmodel.OperationsQueries;
 import io.fleetwave.controlplane.readmodel.OperationsQueries.ActiveRollout;
 import io.fleetwave.controlplane.readmodel.OperationsQueries.FleetHealth;
+import io.fleetwave.controlplane.rollout.store.RolloutProgressReader;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -27,8 +28,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class FleetGauges {
   private static final Logger LOG = Logger.getLogger(FleetGauges.class);
-  private static final List<String> NODE_STATES =
-      List.of("pending", "in-flight", "succeeded", "failed");
 
   private final OperationsQueries queries;
   private final MetricsConfig config;
@@ -126,7 +125,7 @@ public class FleetGauges {
               "in-flight", rollout.inFlight(),
               "succeeded", rollout.succeeded(),
               "failed", rollout.failed());
-      for (String state : NODE_STATES) {
+      for (String state : RolloutProgressReader.NODE_STATES) {
         nodes.add(MultiGauge.Row.of(tags.and("state", state), byState.get(state)));
       }
       waves.add(MultiGauge.Row.of(tags, rollout.currentWave()));

@@ -287,7 +287,7 @@ public class RolloutStore {
   private RolloutView view(Row row, List<RolloutProgress.Wave> waves) {
     StoredRollout stored = stored(row);
     java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
-    for (String state : List.of("pending", "in-flight", "succeeded", "failed")) {
+    for (String state : RolloutProgressReader.NODE_STATES) {
       counts.put(state, 0);
     }
     waves.forEach(w -> w.nodes().forEach(n -> counts.merge(n.state(), 1, Integer::sum)));
