@@ -5,6 +5,7 @@ import io.fleetwave.controlplane.rollout.engine.OperatorOutcome;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
+import io.fleetwave.controlplane.rollout.plan.ExcludedNode;
 import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
@@ -67,6 +68,9 @@ public class RolloutsResource {
   /** How many overlapping nodes a 409 names; the rest are counted. */
   static final int CONFLICT_NODES_SHOWN = 20;
 
+  /** How many left-out nodes a refusal of a plan that changes no node names; all are listed. */
+  static final int EXCLUDED_NODES_SHOWN = 20;
+
   private static final String EXECUTION_NOTE =
       " The engine runs it at once: waves in order (canary first), at most maxUnavailable nodes"
           + " and maxZonesInFlight zones in flight, each node sent its signed spec and watched"
@@ -127,7 +131,8 @@ public class RolloutsResource {
               + " dryRun=true the plan is returned (200) and nothing is stored. Without it the"
               + " rollout is stored with that plan in state 'created' (201); a planned node that"
               + " belongs to another active rollout refuses it with 409 naming the nodes and that"
-              + " rollout."
+              + " rollout; a plan that changes no node (every targeted node already at the target,"
+              + " or left out for another reason) is refused with 422 naming each node's reason."
               + EXECUTION_NOTE)
   @RequestBody(
       content =
@@ -150,7 +155,9 @@ public class RolloutsResource {
               + " nodes (the first 20) and nodeCount")
   @APIResponse(
       responseCode = "422",
-      description = "invalid request: problem+json with errors[{field, message}]")
+      description =
+          "invalid request, or a plan that changes no node: problem+json with"
+              + " errors[{field, message}] (and excluded[{node, reason, detail}] for the latter)")
   public Uni<Response> create(
       RolloutSpec spec,
       @Parameter(description = "true: only plan and return the plan, store nothing")
@@ -161,7 +168,8 @@ public class RolloutsResource {
     if (dryRun) {
       return plan.map(p -> Response.ok(p).build());
     }
-    return plan.invoke(this::requireDriverExecutor)
+    return plan.invoke(RolloutsResource::requirePlannedNode)
+        .invoke(this::requireDriverExecutor)
         .chain(p -> actor.subject().chain(who -> store.create(spec, p, who.orElseThrow())))
         .onFailure(RolloutConflictException.class)
         .transform(e -> conflict(e))
@@ -171,6 +179,34 @@ public class RolloutsResource {
                     .entity(stored)
                     .build())
         .invoke(created -> engines.engine().ifPresent(RolloutEngine::wakeUp));
+  }
+
+  /**
+   * A rollout whose plan changes no node is refused: the engine would have nothing to run (its log
+   * cannot name a wave), so it would stay 'created' forever. The usual case is a request repeated
+   * after it completed (every node already at the target); the refusal names why each was left out.
+   */
+  static void requirePlannedNode(RolloutPlan plan) {
+    if (plan.plannedNodes() > 0) {
+      return;
+    }
+    List<ExcludedNode> excluded = plan.excluded();
+    String why =
+        excluded.stream()
+            .limit(EXCLUDED_NODES_SHOWN)
+            .map(e -> e.node() + " (" + e.reason() + ": " + e.detail() + ")")
+            .collect(java.util.stream.Collectors.joining(", "));
+    String more =
+        excluded.size() > EXCLUDED_NODES_SHOWN
+            ? " and " + (excluded.size() - EXCLUDED_NODES_SHOWN) + " more"
+            : "";
+    String detail =
+        excluded.isEmpty()
+            ? "the plan changes no node: the target matches no node of the fleet"
+            : "the plan changes no node: every targeted node is left out: " + why + more;
+    throw ProblemException.invalid(
+            "nothing to roll out; " + detail, List.of(new Problem.FieldError("target", detail)))
+        .with("excluded", excluded);
   }
 
   private void requireDriverExecutor(RolloutPlan plan) {

@@ -352,6 +352,32 @@ class RolloutsApiIT {
   }
 
   @Test
+  void aRolloutThatChangesNoNodeIs422NamingWhyEachNodeIsLeftOutAndIsNotStored() {
+    // Before this was refused it was stored as 'created' and never left that state: the engine
+    // cannot log a rollout without a wave, and its every round failed on it.
+    String spec =
+        spec(
+            "nothing-to-do",
+            "\"nodes\": [\"ro-l40s-1\"]",
+            "\"migConfig\": \"all-balanced\"",
+            "[\"1\", \"100%\"]",
+            "1");
+    JsonPath plan = dryRun(spec).statusCode(200).extract().jsonPath();
+    assertThat(plan.getInt("plannedNodes")).isZero();
+
+    JsonPath problem =
+        create(spec).statusCode(422).contentType("application/problem+json").extract().jsonPath();
+    assertThat(problem.getString("detail"))
+        .startsWith("nothing to roll out; the plan changes no node")
+        .contains("ro-l40s-1 (NO_MATCHING_GPU: ");
+    assertThat(problem.getString("errors[0].field")).isEqualTo("target");
+    assertThat(problem.getList("excluded.node", String.class)).containsExactly("ro-l40s-1");
+    assertThat(problem.getList("excluded.reason", String.class)).containsExactly("NO_MATCHING_GPU");
+    assertThat(given().get("/api/v1/rollouts").then().statusCode(200).extract().asString())
+        .doesNotContain("nothing-to-do");
+  }
+
+  @Test
   void aDriverRolloutWithoutADriverExecutorIs422SayingHowToConfigureOne() {
     String spec =
         spec(

@@ -439,9 +439,9 @@ public final class RolloutEngine implements AutoCloseable {
     RolloutCreated created;
     try {
       created = creation(json, stored.name(), creation);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(
-          "the stored request of rollout " + stored.id() + " does not read", e);
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      // Not logged, it would be taken up again every round and stall the rollouts after it.
+      return unloggable(stored, e);
     }
     // One record, or a header and chunks where it would not fit in one (RolloutChunks).
     // Logged at the time the API stored it: a leader that logs it again (it stopped in between)
@@ -457,6 +457,25 @@ public final class RolloutEngine implements AutoCloseable {
         RolloutRun.created(stored.id(), created, first.getLast().seq(), first.getLast().epoch());
     runs.put(run.id(), run);
     store.project(run, first, run.drainChanged(), false);
+    return run;
+  }
+
+  /**
+   * A stored rollout that cannot be logged as created (its request does not read, or its plan has
+   * no wave, which the API refuses now but may have stored before): it fails alone, its reason in
+   * its status, so it leaves the active rollouts and the others go on.
+   */
+  private RolloutRun unloggable(RolloutProgressStore.ActiveRollout stored, Exception cause) {
+    RolloutRun run = RolloutRun.uncreated(stored.id());
+    RolloutFailed verdict =
+        new RolloutFailed(
+            io.fleetwave.events.Topics.ROLLOUT_EVENTS,
+            RolloutFailed.NOT_LOGGED,
+            RolloutFailed.NOT_LOGGED,
+            "rollout " + stored.name() + " as stored cannot be logged: " + cause.getMessage());
+    List<Envelope<RolloutEvent>> failure = fail(run, verdict, 1);
+    runs.put(run.id(), run);
+    store.project(run, failure, run.drainChanged(), false);
     return run;
   }
 

@@ -8,6 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
+import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
+import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -52,7 +56,9 @@ class RolloutIsolationIT {
           new Node("iso-b-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("b")),
           new Node("iso-b-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("b")),
           new Node("iso-c-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")),
-          new Node("iso-c-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")));
+          new Node("iso-c-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")),
+          new Node("iso-d-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("d")),
+          new Node("iso-d-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("d")));
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -64,6 +70,8 @@ class RolloutIsolationIT {
   @Inject Pool pool;
   @Inject ObjectMapper json;
   @Inject RolloutEngines engines;
+  @Inject RolloutPlanning planning;
+  @Inject RolloutStore store;
 
   @Test
   void badRecordsFailTheirRolloutOnlyAndTheVerdictSurvivesTakeoverAndRebuild() {
@@ -131,6 +139,39 @@ class RolloutIsolationIT {
                 .getString("status_reason"))
         .isEqualTo(a.getString("progress.statusReason"));
     given().post("/api/v1/rollouts/" + healthy + "/abort").then().statusCode(200);
+  }
+
+  /**
+   * A rollout stored with a plan that changes no node (the API refuses one now; one stored before
+   * stays in the database) cannot be logged: the engine fails it alone instead of failing every
+   * round on it, which kept it 'created' and every rollout stored after it unstarted.
+   */
+  @Test
+  void aStoredRolloutThatCannotBeLoggedFailsAloneAndTheNextOneStarts() throws Exception {
+    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    // Every node of suite iso-d already runs this driver: nothing to change.
+    RolloutSpec spec =
+        json.readValue(
+            """
+            {"name": "iso-nothing",
+             "target": {"selector": "suite=iso-d"},
+             "change": {"driverVersion": "550.127.05"},
+             "strategy": {"waves": ["1", "100%"], "maxUnavailable": "1", "soakSeconds": 0,
+                          "manualPromotion": false, "nodeTimeoutSeconds": 600,
+                          "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"}}}
+            """,
+            RolloutSpec.class);
+    RolloutPlan plan = planning.plan(spec).await().atMost(BOUND);
+    assertThat(plan.plannedNodes()).isZero();
+    String nothing = store.create(spec, plan, "alice").await().atMost(BOUND).id().toString();
+
+    String next = createAndAwaitTakenUp("iso-d");
+
+    JsonPath failed = awaitState(nothing, "failed");
+    assertThat(failed.getString("progress.statusReason"))
+        .contains("iso-nothing as stored cannot be logged", "'waves' must not be empty");
+    assertThat(failedEvents(nothing)).isEqualTo(1);
+    given().post("/api/v1/rollouts/" + next + "/abort").then().statusCode(200);
   }
 
   /** Stops this replica's engine the way a crash would and starts one that takes over. */
