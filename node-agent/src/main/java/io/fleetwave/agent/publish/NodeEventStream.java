@@ -90,8 +90,12 @@ public final class NodeEventStream {
   private CompletableFuture<RecordMetadata> offer(NodeEvent event) {
     long seq = nextSeq++;
     Instant now = clock.instant();
+    // While a gap is open every event joins it, even one the outbox could take: accepted, it would
+    // reach the topic before the EventsDropped that declares the seqs below it.
     Optional<CompletableFuture<RecordMetadata>> acknowledged =
-        delivery.offer(Envelope.of(source, nodeName, now, epoch, seq, event));
+        droppedFrom >= 0
+            ? Optional.empty()
+            : delivery.offer(Envelope.of(source, nodeName, now, epoch, seq, event));
     if (acknowledged.isPresent()) {
       lines.published(epoch, seq, now, event);
       return acknowledged.get();
