@@ -300,7 +300,7 @@ public final class AgentMain {
     AtomicReference<GpuBackend> gpus = new AtomicReference<>();
     AtomicReference<CommandFollower> follower = new AtomicReference<>();
     // AutoCloseable, not AgentMetrics: no Prometheus class is loaded unless the port is set.
-    AtomicReference<AutoCloseable> metrics = new AtomicReference<>();
+    AutoCloseable metrics = null;
     Optional<DriverWait> driverWait = Optional.empty();
     try (EventPublisher publisher =
         new EventPublisher(
@@ -337,7 +337,7 @@ public final class AgentMain {
                           Duration.ofSeconds(10))));
       agent.start();
       if (options.metricsPort().isPresent()) {
-        metrics.set(serveMetrics(agent, options));
+        metrics = serveMetrics(agent, options);
       }
       switch (first) {
         case DriverWait.Opened opened ->
@@ -385,7 +385,7 @@ public final class AgentMain {
       stopped.await();
     } finally {
       driverWait.ifPresent(DriverWait::close);
-      closeMetrics(metrics.get());
+      closeMetrics(metrics);
       scheduler.shutdownNow();
       gpuReads.shutdownNow();
       Optional.ofNullable(gpus.get()).ifPresent(GpuBackend::close);

@@ -73,7 +73,7 @@ public final class AgentMetrics implements AutoCloseable {
     GaugeWithCallback.builder()
         .name(PREFIX + "outbox_bytes")
         .help("Encoded bytes waiting for Kafka's acknowledgement")
-        .callback(callback -> callback.call(delivery.bytes()))
+        .callback(callback -> callback.call((double) delivery.bytes()))
         .register(registry);
     GaugeWithCallback.builder()
         .name(PREFIX + "seconds_since_last_acknowledged_publish")
