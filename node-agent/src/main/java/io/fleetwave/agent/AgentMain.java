@@ -39,6 +39,7 @@ import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -256,7 +257,7 @@ public final class AgentMain {
             agent::gpusUp,
             options.metricsAddress(),
             options.metricsPort().getAsInt(),
-            java.time.Clock.systemUTC());
+            Clock.systemUTC());
     LOG.log(
         Level.INFO,
         "metrics at http://{0}:{1}/metrics",
