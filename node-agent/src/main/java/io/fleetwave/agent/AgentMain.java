@@ -22,6 +22,7 @@ import io.fleetwave.agent.identity.EnrolmentRefusedException;
 import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.logging.AgentLogging;
+import io.fleetwave.agent.metrics.AgentMetrics;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.publish.LastEpochOnTopic;
@@ -38,6 +39,7 @@ import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -248,6 +250,33 @@ public final class AgentMain {
     return new HostProbe(settings).probe();
   }
 
+  private static AutoCloseable serveMetrics(NodeAgent agent, AgentOptions options) {
+    AgentMetrics served =
+        AgentMetrics.serve(
+            agent.delivery(),
+            agent::gpusUp,
+            options.metricsAddress(),
+            options.metricsPort().getAsInt(),
+            Clock.systemUTC());
+    LOG.log(
+        Level.INFO,
+        "metrics at http://{0}:{1}/metrics",
+        options.metricsAddress(),
+        String.valueOf(served.port()));
+    return served;
+  }
+
+  private static void closeMetrics(AutoCloseable metrics) {
+    if (metrics == null) {
+      return;
+    }
+    try {
+      metrics.close();
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "closing the metrics port failed: {0}", e.toString());
+    }
+  }
+
   private static void run(
       AgentOptions options,
       KafkaClients kafka,
@@ -271,6 +300,8 @@ public final class AgentMain {
         Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("gpu-reads").factory());
     AtomicReference<GpuBackend> gpus = new AtomicReference<>();
     AtomicReference<CommandFollower> follower = new AtomicReference<>();
+    // AutoCloseable, not AgentMetrics: no Prometheus class is loaded unless the port is set.
+    AutoCloseable metrics = null;
     Optional<DriverWait> driverWait = Optional.empty();
     try (EventPublisher publisher =
         new EventPublisher(
@@ -306,6 +337,9 @@ public final class AgentMain {
                           kafka.overrides(),
                           Duration.ofSeconds(10))));
       agent.start();
+      if (options.metricsPort().isPresent()) {
+        metrics = serveMetrics(agent, options);
+      }
       switch (first) {
         case DriverWait.Opened opened ->
             follower.set(takeUp(kafka, opened, agent, following, scheduler));
@@ -352,6 +386,7 @@ public final class AgentMain {
       stopped.await();
     } finally {
       driverWait.ifPresent(DriverWait::close);
+      closeMetrics(metrics);
       scheduler.shutdownNow();
       gpuReads.shutdownNow();
       Optional.ofNullable(gpus.get()).ifPresent(GpuBackend::close);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The real agent's settings: command-line options win, then environment variables, then defaults.
@@ -39,7 +40,9 @@ record AgentOptions(
     long memoryQueueBytes,
     Optional<String> controlPlane,
     Optional<String> joinToken,
-    Optional<String> serviceAccountToken) {
+    Optional<String> serviceAccountToken,
+    OptionalInt metricsPort,
+    String metricsAddress) {
 
   /** Where Kubernetes mounts a pod's service-account token. */
   static final String POD_SERVICE_ACCOUNT_TOKEN =
@@ -103,6 +106,10 @@ record AgentOptions(
                                   the pod's service-account token to enroll with (env
                                   FLEETWAVE_SERVICE_ACCOUNT_TOKEN; default in a pod:
                                   /var/run/secrets/kubernetes.io/serviceaccount/token)
+        --metrics-port N          serve Prometheus metrics at http://ADDRESS:N/metrics (env
+                                  FLEETWAVE_METRICS_PORT); off when not given, 0 = any free port
+        --metrics-address ADDRESS where the metrics port listens (env FLEETWAVE_METRICS_ADDRESS),
+                                  default 0.0.0.0
         --allow-reboot            a node reboot may stand in for an impossible GPU reset
         --probe-only              print NodeRegistered and GpuInventoryReported as JSON (or why
                                   the GPUs are not ready) and exit; reads only, changes nothing\
@@ -137,7 +144,9 @@ record AgentOptions(
             "--public-key",
             "--control-plane",
             "--join-token",
-            "--service-account-token" -> {
+            "--service-account-token",
+            "--metrics-port",
+            "--metrics-address" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
@@ -179,7 +188,26 @@ record AgentOptions(
         mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8),
         option(values, env, "--control-plane", "FLEETWAVE_CONTROL_PLANE_URL"),
         option(values, env, "--join-token", "FLEETWAVE_JOIN_TOKEN"),
-        option(values, env, "--service-account-token", "FLEETWAVE_SERVICE_ACCOUNT_TOKEN"));
+        option(values, env, "--service-account-token", "FLEETWAVE_SERVICE_ACCOUNT_TOKEN"),
+        port(option(values, env, "--metrics-port", "FLEETWAVE_METRICS_PORT")),
+        option(values, env, "--metrics-address", "FLEETWAVE_METRICS_ADDRESS").orElse("0.0.0.0"));
+  }
+
+  private static OptionalInt port(Optional<String> value) {
+    if (value.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    try {
+      int port = Integer.parseInt(value.get());
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException(
+            "--metrics-port must be between 0 and 65535, got " + value.get());
+      }
+      return OptionalInt.of(port);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--metrics-port must be a port number (0-65535), got " + value.get());
+    }
   }
 
   private static Duration clockSkew(Optional<String> value) {

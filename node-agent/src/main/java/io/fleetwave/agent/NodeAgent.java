@@ -168,6 +168,11 @@ public final class NodeAgent {
     return running.get();
   }
 
+  /** Where this run's events are delivered from, read by the agent's metrics. */
+  public OrderedDelivery delivery() {
+    return delivery;
+  }
+
   /** Whether the GPUs are up (a backend is open); false while the driver is awaited. */
   public boolean gpusUp() {
     return backend != null;

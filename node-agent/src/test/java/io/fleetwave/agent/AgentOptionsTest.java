@@ -146,4 +146,40 @@ class AgentOptionsTest {
     assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--clock-skew-seconds", "1m"))
         .hasMessage("--clock-skew-seconds must be a whole number of seconds, got 1m");
   }
+
+  @Test
+  void metricsAreOffUnlessAPortIsGivenAndListenOnAllAddressesByDefault() {
+    AgentOptions off = parse(NO_ENV, "--bootstrap", "k:9092");
+    assertThat(off.metricsPort()).isEmpty();
+    assertThat(off.metricsAddress()).isEqualTo("0.0.0.0");
+
+    AgentOptions fromEnv = parse(Map.of("FLEETWAVE_METRICS_PORT", "9400"), "--bootstrap", "k:9092");
+    assertThat(fromEnv.metricsPort()).hasValue(9400);
+
+    AgentOptions fromFlags =
+        parse(
+            Map.of("FLEETWAVE_METRICS_PORT", "9400"),
+            "--bootstrap",
+            "k:9092",
+            "--metrics-port",
+            "0",
+            "--metrics-address",
+            "127.0.0.1");
+    assertThat(fromFlags.metricsPort()).hasValue(0);
+    assertThat(fromFlags.metricsAddress()).isEqualTo("127.0.0.1");
+  }
+
+  @Test
+  void aMetricsPortThatIsNoPortIsRefusedNamingIt() {
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--metrics-port", "http"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--metrics-port must be a port number (0-65535), got http");
+    assertThatThrownBy(
+            () -> parse(Map.of("FLEETWAVE_METRICS_PORT", "70000"), "--bootstrap", "k:9092"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--metrics-port must be between 0 and 65535, got 70000");
+    assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--metrics-port", "-1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--metrics-port must be between 0 and 65535, got -1");
+  }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
@@ -57,6 +58,7 @@ public final class OrderedDelivery implements AutoCloseable {
   private Instant backlogSince;
   private Instant lastDepthLog;
   private long deliveredInBacklog;
+  private volatile Consumer<Envelope<NodeEvent>> onAcknowledged = envelope -> {};
 
   /**
    * @param executor where sends and retries run (never the producer's I/O thread); {@link
@@ -119,6 +121,19 @@ public final class OrderedDelivery implements AutoCloseable {
     return outbox.depth();
   }
 
+  /** Encoded bytes waiting in the outbox. */
+  public synchronized long bytes() {
+    return outbox.bytes();
+  }
+
+  /**
+   * Told of every event Kafka acknowledged, once, after it left the outbox (metrics); must not
+   * block: it runs on the delivery executor.
+   */
+  public void onAcknowledged(Consumer<Envelope<NodeEvent>> listener) {
+    onAcknowledged = Objects.requireNonNull(listener, "listener");
+  }
+
   private void kick() {
     synchronized (this) {
       if (sending || closed) {
@@ -169,6 +184,7 @@ public final class OrderedDelivery implements AutoCloseable {
         deliveredInBacklog++;
       }
     }
+    onAcknowledged.accept(envelope);
     CompletableFuture<RecordMetadata> done = waiting.remove(envelope.id());
     if (done != null) {
       done.complete(metadata);
