@@ -46,6 +46,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,7 +102,12 @@ public final class AgentMain {
       System.exit(2);
       return;
     }
+    // The Kafka clients start while the host is probed and NVML opens (simulator/BENCH.md: the
+    // producer's start and the previous epoch's read are most of the time to the first event).
+    Optional<CompletableFuture<EventPublisher>> publisher = kafka.map(AgentMain::startPublisher);
     HostFacts facts = probe(options);
+    Optional<CompletableFuture<OptionalLong>> lastEpoch =
+        kafka.filter(k -> HostPublishing.readsTopic(facts)).map(k -> startEpochRead(k, facts));
     Placement placement =
         Placement.of(
             options,
@@ -121,7 +129,14 @@ public final class AgentMain {
       return;
     }
     try {
-      run(options, kafka.orElseThrow(), placement, first, following);
+      run(
+          options,
+          kafka.orElseThrow(),
+          publisher.orElseThrow(),
+          lastEpoch,
+          placement,
+          first,
+          following);
     } catch (EnrolmentRefusedException | IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
       System.exit(2);
@@ -277,9 +292,59 @@ public final class AgentMain {
     }
   }
 
+  /** The producer, once it has found the events topic, on its own thread. */
+  private static CompletableFuture<EventPublisher> startPublisher(KafkaClients kafka) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          EventPublisher publisher =
+              new EventPublisher(
+                  EventPublisher.Settings.of(kafka.bootstrapServers())
+                      .withOverrides(kafka.overrides()));
+          try {
+            publisher.awaitTopic();
+            return publisher;
+          } catch (RuntimeException e) {
+            publisher.close();
+            throw e;
+          }
+        },
+        task -> Thread.ofPlatform().daemon().name("kafka-producer-start").start(task));
+  }
+
+  /** The node's newest epoch on the topic (read-only host, or no epoch kept), on its own thread. */
+  private static CompletableFuture<OptionalLong> startEpochRead(
+      KafkaClients kafka, HostFacts facts) {
+    return CompletableFuture.supplyAsync(
+        () ->
+            LastEpochOnTopic.find(
+                kafka.bootstrapServers(),
+                Topics.NODE_EVENTS,
+                facts.hostname(),
+                kafka.overrides(),
+                Duration.ofSeconds(10)),
+        task -> Thread.ofPlatform().daemon().name("kafka-epoch-read").start(task));
+  }
+
+  /** What a start thread returned, or what it threw, as it threw it. */
+  private static <T> T awaited(CompletableFuture<T> started) {
+    try {
+      return started.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
+  }
+
   private static void run(
       AgentOptions options,
       KafkaClients kafka,
+      CompletableFuture<EventPublisher> startedPublisher,
+      Optional<CompletableFuture<OptionalLong>> lastEpoch,
       Placement placement,
       DriverWait.Attempt first,
       Optional<SpecFollowing> following)
@@ -303,11 +368,7 @@ public final class AgentMain {
     // AutoCloseable, not AgentMetrics: no Prometheus class is loaded unless the port is set.
     AutoCloseable metrics = null;
     Optional<DriverWait> driverWait = Optional.empty();
-    try (EventPublisher publisher =
-        new EventPublisher(
-            EventPublisher.Settings.of(kafka.bootstrapServers())
-                .withOverrides(kafka.overrides()))) {
-      publisher.awaitTopic();
+    try (EventPublisher publisher = awaited(startedPublisher)) {
       NodeRegistered registered = registered(first, placement);
       identity(options, facts, registered.hostname())
           .ifPresent(key -> publisher.signAs(registered.hostname(), key));
@@ -329,13 +390,7 @@ public final class AgentMain {
                   publisher,
                   options.spoolBytes(),
                   options.memoryQueueBytes(),
-                  () ->
-                      LastEpochOnTopic.find(
-                          kafka.bootstrapServers(),
-                          Topics.NODE_EVENTS,
-                          registered.hostname(),
-                          kafka.overrides(),
-                          Duration.ofSeconds(10))));
+                  () -> awaited(lastEpoch.orElseGet(() -> startEpochRead(kafka, facts)))));
       agent.start();
       if (options.metricsPort().isPresent()) {
         metrics = serveMetrics(agent, options);

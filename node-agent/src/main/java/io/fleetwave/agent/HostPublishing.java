@@ -25,6 +25,18 @@ final class HostPublishing {
   private HostPublishing() {}
 
   /**
+   * Whether {@link #of} will ask for the topic's newest epoch: no writable state directory, or no
+   * epoch kept in it. The agent then starts that read early, with the producer.
+   */
+  static boolean readsTopic(HostFacts facts) {
+    return stateDirectory(facts).map(dir -> new EpochFile(dir).last().isEmpty()).orElse(true);
+  }
+
+  private static Optional<Path> stateDirectory(HostFacts facts) {
+    return facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+  }
+
+  /**
    * @param lastOnTopic the node's newest epoch on the topic; throws (naming the broker and the
    *     bound) when the broker does not answer, and the agent then does not start
    */
@@ -34,8 +46,7 @@ final class HostPublishing {
       long spoolBytes,
       long memoryQueueBytes,
       Supplier<OptionalLong> lastOnTopic) {
-    Optional<Path> stateDirectory =
-        facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+    Optional<Path> stateDirectory = stateDirectory(facts);
     if (stateDirectory.isPresent()) {
       EpochFile epochs = new EpochFile(stateDirectory.get());
       OptionalLong kept = epochs.last();

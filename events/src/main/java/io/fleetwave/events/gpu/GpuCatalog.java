@@ -1,11 +1,18 @@
 package io.fleetwave.events.gpu;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.yaml.StrictYaml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -14,10 +21,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** The GPU models Fleetwave knows, loaded once from the bundled {@code gpu-models.yaml}. */
+/**
+ * The GPU models Fleetwave knows, from the bundled {@code gpu-models.yaml}. The YAML is the source
+ * (commented, edited by hand); the build checks it strictly and writes it as {@code
+ * gpu-models.json} next to it ({@link #main}), which is what is loaded at run time, with the event
+ * codec's own mapper: the node agent then starts without SnakeYAML and without a second mapper
+ * (simulator/BENCH.md: 576 classes and 140 ms of CPU at every agent start).
+ */
 public final class GpuCatalog {
-  private static final String RESOURCE = "gpu-models.yaml";
-  private static final GpuCatalog BUNDLED = load();
+  static final String SOURCE = "gpu-models.yaml";
+  static final String RESOURCE = "gpu-models.json";
 
   private final Map<String, GpuModel> byPciId;
   private final List<GpuModel> models;
@@ -34,7 +47,12 @@ public final class GpuCatalog {
   }
 
   public static GpuCatalog bundled() {
-    return BUNDLED;
+    return Bundled.CATALOG;
+  }
+
+  // Loaded on first use, not with the class: the build step (main) runs before the JSON exists.
+  private static final class Bundled {
+    static final GpuCatalog CATALOG = load();
   }
 
   public List<GpuModel> models() {
@@ -63,15 +81,52 @@ public final class GpuCatalog {
   private static GpuCatalog load() {
     try (InputStream in = GpuCatalog.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("bundled " + RESOURCE + " is missing from the classpath");
+        throw new IllegalStateException(
+            "bundled "
+                + RESOURCE
+                + " is missing from the classpath (the build writes it from "
+                + SOURCE
+                + ")");
       }
-      CatalogFile file =
-          StrictYaml.bind(
-              new String(in.readAllBytes(), StandardCharsets.UTF_8), RESOURCE, CatalogFile.class);
-      return new GpuCatalog(file.models.stream().map(m -> m.resolve(file.geometries)).toList());
+      return of(jsonReader().readValue(in.readAllBytes()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read bundled " + RESOURCE, e);
     }
+  }
+
+  // The YAML reader's rules (StrictYaml's mapper) on the codec's mapper, whose serializers the
+  // agent has built anyway. Duplicate keys and unknown fields were refused in the YAML already.
+  private static ObjectReader jsonReader() {
+    return EventCodec.mapper()
+        .readerFor(CatalogFile.class)
+        .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .without(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+        .without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  }
+
+  /**
+   * The catalogue of a {@code gpu-models.yaml} text, read strictly (every refusal names a line).
+   */
+  static GpuCatalog fromYaml(String yaml) {
+    return of(StrictYaml.bind(yaml, SOURCE, CatalogFile.class));
+  }
+
+  private static GpuCatalog of(CatalogFile file) {
+    return new GpuCatalog(file.models.stream().map(m -> m.resolve(file.geometries)).toList());
+  }
+
+  /**
+   * The build step (events/pom.xml, process-classes): checks {@code args[0]} (gpu-models.yaml) as
+   * the catalogue and writes it as JSON to {@code args[1]}.
+   */
+  public static void main(String[] args) throws IOException {
+    String yaml = Files.readString(Path.of(args[0]), StandardCharsets.UTF_8);
+    fromYaml(yaml); // refuses what the catalogue would refuse, with the line
+    Path json = Path.of(args[1]);
+    Files.createDirectories(json.getParent());
+    Files.write(
+        json, JsonMapper.builder().build().writeValueAsBytes(new YAMLMapper().readTree(yaml)));
   }
 
   // The file's own shape; resolved into the public records above.

@@ -31,12 +31,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * flags measured in the same run, and the load average. Not a unit test: a measurement to read and
  * compare (issue 14: agent RSS at most 64 MB). {@code --aot-cache FILE} starts the agent from a JDK
  * 25 AOT cache, trained first by a run of the same agent where FILE does not exist; {@code
- * --diagnose FILE} writes jcmd's and /proc's view of the agent at its first event to FILE.
+ * --diagnose FILE} writes jcmd's and /proc's view of the agent at its first event to FILE; {@code
+ * --class-archive FILE} measures a restart with the DaemonSet's class archive (the JVM writes it at
+ * the exit of a first start where FILE does not exist, and maps it from the next start on).
  *
  * <pre>
  * FootprintBench [--main CLASS] [--jvm-flags "FLAGS"] [--settle-seconds N]
  *                [--agent-classpath CP] [--kubernetes-node NAME] [--aot-cache FILE]
- *                [--diagnose FILE] [-- AGENT ARGS...]
+ *                [--diagnose FILE] [--class-archive FILE] [-- AGENT ARGS...]
  * </pre>
  *
  * In the agent arguments {@code {bootstrap}} is replaced by the broker address. Defaults: main
@@ -63,6 +65,7 @@ public final class FootprintBench {
     String kubernetesNode = null;
     Path diagnose = null;
     Path aotCache = null;
+    Path classArchive = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--main" -> mainClass = args[++i];
@@ -72,6 +75,7 @@ public final class FootprintBench {
         case "--settle-seconds" -> settleSeconds = Integer.parseInt(args[++i]);
         case "--diagnose" -> diagnose = Path.of(args[++i]);
         case "--aot-cache" -> aotCache = Path.of(args[++i]);
+        case "--class-archive" -> classArchive = Path.of(args[++i]);
         case "--" -> {
           agentArgs = new ArrayList<>(List.of(args).subList(i + 1, args.length));
           i = args.length;
@@ -129,6 +133,33 @@ public final class FootprintBench {
           }
           trained = ", trained in this run";
         }
+        if (classArchive != null) {
+          // The DaemonSet's restart cache: the JVM writes the archive at the exit of the node's
+          // first start and maps it from the second on (deploy/agent/base/daemonset.yaml).
+          jvmFlags = new ArrayList<>(jvmFlags);
+          jvmFlags.addAll(
+              List.of(
+                  "-XX:+AutoCreateSharedArchive",
+                  "-XX:SharedArchiveFile=" + classArchive,
+                  "-Xlog:cds=error"));
+          if (!Files.exists(classArchive)) {
+            run(
+                consumer,
+                partitions,
+                jvmFlags,
+                classpath,
+                agentEnv,
+                mainClass,
+                resolvedArgs,
+                2,
+                Optional.empty());
+            if (!Files.isRegularFile(classArchive) || Files.size(classArchive) == 0) {
+              throw new IllegalStateException(
+                  "the first start wrote no class archive to " + classArchive);
+            }
+            trained = ", written by a first start in this run";
+          }
+        }
         List<String> measured = new ArrayList<>(jvmFlags);
         if (aotCache != null) {
           // on, not auto: a cache the JVM cannot use fails the run instead of measuring without.
@@ -146,9 +177,17 @@ public final class FootprintBench {
                 settleSeconds,
                 Optional.ofNullable(diagnose));
         String aot =
-            aotCache == null
-                ? "none"
-                : aotCache + " (" + Files.size(aotCache) / (1024 * 1024) + " MB" + trained + ")";
+            aotCache != null
+                ? aotCache + " (" + Files.size(aotCache) / (1024 * 1024) + " MB" + trained + ")"
+                : classArchive != null
+                    ? "none; class archive "
+                        + classArchive
+                        + " (AutoCreateSharedArchive, "
+                        + Files.size(classArchive) / (1024 * 1024)
+                        + " MB"
+                        + trained
+                        + ")"
+                    : "none";
         print(mainClass, resolvedArgs, flags, aot, baseline, m, settleSeconds);
       }
     } finally {
@@ -234,7 +273,10 @@ public final class FootprintBench {
       stop(
           agent,
           Duration.ofSeconds(
-              jvmFlags.stream().anyMatch(f -> f.contains("AOTCacheOutput")) ? 180 : 10));
+              jvmFlags.stream()
+                      .anyMatch(f -> f.contains("AOTCacheOutput") || f.contains("AutoCreateShared"))
+                  ? 180
+                  : 10));
     }
   }
 
