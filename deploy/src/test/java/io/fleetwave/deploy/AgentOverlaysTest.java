@@ -125,6 +125,24 @@ class AgentOverlaysTest {
 
   @ParameterizedTest
   @EnumSource(HostKind.class)
+  void everyAgentRestartsFromAClassArchiveItWroteItselfInAPodPrivateVolume(HostKind kind) {
+    AgentOverlay agent = AgentOverlay.of(kind);
+    assertThat(agent.envValue("JDK_JAVA_OPTIONS").split("\\s+"))
+        .contains(
+            "-XX:+AutoCreateSharedArchive",
+            "-XX:SharedArchiveFile=/var/cache/fleetwave-agent/agent.jsa");
+    assertThat(agent.mountAt("/var/cache/fleetwave-agent").orElseThrow().getReadOnly())
+        .as("the JVM writes the archive at the exit of the first start")
+        .isNotEqualTo(true);
+    Volume archive = agent.volumeAt("/var/cache/fleetwave-agent");
+    assertThat(archive.getEmptyDir())
+        .as("written only by this container: never a host path another process could write")
+        .isNotNull();
+    assertThat(archive.getHostPath()).isNull();
+  }
+
+  @ParameterizedTest
+  @EnumSource(HostKind.class)
   void everyAgentSeesTheHostRootAtHostAndIsToldWhereItIs(HostKind kind) {
     AgentOverlay agent = AgentOverlay.of(kind);
     assertThat(agent.envValue("FLEETWAVE_HOST_ROOT")).isEqualTo("/host");
