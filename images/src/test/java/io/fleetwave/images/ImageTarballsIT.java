@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -273,6 +274,37 @@ class ImageTarballsIT {
         .contains("usage: fleetwave-agent")
         .contains("Opened AOT cache")
         .doesNotContain("Unable to use AOT cache");
+  }
+
+  /**
+   * The DaemonSet's restart cache (deploy/agent/base/daemonset.yaml, JDK_JAVA_OPTIONS;
+   * simulator/BENCH.md "Restart cache"): the entrypoint's first start writes the class archive at
+   * its exit, the next start maps it. Jars only on the class path, as for the AOT cache: a
+   * directory there makes the dump fail and the JVM exit 1.
+   */
+  @Test
+  void agentEntrypointRestartsFromTheClassArchiveItsFirstStartWrote(@TempDir Path root)
+      throws Exception {
+    List<String> entrypoint = agentEntrypointOn(root);
+    Path archive = root.resolve("class-archive/agent.jsa");
+    Files.createDirectories(archive.getParent());
+    String[] daemonSetFlags = {
+      "-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=error"
+    };
+
+    Run first = run(root, withFlag(entrypoint, daemonSetFlags));
+    // AgentMain without a bootstrap server prints its usage and exits 2; the archive is written.
+    assertThat(first.exit).as(first.output).isEqualTo(2);
+    assertThat(archive).as(first.output).isNotEmptyFile();
+
+    String[] logged = Arrays.copyOf(daemonSetFlags, daemonSetFlags.length + 1);
+    logged[logged.length - 1] = "-Xlog:class+load=info";
+    Run second = run(root, withFlag(entrypoint, logged));
+    assertThat(second.exit).as(second.output).isEqualTo(2);
+    assertThat(second.output)
+        .contains("usage: fleetwave-agent")
+        .containsPattern(
+            "io\\.fleetwave\\.agent\\.AgentMain source: shared objects file \\(top\\)");
   }
 
   /** The agent's entrypoint with this JDK's java and the image's /app mapped to root/app. */

@@ -102,8 +102,9 @@ public final class AgentMain {
       System.exit(2);
       return;
     }
-    // The Kafka clients start while the host is probed and NVML opens (simulator/BENCH.md: the
-    // producer's start and the previous epoch's read are most of the time to the first event).
+    // The Kafka clients start while the host is probed, the Node object read and NVML opened: the
+    // producer's metadata and the previous epoch's read are network round trips (about 0.5 and
+    // 0.4 s of the sequential start, simulator/BENCH.md) that the first event waits for anyway.
     Optional<CompletableFuture<EventPublisher>> publisher = kafka.map(AgentMain::startPublisher);
     HostFacts facts = probe(options);
     Optional<CompletableFuture<OptionalLong>> lastEpoch =
