@@ -3,9 +3,11 @@ package io.fleetwave.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.codec.EventRejectedException;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.HostKind;
@@ -28,7 +30,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The node-events codec (CloudEvents JSON, the record value of every agent event) both ways, for
- * the most frequent event (a heartbeat), a registration and an 8-GPU inventory (the largest).
+ * the most frequent event (a heartbeat), a registration and an 8 x H100 inventory (the largest).
  * Baselines of the same run: Jackson alone reading the same bytes into a tree, and writing that
  * tree back, which is the floor any JSON codec of these bytes pays.
  */
@@ -37,6 +39,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class EventCodecBench {
   private static final ObjectMapper JACKSON = new ObjectMapper();
+  private static final GpuModel H100 = GpuCatalog.bundled().find("0x233010DE").orElseThrow();
 
   @Param({"heartbeat", "registered", "inventory"})
   public String event;
@@ -50,10 +53,11 @@ public class EventCodecBench {
     NodeEvent data =
         switch (event) {
           case "heartbeat" -> new Heartbeat("0b8e6c2e-5d1c-4f7a-9c1e-3f2b7a6d9e01", 86_400);
-          case "registered" -> NodeRegisteredBuilder.forHost("gpu-node-0042", HostKind.UBUNTU).build();
+          case "registered" ->
+              NodeRegisteredBuilder.forHost("gpu-node-0042", HostKind.UBUNTU).build();
           case "inventory" ->
               new GpuInventoryReported(
-                  IntStream.range(0, 8).mapToObj(i -> GpuBuilder.gpu(i).build()).toList());
+                  IntStream.range(0, 8).mapToObj(i -> GpuBuilder.of(H100, i).build()).toList());
           default -> throw new IllegalArgumentException("unknown event " + event);
         };
     envelope =

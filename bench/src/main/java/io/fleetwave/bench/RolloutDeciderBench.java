@@ -1,7 +1,7 @@
 package io.fleetwave.bench;
 
-import io.fleetwave.controlplane.rollout.engine.Decision;
 import io.fleetwave.controlplane.rollout.engine.DeciderInput;
+import io.fleetwave.controlplane.rollout.engine.Decision;
 import io.fleetwave.controlplane.rollout.engine.NodeRun;
 import io.fleetwave.controlplane.rollout.engine.Observation;
 import io.fleetwave.controlplane.rollout.engine.RolloutDecider;
@@ -70,7 +70,8 @@ public class RolloutDeciderBench {
       names.add(name);
       plans.put(
           name,
-          new NodePlan(name, HostKind.UBUNTU, "zone-" + (i % 4), List.of(), List.of(), null, false, 0));
+          new NodePlan(
+              name, HostKind.UBUNTU, "zone-" + (i % 4), List.of(), List.of(), null, false, 0));
     }
     int canary = Math.max(1, nodes / 100);
     List<List<String>> waves =
