@@ -1,0 +1,100 @@
+package io.fleetwave.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.Heartbeat;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The node-events codec (CloudEvents JSON, the record value of every agent event) both ways, for
+ * the most frequent event (a heartbeat), a registration and an 8 x H100 inventory (the largest).
+ * Baselines of the same run: Jackson alone reading the same bytes into a tree, and writing that
+ * tree back, which is the floor any JSON codec of these bytes pays.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class EventCodecBench {
+  private static final ObjectMapper JACKSON = new ObjectMapper();
+  private static final GpuModel H100 = GpuCatalog.bundled().find("0x233010DE").orElseThrow();
+
+  @Param({"heartbeat", "registered", "inventory"})
+  public String event;
+
+  private Envelope<NodeEvent> envelope;
+  private byte[] bytes;
+  private JsonNode tree;
+
+  @Setup
+  public void encodeOnce() throws IOException, EventRejectedException {
+    NodeEvent data =
+        switch (event) {
+          case "heartbeat" -> new Heartbeat("0b8e6c2e-5d1c-4f7a-9c1e-3f2b7a6d9e01", 86_400);
+          case "registered" ->
+              NodeRegisteredBuilder.forHost("gpu-node-0042", HostKind.UBUNTU).build();
+          case "inventory" ->
+              new GpuInventoryReported(
+                  IntStream.range(0, 8).mapToObj(i -> GpuBuilder.of(H100, i).build()).toList());
+          default -> throw new IllegalArgumentException("unknown event " + event);
+        };
+    envelope =
+        Envelope.of(
+            URI.create("fleetwave:agent/gpu-node-0042"),
+            "gpu-node-0042",
+            Instant.parse("2026-12-01T00:00:00Z"),
+            3,
+            1042,
+            data);
+    bytes = EventCodec.encode(envelope);
+    tree = JACKSON.readTree(bytes);
+    // The codec must read back what it wrote, or the figures measure a failure path.
+    if (!EventCodec.decode(bytes).data().equals(data)) {
+      throw new IllegalStateException("the codec does not round-trip " + event);
+    }
+  }
+
+  @Benchmark
+  public byte[] encode() {
+    return EventCodec.encode(envelope);
+  }
+
+  @Benchmark
+  public Envelope<FleetEvent> decode() throws EventRejectedException {
+    return EventCodec.decode(bytes);
+  }
+
+  /** Baseline for {@link #decode}: Jackson reads the same bytes into a tree, nothing more. */
+  @Benchmark
+  public JsonNode baselineJacksonRead() throws IOException {
+    return JACKSON.readTree(bytes);
+  }
+
+  /** Baseline for {@link #encode}: Jackson writes the same JSON (as a tree) to bytes. */
+  @Benchmark
+  public byte[] baselineJacksonWrite() throws IOException {
+    return JACKSON.writeValueAsBytes(tree);
+  }
+}
