@@ -12,8 +12,8 @@ import org.jboss.logging.Logger;
  * A value loaded at most one load at a time and served for a bounded time: never older than {@code
  * maxAge}. Once it is older than half of that, the next read starts one refresh in the background
  * and is served the current value; a read finding it older than {@code maxAge} (or none yet) waits
- * for the refresh in flight (or starts it). Concurrent readers share one load; a failed load is
- * not kept: the next read tries again.
+ * for the refresh in flight (or starts it). Concurrent readers share one load; a failed load is not
+ * kept: the next read tries again.
  */
 public final class StaleWhileRefresh<T> {
   private static final Logger LOG = Logger.getLogger(StaleWhileRefresh.class);
@@ -70,9 +70,7 @@ public final class StaleWhileRefresh<T> {
               .deferred(
                   () -> {
                     Instant started = clock.instant();
-                    return loader
-                        .get()
-                        .invoke(value -> current.set(new Loaded<>(value, started)));
+                    return loader.get().invoke(value -> current.set(new Loaded<>(value, started)));
                   })
               .eventually(() -> inFlight.compareAndSet(self.get(), null))
               .memoize()

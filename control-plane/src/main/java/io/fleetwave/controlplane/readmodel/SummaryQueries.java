@@ -27,13 +27,11 @@ public class SummaryQueries {
           + " count(DISTINCT node) AS nodes FROM gpus"
           + " GROUP BY GROUPING SETS ((mig_mode), (health), (upper(pci_device_id)))";
 
-  private final Pool pool;
   private final StaleWhileRefresh<FleetSummary> cached;
 
   public SummaryQueries(Pool pool, ApiConfig config) {
-    this.pool = pool;
     this.cached =
-        new StaleWhileRefresh<>(this::count, config.summaryMaxAge(), InstantSource.system());
+        new StaleWhileRefresh<>(() -> count(pool), config.summaryMaxAge(), InstantSource.system());
   }
 
   /** The summary, at most {@code fleetwave.api.summary-max-age} old. */
@@ -42,7 +40,7 @@ public class SummaryQueries {
   }
 
   /** The summary counted now. */
-  Uni<FleetSummary> count() {
+  static Uni<FleetSummary> count(Pool pool) {
     Uni<Map<String, Long>> hostKinds =
         pool.query(
                 "SELECT coalesce(host_kind, 'unregistered') AS k, count(*) AS c FROM nodes"

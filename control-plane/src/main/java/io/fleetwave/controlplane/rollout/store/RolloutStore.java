@@ -231,15 +231,17 @@ public class RolloutStore {
    */
   public static final int FULL_VIEW_NODES = 500;
 
-  /** The most excluded nodes a bounded plan lists (they are counted in excludedCount). */
-  static final int FULL_VIEW_EXCLUDED = 100;
+  /** The most excluded nodes, and batches per wave, a bounded plan lists (it counts them all). */
+  static final int FULL_VIEW_LISTED = 50;
 
   /**
    * The stored plan as the full view shows it: as stored up to {@link #FULL_VIEW_NODES} planned
-   * nodes; above, bounded in PostgreSQL (so that the multi-MB plan is neither sent nor parsed): each
-   * batch keeps its number and zones and counts its nodes (nodeCount) instead of listing them, the
-   * excluded nodes are cut to the first {@link #FULL_VIEW_EXCLUDED} (excludedCount counts them
-   * all), and {@code truncated} is true. $2 is the bound.
+   * nodes; above, bounded in PostgreSQL (so that the multi-MB plan is neither sent nor parsed):
+   * each wave counts its nodes and batches (nodeCount, batchCount) and lists its first {@link
+   * #FULL_VIEW_LISTED} batches, each with its number and zones and a nodeCount instead of its
+   * nodes; the excluded nodes are cut to the first {@link #FULL_VIEW_LISTED} (excludedCount counts
+   * them all); and {@code truncated} is true. GET .../nodes pages through every node. $2 is the
+   * bound.
    */
   private static final String VIEW_PLAN =
       "CASE WHEN (SELECT count(*) FROM rollout_nodes p WHERE p.rollout = r.id) <= $2"
@@ -249,12 +251,17 @@ public class RolloutStore {
           + " 'excluded', coalesce((SELECT jsonb_agg(e ORDER BY i) FROM"
           + " jsonb_array_elements(coalesce(plan -> 'excluded', '[]')) WITH ORDINALITY x (e, i)"
           + " WHERE i <= "
-          + FULL_VIEW_EXCLUDED
+          + FULL_VIEW_LISTED
           + "), '[]'),"
-          + " 'waves', coalesce((SELECT jsonb_agg((w - 'batches') || jsonb_build_object('batches',"
-          + " coalesce((SELECT jsonb_agg((b - 'nodes') || jsonb_build_object('nodeCount',"
-          + " jsonb_array_length(b -> 'nodes')) ORDER BY j) FROM"
-          + " jsonb_array_elements(w -> 'batches') WITH ORDINALITY y (b, j)), '[]')) ORDER BY i)"
+          + " 'waves', coalesce((SELECT jsonb_agg((w - 'batches') || jsonb_build_object("
+          + "'batchCount', jsonb_array_length(w -> 'batches'),"
+          + " 'nodeCount', (SELECT coalesce(sum(jsonb_array_length(b -> 'nodes')), 0) FROM"
+          + " jsonb_array_elements(w -> 'batches') b),"
+          + " 'batches', coalesce((SELECT jsonb_agg((b - 'nodes') || jsonb_build_object("
+          + "'nodeCount', jsonb_array_length(b -> 'nodes')) ORDER BY j) FROM"
+          + " jsonb_array_elements(w -> 'batches') WITH ORDINALITY y (b, j) WHERE j <= "
+          + FULL_VIEW_LISTED
+          + "), '[]')) ORDER BY i)"
           + " FROM jsonb_array_elements(plan -> 'waves') WITH ORDINALITY x (w, i)), '[]')"
           + "))::text END AS plan";
 

@@ -339,16 +339,20 @@ class RolloutProgressReaderIT {
     assertThat(listed.getFirst().node()).isEqualTo("full-big-000000");
     assertThat(view.plan().get("truncated").asBoolean()).isTrue();
     assertThat(view.plan().get("plannedNodes").asInt()).isEqualTo(10_000);
-    int batched = 0;
+    int planned = 0;
     for (var wave : view.plan().get("waves")) {
       assertThat(wave.get("batches")).isNotEmpty();
+      assertThat(wave.get("batches").size())
+          .isLessThanOrEqualTo(RolloutStore.FULL_VIEW_LISTED)
+          .isLessThanOrEqualTo(wave.get("batchCount").asInt());
       for (var batch : wave.get("batches")) {
         assertThat(batch.has("nodes")).as("a batch lists no nodes").isFalse();
         assertThat(batch.get("zones")).isNotEmpty();
-        batched += batch.get("nodeCount").asInt();
+        assertThat(batch.get("nodeCount").asInt()).isPositive();
       }
+      planned += wave.get("nodeCount").asInt();
     }
-    assertThat(batched).as("nodes counted over the batches").isEqualTo(10_000);
+    assertThat(planned).as("nodes counted over the waves").isEqualTo(10_000);
   }
 
   @Test
@@ -361,11 +365,23 @@ class RolloutProgressReaderIT {
         .isEqualTo(12);
     assertThat(view.progress().counts()).containsEntry("succeeded", 3).containsEntry("pending", 9);
     assertThat(view.plan().has("truncated")).isFalse();
-    assertThat(view.plan().get("waves").get(0).get("batches").get(0).get("nodes").get(0).get("node").asText())
+    assertThat(
+            view.plan()
+                .get("waves")
+                .get(0)
+                .get("batches")
+                .get(0)
+                .get("nodes")
+                .get(0)
+                .get("node")
+                .asText())
         .isEqualTo("full-small-000000");
   }
 
-  /** A running rollout with the real planner's plan over {@code nodes}, the first {@code done} succeeded. */
+  /**
+   * A running rollout with the real planner's plan over {@code nodes}, the first {@code done}
+   * succeeded.
+   */
   private static UUID planned(String prefix, int nodes, int done) throws Exception {
     var plan = io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
     List<SeededNode> seeded = new ArrayList<>();
@@ -385,7 +401,8 @@ class RolloutProgressReaderIT {
         pool,
         prefix,
         "running",
-        JSON.writeValueAsString(io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.spec(prefix)),
+        JSON.writeValueAsString(
+            io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.spec(prefix)),
         JSON.writeValueAsString(plan),
         seeded,
         true,
