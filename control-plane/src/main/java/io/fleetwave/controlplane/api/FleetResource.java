@@ -30,7 +30,13 @@ public class FleetResource {
 
   @GET
   @Path("/summary")
-  @Operation(summary = "Counts by host kind, GPU model, MIG mode and health")
+  @Operation(
+      summary = "Counts by host kind, GPU model, MIG mode and health",
+      description =
+          "At most fleetwave.api.summary-max-age old (default 2 s): counted at most once per half"
+              + " of it, one count at a time, in the background while the previous count is"
+              + " served, whatever the number of callers; a count older than the bound is never"
+              + " served (the caller waits for a new one).")
   public Uni<FleetSummary> summary() {
     return summaries.summary();
   }

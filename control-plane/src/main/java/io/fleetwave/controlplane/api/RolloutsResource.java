@@ -255,8 +255,14 @@ public class RolloutsResource {
           "One rollout in full: its request, its plan, its state and every node's progress (waves,"
               + " per-node state, reasons, timings); 404 when unknown",
       description =
-          "Large for a large rollout (about 8 MB for 10,000 nodes, with the plan): kept for"
-              + " scripts that want everything at once. Pages and watchers read"
+          "Bounded whatever the rollout's size (about 100 KB at 10,000 nodes): progress.counts"
+              + " counts every node, but progress.waves lists at most "
+              + RolloutStore.FULL_VIEW_NODES
+              + " nodes (progress.nodesTruncated says when some are left out), and above that"
+              + " many planned nodes the plan is shown truncated (truncated: true): each wave"
+              + " with nodeCount, batchCount and its first batches, each batch with nodeCount"
+              + " instead of its nodes, excluded nodes cut (excludedCount counts them). Pages and"
+              + " watchers read"
               + " GET /api/v1/rollouts/{id}/summary (a few KB) and"
               + " GET /api/v1/rollouts/{id}/nodes (per-node states, paged)."
               + EXECUTION_NOTE)

@@ -1,73 +1,91 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.config.ApiConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The fleet summary: counts by host kind, GPU model, MIG mode and health. */
+/**
+ * The fleet summary: counts by host kind, GPU model, MIG mode and health. Counting the whole fleet
+ * costs a scan of every GPU row, so it is served from a value at most {@code
+ * fleetwave.api.summary-max-age} old, computed one refresh at a time (see {@link
+ * StaleWhileRefresh}), whatever the number of dashboards polling it.
+ */
 @ApplicationScoped
 public class SummaryQueries {
-  private final Pool pool;
+  /** One scan of gpus for the three GPU groupings; grouping() tells which a row belongs to. */
+  private static final String GPU_COUNTS =
+      "SELECT grouping(mig_mode) AS no_mode, grouping(health) AS no_health, mig_mode, health,"
+          + " upper(pci_device_id) AS id, min(product) AS product, count(*) AS gpus,"
+          + " count(DISTINCT node) AS nodes FROM gpus"
+          + " GROUP BY GROUPING SETS ((mig_mode), (health), (upper(pci_device_id)))";
 
-  public SummaryQueries(Pool pool) {
-    this.pool = pool;
+  private final StaleWhileRefresh<FleetSummary> cached;
+
+  public SummaryQueries(Pool pool, ApiConfig config) {
+    this.cached =
+        new StaleWhileRefresh<>(() -> count(pool), config.summaryMaxAge(), InstantSource.system());
   }
 
+  /** The summary, at most {@code fleetwave.api.summary-max-age} old. */
   public Uni<FleetSummary> summary() {
+    return cached.get();
+  }
+
+  /** The summary counted now. */
+  static Uni<FleetSummary> count(Pool pool) {
     Uni<Map<String, Long>> hostKinds =
-        counts(
-            "SELECT coalesce(host_kind, 'unregistered') AS k, count(*) AS c FROM nodes GROUP BY 1");
-    Uni<Map<String, Long>> migModes =
-        counts("SELECT mig_mode AS k, count(*) AS c FROM gpus GROUP BY 1");
-    Uni<Map<String, Long>> health =
-        counts("SELECT health AS k, count(*) AS c FROM gpus GROUP BY 1");
-    Uni<List<FleetSummary.GpuModelCount>> models =
         pool.query(
-                "SELECT upper(pci_device_id) AS id, min(product) AS product, count(*) AS gpus,"
-                    + " count(DISTINCT node) AS nodes FROM gpus GROUP BY 1 ORDER BY 1")
+                "SELECT coalesce(host_kind, 'unregistered') AS k, count(*) AS c FROM nodes"
+                    + " GROUP BY 1")
             .execute()
-            .map(SummaryQueries::models);
+            .map(
+                rows -> {
+                  Map<String, Long> counts = new TreeMap<>();
+                  rows.forEach(row -> counts.put(row.getString("k"), row.getLong("c")));
+                  return counts;
+                });
+    Uni<RowSet<Row>> gpus = pool.query(GPU_COUNTS).execute();
     return Uni.combine()
         .all()
-        .unis(hostKinds, models, migModes, health)
+        .unis(hostKinds, gpus)
         .with(
-            (kinds, gpuModels, modes, healths) ->
-                new FleetSummary(
-                    kinds.values().stream().mapToLong(Long::longValue).sum(),
-                    gpuModels.stream().mapToLong(FleetSummary.GpuModelCount::gpus).sum(),
-                    kinds,
-                    gpuModels,
-                    modes,
-                    healths));
-  }
-
-  private Uni<Map<String, Long>> counts(String sql) {
-    return pool.query(sql)
-        .execute()
-        .map(
-            rows -> {
-              Map<String, Long> counts = new TreeMap<>();
-              rows.forEach(row -> counts.put(row.getString("k"), row.getLong("c")));
-              return counts;
+            (kinds, gpuRows) -> {
+              Map<String, Long> migModes = new TreeMap<>();
+              Map<String, Long> health = new TreeMap<>();
+              List<FleetSummary.GpuModelCount> models = new ArrayList<>();
+              for (Row row : gpuRows) {
+                if (row.getInteger("no_mode") == 0) {
+                  migModes.put(row.getString("mig_mode"), row.getLong("gpus"));
+                } else if (row.getInteger("no_health") == 0) {
+                  health.put(row.getString("health"), row.getLong("gpus"));
+                } else {
+                  models.add(model(row));
+                }
+              }
+              models.sort(java.util.Comparator.comparing(FleetSummary.GpuModelCount::pciDeviceId));
+              return new FleetSummary(
+                  kinds.values().stream().mapToLong(Long::longValue).sum(),
+                  models.stream().mapToLong(FleetSummary.GpuModelCount::gpus).sum(),
+                  kinds,
+                  models,
+                  migModes,
+                  health);
             });
   }
 
-  private static List<FleetSummary.GpuModelCount> models(RowSet<Row> rows) {
-    List<FleetSummary.GpuModelCount> models = new ArrayList<>();
-    for (Row row : rows) {
-      models.add(
-          new FleetSummary.GpuModelCount(
-              "0x" + row.getString("id").substring(2),
-              row.getString("product"),
-              row.getLong("gpus"),
-              row.getLong("nodes")));
-    }
-    return models;
+  private static FleetSummary.GpuModelCount model(Row row) {
+    return new FleetSummary.GpuModelCount(
+        "0x" + row.getString("id").substring(2),
+        row.getString("product"),
+        row.getLong("gpus"),
+        row.getLong("nodes"));
   }
 }

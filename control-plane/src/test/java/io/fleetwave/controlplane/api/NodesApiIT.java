@@ -234,6 +234,11 @@ class NodesApiIT {
 
   @Test
   void countsTheFleet() {
+    // The summary may be up to fleetwave.api.summary-max-age old: wait for one counted after the
+    // fleet was projected.
+    await("the summary counts the api-* nodes")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> delta(summary(), "totalGpus") == 8);
     JsonPath after = summary();
     assertThat(delta(after, "totalNodes")).isEqualTo(4);
     assertThat(delta(after, "totalGpus")).isEqualTo(8);

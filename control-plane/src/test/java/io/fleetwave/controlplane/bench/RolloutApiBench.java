@@ -125,7 +125,14 @@ public final class RolloutApiBench {
   }
 
   private static UUID seed(Pool pool, int nodes) throws Exception {
-    String prefix = "bench";
+    return seed(pool, "bench", nodes);
+  }
+
+  /**
+   * A running rollout of {@code nodes} nodes named {@code prefix-NNNNNN}, 10% finished: also the
+   * fleet API bench's rollout.
+   */
+  static UUID seed(Pool pool, String prefix, int nodes) throws Exception {
     String spec = EventCodec.mapper().writeValueAsString(LargeFleetPlans.spec(prefix));
     var plan = LargeFleetPlans.plan(prefix, nodes, 1);
     String planJson = EventCodec.mapper().writeValueAsString(plan);
@@ -274,8 +281,7 @@ public final class RolloutApiBench {
    * the next pending ones start, their events are logged and the rollout's seq moves on, in one
    * transaction every 100 ms.
    */
-  private static void advance(
-      Connection db, UUID id, int step, AtomicBoolean writing, AtomicLong written) {
+  static void advance(Connection db, UUID id, int step, AtomicBoolean writing, AtomicLong written) {
     try (PreparedStatement succeed =
             db.prepareStatement(
                 "UPDATE rollout_node_states SET state = 'succeeded', finished_at = now() WHERE"

@@ -10,7 +10,9 @@ import java.util.Map;
  * @param currentWave the newest started wave, 0 before the first
  * @param awaitingPromotion the current wave finished and waits for POST .../promote
  * @param statusReason why it is paused, rolling back, aborted or rolled back
- * @param counts nodes per state ("pending", "in-flight", "succeeded", "failed")
+ * @param counts nodes per state ("pending", "in-flight", "succeeded", "failed"), of all nodes
+ * @param waves per-node states, of at most RolloutStore.FULL_VIEW_NODES nodes
+ * @param nodesTruncated waves lists only some of the nodes (GET .../nodes pages through all)
  */
 public record RolloutProgress(
     long lastSeq,
@@ -18,7 +20,8 @@ public record RolloutProgress(
     boolean awaitingPromotion,
     String statusReason,
     Map<String, Integer> counts,
-    List<Wave> waves) {
+    List<Wave> waves,
+    boolean nodesTruncated) {
 
   public record Wave(int number, List<Node> nodes) {}
 

@@ -12,6 +12,7 @@ import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -223,60 +224,107 @@ public class RolloutStore {
         .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("outcome"));
   }
 
-  /** The rollout with its progress, from the projection of its events. */
+  /**
+   * The most per-node entries the full view carries, in its progress and in its plan: the largest
+   * page GET .../nodes serves. Up to this many planned nodes the view is complete; above it, it
+   * stays about 100 KB whatever the rollout's size (issue 14: it was 8 MB at 10,000 nodes).
+   */
+  public static final int FULL_VIEW_NODES = 500;
+
+  /** The most excluded nodes, and batches per wave, a bounded plan lists (it counts them all). */
+  static final int FULL_VIEW_LISTED = 50;
+
+  /**
+   * The stored plan as the full view shows it: as stored up to {@link #FULL_VIEW_NODES} planned
+   * nodes; above, bounded in PostgreSQL (so that the multi-MB plan is neither sent nor parsed):
+   * each wave counts its nodes and batches (nodeCount, batchCount) and lists its first {@link
+   * #FULL_VIEW_LISTED} batches, each with its number and zones and a nodeCount instead of its
+   * nodes; the excluded nodes are cut to the first {@link #FULL_VIEW_LISTED} (excludedCount counts
+   * them all); and {@code truncated} is true. GET .../nodes pages through every node. $2 is the
+   * bound.
+   */
+  private static final String VIEW_PLAN =
+      "CASE WHEN (SELECT count(*) FROM rollout_nodes p WHERE p.rollout = r.id) <= $2"
+          + " THEN plan::text ELSE ((plan - 'waves' - 'excluded') || jsonb_build_object("
+          + "'truncated', true,"
+          + " 'excludedCount', jsonb_array_length(coalesce(plan -> 'excluded', '[]')),"
+          + " 'excluded', coalesce((SELECT jsonb_agg(e ORDER BY i) FROM"
+          + " jsonb_array_elements(coalesce(plan -> 'excluded', '[]')) WITH ORDINALITY x (e, i)"
+          + " WHERE i <= "
+          + FULL_VIEW_LISTED
+          + "), '[]'),"
+          + " 'waves', coalesce((SELECT jsonb_agg((w - 'batches') || jsonb_build_object("
+          + "'batchCount', jsonb_array_length(w -> 'batches'),"
+          + " 'nodeCount', (SELECT coalesce(sum(jsonb_array_length(b -> 'nodes')), 0) FROM"
+          + " jsonb_array_elements(w -> 'batches') b),"
+          + " 'batches', coalesce((SELECT jsonb_agg((b - 'nodes') || jsonb_build_object("
+          + "'nodeCount', jsonb_array_length(b -> 'nodes')) ORDER BY j) FROM"
+          + " jsonb_array_elements(w -> 'batches') WITH ORDINALITY y (b, j) WHERE j <= "
+          + FULL_VIEW_LISTED
+          + "), '[]')) ORDER BY i)"
+          + " FROM jsonb_array_elements(plan -> 'waves') WITH ORDINALITY x (w, i)), '[]')"
+          + "))::text END AS plan";
+
+  /**
+   * The rollout with its progress, from the projection of its events: node counts per state from
+   * all its nodes, per-node entries for at most {@link #FULL_VIEW_NODES} of them (in wave order,
+   * started ones first), and the plan bounded the same way (see {@link #VIEW_PLAN}).
+   */
   public Uni<Optional<RolloutView>> view(UUID id) {
-    return pool.preparedQuery(
-            "SELECT "
-                + COLUMNS
-                + ", last_seq, current_wave, awaiting_promotion, status_reason FROM rollouts"
-                + " WHERE id = $1")
-        .execute(Tuple.of(id))
-        .chain(
-            rows -> {
-              if (rows.rowCount() == 0) {
-                return Uni.createFrom().item(Optional.<RolloutView>empty());
-              }
-              Row row = rows.iterator().next();
-              return nodeStates(id).map(waves -> Optional.of(view(row, waves)));
-            });
+    Uni<RowSet<Row>> header =
+        pool.preparedQuery(
+                "SELECT id, name, state, created_at, updated_at, spec::text AS spec, "
+                    + VIEW_PLAN
+                    + ", last_seq, current_wave, awaiting_promotion, status_reason FROM rollouts r"
+                    + " WHERE id = $1")
+            .execute(Tuple.of(id, FULL_VIEW_NODES));
+    Uni<RowSet<Row>> counts =
+        pool.preparedQuery(
+                "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
+                    + " GROUP BY state")
+            .execute(Tuple.of(id));
+    Uni<RowSet<Row>> nodes =
+        pool.preparedQuery(
+                "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
+                    + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS"
+                    + " LAST, node LIMIT $2")
+            .execute(Tuple.of(id, FULL_VIEW_NODES));
+    return Uni.combine()
+        .all()
+        .unis(header, counts, nodes)
+        .with(
+            (headerRows, countRows, nodeRows) ->
+                headerRows.rowCount() == 0
+                    ? Optional.<RolloutView>empty()
+                    : Optional.of(view(headerRows.iterator().next(), countRows, nodeRows)));
   }
 
-  private Uni<List<RolloutProgress.Wave>> nodeStates(UUID id) {
-    return pool.preparedQuery(
-            "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
-                + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST,"
-                + " node")
-        .execute(Tuple.of(id))
-        .map(
-            rows -> {
-              java.util.TreeMap<Integer, List<RolloutProgress.Node>> byWave =
-                  new java.util.TreeMap<>();
-              java.time.Instant now = java.time.Instant.now();
-              for (Row row : rows) {
-                java.time.Instant started = instant(row, "started_at");
-                java.time.Instant finished = instant(row, "finished_at");
-                Long elapsed =
-                    started == null
-                        ? null
-                        : java.time.Duration.between(started, finished == null ? now : finished)
-                            .toMillis();
-                byWave
-                    .computeIfAbsent(row.getInteger("wave"), k -> new ArrayList<>())
-                    .add(
-                        new RolloutProgress.Node(
-                            row.getString("node"),
-                            row.getString("phase"),
-                            row.getString("state"),
-                            row.getLong("generation"),
-                            row.getString("reason"),
-                            started,
-                            finished,
-                            elapsed));
-              }
-              List<RolloutProgress.Wave> waves = new ArrayList<>();
-              byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));
-              return waves;
-            });
+  private static List<RolloutProgress.Wave> waves(RowSet<Row> rows) {
+    java.util.TreeMap<Integer, List<RolloutProgress.Node>> byWave = new java.util.TreeMap<>();
+    java.time.Instant now = java.time.Instant.now();
+    for (Row row : rows) {
+      java.time.Instant started = instant(row, "started_at");
+      java.time.Instant finished = instant(row, "finished_at");
+      Long elapsed =
+          started == null
+              ? null
+              : java.time.Duration.between(started, finished == null ? now : finished).toMillis();
+      byWave
+          .computeIfAbsent(row.getInteger("wave"), k -> new ArrayList<>())
+          .add(
+              new RolloutProgress.Node(
+                  row.getString("node"),
+                  row.getString("phase"),
+                  row.getString("state"),
+                  row.getLong("generation"),
+                  row.getString("reason"),
+                  started,
+                  finished,
+                  elapsed));
+    }
+    List<RolloutProgress.Wave> waves = new ArrayList<>();
+    byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));
+    return waves;
   }
 
   private static java.time.Instant instant(Row row, String column) {
@@ -284,13 +332,15 @@ public class RolloutStore {
     return value == null ? null : value.toInstant();
   }
 
-  private RolloutView view(Row row, List<RolloutProgress.Wave> waves) {
+  private RolloutView view(Row row, RowSet<Row> countRows, RowSet<Row> nodeRows) {
     StoredRollout stored = stored(row);
     java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
     for (String state : RolloutProgressReader.NODE_STATES) {
       counts.put(state, 0);
     }
-    waves.forEach(w -> w.nodes().forEach(n -> counts.merge(n.state(), 1, Integer::sum)));
+    countRows.forEach(count -> counts.put(count.getString("state"), count.getInteger("nodes")));
+    List<RolloutProgress.Wave> waves = waves(nodeRows);
+    int total = counts.values().stream().mapToInt(Integer::intValue).sum();
     RolloutProgress progress =
         new RolloutProgress(
             row.getLong("last_seq"),
@@ -298,7 +348,8 @@ public class RolloutStore {
             row.getBoolean("awaiting_promotion"),
             row.getString("status_reason"),
             counts,
-            waves);
+            waves,
+            nodeRows.rowCount() < total);
     return new RolloutView(
         stored.id(),
         stored.name(),

@@ -321,6 +321,94 @@ class RolloutProgressReaderIT {
     assertThat(pageBytes).as("bytes of a page of 500 nodes").isLessThan(256 * 1024);
   }
 
+  @Test
+  void theFullViewOfTenThousandNodesIsBoundedAndCountsThemAll() throws Exception {
+    UUID id = planned("full-big", 10_000, 1_000);
+
+    RolloutView view = store.view(id).await().atMost(BOUND).orElseThrow();
+    byte[] bytes = JSON.writeValueAsBytes(view);
+    System.out.printf("10,000-node rollout: full view %,d bytes%n", bytes.length);
+    assertThat(bytes.length).as("full view bytes").isLessThanOrEqualTo(256 * 1024);
+    assertThat(view.progress().counts())
+        .containsEntry("succeeded", 1_000)
+        .containsEntry("pending", 9_000);
+    assertThat(view.progress().nodesTruncated()).isTrue();
+    List<RolloutProgress.Node> listed =
+        view.progress().waves().stream().flatMap(w -> w.nodes().stream()).toList();
+    assertThat(listed).hasSize(RolloutStore.FULL_VIEW_NODES);
+    assertThat(listed.getFirst().node()).isEqualTo("full-big-000000");
+    assertThat(view.plan().get("truncated").asBoolean()).isTrue();
+    assertThat(view.plan().get("plannedNodes").asInt()).isEqualTo(10_000);
+    int planned = 0;
+    for (var wave : view.plan().get("waves")) {
+      assertThat(wave.get("batches")).isNotEmpty();
+      assertThat(wave.get("batches").size())
+          .isLessThanOrEqualTo(RolloutStore.FULL_VIEW_LISTED)
+          .isLessThanOrEqualTo(wave.get("batchCount").asInt());
+      for (var batch : wave.get("batches")) {
+        assertThat(batch.has("nodes")).as("a batch lists no nodes").isFalse();
+        assertThat(batch.get("zones")).isNotEmpty();
+        assertThat(batch.get("nodeCount").asInt()).isPositive();
+      }
+      planned += wave.get("nodeCount").asInt();
+    }
+    assertThat(planned).as("nodes counted over the waves").isEqualTo(10_000);
+  }
+
+  @Test
+  void theFullViewOfASmallRolloutListsEveryNodeAndThePlanAsPlanned() throws Exception {
+    UUID id = planned("full-small", 12, 3);
+
+    RolloutView view = store.view(id).await().atMost(BOUND).orElseThrow();
+    assertThat(view.progress().nodesTruncated()).isFalse();
+    assertThat(view.progress().waves().stream().mapToInt(w -> w.nodes().size()).sum())
+        .isEqualTo(12);
+    assertThat(view.progress().counts()).containsEntry("succeeded", 3).containsEntry("pending", 9);
+    assertThat(view.plan().has("truncated")).isFalse();
+    assertThat(
+            view.plan()
+                .get("waves")
+                .get(0)
+                .get("batches")
+                .get(0)
+                .get("nodes")
+                .get(0)
+                .get("node")
+                .asText())
+        .isEqualTo("full-small-000000");
+  }
+
+  /**
+   * A running rollout with the real planner's plan over {@code nodes}, the first {@code done}
+   * succeeded.
+   */
+  private static UUID planned(String prefix, int nodes, int done) throws Exception {
+    var plan = io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
+    List<SeededNode> seeded = new ArrayList<>();
+    int index = 0;
+    int wave = 0;
+    for (var planned : plan.waves()) {
+      wave++;
+      for (var node : planned.nodes()) {
+        seeded.add(
+            index < done
+                ? done(node.node(), wave, "succeeded", null, index)
+                : SeededNode.pending(node.node(), wave));
+        index++;
+      }
+    }
+    return ProjectedRollouts.insert(
+        pool,
+        prefix,
+        "running",
+        JSON.writeValueAsString(
+            io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.spec(prefix)),
+        JSON.writeValueAsString(plan),
+        seeded,
+        true,
+        List.of());
+  }
+
   private static Page<RolloutNodeView> nodes(
       UUID id, RolloutNodeFilter filter, int page, int size) {
     return reader

@@ -1,0 +1,489 @@
+package io.fleetwave.controlplane.bench;
+
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.Topics;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * Issue 14 items 5 and 6: the read API a dashboard polls, at 1k, 5k and 10k nodes in one run, under
+ * a concurrent read load while the projection ingests node events. Prints figures, asserts nothing.
+ *
+ * <p>One packaged control plane (its rollout engine off) against an embedded Kafka and PostgreSQL.
+ * For each size of {@code bench.fleetApiSizes} (default 1000,5000,10000) the fleet grows to that
+ * many nodes through Kafka (the projection applies each node's registration and its inventory of 8
+ * H100s, some in MIG mode), and a running rollout of that many nodes is written into the projection
+ * (as {@link RolloutApiBench} does). Then, for {@code bench.fleetApiSeconds} (default 20, after 5 s
+ * of warm-up):
+ *
+ * <ul>
+ *   <li>an ingest load publishes {@code bench.fleetApiEventsPerSecond} (default 1000) node events
+ *       per second to {@code fleet.node-events}, spread over every node (heartbeats, an inventory
+ *       change every tenth event); the rate the projection actually applied is printed next to it;
+ *   <li>a stand-in for the engine moves the rollout's nodes on every 100 ms;
+ *   <li>{@code bench.fleetApiClients} (default 4) clients poll, back to back, the endpoints a
+ *       dashboard polls: nodes?size=500 (first and last page), fleet summary, the rollout's
+ *       summary, a page of 500 of its nodes, and its full view; and a trivial endpoint (the GPU
+ *       catalogue, no database) as the same-run baseline;
+ *   <li>a JDBC client runs the bare SQL of a nodes page (500 nodes and their GPUs) back to back:
+ *       the database's own share, the second baseline.
+ * </ul>
+ *
+ * <p>Printed per size and endpoint: p50/p99/max, response bytes, ratio of p99 against the trivial
+ * endpoint's; then each endpoint's p99 at every size and the growth from the smallest to the
+ * largest against the growth in nodes (1 = flat per request, the size ratio = linear). The report
+ * is also written to {@code target/bench/fleet-api-bench.txt}, the load average next to each size.
+ *
+ * <p>Run: {@code ./mvnw -B -pl control-plane -am verify -DskipTests -Dbench.fleetApi=true}.
+ */
+public final class FleetApiBench {
+  private static final Duration BOUND = Duration.ofMinutes(3);
+  private static final int GPUS_PER_NODE = 8;
+  private static final Duration WARM_UP = Duration.ofSeconds(5);
+
+  private FleetApiBench() {}
+
+  record Settings(
+      List<Integer> sizes, int clients, int seconds, int eventsPerSecond, Path app, int port) {
+    static Settings fromSystemProperties() {
+      return new Settings(
+          Arrays.stream(System.getProperty("bench.fleetApiSizes", "1000,5000,10000").split(","))
+              .map(String::strip)
+              .map(Integer::parseInt)
+              .sorted()
+              .toList(),
+          Integer.getInteger("bench.fleetApiClients", 4),
+          Integer.getInteger("bench.fleetApiSeconds", 20),
+          Integer.getInteger("bench.fleetApiEventsPerSecond", 1000),
+          Path.of(System.getProperty("bench.app", "target/quarkus-app")),
+          Integer.getInteger("bench.port", 18080));
+    }
+  }
+
+  /** One endpoint's figures at one size. */
+  record Measured(String label, Percentiles latency, long bytes) {}
+
+  /** One size's figures. */
+  record Round(
+      int nodes,
+      List<Measured> endpoints,
+      Percentiles bareSql,
+      double published,
+      double projected,
+      double engineChanges,
+      String loadBefore,
+      String loadAfter) {}
+
+  public static void main(String[] args) throws Exception {
+    Settings settings = Settings.fromSystemProperties();
+    Path out = Path.of("target", "bench");
+    Files.createDirectories(out);
+    System.out.println("Fleetwave fleet API benchmark: " + settings);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
+      kafka.createTopics(8, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
+      kafka.createTopics(8, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
+      kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
+      Map<String, String> env =
+          Map.of(
+              "KAFKA_BOOTSTRAP_SERVERS",
+              kafka.bootstrapServers(),
+              "QUARKUS_DATASOURCE_REACTIVE_URL",
+              postgres.reactiveUrl(),
+              "QUARKUS_DATASOURCE_JDBC_URL",
+              postgres.jdbcUrl(),
+              "QUARKUS_DATASOURCE_USERNAME",
+              EmbeddedPostgres.USER,
+              "QUARKUS_DATASOURCE_PASSWORD",
+              EmbeddedPostgres.PASSWORD,
+              // The stand-in writer moves the seeded rollouts on, not an engine.
+              "FLEETWAVE_ROLLOUT_ENGINE_ENABLED",
+              "false");
+      Vertx vertx = Vertx.vertx();
+      List<Round> rounds = new ArrayList<>();
+      StringBuilder report = new StringBuilder();
+      try (ControlPlaneProcess controlPlane =
+              ControlPlaneProcess.start(
+                  settings.app(),
+                  settings.port(),
+                  env,
+                  out.resolve("fleet-api-control-plane.log"),
+                  "2g");
+          Connection db = connect(postgres);
+          KafkaProducer<String, byte[]> producer = EventLoad.producer(kafka.bootstrapServers())) {
+        Pool pool = MigratedDatabase.pool(postgres, vertx);
+        long[] nextSeq = new long[settings.sizes().getLast()];
+        int fleet = 0;
+        for (int size : settings.sizes()) {
+          long growing = System.nanoTime();
+          grow(producer, db, fleet, size, nextSeq);
+          fleet = size;
+          UUID rollout = RolloutApiBench.seed(pool, "rollout-" + size, size);
+          try (var analyze = db.createStatement()) {
+            analyze.execute("ANALYZE");
+          }
+          System.out.printf(
+              "fleet of %,d nodes projected and a running rollout of %,d nodes seeded in %.1f s%n",
+              size, size, (System.nanoTime() - growing) / 1e9);
+          Round round = measure(postgres, producer, controlPlane, rollout, size, nextSeq, settings);
+          rounds.add(round);
+          String text = format(round);
+          System.out.print(text);
+          report.append(text);
+        }
+        pool.closeAndAwait();
+      } finally {
+        vertx.closeAndAwait();
+      }
+      String scaling = scaling(rounds);
+      System.out.print(scaling);
+      report.append(scaling);
+      Files.writeString(out.resolve("fleet-api-bench.txt"), report.toString());
+    }
+  }
+
+  private static Connection connect(EmbeddedPostgres postgres) throws Exception {
+    return DriverManager.getConnection(
+        postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+  }
+
+  /**
+   * Nodes {@code from..to-1} register and report their GPUs; returns once the projection holds
+   * every node with its GPUs.
+   */
+  // Bulk load: flush() waits for every send.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private static void grow(
+      KafkaProducer<String, byte[]> producer, Connection db, int from, int to, long[] nextSeq)
+      throws Exception {
+    for (long seq = 0; seq < 2; seq++) {
+      for (int node = from; node < to; node++) {
+        producer.send(EventLoad.record(node, seq));
+        nextSeq[node] = seq + 1;
+      }
+    }
+    producer.flush();
+    long deadline = System.nanoTime() + BOUND.toNanos();
+    while (true) {
+      long nodes = scalar(db, "SELECT count(*) FROM nodes WHERE host_kind IS NOT NULL");
+      long gpus = scalar(db, "SELECT count(*) FROM gpus");
+      if (nodes >= to && gpus >= (long) to * GPUS_PER_NODE) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the projection holds %,d nodes and %,d GPUs, not %,d and %,d, after %s"
+                .formatted(nodes, gpus, to, (long) to * GPUS_PER_NODE, BOUND));
+      }
+      Thread.sleep(200); // polling the projection's tables, bounded by the deadline above
+    }
+  }
+
+  private static long scalar(Connection db, String sql) throws Exception {
+    try (var statement = db.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  private static Map<String, String> endpoints(String base, UUID rollout, int size) {
+    Map<String, String> endpoints = new LinkedHashMap<>();
+    endpoints.put("baseline   GET /gpu-models (no database)", base + "/gpu-models");
+    endpoints.put("nodes      GET /nodes?size=500", base + "/nodes?size=500");
+    endpoints.put(
+        "nodes last GET /nodes?size=500&page=" + (size / 500 - 1),
+        base + "/nodes?size=500&page=" + (size / 500 - 1));
+    endpoints.put("fleet      GET /fleet/summary", base + "/fleet/summary");
+    endpoints.put(
+        "summary    GET /rollouts/{id}/summary", base + "/rollouts/" + rollout + "/summary");
+    endpoints.put(
+        "r-nodes    GET /rollouts/{id}/nodes?size=500",
+        base + "/rollouts/" + rollout + "/nodes?size=500");
+    endpoints.put("full view  GET /rollouts/{id}", base + "/rollouts/" + rollout);
+    return endpoints;
+  }
+
+  private static Round measure(
+      EmbeddedPostgres postgres,
+      KafkaProducer<String, byte[]> producer,
+      ControlPlaneProcess controlPlane,
+      UUID rollout,
+      int size,
+      long[] nextSeq,
+      Settings settings)
+      throws Exception {
+    Map<String, String> endpoints =
+        endpoints("http://localhost:" + controlPlane.port + "/api/v1", rollout, size);
+    String token = controlPlane.token("viewer");
+    AtomicBoolean running = new AtomicBoolean(true);
+    AtomicBoolean recording = new AtomicBoolean(false);
+    AtomicLong published = new AtomicLong();
+    AtomicLong engineChanges = new AtomicLong();
+    Map<String, List<Long>> micros = new ConcurrentHashMap<>();
+    AtomicLongArray bytes = new AtomicLongArray(endpoints.size());
+    List<Long> sqlMicros = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Thread> threads = new ArrayList<>();
+    Connection engineDb = connect(postgres);
+    threads.add(
+        Thread.ofPlatform()
+            .name("bench-ingest")
+            .start(() -> ingest(producer, size, nextSeq, settings, running, published)));
+    threads.add(
+        Thread.ofPlatform()
+            .name("bench-engine-writer")
+            .start(
+                () ->
+                    RolloutApiBench.advance(
+                        engineDb, rollout, Math.max(1, size / 500), running, engineChanges)));
+    threads.add(
+        Thread.ofPlatform()
+            .name("bench-bare-sql")
+            .start(() -> bareSql(postgres, running, recording, sqlMicros)));
+    for (int c = 0; c < settings.clients(); c++) {
+      threads.add(
+          Thread.ofPlatform()
+              .name("bench-client-" + c)
+              .start(() -> poll(endpoints, token, running, recording, micros, bytes)));
+    }
+    Thread.sleep(WARM_UP.toMillis()); // warm-up: the same load, not recorded
+    String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
+    long seqBefore;
+    try (Connection db = connect(postgres)) {
+      seqBefore = scalar(db, "SELECT coalesce(sum(last_seq), 0) FROM nodes");
+    }
+    long publishedBefore = published.get();
+    long changesBefore = engineChanges.get();
+    long start = System.nanoTime();
+    recording.set(true);
+    Thread.sleep(Duration.ofSeconds(settings.seconds()).toMillis()); // the measured window
+    recording.set(false);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long seqAfter;
+    try (Connection db = connect(postgres)) {
+      seqAfter = scalar(db, "SELECT coalesce(sum(last_seq), 0) FROM nodes");
+    }
+    long publishedAfter = published.get();
+    long changesAfter = engineChanges.get();
+    String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
+    running.set(false);
+    for (Thread thread : threads) {
+      thread.join(BOUND.toMillis());
+    }
+    engineDb.close();
+    List<Measured> measured = new ArrayList<>();
+    int index = 0;
+    for (String label : endpoints.keySet()) {
+      long[] samples =
+          micros.getOrDefault(label, List.of()).stream().mapToLong(Long::longValue).toArray();
+      measured.add(new Measured(label, Percentiles.of(samples), bytes.get(index++)));
+    }
+    return new Round(
+        size,
+        measured,
+        Percentiles.of(sqlMicros.stream().mapToLong(Long::longValue).toArray()),
+        (publishedAfter - publishedBefore) / seconds,
+        (seqAfter - seqBefore) / seconds,
+        (changesAfter - changesBefore) / seconds,
+        loadBefore,
+        loadAfter);
+  }
+
+  /** Publishes node events at the set rate, node after node, each node's seq going on. */
+  // Fire and forget at a fixed pace; the projected rate is measured from the tables.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  private static void ingest(
+      KafkaProducer<String, byte[]> producer,
+      int size,
+      long[] nextSeq,
+      Settings settings,
+      AtomicBoolean running,
+      AtomicLong published) {
+    long start = System.nanoTime();
+    int node = 0;
+    try {
+      while (running.get()) {
+        long due = (System.nanoTime() - start) * settings.eventsPerSecond() / 1_000_000_000L;
+        while (published.get() < due) {
+          producer.send(EventLoad.record(node, nextSeq[node]++));
+          published.incrementAndGet();
+          node = (node + 1) % size;
+        }
+        Thread.sleep(5); // the pace: events due every 5 ms go out together
+      }
+      producer.flush();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void poll(
+      Map<String, String> endpoints,
+      String token,
+      AtomicBoolean running,
+      AtomicBoolean recording,
+      Map<String, List<Long>> micros,
+      AtomicLongArray bytes) {
+    HttpClient http = HttpClient.newHttpClient();
+    List<Map.Entry<String, HttpRequest>> requests = new ArrayList<>();
+    endpoints.forEach(
+        (label, url) ->
+            requests.add(
+                Map.entry(
+                    label,
+                    HttpRequest.newBuilder(URI.create(url))
+                        .timeout(BOUND)
+                        .header("Authorization", "Bearer " + token)
+                        .build())));
+    try {
+      while (running.get()) {
+        for (int i = 0; i < requests.size() && running.get(); i++) {
+          var request = requests.get(i);
+          long begin = System.nanoTime();
+          HttpResponse<byte[]> response =
+              http.send(request.getValue(), HttpResponse.BodyHandlers.ofByteArray());
+          long took = (System.nanoTime() - begin) / 1000;
+          if (response.statusCode() != 200) {
+            throw new IllegalStateException(
+                "GET %s answered %d: %s"
+                    .formatted(
+                        request.getValue().uri(),
+                        response.statusCode(),
+                        new String(response.body(), StandardCharsets.UTF_8)));
+          }
+          if (recording.get()) {
+            micros
+                .computeIfAbsent(
+                    request.getKey(),
+                    k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                .add(took);
+            bytes.accumulateAndGet(i, response.body().length, Math::max);
+          }
+        }
+      }
+    } catch (Exception e) {
+      running.set(false);
+      throw new IllegalStateException("a polling client failed", e);
+    }
+  }
+
+  /** The database's own time for a nodes page: 500 nodes in name order and their GPUs. */
+  private static void bareSql(
+      EmbeddedPostgres postgres,
+      AtomicBoolean running,
+      AtomicBoolean recording,
+      List<Long> sqlMicros) {
+    try (Connection db = connect(postgres);
+        PreparedStatement page =
+            db.prepareStatement(
+                "SELECT n.*, d.generation FROM nodes n LEFT JOIN desired_specs d ON d.node ="
+                    + " n.name ORDER BY n.name LIMIT 500");
+        PreparedStatement gpus =
+            db.prepareStatement(
+                "SELECT g.* FROM gpus g WHERE g.node IN (SELECT name FROM nodes ORDER BY name"
+                    + " LIMIT 500) ORDER BY g.node, g.gpu_index")) {
+      while (running.get()) {
+        long begin = System.nanoTime();
+        drain(page);
+        drain(gpus);
+        long took = (System.nanoTime() - begin) / 1000;
+        if (recording.get()) {
+          sqlMicros.add(took);
+        }
+        Thread.sleep(20); // one page read every 20 ms: a baseline, not part of the load
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("the bare SQL baseline failed", e);
+    }
+  }
+
+  private static void drain(PreparedStatement statement) throws Exception {
+    try (ResultSet rows = statement.executeQuery()) {
+      int columns = rows.getMetaData().getColumnCount();
+      while (rows.next()) {
+        for (int c = 1; c <= columns; c++) {
+          rows.getObject(c);
+        }
+      }
+    }
+  }
+
+  private static String format(Round round) {
+    StringBuilder text = new StringBuilder();
+    Measured baseline = round.endpoints().getFirst();
+    text.append(
+        ("Fleet API at %,d nodes (8 GPUs each) with a running rollout of %,d nodes; load average"
+                + " %s -> %s%n")
+            .formatted(round.nodes(), round.nodes(), round.loadBefore(), round.loadAfter()));
+    text.append(
+        "  ingest: published %,.0f events/s, projected %,.0f events/s; stand-in engine %,.0f node"
+                .formatted(round.published(), round.projected(), round.engineChanges())
+            + " changes/s\n");
+    for (Measured measured : round.endpoints()) {
+      text.append(
+          "  %-44s %-44s %,10d bytes  ratio p99 / baseline %7.1f%n"
+              .formatted(
+                  measured.label(),
+                  measured.latency(),
+                  measured.bytes(),
+                  measured.latency().p99Ms() / baseline.latency().p99Ms()));
+    }
+    text.append(
+        "  %-44s %s%n".formatted("bare SQL   nodes page + its GPUs (JDBC)", round.bareSql()));
+    return text.toString();
+  }
+
+  private static String scaling(List<Round> rounds) {
+    StringBuilder text = new StringBuilder("Scaling: p99 ms per size (growth smallest -> largest");
+    Round first = rounds.getFirst();
+    Round last = rounds.getLast();
+    text.append(
+        ", nodes x%.0f; 1 = flat, %.0f = linear)%n"
+            .formatted(
+                (double) last.nodes() / first.nodes(), (double) last.nodes() / first.nodes()));
+    text.append("  %-44s".formatted("endpoint"));
+    rounds.forEach(r -> text.append("%10s".formatted("%,d".formatted(r.nodes()))));
+    text.append("    growth\n");
+    for (int i = 0; i < first.endpoints().size(); i++) {
+      text.append("  %-44s".formatted(first.endpoints().get(i).label()));
+      for (Round round : rounds) {
+        text.append("%10.1f".formatted(round.endpoints().get(i).latency().p99Ms()));
+      }
+      text.append(
+          "  x%6.2f%n"
+              .formatted(
+                  last.endpoints().get(i).latency().p99Ms()
+                      / first.endpoints().get(i).latency().p99Ms()));
+    }
+    text.append("  %-44s".formatted("bare SQL   nodes page + its GPUs (JDBC)"));
+    rounds.forEach(r -> text.append("%10.1f".formatted(r.bareSql().p99Ms())));
+    text.append("  x%6.2f%n".formatted(last.bareSql().p99Ms() / first.bareSql().p99Ms()));
+    return text.toString();
+  }
+}
