@@ -101,6 +101,8 @@ public class NodeEventsConsumer {
     List<Headers> headers = new ArrayList<>();
     batch.forEach(record -> headers.add(record.getHeaders()));
     int records = batch.getRecords().size();
+    long started = System.nanoTime();
+    long oldestRecordMillis = oldestTimestamp(batch);
     return untilDone(POSTGRESQL, () -> authenticity.forBatch(headers))
         .invoke(
             check -> {
@@ -116,10 +118,15 @@ public class NodeEventsConsumer {
             })
         .chain(() -> untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections)))
         .chain(() -> isolation.apply(events))
-        .invoke(changes -> metrics.recordBatch(records, changes, rejections.size()))
+        .invoke(
+            changes -> {
+              metrics.recordBatch(records, changes, rejections.size());
+              metrics.recordStaleness(oldestRecordMillis);
+            })
         // Effects of the committed batch: the gate as a Kubernetes node label, where enabled.
         .call(changes -> gateLabels.mirror(changes.nodes()))
         .chain(() -> Uni.createFrom().completionStage(batch.ack()))
+        .invoke(() -> metrics.recordBatchDuration(started))
         .onFailure()
         .recoverWithUni(
             failure -> {
@@ -130,6 +137,18 @@ public class NodeEventsConsumer {
               }
               return Uni.createFrom().completionStage(batch.nack(failure));
             });
+  }
+
+  /** The smallest Kafka timestamp of the batch's records (0 when none carries one). */
+  private static long oldestTimestamp(KafkaRecordBatch<String, byte[]> batch) {
+    long oldest = Long.MAX_VALUE;
+    for (KafkaRecord<String, byte[]> record : batch) {
+      long timestamp = record.getTimestamp() == null ? 0 : record.getTimestamp().toEpochMilli();
+      if (timestamp > 0 && timestamp < oldest) {
+        oldest = timestamp;
+      }
+    }
+    return oldest == Long.MAX_VALUE ? 0 : oldest;
   }
 
   /** One transaction, bounded, tried again until it commits or the database refuses the data. */
