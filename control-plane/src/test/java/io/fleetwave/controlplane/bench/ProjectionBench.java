@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,12 +78,19 @@ public final class ProjectionBench {
 
       double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings);
       Map<String, String> env =
-          Map.of(
-              "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-              "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
-              "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
-              "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
-              "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD);
+          new HashMap<>(
+              Map.of(
+                  "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
+                  "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
+                  "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
+                  "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
+                  "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD));
+      // -Dbench.consumers=N: the projection's consumers in the process (the channel's partitions
+      // attribute), to compare against one consumer on the same machine.
+      String consumers = System.getProperty("bench.consumers", "");
+      if (!consumers.isBlank() && !consumers.startsWith("$")) {
+        env.put("MP_MESSAGING_INCOMING_NODE_EVENTS_PARTITIONS", consumers);
+      }
       try (Connection db =
               DriverManager.getConnection(
                   postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
