@@ -6,6 +6,7 @@ import io.quarkus.runtime.Startup;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumer;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
@@ -26,19 +27,23 @@ public class ConsumerLag {
 
   // Static, on the client service: the gauge holds no reference to a half-built bean.
   static double records(KafkaClientService clients) {
-    KafkaConsumer<Object, Object> consumer = clients.getConsumer(NodeEventsConsumer.CHANNEL);
-    if (consumer == null) {
+    List<KafkaConsumer<Object, Object>> consumers =
+        clients.getConsumers(NodeEventsConsumer.CHANNEL);
+    if (consumers == null || consumers.isEmpty()) {
       return Double.NaN;
     }
     double lag = 0;
     boolean seen = false;
-    for (var entry : consumer.unwrap().metrics().entrySet()) {
-      MetricName name = entry.getKey();
-      if (name.name().equals("records-lag") && name.tags().containsKey("partition")) {
-        Metric metric = entry.getValue();
-        if (metric.metricValue() instanceof Double value && !value.isNaN()) {
-          lag += value;
-          seen = true;
+    // One consumer per configured partition stream (the channel's partitions attribute).
+    for (KafkaConsumer<Object, Object> consumer : consumers) {
+      for (var entry : consumer.unwrap().metrics().entrySet()) {
+        MetricName name = entry.getKey();
+        if (name.name().equals("records-lag") && name.tags().containsKey("partition")) {
+          Metric metric = entry.getValue();
+          if (metric.metricValue() instanceof Double value && !value.isNaN()) {
+            lag += value;
+            seen = true;
+          }
         }
       }
     }

@@ -3,8 +3,10 @@ package io.fleetwave.controlplane.projection;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The projection's own meters, exported on /q/metrics with the {@code fleetwave_} prefix; created
@@ -17,6 +19,8 @@ public class ProjectionMetrics {
   private final Counter duplicates;
   private final Counter deadLettered;
   private final DistributionSummary batchSize;
+  private final Timer batchDuration;
+  private final Timer staleness;
 
   public ProjectionMetrics(MeterRegistry registry) {
     projected =
@@ -38,6 +42,33 @@ public class ProjectionMetrics {
             .description("Records per consumed batch")
             .publishPercentileHistogram()
             .register(registry);
+    batchDuration =
+        Timer.builder("fleetwave.projection.batch.duration")
+            .description("From a batch handed to the projection to its offsets acknowledged")
+            .publishPercentiles(0.5, 0.99)
+            .publishPercentileHistogram()
+            .register(registry);
+    staleness =
+        Timer.builder("fleetwave.projection.batch.staleness")
+            .description(
+                "From the oldest record of a batch written to Kafka (its timestamp) to the batch"
+                    + " committed in PostgreSQL: how old the projection's picture can be")
+            .publishPercentiles(0.5, 0.99)
+            .publishPercentileHistogram()
+            .register(registry);
+  }
+
+  /** A batch went through: from {@code startNanos} (System.nanoTime) to now. */
+  public void recordBatchDuration(long startNanos) {
+    batchDuration.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A batch committed whose oldest record Kafka stamped at {@code oldestRecordMillis}. */
+  public void recordStaleness(long oldestRecordMillis) {
+    if (oldestRecordMillis > 0) {
+      staleness.record(
+          Math.max(0, System.currentTimeMillis() - oldestRecordMillis), TimeUnit.MILLISECONDS);
+    }
   }
 
   public void recordBatch(int records, BatchChanges changes, int rejected) {

@@ -40,16 +40,20 @@ public final class ProjectionTables {
     }
     this.schema = schema;
     String s = schema + ".";
-    // Rows first, so that FOR UPDATE has something to lock even for a node never seen before.
+    // Rows first, so that the row lock has something to lock even for a node never seen before.
     ensureNodes =
         "INSERT INTO "
             + s
             + "nodes (name, last_epoch, last_seq) SELECT n, -1, -1 FROM unnest($1::text[]) AS n"
             + " ORDER BY n ON CONFLICT (name) DO NOTHING";
+    // NO KEY UPDATE, the lock the row's own UPDATE takes anyway: it serialises projection writers
+    // of
+    // a node as FOR UPDATE did, but leaves foreign keys to the node (desired_specs, gpus)
+    // unblocked.
     lockNodes =
         "SELECT name, last_epoch, last_seq FROM "
             + s
-            + "nodes WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE";
+            + "nodes WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE";
     updateFacts =
         "UPDATE "
             + s
@@ -67,17 +71,21 @@ public final class ProjectionTables {
             + " AS u(name, epoch, seq, seen, missed) WHERE n.name = u.name";
     deleteInstances = "DELETE FROM " + s + "gpu_instances WHERE node = ANY($1::text[])";
     deleteGpus = "DELETE FROM " + s + "gpus WHERE node = ANY($1::text[])";
+    // One statement per table per batch: every GPU (and MIG instance) of the batch as arrays.
     insertGpu =
         "INSERT INTO "
             + s
             + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
             + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+            + " SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[],"
+            + " $5::text[], $6::text[], $7::bigint[], $8::boolean[], $9::text[], $10::text[],"
+            + " $11::integer[], $12::integer[], $13::text[])";
     insertInstance =
         "INSERT INTO "
             + s
             + "gpu_instances (node, gpu_index, profile, placement_start, placement_size)"
-            + " VALUES ($1, $2, $3, $4, $5)";
+            + " SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::integer[],"
+            + " $5::integer[])";
     insertHistory =
         "INSERT INTO "
             + s

@@ -3,8 +3,6 @@ package io.fleetwave.controlplane.projection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.node.Gpu;
-import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import io.smallrye.mutiny.Uni;
@@ -89,8 +87,7 @@ public class ProjectionWriter {
   private Uni<Void> write(SqlConnection conn, ProjectionTables tables, BatchChanges changes) {
     List<Tuple> facts = new ArrayList<>();
     List<String> inventoried = new ArrayList<>();
-    List<Tuple> gpus = new ArrayList<>();
-    List<Tuple> instances = new ArrayList<>();
+    InventoryRows inventories = new InventoryRows();
     List<String> reconciled = new ArrayList<>();
     List<Tuple> reconciles = new ArrayList<>();
     List<Tuple> steps = new ArrayList<>();
@@ -109,18 +106,7 @@ public class ProjectionWriter {
           .ifPresent(
               inventory -> {
                 inventoried.add(change.node());
-                for (Gpu gpu : inventory.gpus()) {
-                  gpus.add(gpuTuple(change.node(), gpu));
-                  for (GpuInstance instance : gpu.instances()) {
-                    instances.add(
-                        Tuple.of(
-                            change.node(),
-                            gpu.index(),
-                            instance.profile(),
-                            instance.placementStart(),
-                            instance.placementSize()));
-                  }
-                }
+                inventories.add(change.node(), inventory);
               });
     }
     Tuple inventoriedNames = Tuple.tuple().addArrayOfString(inventoried.toArray(String[]::new));
@@ -135,8 +121,16 @@ public class ProjectionWriter {
                         .chain(
                             () -> conn.preparedQuery(tables.deleteGpus).execute(inventoriedNames))
                         .replaceWithVoid())
-        .chain(() -> batch(conn, tables.insertGpu, gpus))
-        .chain(() -> batch(conn, tables.insertInstance, instances))
+        .chain(
+            () ->
+                inventories.hasGpus()
+                    ? whole(conn, tables.insertGpu, inventories.gpus())
+                    : Uni.createFrom().voidItem())
+        .chain(
+            () ->
+                inventories.hasInstances()
+                    ? whole(conn, tables.insertInstance, inventories.instances())
+                    : Uni.createFrom().voidItem())
         .chain(
             () ->
                 changes.history().isEmpty()
@@ -235,24 +229,6 @@ public class ProjectionWriter {
             facts.zone(),
             json(facts.labels()),
             json(facts.reasons())));
-  }
-
-  private static Tuple gpuTuple(String node, Gpu gpu) {
-    return Tuple.from(
-        Arrays.asList(
-            node,
-            gpu.index(),
-            gpu.uuid(),
-            gpu.pciBusId(),
-            gpu.pciDeviceId(),
-            gpu.product(),
-            gpu.memoryMiB(),
-            gpu.migCapable(),
-            gpu.migMode().wireName(),
-            gpu.migModePending().wireName(),
-            gpu.vfsTotal(),
-            gpu.vfsEnabled(),
-            gpu.health().wireName()));
   }
 
   private static OffsetDateTime utc(Instant instant) {

@@ -9,6 +9,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,16 +27,48 @@ import java.util.Map;
  *       produce-to-consume round trip measured at the same time, on the same broker.
  * </ol>
  *
- * Run: {@code ./mvnw -Pbench -pl control-plane -am verify -DskipTests} (sizes via -Dbench.*).
+ * Run: {@code ./mvnw -Pbench -pl control-plane -am verify -DskipTests} (sizes via -Dbench.*; {@code
+ * -Dbench.sizes=1000,5000,10000} measures several fleet sizes in one run, each on a fresh broker,
+ * database and control plane, and ends with a table of the figures per size).
  */
 public final class ProjectionBench {
   private ProjectionBench() {}
 
   public static void main(String[] args) throws Exception {
-    BenchSettings settings = BenchSettings.fromSystemProperties();
+    BenchSettings base = BenchSettings.fromSystemProperties();
     Path out = Path.of("target", "bench");
     Files.createDirectories(out);
-    System.out.println("Fleetwave projection benchmark: " + settings);
+    List<Integer> sizes = sizes(base.nodes());
+    System.out.println("Fleetwave projection benchmark: " + base + ", sizes " + sizes);
+    StringBuilder reports = new StringBuilder();
+    List<SizeResult> results = new ArrayList<>();
+    for (int nodes : sizes) {
+      BenchSettings settings = base.withNodes(nodes);
+      SizeResult result = runOne(settings, out);
+      results.add(result);
+      String report = result.report();
+      System.out.println(report);
+      reports.append(report).append(System.lineSeparator());
+    }
+    if (results.size() > 1) {
+      String scaling = scaling(results);
+      System.out.println(scaling);
+      reports.append(scaling);
+    }
+    Files.writeString(out.resolve("projection-bench.txt"), reports.toString());
+  }
+
+  /** {@code -Dbench.sizes=1000,5000,10000}: fleet sizes measured one after the other. */
+  private static List<Integer> sizes(int defaultNodes) {
+    String property = System.getProperty("bench.sizes", "");
+    if (property.isBlank() || property.startsWith("$")) {
+      return List.of(defaultNodes);
+    }
+    return Arrays.stream(property.split(",")).map(String::trim).map(Integer::valueOf).toList();
+  }
+
+  /** One fleet size on a fresh broker, database and control plane, so sizes do not mix. */
+  private static SizeResult runOne(BenchSettings settings, Path out) throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
@@ -42,56 +78,119 @@ public final class ProjectionBench {
 
       double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings);
       Map<String, String> env =
-          Map.of(
-              "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-              "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
-              "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
-              "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
-              "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD);
+          new HashMap<>(
+              Map.of(
+                  "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
+                  "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
+                  "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
+                  "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
+                  "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD));
+      // -Dbench.consumers=N: the projection's consumers in the process (the channel's partitions
+      // attribute), to compare against one consumer on the same machine.
+      String consumers = System.getProperty("bench.consumers", "");
+      if (!consumers.isBlank() && !consumers.startsWith("$")) {
+        env.put("MP_MESSAGING_INCOMING_NODE_EVENTS_PARTITIONS", consumers);
+      }
       try (Connection db =
               DriverManager.getConnection(
                   postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
           ControlPlaneProcess controlPlane =
               ControlPlaneProcess.start(
-                  settings.app(), settings.port(), env, out.resolve("control-plane.log"))) {
-        double projectionRate = ProjectionRate.measure(db, settings);
-        double copyRate = CopyBaseline.measure(db, settings);
+                  settings.app(),
+                  settings.port(),
+                  env,
+                  out.resolve("control-plane-" + settings.nodes() + ".log"))) {
+        ProjectionRate.Result projection = ProjectionRate.measure(db, settings);
+        // Latency before the COPY: a million-row COPY (and the autovacuum and checkpoint after it)
+        // on the same database would otherwise stall the first probes.
         LatencyProbe.Result latency =
             LatencyProbe.run(
                 kafka.bootstrapServers(),
                 controlPlane.port,
                 controlPlane.token("viewer"),
                 settings);
-
-        String report =
-            """
-            Projection throughput (%,d events, %,d nodes)
-              publish to Kafka (setup)      %,12.0f events/s
-              projection (control plane)    %,12.0f events/s
-              COPY into a plain table       %,12.0f rows/s
-              ratio projection / COPY       %12.2f   (target >= 0.30)
-            Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
-              API visibility                %s
-              bare Kafka round trip         %s
-              ratio p99 API / p99 Kafka     %12.2f
-              probes not visible within 10 s: %d
-            """
-                .formatted(
-                    settings.totalEvents(),
-                    settings.nodes(),
-                    publishRate,
-                    projectionRate,
-                    copyRate,
-                    projectionRate / copyRate,
-                    settings.heartbeatsPerSecond(),
-                    settings.nodes(),
-                    latency.api(),
-                    latency.kafka(),
-                    latency.api().p99Ms() / latency.kafka().p99Ms(),
-                    latency.timeouts());
-        System.out.println(report);
-        Files.writeString(out.resolve("projection-bench.txt"), report);
+        String meters = ProjectionMeters.read(controlPlane.managementPort);
+        double load = load();
+        double copyRate = CopyBaseline.measure(db, settings);
+        return new SizeResult(settings, publishRate, projection, copyRate, latency, meters, load);
       }
+    }
+  }
+
+  /** The machine's load average over the last minute, printed next to each figure. */
+  private static double load() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  /** How the figures move with the fleet size: flat, linear or worse per node. */
+  private static String scaling(List<SizeResult> results) {
+    StringBuilder table = new StringBuilder();
+    table.append("Scaling (one row per fleet size, same run)\n");
+    table.append(
+        "  nodes     events  projection ev/s  COPY rows/s  ratio  projection s  us/node"
+            + "  API p50 ms  API p99 ms  API max ms  Kafka p99 ms  ratio p99  load\n");
+    for (SizeResult r : results) {
+      table.append(
+          "  %,6d %,10d %,16.0f %,12.0f %6.2f %13.1f %8.1f %11.1f %11.1f %11.1f %13.1f %10.2f %5.2f\n"
+              .formatted(
+                  r.settings().nodes(),
+                  r.settings().totalEvents(),
+                  r.projection().eventsPerSecond(),
+                  r.copyRate(),
+                  r.projection().eventsPerSecond() / r.copyRate(),
+                  r.projection().seconds(),
+                  r.projection().seconds() * 1e6 / r.settings().nodes(),
+                  r.latency().api().p50Ms(),
+                  r.latency().api().p99Ms(),
+                  r.latency().api().maxMs(),
+                  r.latency().kafka().p99Ms(),
+                  r.latency().api().p99Ms() / r.latency().kafka().p99Ms(),
+                  r.load()));
+    }
+    return table.toString();
+  }
+
+  /** The figures of one fleet size. */
+  record SizeResult(
+      BenchSettings settings,
+      double publishRate,
+      ProjectionRate.Result projection,
+      double copyRate,
+      LatencyProbe.Result latency,
+      String meters,
+      double load) {
+    String report() {
+      return """
+          Projection throughput (%,d events, %,d nodes)
+            publish to Kafka (setup)      %,12.0f events/s
+            projection (control plane)    %,12.0f events/s
+            COPY into a plain table       %,12.0f rows/s
+            ratio projection / COPY       %12.2f   (target >= 0.30)
+          Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
+            API visibility                %s
+            bare Kafka round trip         %s
+            ratio p99 API / p99 Kafka     %12.2f   (target <= 3)
+            probes not visible within 10 s: %d
+            load average (1 min) after the latency phase: %.2f
+            the control plane's own meters (seconds; batch = hand-over to ack, staleness =
+            oldest record's Kafka timestamp to commit):
+          %s
+          """
+          .formatted(
+              settings.totalEvents(),
+              settings.nodes(),
+              publishRate,
+              projection.eventsPerSecond(),
+              copyRate,
+              projection.eventsPerSecond() / copyRate,
+              settings.heartbeatsPerSecond(),
+              settings.nodes(),
+              latency.api(),
+              latency.kafka(),
+              latency.api().p99Ms() / latency.kafka().p99Ms(),
+              latency.timeouts(),
+              load,
+              meters);
     }
   }
 
@@ -115,6 +214,18 @@ public final class ProjectionBench {
           100,
           Path.of(System.getProperty("bench.app", "target/quarkus-app")),
           Integer.getInteger("bench.port", 18080));
+    }
+
+    BenchSettings withNodes(int fleet) {
+      return new BenchSettings(
+          fleet,
+          eventsPerNode,
+          partitions,
+          heartbeatsPerSecond,
+          latencyDuration,
+          Math.min(probeNodes, fleet / 2),
+          app,
+          port);
     }
 
     long totalEvents() {

@@ -24,7 +24,10 @@ final class ProjectionRate {
     }
   }
 
-  static double measure(Connection db, ProjectionBench.BenchSettings settings)
+  /** Events per second after the first sample, and the seconds that took. */
+  record Result(double eventsPerSecond, double seconds) {}
+
+  static Result measure(Connection db, ProjectionBench.BenchSettings settings)
       throws SQLException, InterruptedException {
     long total = settings.totalEvents();
     long deadline = System.nanoTime() + BOUND.toNanos();
@@ -47,6 +50,6 @@ final class ProjectionRate {
     System.out.printf(
         "projected %,d events in %.1f s (after the first %,d)%n",
         total - appliedAtFirst, seconds, appliedAtFirst);
-    return (total - appliedAtFirst) / seconds;
+    return new Result((total - appliedAtFirst) / seconds, seconds);
   }
 }

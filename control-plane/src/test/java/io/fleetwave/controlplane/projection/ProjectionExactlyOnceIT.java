@@ -114,9 +114,16 @@ class ProjectionExactlyOnceIT {
   }
 
   private void seekLiveConsumerToBeginning() {
-    KafkaConsumer<Object, Object> consumer = kafkaClients.getConsumer(NodeEventsConsumer.CHANNEL);
-    var assigned = consumer.getAssignments().await().atMost(Duration.ofSeconds(10));
-    assertThat(assigned).isNotEmpty();
-    consumer.seekToBeginning(assigned).await().atMost(Duration.ofSeconds(10));
+    // Every consumer of the channel (one per configured partition stream) seeks its partitions.
+    List<KafkaConsumer<Object, Object>> consumers =
+        kafkaClients.getConsumers(NodeEventsConsumer.CHANNEL);
+    assertThat(consumers).isNotEmpty();
+    int assignedPartitions = 0;
+    for (KafkaConsumer<Object, Object> consumer : consumers) {
+      var assigned = consumer.getAssignments().await().atMost(Duration.ofSeconds(10));
+      assignedPartitions += assigned.size();
+      consumer.seekToBeginning(assigned).await().atMost(Duration.ofSeconds(10));
+    }
+    assertThat(assignedPartitions).isPositive();
   }
 }
