@@ -9,9 +9,10 @@ import org.hibernate.validator.constraints.time.DurationMin;
 @ConfigMapping(prefix = "fleetwave.api")
 public interface ApiConfig {
   /**
-   * The oldest GET /api/v1/fleet/summary ever served: it is computed at most once per half of this
-   * (one refresh at a time, in the background while the previous one is served), so that the cost
-   * of counting the whole fleet does not grow with the number of dashboards polling it.
+   * The oldest GET /api/v1/fleet/summary ever served (counted from the end of its count): it is
+   * computed at most once per half of this (one count at a time, in the background while the
+   * previous one is served), so that the cost of counting the whole fleet does not grow with the
+   * number of dashboards polling it.
    */
   @WithDefault("2s")
   @DurationMin(millis = 100)

@@ -1,12 +1,13 @@
 package io.fleetwave.controlplane.readmodel;
 
+import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.config.ApiConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,10 @@ import java.util.TreeMap;
 /**
  * The fleet summary: counts by host kind, GPU model, MIG mode and health. Counting the whole fleet
  * costs a scan of every GPU row, so it is served from a value at most {@code
- * fleetwave.api.summary-max-age} old, computed one refresh at a time (see {@link
- * StaleWhileRefresh}), whatever the number of dashboards polling it.
+ * fleetwave.api.summary-max-age} old (counted from when its count finished), computed one count at
+ * a time whatever the number of dashboards polling it: Caffeine recounts in the background once the
+ * value is half that old and serves the previous value meanwhile, expires it at the bound (a read
+ * then waits for the count in flight), and keeps no failed count.
  */
 @ApplicationScoped
 public class SummaryQueries {
@@ -27,16 +30,22 @@ public class SummaryQueries {
           + " count(DISTINCT node) AS nodes FROM gpus"
           + " GROUP BY GROUPING SETS ((mig_mode), (health), (upper(pci_device_id)))";
 
-  private final StaleWhileRefresh<FleetSummary> cached;
+  /** The one key: the cache holds the whole fleet's summary. */
+  private static final String FLEET = "fleet";
+
+  private final AsyncLoadingCache<String, FleetSummary> cached;
 
   public SummaryQueries(Pool pool, ApiConfig config) {
     this.cached =
-        new StaleWhileRefresh<>(() -> count(pool), config.summaryMaxAge(), InstantSource.system());
+        Caffeine.newBuilder()
+            .expireAfterWrite(config.summaryMaxAge())
+            .refreshAfterWrite(config.summaryMaxAge().dividedBy(2))
+            .buildAsync((key, executor) -> count(pool).subscribeAsCompletionStage());
   }
 
   /** The summary, at most {@code fleetwave.api.summary-max-age} old. */
   public Uni<FleetSummary> summary() {
-    return cached.get();
+    return Uni.createFrom().completionStage(() -> cached.get(FLEET));
   }
 
   /** The summary counted now. */
