@@ -42,6 +42,7 @@ public class RolloutEngines {
   private final Duration timeout;
   private final Duration lease;
   private final MeterRegistry registry;
+  private final EnginePool enginePool;
   private volatile RolloutEngine engine;
 
   public RolloutEngines(
@@ -55,7 +56,9 @@ public class RolloutEngines {
       RolloutSignals signals,
       RolloutConfig config,
       MeterRegistry registry,
-      NodeEventAuthenticity authenticity) {
+      NodeEventAuthenticity authenticity,
+      EnginePool enginePool) {
+    this.enginePool = enginePool;
     this.authenticity = authenticity;
     this.kafka = kafka;
     this.pool = pool;
@@ -120,9 +123,9 @@ public class RolloutEngines {
     return Optional.ofNullable(engine);
   }
 
-  /** A new, not yet started engine. */
+  /** A new, not yet started engine, on the engine's own database pool ({@link EnginePool}). */
   public RolloutEngine create(EngineFaults faults) {
-    return create(faults, pool);
+    return create(faults, enginePool.orShared(pool));
   }
 
   /** A new, not yet started engine on its own database pool (tests: one to cut off). */
