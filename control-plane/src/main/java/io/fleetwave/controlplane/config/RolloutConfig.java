@@ -59,7 +59,7 @@ public interface RolloutConfig {
      * rollout projection and the spec batches never queue behind the node-event projection or the
      * API on the shared pool.
      */
-    @WithDefault("4")
+    @WithDefault("8")
     @Min(2)
     int poolSize();
   }

@@ -115,8 +115,14 @@ public class SpecService {
                 .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
                 .call(
                     batch ->
-                        publisher.sendAll(
-                            Topics.NODE_DESIRED, batch.specs().stream().map(this::signed).toList()))
+                        // Signing a wave's specs takes a while: on a worker, not the event loop
+                        // that serves the engine's other statements.
+                        Uni.createFrom()
+                            .item(() -> batch.specs().stream().map(this::signed).toList())
+                            .runSubscriptionOn(
+                                io.smallrye.mutiny.infrastructure.Infrastructure
+                                    .getDefaultWorkerPool())
+                            .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed)))
                 .map(RolloutBatch::failures));
   }
 

@@ -15,7 +15,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The rollout engine's own PostgreSQL connections, on their own event loop. On the application's
+ * The rollout engine's own PostgreSQL connections, on their own two event loops. On the application's
  * shared pool a node's spec batch (lock, read, save, commit) waited for a connection and for event
  * loops busy with the node-event projection (0.7 s p50, 3.1 s p99 from NodeStarted to the spec
  * record at 10,000 nodes); here the engine's reads, its rollout projection and its spec batches
@@ -52,7 +52,7 @@ public class EnginePool {
           PgConnectOptions.fromUri(url.get().replaceFirst("^vertx-reactive:", ""));
       user.ifPresent(options::setUser);
       password.ifPresent(options::setPassword);
-      vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
+      vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(1));
       pool =
           PgBuilder.pool()
               .connectingTo(options)
