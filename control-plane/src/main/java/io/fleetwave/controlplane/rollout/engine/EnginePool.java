@@ -15,12 +15,12 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The rollout engine's own PostgreSQL connections, on their own two event loops. On the application's
- * shared pool a node's spec batch (lock, read, save, commit) waited for a connection and for event
- * loops busy with the node-event projection (0.7 s p50, 3.1 s p99 from NodeStarted to the spec
- * record at 10,000 nodes); here the engine's reads, its rollout projection and its spec batches
- * queue only behind each other. Same database, same credentials ({@code quarkus.datasource.*}),
- * {@code fleetwave.rollout.engine.pool-size} connections.
+ * The rollout engine's own PostgreSQL connections, on their own two event loops. On the
+ * application's shared pool a node's spec batch (lock, read, save, commit) waited for a connection
+ * and for event loops busy with the node-event projection (0.7 s p50, 3.1 s p99 from NodeStarted to
+ * the spec record at 10,000 nodes); here the engine's reads, its rollout projection and its spec
+ * batches queue only behind each other. Same database, same credentials ({@code
+ * quarkus.datasource.*}), {@code fleetwave.rollout.engine.pool-size} connections.
  */
 @ApplicationScoped
 public class EnginePool {
