@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
+import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.Optional;
 import org.hibernate.validator.constraints.time.DurationMin;
@@ -52,6 +53,15 @@ public interface RolloutConfig {
     @WithDefault("10s")
     @DurationMin(millis = 1)
     Duration timeout();
+
+    /**
+     * Connections of the engine's own PostgreSQL pool (on its own event loop): its reads, the
+     * rollout projection and the spec batches never queue behind the node-event projection or the
+     * API on the shared pool.
+     */
+    @WithDefault("8")
+    @Min(2)
+    int poolSize();
   }
 
   interface DriverWebhook {

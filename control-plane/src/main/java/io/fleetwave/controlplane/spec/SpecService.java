@@ -81,7 +81,9 @@ public class SpecService {
   }
 
   /**
-   * Publishes many rollout specs in one transaction: the nodes are locked in name order, read,
+   * Publishes many rollout specs in one transaction on {@code via} (the rollout engine's own pool,
+   * so a batch never queues behind the projection): the nodes are locked in name order, then read
+   * (existence, current spec, observed GPUs: three statements pipelined in one round trip),
    * validated and saved together, and the signed specs are sent together; the commit waits for
    * Kafka's acknowledgement of all of them. Idempotent per node: a node already at its generation
    * (an engine that took over re-sends its in-flight nodes) is left alone; a node whose spec moved
@@ -89,30 +91,38 @@ public class SpecService {
    * failed and why (empty when all went out); fails as a whole (503) when Kafka does not
    * acknowledge, and then nothing was saved.
    */
-  public Uni<java.util.Map<String, String>> putAllForRollout(List<RolloutSpecRequest> requests) {
+  public Uni<java.util.Map<String, String>> putAllForRollout(
+      Pool via, List<RolloutSpecRequest> requests) {
     signing.requireConfigured();
     if (requests.isEmpty()) {
       return Uni.createFrom().item(java.util.Map.of());
     }
     List<String> names = requests.stream().map(RolloutSpecRequest::node).toList();
-    return pool.withTransaction(
+    return via.withTransaction(
         conn ->
             DesiredSpecs.lockNodes(conn, names)
-                .chain(() -> FleetReadModel.existingNodes(conn, names))
                 .chain(
-                    existing ->
-                        DesiredSpecs.currentAll(conn, names)
-                            .chain(
-                                current ->
-                                    DesiredSpecs.observedGpusAll(conn, names)
-                                        .map(
-                                            observed ->
-                                                decideAll(requests, existing, current, observed))))
+                    () ->
+                        Uni.combine()
+                            .all()
+                            .unis(
+                                FleetReadModel.existingNodes(conn, names),
+                                DesiredSpecs.currentAll(conn, names),
+                                DesiredSpecs.observedGpusAll(conn, names))
+                            .with(
+                                (existing, current, observed) ->
+                                    decideAll(requests, existing, current, observed)))
                 .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
                 .call(
                     batch ->
-                        publisher.sendAll(
-                            Topics.NODE_DESIRED, batch.specs().stream().map(this::signed).toList()))
+                        // Signing a wave's specs takes a while: on a worker, not the event loop
+                        // that serves the engine's other statements.
+                        Uni.createFrom()
+                            .item(() -> batch.specs().stream().map(this::signed).toList())
+                            .runSubscriptionOn(
+                                io.smallrye.mutiny.infrastructure.Infrastructure
+                                    .getDefaultWorkerPool())
+                            .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed)))
                 .map(RolloutBatch::failures));
   }
 
@@ -191,9 +201,10 @@ public class SpecService {
                 .map(specs -> new SpecsResigned(signing.kid(), specs.size())));
   }
 
-  /** The current desired spec of each node that has one. */
-  public Uni<java.util.Map<String, NodeSpec>> currentSpecs(java.util.Collection<String> nodes) {
-    return DesiredSpecs.currentAll(pool, nodes);
+  /** The current desired spec of each node that has one, read on {@code via}. */
+  public Uni<java.util.Map<String, NodeSpec>> currentSpecs(
+      Pool via, java.util.Collection<String> nodes) {
+    return DesiredSpecs.currentAll(via, nodes);
   }
 
   public Uni<CommandAccepted> resetGpu(String node, ResetGpuRequest request) {

@@ -6,6 +6,8 @@ import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.simulator.FleetMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -49,9 +51,39 @@ public final class RolloutBench {
     Settings settings = Settings.fromSystemProperties();
     Path out = Path.of("target", "bench").toAbsolutePath();
     Files.createDirectories(out);
-    Path fleetFile = out.resolve("rollout-fleet.yaml");
-    Files.writeString(fleetFile, fleetYaml(settings.nodes()));
     System.out.println("Fleetwave rollout benchmark: " + settings);
+    List<String> overheads = new ArrayList<>();
+    StringBuilder reports = new StringBuilder();
+    for (int nodes : settings.sizes()) {
+      Measured measured = runAtSize(settings, nodes, out);
+      reports.append(measured.report()).append(System.lineSeparator());
+      Files.writeString(out.resolve("rollout-bench.txt"), reports);
+      overheads.add(measured.overheadLine(nodes));
+    }
+    if (settings.sizes().size() > 1) {
+      String scaling =
+          """
+          Engine overhead by fleet size (same run; overhead = total - ideal at the measured apply time)
+            nodes     total s   ideal s   ratio   overhead s   overhead per node ms
+          %s"""
+              .formatted(String.join(System.lineSeparator(), overheads));
+      System.out.println(scaling);
+      reports.append(scaling).append(System.lineSeparator());
+      Files.writeString(out.resolve("rollout-bench.txt"), reports);
+    }
+  }
+
+  /**
+   * One size: fresh Kafka, PostgreSQL and control plane (no simulated agents of its own), and the
+   * agents in their own process ({@link FleetMain}: following specs signed with the control plane's
+   * key, verified with its public half), so the figures are the control plane's.
+   */
+  private static Measured runAtSize(Settings settings, int nodes, Path out) throws Exception {
+    Path fleetFile = out.resolve("rollout-fleet-" + nodes + ".yaml");
+    Files.writeString(fleetFile, fleetYaml(nodes));
+    CommandSigner signing = CommandSigner.generate();
+    Path publicKey =
+        Files.writeString(out.resolve("rollout-public-key.pem"), signing.publicKeyPem());
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
@@ -65,10 +97,8 @@ public final class RolloutBench {
               "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
               "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
               "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD,
-              "FLEETWAVE_DEMO_ENABLED", "true",
-              "FLEETWAVE_DEMO_FLEET", fleetFile.toString(),
-              "FLEETWAVE_DEMO_HEARTBEAT_INTERVAL", settings.heartbeat().toString(),
-              "FLEETWAVE_DEMO_APPLY_DELAY", settings.apply().toString());
+              "FLEETWAVE_DEMO_ENABLED", "false",
+              "FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
       long started = System.nanoTime();
       try (Connection db =
               DriverManager.getConnection(
@@ -78,26 +108,34 @@ public final class RolloutBench {
                   settings.app(),
                   settings.port(),
                   env,
-                  out.resolve("rollout-control-plane.log"),
-                  settings.heap())) {
-        awaitProjected(db, settings.nodes());
+                  out.resolve("rollout-control-plane-" + nodes + ".log"),
+                  settings.heap());
+          FleetProcess fleet =
+              FleetProcess.start(
+                  kafka.bootstrapServers(),
+                  fleetFile,
+                  publicKey,
+                  settings,
+                  out.resolve("rollout-fleet-" + nodes + ".log"))) {
+        awaitProjected(db, nodes, fleet);
         System.out.printf(
             "%,d nodes projected with their GPUs %.1f s after the control plane started%n",
-            settings.nodes(), (System.nanoTime() - started) / 1e9);
-        String report =
+            nodes, (System.nanoTime() - started) / 1e9);
+        Measured measured =
             run(
                 kafka.bootstrapServers(),
                 controlPlane.port,
                 controlPlane.token("operator"),
-                settings);
-        System.out.println(report);
-        Files.writeString(out.resolve("rollout-bench.txt"), report);
+                settings,
+                nodes);
+        System.out.println(measured.report());
+        return measured;
       }
     }
   }
 
-  private static String run(String bootstrap, int port, String token, Settings settings)
-      throws Exception {
+  private static Measured run(
+      String bootstrap, int port, String token, Settings settings, int nodes) throws Exception {
     RolloutApi api = new RolloutApi(port, token);
     AtomicBoolean probing = new AtomicBoolean(true);
     List<JsonNode> events;
@@ -128,7 +166,7 @@ public final class RolloutBench {
       applied = timeline.applied();
       kafka = roundTrip.result();
     }
-    return report(settings, plan, last, events, specSent, applied, kafka);
+    return report(settings, nodes, plan, last, events, specSent, applied, kafka);
   }
 
   /** One round-trip probe every 50 ms while the rollout runs: the baseline under the same load. */
@@ -140,8 +178,27 @@ public final class RolloutBench {
     }
   }
 
-  private static String report(
+  /** One size's report, and its figures for the table by size. */
+  record Measured(String report, double totalMillis, double idealAtMeasuredMillis) {
+    String overheadLine(int nodes) {
+      if (Double.isNaN(totalMillis)) {
+        return "  %,7d   did not complete".formatted(nodes);
+      }
+      double overhead = totalMillis - idealAtMeasuredMillis;
+      return "  %,7d   %7.1f   %7.1f   %5.2f   %10.1f   %20.3f"
+          .formatted(
+              nodes,
+              totalMillis / 1000,
+              idealAtMeasuredMillis / 1000,
+              totalMillis / idealAtMeasuredMillis,
+              overhead / 1000,
+              overhead / nodes);
+    }
+  }
+
+  private static Measured report(
       Settings settings,
+      int nodes,
       JsonNode plan,
       JsonNode last,
       List<JsonNode> events,
@@ -169,13 +226,16 @@ public final class RolloutBench {
       }
     }
     if (completed == null || firstStart == null) {
-      return "rollout did not complete: state %s (%s), %d events, %d succeeded, %d failed%n"
-          .formatted(
-              last.path("state").asText(),
-              last.path("progress").path("statusReason").asText(),
-              events.size(),
-              succeeded,
-              failed);
+      return new Measured(
+          "rollout did not complete: state %s (%s), %d events, %d succeeded, %d failed%n"
+              .formatted(
+                  last.path("state").asText(),
+                  last.path("progress").path("statusReason").asText(),
+                  events.size(),
+                  succeeded,
+                  failed),
+          Double.NaN,
+          Double.NaN);
     }
     long idealMillis = idealMillis(plan, settings);
     double totalMillis = Duration.between(firstStart, completed).toNanos() / 1e6;
@@ -209,7 +269,8 @@ public final class RolloutBench {
             startToSpec.add(Duration.between(time, sent).toNanos() / 1000);
           }
         });
-    return """
+    String report =
+        """
         Rollout of %,d simulated nodes (apply time %d ms, heartbeat %s): %s, %d succeeded, %d failed
           waves (nodes)                 %s, maxUnavailable %d nodes, soak %d s
           total rollout time            %,12.1f s  (first NodeStarted -> RolloutCompleted)
@@ -225,27 +286,28 @@ public final class RolloutBench {
           bare Kafka round trip         %s
           ratio p99 NodeStarted / p99 Kafka  %8.2f   (target p99 < 100 ms)
         """
-        .formatted(
-            settings.nodes(),
-            settings.apply().toMillis(),
-            settings.heartbeat(),
-            last.path("state").asText(),
-            succeeded,
-            failed,
-            waveSizes(plan),
-            maxUnavailable(plan),
-            plan.path("strategy").path("soakSeconds").asInt(),
-            totalMillis / 1000,
-            idealMillis / 1000.0,
-            totalMillis / idealMillis,
-            applyPercentiles,
-            idealAtMeasured / 1000.0,
-            totalMillis / idealAtMeasured,
-            fromEvent,
-            fromSpec,
-            Percentiles.of(startToSpec.stream().mapToLong(Long::longValue).toArray()),
-            kafka,
-            fromEvent.p99Ms() / kafka.p99Ms());
+            .formatted(
+                nodes,
+                settings.apply().toMillis(),
+                settings.heartbeat(),
+                last.path("state").asText(),
+                succeeded,
+                failed,
+                waveSizes(plan),
+                maxUnavailable(plan),
+                plan.path("strategy").path("soakSeconds").asInt(),
+                totalMillis / 1000,
+                idealMillis / 1000.0,
+                totalMillis / idealMillis,
+                applyPercentiles,
+                idealAtMeasured / 1000.0,
+                totalMillis / idealAtMeasured,
+                fromEvent,
+                fromSpec,
+                Percentiles.of(startToSpec.stream().mapToLong(Long::longValue).toArray()),
+                kafka,
+                fromEvent.p99Ms() / kafka.p99Ms());
+    return new Measured(report, totalMillis, idealAtMeasured);
   }
 
   /**
@@ -331,7 +393,8 @@ public final class RolloutBench {
     return yaml.toString();
   }
 
-  private static void awaitProjected(Connection db, int nodes) throws Exception {
+  private static void awaitProjected(Connection db, int nodes, FleetProcess fleet)
+      throws Exception {
     Duration bound = Duration.ofMinutes(15);
     long deadline = System.nanoTime() + bound.toNanos();
     long seen = 0;
@@ -340,6 +403,7 @@ public final class RolloutBench {
         throw new IllegalStateException(
             "only %,d of %,d nodes projected with GPUs within %s".formatted(seen, nodes, bound));
       }
+      fleet.requireAlive();
       Thread.sleep(500); // polling interval of a bounded wait
       try (Statement s = db.createStatement();
           ResultSet rs = s.executeQuery("SELECT count(DISTINCT node) FROM gpus")) {
@@ -353,22 +417,43 @@ public final class RolloutBench {
 
   /** Benchmark sizes, from {@code -Dbench.*} system properties. */
   record Settings(
-      int nodes,
+      List<Integer> sizes,
       Duration apply,
       Duration heartbeat,
       int partitions,
       String heap,
+      String fleetHeap,
       Path app,
       int port) {
     static Settings fromSystemProperties() {
       return new Settings(
-          Integer.getInteger("bench.rolloutNodes", 10_000),
+          sizes(System.getProperty("bench.rolloutNodes", "10000")),
           Duration.ofMillis(Long.getLong("bench.applyMillis", 2_000)),
           Duration.ofSeconds(Long.getLong("bench.heartbeatSeconds", 60)),
           Integer.getInteger("bench.partitions", 8),
           System.getProperty("bench.controlPlaneHeap", "3g"),
+          System.getProperty("bench.fleetHeap", "2g"),
           Path.of(System.getProperty("bench.app", "target/quarkus-app")),
           Integer.getInteger("bench.port", 18081));
+    }
+
+    /** 10000, or several sizes run one after the other: 1000,5000,10000. */
+    static List<Integer> sizes(String value) {
+      List<Integer> sizes = new ArrayList<>();
+      for (String size : value.split(",", -1)) {
+        try {
+          sizes.add(Integer.parseInt(size.strip().replace("_", "")));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              "bench.rolloutNodes: '"
+                  + value
+                  + "' is not a node count or a list (1000,5000,10000)");
+        }
+      }
+      if (sizes.stream().anyMatch(n -> n < 1)) {
+        throw new IllegalArgumentException("bench.rolloutNodes: every size must be at least 1");
+      }
+      return List.copyOf(sizes);
     }
 
     /** Generous: twenty times the ideal, at least ten minutes. */

@@ -70,7 +70,7 @@ final class NodeEffects {
     if (nodes.isEmpty()) {
       return Map.of();
     }
-    return specs.currentSpecs(nodes).await().atMost(timeout);
+    return specs.currentSpecs(pool, nodes).await().atMost(timeout);
   }
 
   /** How long taking a node out of service may take; zero when nodes are never taken out. */
@@ -173,7 +173,7 @@ final class NodeEffects {
       }
     }
     specs
-        .putAllForRollout(requests)
+        .putAllForRollout(pool, requests)
         .ifNoItem()
         .after(timeout.multipliedBy(2))
         .failWith(() -> new IllegalStateException("no answer within " + timeout.multipliedBy(2)))

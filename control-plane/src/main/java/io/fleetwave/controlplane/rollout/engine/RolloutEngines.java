@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
@@ -30,7 +31,7 @@ import java.util.Optional;
 public class RolloutEngines {
   private final Map<String, Object> kafka;
   private final Pool pool;
-  private final NodeEventAuthenticity authenticity;
+  private final NodeIdentityConfig identity;
   private final SpecService specs;
   private final DriverChangeExecutor drivers;
   private final NodeDrain drain;
@@ -42,6 +43,7 @@ public class RolloutEngines {
   private final Duration timeout;
   private final Duration lease;
   private final MeterRegistry registry;
+  private final EnginePool enginePool;
   private volatile RolloutEngine engine;
 
   public RolloutEngines(
@@ -55,8 +57,10 @@ public class RolloutEngines {
       RolloutSignals signals,
       RolloutConfig config,
       MeterRegistry registry,
-      NodeEventAuthenticity authenticity) {
-    this.authenticity = authenticity;
+      NodeIdentityConfig identity,
+      EnginePool enginePool) {
+    this.enginePool = enginePool;
+    this.identity = identity;
     this.kafka = kafka;
     this.pool = pool;
     this.specs = specs;
@@ -120,14 +124,16 @@ public class RolloutEngines {
     return Optional.ofNullable(engine);
   }
 
-  /** A new, not yet started engine. */
+  /** A new, not yet started engine, on the engine's own database pool ({@link EnginePool}). */
   public RolloutEngine create(EngineFaults faults) {
-    return create(faults, pool);
+    return create(faults, enginePool.orShared(pool));
   }
 
   /** A new, not yet started engine on its own database pool (tests: one to cut off). */
   public RolloutEngine create(EngineFaults faults, Pool pool) {
     RolloutEngine[] self = new RolloutEngine[1];
+    // The node keys of the results it reads come from the engine's pool too.
+    NodeEventAuthenticity authenticity = new NodeEventAuthenticity(pool, identity);
     FleetObserver observer =
         new FleetObserver(
             kafka, pool, timeout, () -> self[0].wakeUp(), authenticity::forBatchBlocking);

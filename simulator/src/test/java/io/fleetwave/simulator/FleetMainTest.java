@@ -1,0 +1,77 @@
+package io.fleetwave.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetwave.events.security.CommandSigner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FleetMainTest {
+
+  @Test
+  void applyDelayTakesShorthandAndIsoDurations() throws Exception {
+    Path key = Files.writeString(Files.createTempFile("fleetmain", ".pem"), pem());
+    for (String[] given :
+        new String[][] {
+          {"500ms", "PT0.5S"}, {"2s", "PT2S"}, {"1m", "PT1M"}, {"PT1.5S", "PT1.5S"}
+        }) {
+      FleetMain.Options options =
+          FleetMain.parse(
+              "--bootstrap", "k:9092", "--public-key", key.toString(), "--apply-delay", given[0]);
+      assertThat(options.applyDelay()).as(given[0]).isEqualTo(Duration.parse(given[1]));
+      assertThat(options.following()).isPresent();
+    }
+  }
+
+  @Test
+  void withoutAPublicKeyTheNodesFollowNothing() {
+    FleetMain.Options options = FleetMain.parse("--bootstrap", "k:9092");
+    assertThat(options.following()).isEmpty();
+    assertThat(options.applyDelay()).isZero();
+  }
+
+  @Test
+  void badValuesAreRefusedNamingTheOptionAndTheValue(@TempDir Path dir) throws Exception {
+    Path key = Files.writeString(dir.resolve("key.pem"), pem());
+    String k = key.toString();
+    assertThatThrownBy(
+            () -> FleetMain.parse("--bootstrap", "k", "--public-key", k, "--apply-delay", "soon"))
+        .hasMessage("--apply-delay: 'soon' is not a duration (e.g. 2s, 500ms, PT2S)");
+    assertThatThrownBy(
+            () -> FleetMain.parse("--bootstrap", "k", "--public-key", k, "--apply-delay", "-PT1S"))
+        .hasMessage("--apply-delay: '-PT1S' is negative");
+    assertThatThrownBy(() -> FleetMain.parse("--bootstrap", "k", "--apply-delay", "2s"))
+        .hasMessageStartingWith("--apply-delay needs --public-key");
+    assertThatThrownBy(() -> FleetMain.parse("--bootstrap", "k", "--heartbeat-seconds", "0"))
+        .hasMessage("--heartbeat-seconds: '0' is not a positive whole number of seconds");
+    assertThatThrownBy(() -> FleetMain.parse("--bootstrap", "k", "--apply-delay"))
+        .hasMessage("--apply-delay needs a value");
+    assertThatThrownBy(() -> FleetMain.parse("--public-key", k))
+        .hasMessage("--bootstrap HOST:PORT is required");
+  }
+
+  @Test
+  void aMissingOrMalformedKeyFileIsNamed(@TempDir Path dir) throws Exception {
+    Path missing = dir.resolve("absent.pem");
+    assertThatThrownBy(
+            () ->
+                FleetMain.parse("--bootstrap", "k", "--public-key", missing.toString()).following())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--public-key: cannot read " + missing);
+    Path garbage = Files.writeString(dir.resolve("garbage.pem"), "not a key");
+    assertThatThrownBy(
+            () ->
+                FleetMain.parse("--bootstrap", "k", "--public-key", garbage.toString()).following())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "--public-key: " + garbage + " is not an Ed25519 public key in PEM");
+  }
+
+  private static String pem() {
+    return CommandSigner.generate().publicKeyPem();
+  }
+}
