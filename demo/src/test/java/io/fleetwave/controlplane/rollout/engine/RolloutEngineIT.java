@@ -115,11 +115,16 @@ class RolloutEngineIT {
             .asString()
             .replace(": ", ":");
     assertThat(resumed).contains("id:" + events.size() + "\n").doesNotContain("id:1\n");
-    assertThat(
-            ProjectionRows.count(
-                "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'mig-%' AND profile = '3g.40gb'"))
-        .as("every H100 and H200 node shows its new layout in the projection")
-        .isGreaterThanOrEqualTo(70);
+    // The engine reads results from the head of fleet.node-events; the projection applies the same
+    // records on its own consumers, so it may show the last nodes' layouts a moment later.
+    await("every H100 and H200 node shows its new layout in the projection")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        ProjectionRows.count(
+                            "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'mig-%' AND profile = '3g.40gb'"))
+                    .isGreaterThanOrEqualTo(70));
   }
 
   @Test
@@ -241,10 +246,14 @@ class RolloutEngineIT {
     assertThat(requests.get("driver-cos-0").get("type"))
         .asString()
         .contains("os-upgrade-requested");
-    assertThat(
-            ProjectionRows.count(
-                "SELECT count(*) FROM nodes WHERE name LIKE 'driver-%' AND driver_version = '580.95.05'"))
-        .isEqualTo(4);
+    await("the projection shows every node on the new driver")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        ProjectionRows.count(
+                            "SELECT count(*) FROM nodes WHERE name LIKE 'driver-%' AND driver_version = '580.95.05'"))
+                    .isEqualTo(4));
   }
 
   @Test
@@ -287,10 +296,14 @@ class RolloutEngineIT {
     awaitState(id, "completed", Duration.ofSeconds(90));
     List<Map<String, Object>> events = events(id);
     assertEveryPlannedNodeStartedOnceInItsWave(events, createdWaves(events));
-    assertThat(
-            ProjectionRows.count(
-                "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'crash-%' AND profile = '1g.10gb'"))
-        .isEqualTo(12);
+    await("the projection shows every node's new layout")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        ProjectionRows.count(
+                            "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'crash-%' AND profile = '1g.10gb'"))
+                    .isEqualTo(12));
   }
 
   @Test
