@@ -12,6 +12,8 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumer;
 import jakarta.inject.Inject;
@@ -32,7 +34,16 @@ import org.junit.jupiter.api.Test;
  * batches are applied beside them.
  */
 @QuarkusTest
+@TestProfile(ParallelConsumersIT.FourConsumers.class)
 class ParallelConsumersIT {
+  /** One consumer is the default; this test runs the projection with four. */
+  public static final class FourConsumers implements QuarkusTestProfile {
+    @Override
+    public Map<String, String> getConfigOverrides() {
+      return Map.of("mp.messaging.incoming.node-events.partitions", "4");
+    }
+  }
+
   private static final String PREFIX = "par-";
   private static final int NODES = 48;
 
