@@ -4,7 +4,6 @@ import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.Topics;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
@@ -107,24 +106,8 @@ public final class FleetApiBench {
     System.out.println("Fleetwave fleet API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      kafka.createTopics(8, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
-      kafka.createTopics(8, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-      kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
-      Map<String, String> env =
-          Map.of(
-              "KAFKA_BOOTSTRAP_SERVERS",
-              kafka.bootstrapServers(),
-              "QUARKUS_DATASOURCE_REACTIVE_URL",
-              postgres.reactiveUrl(),
-              "QUARKUS_DATASOURCE_JDBC_URL",
-              postgres.jdbcUrl(),
-              "QUARKUS_DATASOURCE_USERNAME",
-              EmbeddedPostgres.USER,
-              "QUARKUS_DATASOURCE_PASSWORD",
-              EmbeddedPostgres.PASSWORD,
-              // The stand-in writer moves the seeded rollouts on, not an engine.
-              "FLEETWAVE_ROLLOUT_ENGINE_ENABLED",
-              "false");
+      BenchServices.createTopics(kafka);
+      Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
       Vertx vertx = Vertx.vertx();
       List<Round> rounds = new ArrayList<>();
       StringBuilder report = new StringBuilder();

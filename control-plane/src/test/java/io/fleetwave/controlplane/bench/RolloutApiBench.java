@@ -7,7 +7,6 @@ import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
 import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -76,24 +75,8 @@ public final class RolloutApiBench {
     System.out.println("Fleetwave large-rollout API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      kafka.createTopics(8, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
-      kafka.createTopics(8, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-      kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
-      Map<String, String> env =
-          Map.of(
-              "KAFKA_BOOTSTRAP_SERVERS",
-              kafka.bootstrapServers(),
-              "QUARKUS_DATASOURCE_REACTIVE_URL",
-              postgres.reactiveUrl(),
-              "QUARKUS_DATASOURCE_JDBC_URL",
-              postgres.jdbcUrl(),
-              "QUARKUS_DATASOURCE_USERNAME",
-              EmbeddedPostgres.USER,
-              "QUARKUS_DATASOURCE_PASSWORD",
-              EmbeddedPostgres.PASSWORD,
-              // The writer below stands in for the engine on the seeded rollout.
-              "FLEETWAVE_ROLLOUT_ENGINE_ENABLED",
-              "false");
+      BenchServices.createTopics(kafka);
+      Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
       Vertx vertx = Vertx.vertx();
       try (ControlPlaneProcess controlPlane =
               ControlPlaneProcess.start(

@@ -1,0 +1,38 @@
+package io.fleetwave.controlplane.bench;
+
+import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.Topics;
+import java.util.Map;
+
+/** The embedded services the API benches run the packaged control plane against. */
+final class BenchServices {
+  private BenchServices() {}
+
+  static void createTopics(EmbeddedKafka kafka) {
+    kafka.createTopics(8, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
+    kafka.createTopics(8, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
+    kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
+  }
+
+  /**
+   * The control plane's settings for these services, its rollout engine off: the benches' stand-in
+   * writer moves the seeded rollouts on.
+   */
+  static Map<String, String> controlPlaneWithoutEngine(
+      EmbeddedKafka kafka, EmbeddedPostgres postgres) {
+    return Map.of(
+        "KAFKA_BOOTSTRAP_SERVERS",
+        kafka.bootstrapServers(),
+        "QUARKUS_DATASOURCE_REACTIVE_URL",
+        postgres.reactiveUrl(),
+        "QUARKUS_DATASOURCE_JDBC_URL",
+        postgres.jdbcUrl(),
+        "QUARKUS_DATASOURCE_USERNAME",
+        EmbeddedPostgres.USER,
+        "QUARKUS_DATASOURCE_PASSWORD",
+        EmbeddedPostgres.PASSWORD,
+        "FLEETWAVE_ROLLOUT_ENGINE_ENABLED",
+        "false");
+  }
+}
