@@ -1,6 +1,7 @@
 package io.fleetwave.events;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -8,9 +9,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * events/ is the contract every module and every agent version shares: plain records and their
- * codec, no framework. Jackson (the JSON and YAML of the wire and the catalogue) and the
- * CloudEvents SDK (the envelope) are the only libraries; Quarkus, CDI, Vert.x, Kafka or fabric8
- * here would force them on the agent and on every consumer of the contract.
+ * codec, no framework. Jackson (the JSON and YAML of the wire and the catalogue), the CloudEvents
+ * SDK (the envelope) and Bouncy Castle's Ed25519 (the signatures, in security/ only) are the only
+ * libraries; Quarkus, CDI, Vert.x, Kafka or fabric8 here would force them on the agent and on every
+ * consumer of the contract.
  */
 class ArchitectureTest {
   @Test
@@ -19,8 +21,28 @@ class ArchitectureTest {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
-            "java..", "io.fleetwave.events..", "com.fasterxml.jackson..", "io.cloudevents..")
+            "java..",
+            "io.fleetwave.events..",
+            "com.fasterxml.jackson..",
+            "io.cloudevents..",
+            "org.bouncycastle.crypto..",
+            "org.bouncycastle.asn1..")
         .because("events/ holds plain records and their codec (README \"Architecture\")")
+        .check(
+            new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.fleetwave.events"));
+  }
+
+  @Test
+  void onlyTheSignaturesUseBouncyCastle() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("io.fleetwave.events.security")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.bouncycastle..")
+        .because("Ed25519Signatures is the one home of the signature arithmetic")
         .check(
             new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -7,21 +7,23 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.util.Base64;
 import java.util.Objects;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 
 /**
- * Signs commands with the control plane's Ed25519 private key (JDK {@code Signature "Ed25519"}).
- * Thread-safe: each call uses its own {@link Signature}.
+ * Signs commands with the control plane's Ed25519 private key ({@link Ed25519Signatures}).
+ * Thread-safe: each call uses its own signer.
  */
 public final class CommandSigner {
   private final PrivateKey privateKey;
+  private final Ed25519PrivateKeyParameters signingKey;
   private final PublicKey publicKey;
   private final String kid;
 
   private CommandSigner(PrivateKey privateKey, PublicKey publicKey) {
     this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
+    this.signingKey = Ed25519Signatures.signingKey(privateKey);
     this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
     this.kid = Ed25519Keys.kid(publicKey);
   }
@@ -52,15 +54,9 @@ public final class CommandSigner {
    * stream its kind belongs on ({@link io.fleetwave.events.command.CommandStream#of}).
    */
   public CommandEnvelope sign(CommandEnvelope command) {
-    try {
-      CommandEnvelope named = command.withSignature(kid, null);
-      Signature signature = Signature.getInstance(Ed25519Keys.ALGORITHM);
-      signature.initSign(privateKey);
-      signature.update(CommandCodec.signingInput(named));
-      return named.withSignature(kid, Base64.getEncoder().encodeToString(signature.sign()));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot sign " + command.type() + ": " + e.getMessage(), e);
-    }
+    CommandEnvelope named = command.withSignature(kid, null);
+    byte[] signature = Ed25519Signatures.sign(signingKey, CommandCodec.signingInput(named));
+    return named.withSignature(kid, Base64.getEncoder().encodeToString(signature));
   }
 
   /** The id every signature of this key names ({@link TrustedKeys#kidOf}). */

@@ -7,7 +7,6 @@ import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.NodeCommand;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -203,10 +202,7 @@ public final class CommandVerifier {
       return "signature is not canonical base64 (padding bits or characters altered)";
     }
     try {
-      Signature signature = Signature.getInstance(Ed25519Keys.ALGORITHM);
-      signature.initVerify(key);
-      signature.update(CommandCodec.signingInput(command));
-      return signature.verify(signatureBytes)
+      return Ed25519Signatures.verify(key, CommandCodec.signingInput(command), signatureBytes)
           ? null
           : "signature does not verify against the control plane's key "
               + command.kid()

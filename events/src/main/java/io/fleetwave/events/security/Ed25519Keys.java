@@ -1,19 +1,15 @@
 package io.fleetwave.events.security;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.SecureRandom;
-import java.security.interfaces.EdECPrivateKey;
-import java.security.spec.NamedParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import org.bouncycastle.crypto.util.SubjectPublicKeyInfoFactory;
 
 /**
  * Reads Ed25519 keys from configuration: PEM ({@code -----BEGIN PRIVATE KEY-----} PKCS#8, {@code
@@ -45,36 +41,15 @@ final class Ed25519Keys {
     }
   }
 
-  /**
-   * The public key of an Ed25519 private key. The JDK has no direct call for it, but its key-pair
-   * generator takes the 32-byte private key from the random source it is given (RFC 8032 5.1.5), so
-   * feeding it exactly these bytes regenerates this pair; the result is checked.
-   */
+  /** The public key of an Ed25519 private key (RFC 8032 5.1.5), derived by Bouncy Castle. */
   static PublicKey publicKeyOf(PrivateKey key) {
-    byte[] seed =
-        ((EdECPrivateKey) key)
-            .getBytes()
-            .orElseThrow(() -> new IllegalArgumentException("Ed25519 private key hides its bytes"));
-    SecureRandom replay =
-        new SecureRandom() {
-          @Override
-          public void nextBytes(byte[] bytes) {
-            if (bytes.length != seed.length) {
-              throw new IllegalStateException("expected a request for " + seed.length + " bytes");
-            }
-            System.arraycopy(seed, 0, bytes, 0, seed.length);
-          }
-        };
     try {
-      KeyPairGenerator generator = KeyPairGenerator.getInstance(ALGORITHM);
-      generator.initialize(NamedParameterSpec.ED25519, replay);
-      KeyPair pair = generator.generateKeyPair();
-      byte[] regenerated = ((EdECPrivateKey) pair.getPrivate()).getBytes().orElseThrow();
-      if (!MessageDigest.isEqual(seed, regenerated)) {
-        throw new IllegalStateException("could not derive the Ed25519 public key");
-      }
-      return pair.getPublic();
-    } catch (GeneralSecurityException e) {
+      byte[] spki =
+          SubjectPublicKeyInfoFactory.createSubjectPublicKeyInfo(
+                  Ed25519Signatures.signingKey(key).generatePublicKey())
+              .getEncoded();
+      return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(spki));
+    } catch (IOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot derive the Ed25519 public key: " + e.getMessage(), e);
     }
   }

@@ -5,9 +5,9 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.util.Base64;
 import java.util.Objects;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 
 /**
  * One node's own Ed25519 key: signs the exact bytes of each record value it publishes to
@@ -25,11 +25,13 @@ public final class NodeEventSigner {
   public static final String SIGNATURE_HEADER = "fleetwave-signature";
 
   private final PrivateKey privateKey;
+  private final Ed25519PrivateKeyParameters signingKey;
   private final PublicKey publicKey;
   private final String keyId;
 
   private NodeEventSigner(PrivateKey privateKey, PublicKey publicKey) {
     this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
+    this.signingKey = Ed25519Signatures.signingKey(privateKey);
     this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
     this.keyId = NodeKeyId.of(publicKey);
   }
@@ -52,14 +54,7 @@ public final class NodeEventSigner {
 
   /** The base64 signature of one record value. */
   public String sign(byte[] value) {
-    try {
-      Signature signature = Signature.getInstance(Ed25519Keys.ALGORITHM);
-      signature.initSign(privateKey);
-      signature.update(value);
-      return Base64.getEncoder().encodeToString(signature.sign());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot sign a node event: " + e.getMessage(), e);
-    }
+    return Base64.getEncoder().encodeToString(Ed25519Signatures.sign(signingKey, value));
   }
 
   public String keyId() {

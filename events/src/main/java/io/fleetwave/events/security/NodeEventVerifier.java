@@ -1,7 +1,6 @@
 package io.fleetwave.events.security;
 
 import java.security.GeneralSecurityException;
-import java.security.Signature;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.function.Function;
@@ -84,10 +83,7 @@ public final class NodeEventVerifier {
       return "signature is not canonical base64";
     }
     try {
-      Signature check = Signature.getInstance(Ed25519Keys.ALGORITHM);
-      check.initVerify(key.publicKey());
-      check.update(value == null ? new byte[0] : value);
-      return check.verify(bytes)
+      return Ed25519Signatures.verify(key.publicKey(), value == null ? new byte[0] : value, bytes)
           ? null
           : "the value of node '" + key.node() + "' was not signed by its key (forged or altered)";
     } catch (GeneralSecurityException e) {
