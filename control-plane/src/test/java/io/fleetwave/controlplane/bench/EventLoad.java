@@ -47,16 +47,22 @@ final class EventLoad {
     return record;
   }
 
+  /** Event {@code seq} of node {@code node}, signed by the node's key when {@code keys} is set. */
+  static ProducerRecord<String, byte[]> record(int node, long seq, BenchKeys keys) {
+    ProducerRecord<String, byte[]> record = record(node, seq);
+    return keys == null ? record : keys.sign(node, record);
+  }
+
   /** Publishes every event, interleaving nodes as a fleet does; returns events per second. */
   // Bulk load, fire and forget: throughput is what is measured; flush() waits for every send.
   @SuppressWarnings("FutureReturnValueIgnored")
-  static double publishAll(String bootstrap, ProjectionBench.BenchSettings settings)
+  static double publishAll(String bootstrap, ProjectionBench.BenchSettings settings, BenchKeys keys)
       throws Exception {
     long start = System.nanoTime();
     try (KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
       for (long seq = 0; seq < settings.eventsPerNode(); seq++) {
         for (int node = 0; node < settings.nodes(); node++) {
-          producer.send(record(node, seq));
+          producer.send(record(node, seq, keys));
         }
       }
       producer.flush();

@@ -46,12 +46,15 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *       per second to {@code fleet.node-events}, spread over every node (heartbeats, an inventory
  *       change every tenth event); the rate the projection actually applied is printed next to it;
  *   <li>a stand-in for the engine moves the rollout's nodes on every 100 ms;
- *   <li>{@code bench.fleetApiClients} (default 4) clients poll, back to back, the endpoints a
- *       dashboard polls: nodes?size=500 (first and last page), fleet summary, the rollout's
- *       summary, a page of 500 of its nodes, and its full view; and a trivial endpoint (the GPU
- *       catalogue, no database) as the same-run baseline;
- *   <li>a JDBC client runs the bare SQL of a nodes page (500 nodes and their GPUs) back to back:
- *       the database's own share, the second baseline.
+ *   <li>{@code bench.fleetApiClients} (default 4) clients poll the endpoints a dashboard polls:
+ *       nodes?size=500 (first and last page), fleet summary, the rollout's summary, a page of 500
+ *       of its nodes, and its full view; and a trivial endpoint (the GPU catalogue, no database) as
+ *       the same-run baseline. Back to back by default (the most load the clients can make); with
+ *       {@code bench.fleetApiPollMillis} (the dashboard's is 2000) each client starts a round of
+ *       every endpoint at that fixed rate, as open dashboards do;
+ *   <li>a JDBC client runs the bare SQL of a nodes page (500 nodes and their GPUs) every 500 ms:
+ *       the database's own share, the second baseline, sampled rather than run back to back so that
+ *       the baseline does not load the database it measures.
  * </ul>
  *
  * <p>Printed per size and endpoint: p50/p99/max, response bytes, ratio of p99 against the trivial
@@ -69,7 +72,13 @@ public final class FleetApiBench {
   private FleetApiBench() {}
 
   record Settings(
-      List<Integer> sizes, int clients, int seconds, int eventsPerSecond, Path app, int port) {
+      List<Integer> sizes,
+      int clients,
+      int seconds,
+      int eventsPerSecond,
+      int pollMillis,
+      Path app,
+      int port) {
     static Settings fromSystemProperties() {
       return new Settings(
           Arrays.stream(System.getProperty("bench.fleetApiSizes", "1000,5000,10000").split(","))
@@ -78,8 +87,10 @@ public final class FleetApiBench {
               .sorted()
               .toList(),
           Integer.getInteger("bench.fleetApiClients", 4),
-          Integer.getInteger("bench.fleetApiSeconds", 20),
+          // 60 s: at a dashboard's pace a shorter window has too few samples for a p99.
+          Integer.getInteger("bench.fleetApiSeconds", 60),
           Integer.getInteger("bench.fleetApiEventsPerSecond", 1000),
+          Integer.getInteger("bench.fleetApiPollMillis", 0),
           Path.of(System.getProperty("bench.app", "target/quarkus-app")),
           Integer.getInteger("bench.port", 18080));
     }
@@ -96,6 +107,8 @@ public final class FleetApiBench {
       double published,
       double projected,
       double engineChanges,
+      double requests,
+      String pacing,
       String loadBefore,
       String loadAfter) {}
 
@@ -250,10 +263,21 @@ public final class FleetApiBench {
             .name("bench-bare-sql")
             .start(() -> bareSql(postgres, running, recording, sqlMicros)));
     for (int c = 0; c < settings.clients(); c++) {
+      // Paced clients start spread over one period, as independent dashboards would.
+      long offsetMillis = (long) settings.pollMillis() * c / settings.clients();
       threads.add(
           Thread.ofPlatform()
               .name("bench-client-" + c)
-              .start(() -> poll(endpoints, token, running, recording, micros, bytes)));
+              .start(
+                  () ->
+                      poll(
+                          endpoints,
+                          token,
+                          new Pace(settings.pollMillis(), offsetMillis),
+                          running,
+                          recording,
+                          micros,
+                          bytes)));
     }
     Thread.sleep(WARM_UP.toMillis()); // warm-up: the same load, not recorded
     String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
@@ -281,6 +305,12 @@ public final class FleetApiBench {
     }
     engineDb.close();
     List<Measured> measured = new ArrayList<>();
+    long answered = micros.values().stream().mapToLong(List::size).sum();
+    String pacing =
+        settings.pollMillis() > 0
+            ? "%d clients, each polling every endpoint every %d ms"
+                .formatted(settings.clients(), settings.pollMillis())
+            : "%d clients polling back to back".formatted(settings.clients());
     int index = 0;
     for (String label : endpoints.keySet()) {
       long[] samples =
@@ -294,6 +324,8 @@ public final class FleetApiBench {
         (publishedAfter - publishedBefore) / seconds,
         (seqAfter - seqBefore) / seconds,
         (changesAfter - changesBefore) / seconds,
+        answered / seconds,
+        pacing,
         loadBefore,
         loadAfter);
   }
@@ -326,9 +358,25 @@ public final class FleetApiBench {
     }
   }
 
+  /** When a client's next round of requests is due: at once (back to back) or at a fixed rate. */
+  record Pace(long periodMillis, long offsetMillis) {
+    /** Waits until the round after {@code rounds} rounds is due; a late round starts at once. */
+    void awaitRound(long startNanos, long rounds) throws InterruptedException {
+      if (periodMillis <= 0) {
+        return;
+      }
+      long dueNanos = startNanos + (offsetMillis + rounds * periodMillis) * 1_000_000L;
+      long waitNanos = dueNanos - System.nanoTime();
+      if (waitNanos > 0) {
+        Thread.sleep(Duration.ofNanos(waitNanos)); // the pace itself, not a wait on a condition
+      }
+    }
+  }
+
   private static void poll(
       Map<String, String> endpoints,
       String token,
+      Pace pace,
       AtomicBoolean running,
       AtomicBoolean recording,
       Map<String, List<Long>> micros,
@@ -345,7 +393,9 @@ public final class FleetApiBench {
                         .header("Authorization", "Bearer " + token)
                         .build())));
     try {
-      while (running.get()) {
+      long start = System.nanoTime();
+      for (long round = 0; running.get(); round++) {
+        pace.awaitRound(start, round);
         for (int i = 0; i < requests.size() && running.get(); i++) {
           var request = requests.get(i);
           long begin = System.nanoTime();
@@ -399,7 +449,7 @@ public final class FleetApiBench {
         if (recording.get()) {
           sqlMicros.add(took);
         }
-        Thread.sleep(20); // one page read every 20 ms: a baseline, not part of the load
+        Thread.sleep(500); // one page read every 500 ms: a sample, not part of the load
       }
     } catch (Exception e) {
       throw new IllegalStateException("the bare SQL baseline failed", e);
@@ -428,6 +478,8 @@ public final class FleetApiBench {
         "  ingest: published %,.0f events/s, projected %,.0f events/s; stand-in engine %,.0f node"
                 .formatted(round.published(), round.projected(), round.engineChanges())
             + " changes/s\n");
+    text.append(
+        "  reads: %s, %,.1f requests/s answered%n".formatted(round.pacing(), round.requests()));
     for (Measured measured : round.endpoints()) {
       text.append(
           "  %-44s %-44s %,10d bytes  ratio p99 / baseline %7.1f%n"

@@ -30,7 +30,11 @@ final class LatencyProbe {
   private LatencyProbe() {}
 
   static Result run(
-      String bootstrap, int port, String token, ProjectionBench.BenchSettings settings)
+      String bootstrap,
+      int port,
+      String token,
+      ProjectionBench.BenchSettings settings,
+      BenchKeys keys)
       throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     long[] nextSeq = new long[settings.nodes()];
@@ -43,14 +47,14 @@ final class LatencyProbe {
       Thread load =
           Thread.ofPlatform()
               .name("bench-heartbeats")
-              .start(() -> heartbeats(producer, nextSeq, loading, settings));
+              .start(() -> heartbeats(producer, nextSeq, loading, settings, keys));
       long end = System.nanoTime() + settings.latencyDuration().toNanos();
       int probe = 0;
       while (System.nanoTime() < end) {
         long started = System.nanoTime();
         int node = probe % settings.probeNodes();
         RoundTrip.send(producer, probe);
-        long delay = probeOnce(http, port, token, producer, node, nextSeq[node]++);
+        long delay = probeOnce(http, port, token, producer, keys, node, nextSeq[node]++);
         if (delay < 0) {
           timeouts++;
         } else {
@@ -78,12 +82,13 @@ final class LatencyProbe {
       KafkaProducer<String, byte[]> producer,
       long[] nextSeq,
       AtomicBoolean loading,
-      ProjectionBench.BenchSettings settings) {
+      ProjectionBench.BenchSettings settings,
+      BenchKeys keys) {
     long intervalNanos = 1_000_000_000L / settings.heartbeatsPerSecond();
     long due = System.nanoTime();
     int node = settings.probeNodes();
     while (loading.get()) {
-      producer.send(EventLoad.record(node, nextSeq[node]++));
+      producer.send(EventLoad.record(node, nextSeq[node]++, keys));
       node = node + 1 < settings.nodes() ? node + 1 : settings.probeNodes();
       due += intervalNanos;
       long wait = due - System.nanoTime();
@@ -102,6 +107,7 @@ final class LatencyProbe {
       int port,
       String token,
       KafkaProducer<String, byte[]> producer,
+      BenchKeys keys,
       int node,
       long seq)
       throws IOException, InterruptedException {
@@ -114,7 +120,9 @@ final class LatencyProbe {
             .header("Authorization", "Bearer " + token)
             .build();
     long sent = System.nanoTime();
-    producer.send(new ProducerRecord<>(io.fleetwave.events.Topics.NODE_EVENTS, name, value));
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(io.fleetwave.events.Topics.NODE_EVENTS, name, value);
+    producer.send(keys == null ? record : keys.sign(node, record));
     long deadline = sent + PROBE_BOUND.toNanos();
     while (System.nanoTime() < deadline) {
       HttpResponse<byte[]> response = http.send(get, HttpResponse.BodyHandlers.ofByteArray());

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.bench;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
@@ -76,7 +77,8 @@ public final class ProjectionBench {
       kafka.createTopics(
           settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
 
-      double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings);
+      BenchKeys keys = BenchKeys.forBench(settings.nodes());
+      double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings, keys);
       Map<String, String> env =
           new HashMap<>(
               Map.of(
@@ -90,6 +92,17 @@ public final class ProjectionBench {
       String consumers = System.getProperty("bench.consumers", "");
       if (!consumers.isBlank() && !consumers.startsWith("$")) {
         env.put("MP_MESSAGING_INCOMING_NODE_EVENTS_PARTITIONS", consumers);
+      }
+      try (Connection db =
+          DriverManager.getConnection(
+              postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
+        logSlowWork(db);
+        if (keys != null) {
+          // Enrolled before the control plane starts, so that no record meets an unknown key.
+          MigratedDatabase.migrate(postgres);
+          keys.enroll(db);
+          env.put("FLEETWAVE_NODE_IDENTITY_REQUIRED", "true");
+        }
       }
       try (Connection db =
               DriverManager.getConnection(
@@ -108,12 +121,34 @@ public final class ProjectionBench {
                 kafka.bootstrapServers(),
                 controlPlane.port,
                 controlPlane.token("viewer"),
-                settings);
+                settings,
+                keys);
         String meters = ProjectionMeters.read(controlPlane.managementPort);
         double load = load();
         double copyRate = CopyBaseline.measure(db, settings);
         return new SizeResult(settings, publishRate, projection, copyRate, latency, meters, load);
       }
+    }
+  }
+
+  /**
+   * {@code -Dbench.pgSlowMillis=N}: PostgreSQL logs (into this output) every statement slower than
+   * N ms, every checkpoint, autovacuum run and lock wait, so a stalled batch can be matched to what
+   * the database was doing at the time.
+   */
+  private static void logSlowWork(Connection db) throws java.sql.SQLException {
+    String slow = System.getProperty("bench.pgSlowMillis", "");
+    if (slow.isBlank() || slow.startsWith("$")) {
+      return;
+    }
+    try (var statement = db.createStatement()) {
+      statement.execute(
+          "ALTER SYSTEM SET log_min_duration_statement = " + Integer.parseInt(slow.strip()));
+      statement.execute("ALTER SYSTEM SET log_checkpoints = on");
+      statement.execute("ALTER SYSTEM SET log_autovacuum_min_duration = 0");
+      statement.execute("ALTER SYSTEM SET log_lock_waits = on");
+      statement.execute("ALTER SYSTEM SET log_line_prefix = '%m [%p] '");
+      statement.execute("SELECT pg_reload_conf()");
     }
   }
 
