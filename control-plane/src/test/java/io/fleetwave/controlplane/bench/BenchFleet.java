@@ -22,7 +22,11 @@ import java.util.Map;
 /**
  * The benchmark's synthetic fleet: node {@code i} sends a registration, an inventory of 8 H100s and
  * then heartbeats, with an inventory change every tenth event, so the projection sees the same mix
- * of small and large events an idle fleet produces.
+ * of small and large events an idle fleet produces. Each node's inventories fall on different seqs
+ * ({@link #isInventory}), so that a load going round the fleet spreads them evenly: until
+ * 2026-12-01 every node reported its inventory on the same seq, and a round-robin load sent the
+ * whole fleet's inventories within one round (1,000 inventories a second), a storm that was read as
+ * the projection's freshness tail.
  */
 final class BenchFleet {
   static final long EPOCH = 1_764_000_000_000L;
@@ -39,13 +43,30 @@ final class BenchFleet {
     NodeEvent data;
     if (seq == 0) {
       data = registration(node);
-    } else if (seq % 10 == 1) {
+    } else if (isInventory(node, seq)) {
       data = inventory(node, (int) (seq / 10) % 3);
     } else {
       data = new Heartbeat("boot-" + node, seq * 10);
     }
     String name = nodeName(node);
     return Envelope.of(URI.create("fleetwave:bench/" + name), name, time, EPOCH, seq, data);
+  }
+
+  /** The first event after the registration, then one in ten, on a seq that depends on the node. */
+  static boolean isInventory(int node, long seq) {
+    return seq == 1 || (seq > 1 && (seq + node) % 10 == 1);
+  }
+
+  /** A heartbeat as event {@code seq} of node {@code node}, whatever that seq carries otherwise. */
+  static Envelope<NodeEvent> heartbeat(int node, long seq, Instant time) {
+    String name = nodeName(node);
+    return Envelope.of(
+        URI.create("fleetwave:bench/" + name),
+        name,
+        time,
+        EPOCH,
+        seq,
+        new Heartbeat("boot-" + node, seq * 10));
   }
 
   static byte[] encoded(int node, long seq) {

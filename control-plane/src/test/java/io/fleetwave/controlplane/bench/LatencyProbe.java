@@ -75,7 +75,10 @@ final class LatencyProbe {
     }
   }
 
-  /** Heartbeats over nodes [probeNodes, nodes) at the configured rate, in seq order per node. */
+  /**
+   * The fleet's events (heartbeats, one inventory in ten per node) over nodes [probeNodes, nodes)
+   * at the configured rate, in seq order per node.
+   */
   // Background load at a paced rate, fire and forget: the probes measure, not this load.
   @SuppressWarnings("FutureReturnValueIgnored")
   private static void heartbeats(
@@ -113,7 +116,8 @@ final class LatencyProbe {
       throws IOException, InterruptedException {
     Instant time = Instant.now().truncatedTo(ChronoUnit.MICROS);
     String name = BenchFleet.nodeName(node);
-    byte[] value = EventCodec.encode(BenchFleet.event(node, seq, time));
+    // A heartbeat, what the figure names: the probe measures publish -> visible, not an inventory.
+    byte[] value = EventCodec.encode(BenchFleet.heartbeat(node, seq, time));
     HttpRequest get =
         HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/nodes/" + name))
             .timeout(PROBE_BOUND)

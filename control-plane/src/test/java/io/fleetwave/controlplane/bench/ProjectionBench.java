@@ -93,10 +93,10 @@ public final class ProjectionBench {
       if (!consumers.isBlank() && !consumers.startsWith("$")) {
         env.put("MP_MESSAGING_INCOMING_NODE_EVENTS_PARTITIONS", consumers);
       }
+      logSlowWork(postgres, out.resolve("postgresql-" + settings.nodes()));
       try (Connection db =
           DriverManager.getConnection(
               postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
-        logSlowWork(db);
         if (keys != null) {
           // Enrolled before the control plane starts, so that no record meets an unknown key.
           MigratedDatabase.migrate(postgres);
@@ -132,24 +132,42 @@ public final class ProjectionBench {
   }
 
   /**
-   * {@code -Dbench.pgSlowMillis=N}: PostgreSQL logs (into this output) every statement slower than
-   * N ms, every checkpoint, autovacuum run and lock wait, so a stalled batch can be matched to what
-   * the database was doing at the time.
+   * {@code -Dbench.pgSlowMillis=N}: PostgreSQL logs every statement slower than N ms with its plan
+   * (auto_explain), every checkpoint, autovacuum run and lock wait into files under {@code
+   * directory}, so a stalled batch can be matched to what the database was doing at the time. The
+   * log collector takes effect only at a start, so the database restarts once (before the control
+   * plane starts).
    */
-  private static void logSlowWork(Connection db) throws java.sql.SQLException {
+  private static void logSlowWork(EmbeddedPostgres postgres, Path directory) throws Exception {
     String slow = System.getProperty("bench.pgSlowMillis", "");
     if (slow.isBlank() || slow.startsWith("$")) {
       return;
     }
-    try (var statement = db.createStatement()) {
+    java.nio.file.Files.createDirectories(directory);
+    try (Connection db =
+            DriverManager.getConnection(
+                postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+        var statement = db.createStatement()) {
+      statement.execute("ALTER SYSTEM SET logging_collector = on");
+      // The plan of each slow statement too (row counts, no per-node timing: cheap enough), and
+      // no bind parameters: a batch's arrays would make each line megabytes long.
+      statement.execute("LOAD 'auto_explain'");
+      statement.execute("ALTER SYSTEM SET shared_preload_libraries = 'auto_explain'");
+      statement.execute("ALTER SYSTEM SET auto_explain.log_min_duration = " + slow.strip());
+      statement.execute("ALTER SYSTEM SET auto_explain.log_analyze = on");
+      statement.execute("ALTER SYSTEM SET auto_explain.log_timing = off");
+      statement.execute("ALTER SYSTEM SET log_parameter_max_length = 0");
+      statement.execute("ALTER SYSTEM SET log_directory = '" + directory.toAbsolutePath() + "'");
       statement.execute(
           "ALTER SYSTEM SET log_min_duration_statement = " + Integer.parseInt(slow.strip()));
       statement.execute("ALTER SYSTEM SET log_checkpoints = on");
       statement.execute("ALTER SYSTEM SET log_autovacuum_min_duration = 0");
       statement.execute("ALTER SYSTEM SET log_lock_waits = on");
       statement.execute("ALTER SYSTEM SET log_line_prefix = '%m [%p] '");
-      statement.execute("SELECT pg_reload_conf()");
     }
+    postgres.stop();
+    postgres.restart();
+    System.out.println("PostgreSQL logs slow work to " + directory.toAbsolutePath());
   }
 
   /** The machine's load average over the last minute, printed next to each figure. */
