@@ -2,8 +2,8 @@ package io.fleetwave.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.events.Envelope;
 import io.cloudevents.CloudEvent;
+import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.EventTypes;
 import io.fleetwave.events.FleetEvent;
