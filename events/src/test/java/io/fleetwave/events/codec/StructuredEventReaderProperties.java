@@ -20,6 +20,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -106,6 +107,23 @@ class StructuredEventReaderProperties {
       fields = edit.apply(fields);
     }
     byte[] bytes = write(fields).getBytes(UTF_8);
+
+    Statistics.label("path").collect(StructuredEventReader.read(bytes) != null ? "one" : "tree");
+    assertThat(outcome(bytes, true)).isEqualTo(outcome(bytes, false));
+  }
+
+  /**
+   * The reader does not look for names given twice within the data (it would cost a fifth of the
+   * decode); the record reader fails or keeps the last value, as the tree does. Here on its own.
+   */
+  @Property(tries = 1000)
+  void aNameTwiceWithinTheDataDecodesOrIsRefusedAsTheReferenceDoes(
+      @ForAll("envelopes") Envelope<NodeEvent> envelope,
+      @ForAll @IntRange(max = 1000) int at,
+      @ForAll @IntRange(max = 1000) int other,
+      @ForAll boolean sameValue) {
+    Edit twice = new Edit(EditKind.DUPLICATE_IN_DATA, at, other, !sameValue);
+    byte[] bytes = write(twice.apply(fields(EventCodec.encode(envelope)))).getBytes(UTF_8);
 
     Statistics.label("path").collect(StructuredEventReader.read(bytes) != null ? "one" : "tree");
     assertThat(outcome(bytes, true)).isEqualTo(outcome(bytes, false));
