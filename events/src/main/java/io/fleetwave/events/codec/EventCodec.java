@@ -156,10 +156,17 @@ public final class EventCodec {
     }
   }
 
+  /** At most 19 digits (any script's, as {@link Long#parseLong} reads them), at least one. */
   private static boolean isDigits(String digits) {
-    return !digits.isEmpty()
-        && digits.length() <= 19
-        && digits.chars().allMatch(Character::isDigit);
+    if (digits.isEmpty() || digits.length() > 19) {
+      return false;
+    }
+    for (int i = 0; i < digits.length(); i++) {
+      if (!Character.isDigit(digits.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
