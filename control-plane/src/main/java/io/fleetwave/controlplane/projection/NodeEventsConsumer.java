@@ -4,8 +4,6 @@ import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.kubernetes.GateLabels;
 import io.fleetwave.controlplane.logging.LogContext;
-import io.fleetwave.events.Envelope;
-import io.fleetwave.events.node.NodeEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -57,7 +55,7 @@ public class NodeEventsConsumer {
   private volatile boolean running = true;
 
   /** An event of the batch with the record it came from (for its dead letter). */
-  private record Pending(Envelope<NodeEvent> event, KafkaRecord<String, byte[]> record) {}
+  private record Pending(DecodedRecord.Accepted event, KafkaRecord<String, byte[]> record) {}
 
   public NodeEventsConsumer(
       ProjectionWriter writer,
@@ -115,8 +113,7 @@ public class NodeEventsConsumer {
               for (KafkaRecord<String, byte[]> record : batch) {
                 switch (NodeEventAuthenticity.decode(
                     check, record.getKey(), record.getPayload(), record.getHeaders())) {
-                  case DecodedRecord.Accepted accepted ->
-                      events.add(new Pending(accepted.envelope(), record));
+                  case DecodedRecord.Accepted accepted -> events.add(new Pending(accepted, record));
                   case DecodedRecord.Rejected rejected ->
                       rejections.add(rejection(record, rejected.reason()));
                 }
@@ -159,8 +156,8 @@ public class NodeEventsConsumer {
 
   /** One transaction, bounded, tried again until it commits or the database refuses the data. */
   private Uni<BatchChanges> write(List<Pending> pieces) {
-    List<Envelope<NodeEvent>> events = pieces.stream().map(Pending::event).toList();
-    return untilDone(POSTGRESQL, () -> writer.apply(ProjectionTables.LIVE, events));
+    List<DecodedRecord.Accepted> events = pieces.stream().map(Pending::event).toList();
+    return untilDone(POSTGRESQL, () -> writer.applyDecoded(ProjectionTables.LIVE, events));
   }
 
   /** The database refused this event's data: dead-letter it, then the batch goes on without it. */

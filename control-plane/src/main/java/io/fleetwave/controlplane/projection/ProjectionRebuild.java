@@ -6,9 +6,7 @@ import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
-import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.node.NodeEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -251,7 +249,7 @@ public class ProjectionRebuild {
           Topics.NODE_EVENTS,
           deadline.remaining("replaying"),
           records -> {
-            List<Envelope<NodeEvent>> events = new ArrayList<>();
+            List<DecodedRecord.Accepted> events = new ArrayList<>();
             List<Headers> headers = new ArrayList<>();
             records.forEach(record -> headers.add(record.headers()));
             // The live projection's check, so the rebuild refuses exactly what it refused.
@@ -260,7 +258,7 @@ public class ProjectionRebuild {
               counts[0]++;
               switch (NodeEventAuthenticity.decode(
                   check, record.key(), record.value(), record.headers())) {
-                case DecodedRecord.Accepted accepted -> events.add(accepted.envelope());
+                case DecodedRecord.Accepted accepted -> events.add(accepted);
                 case DecodedRecord.Rejected ignored -> counts[1]++;
               }
             }
@@ -280,9 +278,9 @@ public class ProjectionRebuild {
    * The live projection's treatment of events PostgreSQL refuses (left out, the others applied), so
    * that a rebuild ends where the live projection is; each one is counted as refused.
    */
-  private RefusalIsolation<Envelope<NodeEvent>> isolation(long[] counts) {
+  private RefusalIsolation<DecodedRecord.Accepted> isolation(long[] counts) {
     return new RefusalIsolation<>(
-        events -> writer.apply(SCRATCH, events),
+        events -> writer.applyDecoded(SCRATCH, events),
         (event, refusal) -> {
           counts[1]++;
           return Uni.createFrom().voidItem();

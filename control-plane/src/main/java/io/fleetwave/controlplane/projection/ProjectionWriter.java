@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +37,16 @@ public class ProjectionWriter {
     this.pool = pool;
   }
 
+  /** Applies events that have no received payload text (the history writes each one out). */
   public Uni<BatchChanges> apply(ProjectionTables tables, List<Envelope<NodeEvent>> events) {
+    return applyDecoded(tables, events.stream().map(DecodedRecord.Accepted::new).toList());
+  }
+
+  /** Applies decoded records; the history keeps each payload as received where there is one. */
+  public Uni<BatchChanges> applyDecoded(
+      ProjectionTables tables, List<DecodedRecord.Accepted> records) {
+    List<Envelope<NodeEvent>> events =
+        records.stream().map(DecodedRecord.Accepted::envelope).toList();
     if (events.isEmpty()) {
       return Uni.createFrom().item(BatchChanges.NONE);
     }
@@ -53,7 +63,20 @@ public class ProjectionWriter {
                     stored ->
                         reconciles(conn, tables, nameTuple, events)
                             .map(reconciles -> ProjectionFold.fold(stored, reconciles, events)))
-                .call(changes -> write(conn, tables, changes)));
+                .call(changes -> write(conn, tables, changes, received(records))));
+  }
+
+  /**
+   * The received payload text of each event that has one, by the envelope itself: the fold hands
+   * back the same envelope objects it was given, so this needs no key of its own.
+   */
+  private static IdentityHashMap<Envelope<NodeEvent>, String> received(
+      List<DecodedRecord.Accepted> records) {
+    IdentityHashMap<Envelope<NodeEvent>, String> texts = new IdentityHashMap<>();
+    for (DecodedRecord.Accepted record : records) {
+      record.receivedData().ifPresent(text -> texts.put(record.envelope(), text));
+    }
+    return texts;
   }
 
   /** The stored reconcile states, read only when the batch carries progress events. */
@@ -84,7 +107,11 @@ public class ProjectionWriter {
     return stored;
   }
 
-  private Uni<Void> write(SqlConnection conn, ProjectionTables tables, BatchChanges changes) {
+  private Uni<Void> write(
+      SqlConnection conn,
+      ProjectionTables tables,
+      BatchChanges changes,
+      IdentityHashMap<Envelope<NodeEvent>, String> received) {
     List<Tuple> facts = new ArrayList<>();
     List<String> inventoried = new ArrayList<>();
     InventoryRows inventories = new InventoryRows();
@@ -135,7 +162,7 @@ public class ProjectionWriter {
             () ->
                 changes.history().isEmpty()
                     ? Uni.createFrom().voidItem()
-                    : whole(conn, tables.insertHistory, historyArrays(changes.history())))
+                    : whole(conn, tables.insertHistory, historyArrays(changes.history(), received)))
         .chain(() -> batch(conn, tables.upsertReconcile, reconciles))
         .chain(
             () ->
@@ -176,7 +203,8 @@ public class ProjectionWriter {
   }
 
   /** The history's events as seven parallel arrays; payloads as JSON text, cast to jsonb in SQL. */
-  private static Tuple historyArrays(List<Envelope<NodeEvent>> applied) {
+  private static Tuple historyArrays(
+      List<Envelope<NodeEvent>> applied, IdentityHashMap<Envelope<NodeEvent>, String> received) {
     int n = applied.size();
     String[] nodes = new String[n];
     Long[] epochs = new Long[n];
@@ -193,7 +221,10 @@ public class ProjectionWriter {
       ids[i] = event.id();
       types[i] = event.type();
       times[i] = utc(event.time());
-      payloads[i] = text(event.data());
+      // The payload as the node sent it: writing the decoded record out again costs CPU and says
+      // nothing more. Events decoded along the reference path (an upcast version) have no text.
+      String text = received.get(event);
+      payloads[i] = text != null ? text : text(event.data());
     }
     return Tuple.tuple()
         .addArrayOfString(nodes)

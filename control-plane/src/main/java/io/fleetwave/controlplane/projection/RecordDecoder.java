@@ -4,6 +4,7 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.codec.ReceivedEvent;
 import io.fleetwave.events.node.NodeEvent;
 
 /**
@@ -20,12 +21,13 @@ public final class RecordDecoder {
     if (key == null) {
       return noKey();
     }
-    Envelope<FleetEvent> envelope;
+    ReceivedEvent received;
     try {
-      envelope = EventCodec.decode(value);
+      received = EventCodec.decodeReceived(value);
     } catch (EventRejectedException e) {
       return new DecodedRecord.Rejected(e.getMessage());
     }
+    Envelope<FleetEvent> envelope = received.envelope();
     if (!(envelope.data() instanceof NodeEvent)) {
       return new DecodedRecord.Rejected("event type '" + envelope.type() + "' is not a node event");
     }
@@ -34,7 +36,7 @@ public final class RecordDecoder {
           "record key '" + key + "' does not match the event subject '" + envelope.subject() + "'");
     }
     Envelope<NodeEvent> nodeEnvelope = (Envelope<NodeEvent>) (Envelope<?>) envelope;
-    return new DecodedRecord.Accepted(nodeEnvelope);
+    return new DecodedRecord.Accepted(nodeEnvelope, received.receivedData());
   }
 
   private static DecodedRecord noKey() {

@@ -1,5 +1,7 @@
 package io.fleetwave.events.codec;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -23,6 +25,7 @@ import io.fleetwave.events.FleetEvent;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Optional;
 
 /**
  * Encodes envelopes as CloudEvents in structured JSON mode (content type {@link #CONTENT_TYPE}) and
@@ -74,6 +77,30 @@ public final class EventCodec {
 
   /** Decodes one record value. Never throws anything but {@link EventRejectedException}. */
   public static Envelope<FleetEvent> decode(byte[] bytes) throws EventRejectedException {
+    StructuredEventReader.Read read = bytes == null ? null : StructuredEventReader.read(bytes);
+    return read != null ? read.envelope() : decodeByTree(bytes);
+  }
+
+  /**
+   * Decodes one record value like {@link #decode}, keeping the text of its {@code data} object as
+   * received when the record has the common shape (current version, JSON data), so a consumer can
+   * store the payload without writing it again.
+   */
+  public static ReceivedEvent decodeReceived(byte[] bytes) throws EventRejectedException {
+    StructuredEventReader.Read read = bytes == null ? null : StructuredEventReader.read(bytes);
+    if (read == null) {
+      return new ReceivedEvent(decodeByTree(bytes), Optional.empty());
+    }
+    String data = new String(bytes, read.dataStart(), read.dataEnd() - read.dataStart(), UTF_8);
+    return new ReceivedEvent(read.envelope(), Optional.of(data));
+  }
+
+  /**
+   * The reference decoder: the SDK parses the record into a CloudEvent with a JSON tree as data,
+   * then the tree is (upcast and) mapped to the payload. It takes every record the SDK takes and
+   * words every rejection; {@link StructuredEventReader} answers only where it would agree.
+   */
+  static Envelope<FleetEvent> decodeByTree(byte[] bytes) throws EventRejectedException {
     CloudEvent event = parseCloudEvent(bytes);
     EventType type = EventTypes.resolve(event.getType());
     String subject = event.getSubject();
@@ -118,7 +145,7 @@ public final class EventCodec {
       throw new EventRejectedException("missing CloudEvents extension '" + name + "'");
     }
     String digits = value instanceof Number number ? number.toString() : value.toString();
-    if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(Character::isDigit)) {
+    if (!isDigits(digits)) {
       throw new EventRejectedException(
           "extension '" + name + "' must be a non-negative integer, got " + describe(value));
     }
@@ -126,6 +153,34 @@ public final class EventCodec {
       return Long.parseLong(digits);
     } catch (NumberFormatException e) {
       throw new EventRejectedException("extension '" + name + "' is out of range: " + digits, e);
+    }
+  }
+
+  /** At most 19 digits (any script's, as {@link Long#parseLong} reads them), at least one. */
+  private static boolean isDigits(String digits) {
+    if (digits.isEmpty() || digits.length() > 19) {
+      return false;
+    }
+    for (int i = 0; i < digits.length(); i++) {
+      if (!Character.isDigit(digits.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The value of an {@code epoch} or {@code seq} text as {@link #longExtension} reads it, or -1
+   * where it would refuse it; one rule for both decoders.
+   */
+  static long digitsOrMinusOne(String digits) {
+    if (digits == null || !isDigits(digits)) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
