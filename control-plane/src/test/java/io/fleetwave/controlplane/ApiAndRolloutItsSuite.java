@@ -7,15 +7,14 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every control-plane integration test that {@link OutageAndIdentityItsSuite} does not run (the
- * API, projection, rollout, spec and security tests), as one JUnit launch in the other failsafe
- * fork; see there for why. The excluded packages are exactly the other suite's.
+ * API, projection, rollout, spec, security, production-start and Kafka tests), as one JUnit launch
+ * in the other failsafe fork; see there for why. The excluded packages are exactly the other
+ * suite's.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane")
 @ExcludePackages({
   "io.fleetwave.controlplane.fault",
-  "io.fleetwave.controlplane.app",
-  "io.fleetwave.controlplane.kafka",
   "io.fleetwave.controlplane.identity",
   "io.fleetwave.controlplane.kubernetes"
 })
