@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,8 +27,12 @@ import org.junit.jupiter.api.Test;
  * creation is logged in chunks, each record below {@code max.message.bytes}; an engine takes it
  * over, the rebuild folds it to the same rows, and a creation cut between its chunks (a leader that
  * stopped there) is logged again and folds once.
+ *
+ * <p>Runs after the other tests of its application (OrderThenClassName): its rollout stays in the
+ * shared log, and the tests that fold every rollout would fold it again.
  */
 @QuarkusTest
+@Order(Order.DEFAULT + 1)
 class LargeRolloutIT {
   private static final Duration BOUND = Duration.ofSeconds(120);
 
