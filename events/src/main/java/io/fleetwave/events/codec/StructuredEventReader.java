@@ -180,8 +180,12 @@ final class StructuredEventReader {
       } catch (URISyntaxException e) {
         return null;
       }
-      // The SDK's own parser for the attribute, so both accept the same times.
-      Instant at = Time.parseTime("time", time).toInstant();
+      // The codec's own form read directly; any other the SDK's parser reads, as the tree path
+      // does.
+      Instant at = UtcTimestamps.parseOrNull(time);
+      if (at == null) {
+        at = Time.parseTime("time", time).toInstant();
+      }
       Envelope<FleetEvent> envelope =
           new Envelope<>(id, sourceUri, type, subject, at, epochValue, seqValue, data);
       return new Read(envelope, Math.toIntExact(dataStart), Math.toIntExact(dataEnd));
