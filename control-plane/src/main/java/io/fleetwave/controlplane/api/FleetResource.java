@@ -35,8 +35,8 @@ public class FleetResource {
       description =
           "At most fleetwave.api.summary-max-age old (default 2 s): counted at most once per half"
               + " of it, one count at a time, in the background while the previous count is"
-              + " served, whatever the number of callers; a count older than the bound is never"
-              + " served (the caller waits for a new one).")
+              + " served, whatever the number of callers, and on schedule while it is being read;"
+              + " a count older than the bound is never served (the caller waits for a new one).")
   public Uni<FleetSummary> summary() {
     return summaries.summary();
   }

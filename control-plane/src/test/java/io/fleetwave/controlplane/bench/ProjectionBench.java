@@ -113,7 +113,13 @@ public final class ProjectionBench {
                   settings.port(),
                   env,
                   out.resolve("control-plane-" + settings.nodes() + ".log"))) {
-        ProjectionRate.Result projection = ProjectionRate.measure(db, settings);
+        ProjectionRate.Result projection;
+        String sessions;
+        try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
+          projection = ProjectionRate.measure(db, settings);
+          sessions = waits.report();
+        }
+        System.out.print(sessions);
         // Latency before the COPY: a million-row COPY (and the autovacuum and checkpoint after it)
         // on the same database would otherwise stall the first probes.
         LatencyProbe.Result latency =

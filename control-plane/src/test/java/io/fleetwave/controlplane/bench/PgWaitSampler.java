@@ -1,0 +1,89 @@
+package io.fleetwave.controlplane.bench;
+
+import io.fleetwave.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What the control plane's PostgreSQL sessions are doing while the projection works through its
+ * backlog: {@code pg_stat_activity} sampled every 10 ms for its sessions (the bench's own JDBC
+ * sessions left out), counted by application name, state and wait event. "active" with no wait
+ * event is PostgreSQL executing; "idle in transaction" is a transaction waiting for the control
+ * plane's next statement (a round trip, or the control plane's own work between statements); "idle"
+ * is no batch at all. It tells whether the projection waits on the database or the database on the
+ * projection.
+ */
+final class PgWaitSampler implements AutoCloseable {
+  private static final String SAMPLE =
+      "SELECT application_name || ' ' || state AS state,"
+          + " coalesce(wait_event_type || ':' || wait_event, '-') AS waiting"
+          + " FROM pg_stat_activity WHERE backend_type = 'client backend'"
+          + " AND pid <> pg_backend_pid() AND application_name NOT LIKE 'PostgreSQL JDBC%'";
+
+  private final Map<String, Integer> counts = new TreeMap<>();
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final Thread thread;
+  private int samples;
+
+  PgWaitSampler(EmbeddedPostgres postgres) {
+    thread =
+        Thread.ofPlatform()
+            .name("bench-pg-waits")
+            .start(
+                () -> {
+                  try (Connection db =
+                          DriverManager.getConnection(
+                              postgres.jdbcUrl(),
+                              EmbeddedPostgres.USER,
+                              EmbeddedPostgres.PASSWORD);
+                      Statement statement = db.createStatement()) {
+                    while (running.get()) {
+                      sample(statement);
+                      Thread.sleep(10); // the sampling period, not a wait on a condition
+                    }
+                  } catch (Exception e) {
+                    throw new IllegalStateException("sampling pg_stat_activity failed", e);
+                  }
+                });
+  }
+
+  private synchronized void sample(Statement statement) throws java.sql.SQLException {
+    samples++;
+    try (ResultSet rows = statement.executeQuery(SAMPLE)) {
+      while (rows.next()) {
+        counts.merge(rows.getString("state") + " / " + rows.getString("waiting"), 1, Integer::sum);
+      }
+    }
+  }
+
+  /** The share of samples per (state / wait event), busiest first, one line each. */
+  synchronized String report() {
+    StringBuilder text = new StringBuilder();
+    text.append(
+        "  PostgreSQL sessions of the control plane during the backlog (%,d samples, 10 ms):%n"
+            .formatted(samples));
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(12)
+        .forEach(
+            e ->
+                text.append(
+                    "    %5.1f %%  %s%n".formatted(100.0 * e.getValue() / samples, e.getKey())));
+    return text.toString();
+  }
+
+  @Override
+  public void close() {
+    running.set(false);
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
