@@ -61,11 +61,15 @@ final class PgWaitSampler implements AutoCloseable {
     }
   }
 
-  /** The share of samples per (state / wait event), busiest first, one line each. */
+  /**
+   * Per (session, state / wait event), busiest first: how many of the control plane's sessions were
+   * in it on average (the pool holds several, so the figures add up to the pool's size).
+   */
   synchronized String report() {
     StringBuilder text = new StringBuilder();
     text.append(
-        "  PostgreSQL sessions of the control plane during the backlog (%,d samples, 10 ms):%n"
+        ("  PostgreSQL sessions of the control plane during the backlog, on average (%,d samples,"
+                + " 10 ms):%n")
             .formatted(samples));
     counts.entrySet().stream()
         .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
@@ -73,7 +77,7 @@ final class PgWaitSampler implements AutoCloseable {
         .forEach(
             e ->
                 text.append(
-                    "    %5.1f %%  %s%n".formatted(100.0 * e.getValue() / samples, e.getKey())));
+                    "    %5.2f  %s%n".formatted((double) e.getValue() / samples, e.getKey())));
     return text.toString();
   }
 
