@@ -47,8 +47,7 @@ public final class ProjectionTables {
             + "nodes (name, last_epoch, last_seq) SELECT n, -1, -1 FROM unnest($1::text[]) AS n"
             + " ORDER BY n ON CONFLICT (name) DO NOTHING";
     // NO KEY UPDATE, the lock the row's own UPDATE takes anyway: it serialises projection writers
-    // of
-    // a node as FOR UPDATE did, but leaves foreign keys to the node (desired_specs, gpus)
+    // of a node as FOR UPDATE did, but leaves foreign keys to the node (desired_specs, gpus)
     // unblocked.
     lockNodes =
         "SELECT name, last_epoch, last_seq FROM "
