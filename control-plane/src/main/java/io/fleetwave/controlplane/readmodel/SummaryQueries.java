@@ -50,8 +50,8 @@ public class SummaryQueries {
 
   private final AsyncLoadingCache<String, FleetSummary> cached;
   private final Duration maxAge;
-  private volatile long lastReadNanos;
-  private volatile boolean everRead;
+  // As if last read before the keep-counting window: nothing is counted until a first read.
+  private volatile long lastReadNanos = System.nanoTime() - KEEP_COUNTING_FOR.toNanos();
 
   public SummaryQueries(Pool pool, ApiConfig config) {
     this.maxAge = config.summaryMaxAge();
@@ -65,7 +65,6 @@ public class SummaryQueries {
   /** The summary, at most {@code fleetwave.api.summary-max-age} old. */
   public Uni<FleetSummary> summary() {
     lastReadNanos = System.nanoTime();
-    everRead = true;
     return Uni.createFrom().completionStage(() -> cached.get(FLEET));
   }
 
@@ -87,7 +86,7 @@ public class SummaryQueries {
   // The count lands in the cache by itself; a failed one keeps the value held (Caffeine logs it).
   @SuppressWarnings("FutureReturnValueIgnored")
   private void recountIfRead() {
-    if (everRead && System.nanoTime() - lastReadNanos < KEEP_COUNTING_FOR.toNanos()) {
+    if (System.nanoTime() - lastReadNanos < KEEP_COUNTING_FOR.toNanos()) {
       cached.synchronous().refresh(FLEET);
     }
   }

@@ -40,16 +40,13 @@ final class BenchFleet {
 
   /** Event {@code seq} of node {@code node}. */
   static Envelope<NodeEvent> event(int node, long seq, Instant time) {
-    NodeEvent data;
     if (seq == 0) {
-      data = registration(node);
-    } else if (isInventory(node, seq)) {
-      data = inventory(node, (int) (seq / 10) % 3);
-    } else {
-      data = new Heartbeat("boot-" + node, seq * 10);
+      return envelope(node, seq, time, registration(node));
     }
-    String name = nodeName(node);
-    return Envelope.of(URI.create("fleetwave:bench/" + name), name, time, EPOCH, seq, data);
+    if (isInventory(node, seq)) {
+      return envelope(node, seq, time, inventory(node, (int) (seq / 10) % 3));
+    }
+    return heartbeat(node, seq, time);
   }
 
   /** The first event after the registration, then one in ten, on a seq that depends on the node. */
@@ -59,14 +56,12 @@ final class BenchFleet {
 
   /** A heartbeat as event {@code seq} of node {@code node}, whatever that seq carries otherwise. */
   static Envelope<NodeEvent> heartbeat(int node, long seq, Instant time) {
+    return envelope(node, seq, time, new Heartbeat("boot-" + node, seq * 10));
+  }
+
+  private static Envelope<NodeEvent> envelope(int node, long seq, Instant time, NodeEvent data) {
     String name = nodeName(node);
-    return Envelope.of(
-        URI.create("fleetwave:bench/" + name),
-        name,
-        time,
-        EPOCH,
-        seq,
-        new Heartbeat("boot-" + node, seq * 10));
+    return Envelope.of(URI.create("fleetwave:bench/" + name), name, time, EPOCH, seq, data);
   }
 
   static byte[] encoded(int node, long seq) {

@@ -3,9 +3,10 @@ package io.fleetwave.controlplane.bench;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
+import java.util.HashMap;
 import java.util.Map;
 
-/** The embedded services the API benches run the packaged control plane against. */
+/** The embedded services the benches run the packaged control plane against. */
 final class BenchServices {
   private BenchServices() {}
 
@@ -15,24 +16,30 @@ final class BenchServices {
     kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
   }
 
+  /** The control plane's settings for these services (a mutable map, for a bench to add to). */
+  static Map<String, String> controlPlane(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
+    return new HashMap<>(
+        Map.of(
+            "KAFKA_BOOTSTRAP_SERVERS",
+            kafka.bootstrapServers(),
+            "QUARKUS_DATASOURCE_REACTIVE_URL",
+            postgres.reactiveUrl(),
+            "QUARKUS_DATASOURCE_JDBC_URL",
+            postgres.jdbcUrl(),
+            "QUARKUS_DATASOURCE_USERNAME",
+            EmbeddedPostgres.USER,
+            "QUARKUS_DATASOURCE_PASSWORD",
+            EmbeddedPostgres.PASSWORD));
+  }
+
   /**
-   * The control plane's settings for these services, its rollout engine off: the benches' stand-in
-   * writer moves the seeded rollouts on.
+   * As {@link #controlPlane}, its rollout engine off: the benches' stand-in writer moves the seeded
+   * rollouts on.
    */
   static Map<String, String> controlPlaneWithoutEngine(
       EmbeddedKafka kafka, EmbeddedPostgres postgres) {
-    return Map.of(
-        "KAFKA_BOOTSTRAP_SERVERS",
-        kafka.bootstrapServers(),
-        "QUARKUS_DATASOURCE_REACTIVE_URL",
-        postgres.reactiveUrl(),
-        "QUARKUS_DATASOURCE_JDBC_URL",
-        postgres.jdbcUrl(),
-        "QUARKUS_DATASOURCE_USERNAME",
-        EmbeddedPostgres.USER,
-        "QUARKUS_DATASOURCE_PASSWORD",
-        EmbeddedPostgres.PASSWORD,
-        "FLEETWAVE_ROLLOUT_ENGINE_ENABLED",
-        "false");
+    Map<String, String> env = controlPlane(kafka, postgres);
+    env.put("FLEETWAVE_ROLLOUT_ENGINE_ENABLED", "false");
+    return env;
   }
 }

@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -79,14 +78,7 @@ public final class ProjectionBench {
 
       BenchKeys keys = BenchKeys.forBench(settings.nodes());
       double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings, keys);
-      Map<String, String> env =
-          new HashMap<>(
-              Map.of(
-                  "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-                  "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
-                  "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
-                  "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
-                  "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD));
+      Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
       // -Dbench.consumers=N: the projection's consumers in the process (the channel's partitions
       // attribute), to compare against one consumer on the same machine.
       String consumers = System.getProperty("bench.consumers", "");
