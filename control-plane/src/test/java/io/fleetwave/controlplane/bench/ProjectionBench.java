@@ -85,7 +85,7 @@ public final class ProjectionBench {
       if (!consumers.isBlank() && !consumers.startsWith("$")) {
         env.put("MP_MESSAGING_INCOMING_NODE_EVENTS_PARTITIONS", consumers);
       }
-      logSlowWork(postgres, out.resolve("postgresql-" + settings.nodes()));
+      configurePostgres(postgres, out.resolve("postgresql-" + settings.nodes()));
       try (Connection db =
           DriverManager.getConnection(
               postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
@@ -107,11 +107,17 @@ public final class ProjectionBench {
                   out.resolve("control-plane-" + settings.nodes() + ".log"))) {
         ProjectionRate.Result projection;
         String sessions;
+        if (PgStatementProfile.requested()) {
+          PgStatementProfile.reset(db);
+        }
         try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
           projection = ProjectionRate.measure(db, settings);
           sessions = waits.report();
         }
         System.out.print(sessions);
+        if (PgStatementProfile.requested()) {
+          System.out.print(PgStatementProfile.report(db));
+        }
         // Latency before the COPY: a million-row COPY (and the autovacuum and checkpoint after it)
         // on the same database would otherwise stall the first probes.
         LatencyProbe.Result latency =
@@ -130,42 +136,64 @@ public final class ProjectionBench {
   }
 
   /**
-   * {@code -Dbench.pgSlowMillis=N}: PostgreSQL logs every statement slower than N ms with its plan
-   * (auto_explain), every checkpoint, autovacuum run and lock wait into files under {@code
-   * directory}, so a stalled batch can be matched to what the database was doing at the time. The
-   * log collector takes effect only at a start, so the database restarts once (before the control
-   * plane starts).
+   * Settings that need PostgreSQL restarted, applied with one restart before the control plane
+   * starts (the log collector and preloaded libraries take effect only at a start).
+   *
+   * <p>{@code -Dbench.pgSlowMillis=N}: PostgreSQL logs every statement slower than N ms with its
+   * plan (auto_explain), every checkpoint, autovacuum run and lock wait into files under {@code
+   * directory}, so a stalled batch can be matched to what the database was doing at the time.
+   *
+   * <p>{@code -Dbench.pgStatements=true}: {@link PgStatementProfile}.
    */
-  private static void logSlowWork(EmbeddedPostgres postgres, Path directory) throws Exception {
+  private static void configurePostgres(EmbeddedPostgres postgres, Path directory)
+      throws Exception {
     String slow = System.getProperty("bench.pgSlowMillis", "");
-    if (slow.isBlank() || slow.startsWith("$")) {
+    boolean logSlow = !slow.isBlank() && !slow.startsWith("$");
+    List<String> settings = new ArrayList<>();
+    List<String> preload = new ArrayList<>();
+    if (logSlow) {
+      Files.createDirectories(directory);
+      preload.add("auto_explain");
+      settings.add("ALTER SYSTEM SET logging_collector = on");
+      // The plan of each slow statement too (row counts, no per-node timing: cheap enough), and
+      // no bind parameters: a batch's arrays would make each line megabytes long.
+      settings.add("ALTER SYSTEM SET auto_explain.log_min_duration = " + slow.strip());
+      settings.add("ALTER SYSTEM SET auto_explain.log_analyze = on");
+      settings.add("ALTER SYSTEM SET auto_explain.log_timing = off");
+      settings.add("ALTER SYSTEM SET log_parameter_max_length = 0");
+      settings.add("ALTER SYSTEM SET log_directory = '" + directory.toAbsolutePath() + "'");
+      settings.add(
+          "ALTER SYSTEM SET log_min_duration_statement = " + Integer.parseInt(slow.strip()));
+      settings.add("ALTER SYSTEM SET log_checkpoints = on");
+      settings.add("ALTER SYSTEM SET log_autovacuum_min_duration = 0");
+      settings.add("ALTER SYSTEM SET log_lock_waits = on");
+      settings.add("ALTER SYSTEM SET log_line_prefix = '%m [%p] '");
+    }
+    if (PgStatementProfile.requested()) {
+      preload.add(PgStatementProfile.LIBRARY);
+      settings.addAll(PgStatementProfile.settings());
+    }
+    if (preload.isEmpty()) {
       return;
     }
-    java.nio.file.Files.createDirectories(directory);
+    settings.add("ALTER SYSTEM SET shared_preload_libraries = '" + String.join(",", preload) + "'");
     try (Connection db =
             DriverManager.getConnection(
                 postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
         var statement = db.createStatement()) {
-      statement.execute("ALTER SYSTEM SET logging_collector = on");
-      // The plan of each slow statement too (row counts, no per-node timing: cheap enough), and
-      // no bind parameters: a batch's arrays would make each line megabytes long.
-      statement.execute("LOAD 'auto_explain'");
-      statement.execute("ALTER SYSTEM SET shared_preload_libraries = 'auto_explain'");
-      statement.execute("ALTER SYSTEM SET auto_explain.log_min_duration = " + slow.strip());
-      statement.execute("ALTER SYSTEM SET auto_explain.log_analyze = on");
-      statement.execute("ALTER SYSTEM SET auto_explain.log_timing = off");
-      statement.execute("ALTER SYSTEM SET log_parameter_max_length = 0");
-      statement.execute("ALTER SYSTEM SET log_directory = '" + directory.toAbsolutePath() + "'");
-      statement.execute(
-          "ALTER SYSTEM SET log_min_duration_statement = " + Integer.parseInt(slow.strip()));
-      statement.execute("ALTER SYSTEM SET log_checkpoints = on");
-      statement.execute("ALTER SYSTEM SET log_autovacuum_min_duration = 0");
-      statement.execute("ALTER SYSTEM SET log_lock_waits = on");
-      statement.execute("ALTER SYSTEM SET log_line_prefix = '%m [%p] '");
+      if (logSlow) {
+        // Loaded into this session so that its settings are checked as they are written.
+        statement.execute("LOAD 'auto_explain'");
+      }
+      for (String setting : settings) {
+        statement.execute(setting);
+      }
     }
     postgres.stop();
     postgres.restart();
-    System.out.println("PostgreSQL logs slow work to " + directory.toAbsolutePath());
+    if (logSlow) {
+      System.out.println("PostgreSQL logs slow work to " + directory.toAbsolutePath());
+    }
   }
 
   /** The machine's load average over the last minute, printed next to each figure. */
