@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The GPUs and MIG instances of a batch's inventories as column arrays, so that each table takes
- * one INSERT ... SELECT FROM unnest(...) per batch instead of one execution per row.
+ * one statement over unnest(...) per batch instead of one execution per row.
  */
 final class InventoryRows {
   private final List<String> gpuNodes = new ArrayList<>();
@@ -56,15 +56,7 @@ final class InventoryRows {
     }
   }
 
-  boolean hasGpus() {
-    return !gpuNodes.isEmpty();
-  }
-
-  boolean hasInstances() {
-    return !instanceNodes.isEmpty();
-  }
-
-  /** The columns of {@link ProjectionTables#insertGpu}, in order. */
+  /** The reported columns of {@link ProjectionTables#replaceGpus}, in order. */
   Tuple gpus() {
     return Tuple.tuple()
         .addArrayOfString(gpuNodes.toArray(String[]::new))
@@ -82,7 +74,7 @@ final class InventoryRows {
         .addArrayOfString(healths.toArray(String[]::new));
   }
 
-  /** The columns of {@link ProjectionTables#insertInstance}, in order. */
+  /** The reported columns of {@link ProjectionTables#replaceInstances}, in order. */
   Tuple instances() {
     return Tuple.tuple()
         .addArrayOfString(instanceNodes.toArray(String[]::new))

@@ -136,28 +136,23 @@ public class ProjectionWriter {
                 inventories.add(change.node(), inventory);
               });
     }
-    Tuple inventoriedNames = Tuple.tuple().addArrayOfString(inventoried.toArray(String[]::new));
+    String[] inventoriedNames = inventoried.toArray(String[]::new);
     return batch(conn, tables.updateFacts, facts)
         .chain(() -> whole(conn, tables.updatePosition, positionArrays(changes.nodes())))
         .chain(
             () ->
                 inventoried.isEmpty()
                     ? Uni.createFrom().voidItem()
-                    : conn.preparedQuery(tables.deleteInstances)
-                        .execute(inventoriedNames)
+                    : whole(
+                            conn,
+                            tables.replaceGpus,
+                            inventories.gpus().addArrayOfString(inventoriedNames))
                         .chain(
-                            () -> conn.preparedQuery(tables.deleteGpus).execute(inventoriedNames))
-                        .replaceWithVoid())
-        .chain(
-            () ->
-                inventories.hasGpus()
-                    ? whole(conn, tables.insertGpu, inventories.gpus())
-                    : Uni.createFrom().voidItem())
-        .chain(
-            () ->
-                inventories.hasInstances()
-                    ? whole(conn, tables.insertInstance, inventories.instances())
-                    : Uni.createFrom().voidItem())
+                            () ->
+                                whole(
+                                    conn,
+                                    tables.replaceInstances,
+                                    inventories.instances().addArrayOfString(inventoriedNames))))
         .chain(
             () ->
                 changes.history().isEmpty()

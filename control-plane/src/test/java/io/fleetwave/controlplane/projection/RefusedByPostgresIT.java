@@ -36,8 +36,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
- * Invariant 7 for records that decode but whose data PostgreSQL refuses: each of a
- * constraint-breaking, a NUL-byte and an oversized event in the middle of one batch lands on
+ * Invariant 7 for records that decode but whose data PostgreSQL refuses: each of an inventory and a
+ * registration with a NUL byte and an oversized event in the middle of one batch lands on
  * fleet.node-events.dlq unchanged, with the SQLSTATE and the server's message as its cause, and the
  * events before and after it in the same batch, of the same node and of another, are projected; a
  * rebuild from offset 0 leaves the same events out and ends equal.
@@ -54,7 +54,8 @@ class RefusedByPostgresIT {
 
   @Test
   void eventsPostgresRefusesAreDeadLetteredWithTheirSqlStateAndTheRestOfTheirBatchIsProjected() {
-    Refused duplicateGpu =
+    // A NUL byte in a GPU's product: refused by the statement that writes the inventory's GPUs.
+    Refused nulByteInGpu =
         new Refused(
             Events.envelope(
                 NODE,
@@ -62,9 +63,10 @@ class RefusedByPostgresIT {
                 2,
                 new GpuInventoryReported(
                     List.of(
-                        Events.gpu(0, Events.H100, MigMode.DISABLED),
-                        Events.gpu(0, Events.H100, MigMode.DISABLED)))),
-            "refused by PostgreSQL: SQLSTATE 23505");
+                        GpuBuilder.from(Events.gpu(0, Events.H100, MigMode.DISABLED))
+                            .product("NVIDIA H100\u0000")
+                            .build()))),
+            "SQLSTATE 22");
     Refused nulByte =
         new Refused(Events.envelope(NODE, 1, 3, kernel("6.8.0\u0000-85")), "SQLSTATE 22");
     Refused oversized =
@@ -77,7 +79,7 @@ class RefusedByPostgresIT {
             Events.envelope(
                 NODE, 1, 0, Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of())),
             Events.envelope(NODE, 1, 1, Events.inventory(Events.H100, 1, MigMode.DISABLED)),
-            duplicateGpu.event(),
+            nulByteInGpu.event(),
             Events.envelope(
                 NEIGHBOUR,
                 1,
@@ -88,7 +90,7 @@ class RefusedByPostgresIT {
             Events.envelope(NEIGHBOUR, 1, 1, Events.inventory(Events.H200, 1, MigMode.DISABLED)),
             Events.envelope(NODE, 1, 5, Events.heartbeat(5)),
             Events.envelope(NODE, 1, 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
-    List<Refused> refused = List.of(duplicateGpu, nulByte, oversized);
+    List<Refused> refused = List.of(nulByteInGpu, nulByte, oversized);
 
     try (TopicClient topic = new TopicClient(bootstrap)) {
       List<RecordMetadata> sent = topic.publishTogether(batch);

@@ -40,6 +40,11 @@ public record Gpu(
       throw new IllegalArgumentException(
           "field 'vfsEnabled' (" + vfsEnabled + ") exceeds 'vfsTotal' (" + vfsTotal + ")");
     }
-    instances = instances == null ? List.of() : List.copyOf(instances);
+    instances =
+        Require.distinct(
+            instances == null ? List.of() : List.copyOf(instances),
+            GpuInstance::placementStart,
+            "instances",
+            "placementStart");
   }
 }

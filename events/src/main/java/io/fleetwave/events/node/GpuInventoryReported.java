@@ -6,6 +6,6 @@ import java.util.List;
 public record GpuInventoryReported(List<Gpu> gpus) implements NodeEvent {
   public GpuInventoryReported {
     Require.notNull(gpus, "gpus");
-    gpus = List.copyOf(gpus);
+    gpus = Require.distinct(List.copyOf(gpus), Gpu::index, "gpus", "GPU index");
   }
 }

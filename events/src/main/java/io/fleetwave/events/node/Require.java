@@ -1,5 +1,10 @@
 package io.fleetwave.events.node;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
 /**
  * Field checks for event and command records: the message names the missing field, for dead-letter
  * and rejection reasons. Public so the spec and command records share the wording.
@@ -41,5 +46,22 @@ public final class Require {
       throw new IllegalArgumentException("field '" + field + "' must be positive: " + value);
     }
     return value;
+  }
+
+  /**
+   * Refuses a list in which two elements share a key, naming the first repeated key: a node's GPUs
+   * by index, a GPU's MIG instances by placement. The projection stores them keyed so.
+   */
+  public static <T> List<T> distinct(
+      List<T> values, Function<T, ?> key, String field, String keyName) {
+    Set<Object> seen = new HashSet<>();
+    for (T value : values) {
+      Object k = key.apply(value);
+      if (!seen.add(k)) {
+        throw new IllegalArgumentException(
+            "field '" + field + "' lists " + keyName + " " + k + " more than once");
+      }
+    }
+    return values;
   }
 }

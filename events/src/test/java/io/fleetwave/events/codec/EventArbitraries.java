@@ -74,7 +74,7 @@ final class EventArbitraries {
   }
 
   static Arbitrary<GpuInventoryReported> inventories() {
-    return gpus().list().ofMaxSize(8).map(GpuInventoryReported::new);
+    return gpus().list().ofMaxSize(8).uniqueElements(Gpu::index).map(GpuInventoryReported::new);
   }
 
   static Arbitrary<Gpu> gpus() {
@@ -90,7 +90,7 @@ final class EventArbitraries {
             Arbitraries.longs().between(1, 200_000),
             Arbitraries.of(MigMode.class),
             Arbitraries.of(MigMode.class),
-            instance.list().ofMaxSize(7),
+            instance.list().ofMaxSize(7).uniqueElements(GpuInstance::placementStart),
             Arbitraries.integers().between(0, 32),
             Arbitraries.of(GpuHealth.class))
         .as(

@@ -7,12 +7,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.node.DriverProvider;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.node.GpuInstance;
+import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeRegistered;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -116,6 +122,26 @@ class EventCodecTest {
   }
 
   @Test
+  void rejectsAnInventoryListingAGpuIndexTwice() throws Exception {
+    ObjectNode json = json(envelope(inventory()));
+    ((ObjectNode) json.at("/data/gpus/1")).put("index", 0);
+
+    assertRejected(
+        EventCodec.mapper().writeValueAsBytes(json),
+        "field 'gpus' lists GPU index 0 more than once");
+  }
+
+  @Test
+  void rejectsAGpuListingAMigPlacementTwice() throws Exception {
+    ObjectNode json = json(envelope(inventory()));
+    ((ObjectNode) json.at("/data/gpus/0/instances/1")).put("placementStart", 0);
+
+    assertRejected(
+        EventCodec.mapper().writeValueAsBytes(json),
+        "field 'instances' lists placementStart 0 more than once");
+  }
+
+  @Test
   void acceptsUnknownExtraFieldsWithinAVersion() throws Exception {
     byte[] bytes = edit(j -> ((ObjectNode) j.get("data")).put("addedLater", 1));
 
@@ -127,6 +153,31 @@ class EventCodecTest {
     Envelope<Heartbeat> beat = envelope(new Heartbeat("boot-1", 30));
 
     assertThat(EventCodec.decode(EventCodec.encode(beat))).isEqualTo(beat);
+  }
+
+  /** Two MIG-enabled H100s with two instances each, at placements 0 and 4. */
+  private static GpuInventoryReported inventory() {
+    List<GpuInstance> instances =
+        List.of(new GpuInstance("3g.40gb", 0, 4), new GpuInstance("3g.40gb", 4, 4));
+    return new GpuInventoryReported(
+        List.of(h100(0, "0000:10:00.0", instances), h100(1, "0000:11:00.0", instances)));
+  }
+
+  private static Gpu h100(int index, String pciBusId, List<GpuInstance> instances) {
+    return new Gpu(
+        index,
+        "GPU-" + index,
+        pciBusId,
+        "0x233010DE",
+        "NVIDIA H100 80GB HBM3",
+        81559,
+        true,
+        MigMode.ENABLED,
+        MigMode.ENABLED,
+        instances,
+        0,
+        0,
+        GpuHealth.HEALTHY);
   }
 
   private static <E extends io.fleetwave.events.FleetEvent> Envelope<E> envelope(E data) {

@@ -1,0 +1,220 @@
+package io.fleetwave.controlplane.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuInstance;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testsupport.services.PostgresExtension;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The projection writes an inventory as the difference to what it stored: the GPU and MIG instance
+ * rows end equal to the newest inventory, whatever changed (GPUs added, removed or changed, MIG
+ * instances added, removed or resized, everything dropped), and a row that did not change is not
+ * written at all (its row version, xmin, stays), which is what makes a restated inventory cheap.
+ */
+@ExtendWith(PostgresExtension.class)
+class InventoryWriteIT {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+  private static final String NODE = "inventory-0";
+  private static final String OTHER = "inventory-1";
+
+  EmbeddedPostgres postgres;
+  private Vertx vertx;
+  private Pool pool;
+  private ProjectionWriter writer;
+  private long seq;
+
+  @BeforeEach
+  void migrate() throws Exception {
+    MigratedDatabase.migrate(postgres);
+    vertx = Vertx.vertx();
+    pool = MigratedDatabase.pool(postgres, vertx);
+    writer = new ProjectionWriter(pool);
+    try (Connection db = connect();
+        Statement sql = db.createStatement()) {
+      sql.execute("TRUNCATE nodes CASCADE");
+    }
+    project(
+        List.of(
+            Events.envelope(
+                NODE, 1, seq++, Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of())),
+            Events.envelope(
+                OTHER, 1, 0, Events.registered(OTHER, HostKind.UBUNTU, "580.95.05", Map.of())),
+            Events.envelope(OTHER, 1, 1, Events.inventory(Events.H100, 2, MigMode.ENABLED))));
+  }
+
+  @AfterEach
+  void close() {
+    pool.closeAndAwait();
+    vertx.closeAndAwait();
+  }
+
+  @Test
+  void anInventoryRestatedUnchangedRewritesNoRow() throws Exception {
+    GpuInventoryReported inventory = Events.inventory(Events.H100, 4, MigMode.ENABLED);
+    report(inventory);
+    Map<String, String> versions = rowVersions();
+    assertThat(versions).hasSize(4 + 4 * 2);
+
+    report(inventory);
+
+    assertThat(rowVersions()).as("row versions after the same inventory again").isEqualTo(versions);
+    assertThat(rows()).isEqualTo(expectedRows(inventory));
+  }
+
+  @Test
+  void theStoredRowsFollowEveryKindOfChangeAndOnlyTheChangedRowsAreWritten() throws Exception {
+    report(Events.inventory(Events.H100, 3, MigMode.ENABLED));
+    Map<String, String> before = rowVersions();
+
+    Gpu unchanged = Events.gpu(0, Events.H100, MigMode.ENABLED);
+    Gpu resized =
+        GpuBuilder.from(Events.gpu(1, Events.H100, MigMode.ENABLED))
+            .instances(List.of(new GpuInstance("4g.40gb", 0, 4), new GpuInstance("1g.10gb", 6, 1)))
+            .build();
+    Gpu added = Events.gpu(3, Events.H200, MigMode.DISABLED);
+    GpuInventoryReported changed = new GpuInventoryReported(List.of(unchanged, resized, added));
+    report(changed);
+
+    assertThat(rows()).isEqualTo(expectedRows(changed));
+    Map<String, String> after = rowVersions();
+    assertThat(after)
+        .as("GPU 0 and its instances, unchanged, keep their row versions")
+        .containsEntry("gpu 0", before.get("gpu 0"))
+        .containsEntry("instance 0/0", before.get("instance 0/0"))
+        .containsEntry("instance 0/4", before.get("instance 0/4"))
+        .as("GPU 1 kept its row (same values); its resized instance was rewritten")
+        .containsEntry("gpu 1", before.get("gpu 1"));
+    assertThat(after.get("instance 1/0")).isNotEqualTo(before.get("instance 1/0"));
+
+    Gpu migOff = GpuBuilder.from(unchanged).migMode(MigMode.DISABLED).instances(List.of()).build();
+    GpuInventoryReported disabled = new GpuInventoryReported(List.of(migOff, added));
+    report(disabled);
+    assertThat(rows()).isEqualTo(expectedRows(disabled));
+
+    GpuInventoryReported none = new GpuInventoryReported(List.of());
+    report(none);
+    assertThat(rows()).as("an empty inventory leaves no GPU of the node").isEmpty();
+
+    assertThat(rowsOf(OTHER))
+        .as("the other node's rows, never reported again, untouched")
+        .isEqualTo(expectedRows(Events.inventory(Events.H100, 2, MigMode.ENABLED)));
+  }
+
+  @Test
+  void severalInventoriesOfANodeInOneBatchLeaveTheNewest() throws Exception {
+    report(Events.inventory(Events.H100, 2, MigMode.ENABLED));
+    GpuInventoryReported newest = Events.inventory(Events.H200, 3, MigMode.DISABLED);
+
+    project(
+        List.of(
+            Events.envelope(NODE, 1, seq++, Events.inventory(Events.L4, 1, MigMode.DISABLED)),
+            Events.envelope(NODE, 1, seq++, newest)));
+
+    assertThat(rows()).isEqualTo(expectedRows(newest));
+  }
+
+  private void report(GpuInventoryReported inventory) {
+    project(List.of(Events.envelope(NODE, 1, seq++, inventory)));
+  }
+
+  private void project(List<Envelope<NodeEvent>> events) {
+    writer.apply(ProjectionTables.LIVE, events).await().atMost(BOUND);
+  }
+
+  /** Every GPU and instance row of the node as text, by its key. */
+  private Map<String, String> rows() throws SQLException {
+    return rowsOf(NODE);
+  }
+
+  private Map<String, String> rowsOf(String node) throws SQLException {
+    return query(
+        "SELECT 'gpu ' || gpu_index AS key, concat_ws(',', uuid, pci_bus_id, pci_device_id,"
+            + " product, memory_mib, mig_capable, mig_mode, mig_mode_pending, vfs_total,"
+            + " vfs_enabled, health) AS value FROM gpus WHERE node = '"
+            + node
+            + "' UNION ALL SELECT 'instance ' || gpu_index || '/' || placement_start,"
+            + " concat_ws(',', profile, placement_size) FROM gpu_instances WHERE node = '"
+            + node
+            + "'");
+  }
+
+  /** The row version (xmin) of every GPU and instance row of the node, by its key. */
+  private Map<String, String> rowVersions() throws SQLException {
+    return query(
+        "SELECT 'gpu ' || gpu_index AS key, xmin::text AS value FROM gpus WHERE node = '"
+            + NODE
+            + "' UNION ALL SELECT 'instance ' || gpu_index || '/' || placement_start, xmin::text"
+            + " FROM gpu_instances WHERE node = '"
+            + NODE
+            + "'");
+  }
+
+  private static Map<String, String> expectedRows(GpuInventoryReported inventory) {
+    Map<String, String> rows = new TreeMap<>();
+    for (Gpu gpu : inventory.gpus()) {
+      List<Object> values = new ArrayList<>();
+      values.add(gpu.uuid());
+      values.add(gpu.pciBusId());
+      values.add(gpu.pciDeviceId());
+      values.add(gpu.product());
+      values.add(gpu.memoryMiB());
+      values.add(gpu.migCapable() ? "t" : "f");
+      values.add(gpu.migMode().wireName());
+      values.add(gpu.migModePending().wireName());
+      values.add(gpu.vfsTotal());
+      values.add(gpu.vfsEnabled());
+      values.add(gpu.health().wireName());
+      rows.put(
+          "gpu " + gpu.index(), String.join(",", values.stream().map(String::valueOf).toList()));
+      for (GpuInstance instance : gpu.instances()) {
+        rows.put(
+            "instance " + gpu.index() + "/" + instance.placementStart(),
+            instance.profile() + "," + instance.placementSize());
+      }
+    }
+    return rows;
+  }
+
+  private Map<String, String> query(String sql) throws SQLException {
+    Map<String, String> rows = new TreeMap<>();
+    try (Connection db = connect();
+        Statement statement = db.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      while (result.next()) {
+        rows.put(result.getString("key"), result.getString("value"));
+      }
+    }
+    return rows;
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection(
+        postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+  }
+}
