@@ -110,9 +110,16 @@ public class NodeEventsConsumer {
         .emitOn(Infrastructure.getDefaultWorkerPool())
         .invoke(
             check -> {
-              for (KafkaRecord<String, byte[]> record : batch) {
-                switch (NodeEventAuthenticity.decode(
-                    check, record.getKey(), record.getPayload(), record.getHeaders())) {
+              List<KafkaRecord<String, byte[]>> received = batch.getRecords();
+              List<DecodedRecord> decoded =
+                  NodeEventAuthenticity.decodeAll(
+                      received,
+                      record ->
+                          NodeEventAuthenticity.decode(
+                              check, record.getKey(), record.getPayload(), record.getHeaders()));
+              for (int i = 0; i < received.size(); i++) {
+                KafkaRecord<String, byte[]> record = received.get(i);
+                switch (decoded.get(i)) {
                   case DecodedRecord.Accepted accepted -> events.add(new Pending(accepted, record));
                   case DecodedRecord.Rejected rejected ->
                       rejections.add(rejection(record, rejected.reason()));

@@ -254,10 +254,17 @@ public class ProjectionRebuild {
             records.forEach(record -> headers.add(record.headers()));
             // The live projection's check, so the rebuild refuses exactly what it refused.
             NodeEventAuthenticity.Check check = authenticity.forBatchBlocking(headers);
-            for (ConsumerRecord<String, byte[]> record : records) {
+            List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
+            records.forEach(batch::add);
+            List<DecodedRecord> decoded =
+                NodeEventAuthenticity.decodeAll(
+                    batch,
+                    record ->
+                        NodeEventAuthenticity.decode(
+                            check, record.key(), record.value(), record.headers()));
+            for (DecodedRecord record : decoded) {
               counts[0]++;
-              switch (NodeEventAuthenticity.decode(
-                  check, record.key(), record.value(), record.headers())) {
+              switch (record) {
                 case DecodedRecord.Accepted accepted -> events.add(accepted);
                 case DecodedRecord.Rejected ignored -> counts[1]++;
               }

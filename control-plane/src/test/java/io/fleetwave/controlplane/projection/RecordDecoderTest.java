@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.events.codec.EventCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class RecordDecoderTest {
@@ -34,5 +36,25 @@ class RecordDecoderTest {
     DecodedRecord decoded = RecordDecoder.decode("n", "nope".getBytes(StandardCharsets.UTF_8));
     assertThat(decoded).isInstanceOf(DecodedRecord.Rejected.class);
     assertThat(((DecodedRecord.Rejected) decoded).reason()).contains("envelope");
+  }
+
+  @Test
+  void aLargeBatchDecodesInParallelToTheSameVerdictsInRecordOrder() {
+    // Every seventh record refused (a key that is not its subject), the others of many nodes.
+    List<byte[]> values =
+        IntStream.range(0, 20 * NodeEventAuthenticity.PARALLEL_FROM)
+            .mapToObj(
+                i ->
+                    EventCodec.encode(Events.envelope("node-" + i % 97, 1, i, Events.heartbeat(i))))
+            .toList();
+    List<Integer> positions = IntStream.range(0, values.size()).boxed().toList();
+    java.util.function.Function<Integer, DecodedRecord> decode =
+        i -> RecordDecoder.decode(i % 7 == 0 ? "other" : "node-" + i % 97, values.get(i));
+
+    List<DecodedRecord> decoded = NodeEventAuthenticity.decodeAll(positions, decode);
+
+    assertThat(decoded).isEqualTo(positions.stream().map(decode).toList());
+    assertThat(decoded.get(7)).isInstanceOf(DecodedRecord.Rejected.class);
+    assertThat(((DecodedRecord.Accepted) decoded.get(8)).envelope().seq()).isEqualTo(8);
   }
 }
