@@ -426,7 +426,7 @@ class RolloutProgressReaderIT {
 
     RolloutView view = fullView.view(id).await().atMost(BOUND).orElseThrow();
     assertThat(view.name()).isEqualTo("created-since");
-    assertThat(view.spec().get("name").asText()).isEqualTo("created-since");
+    assertThat(view.spec().path("name").asText()).as("its request").isEqualTo("created-since");
   }
 
   @Test
