@@ -11,6 +11,7 @@ import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpecException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import io.fleetwave.controlplane.rollout.store.RolloutEventView;
+import io.fleetwave.controlplane.rollout.store.RolloutFullView;
 import io.fleetwave.controlplane.rollout.store.RolloutNodeFilter;
 import io.fleetwave.controlplane.rollout.store.RolloutNodeView;
 import io.fleetwave.controlplane.rollout.store.RolloutOverview;
@@ -93,6 +94,7 @@ public class RolloutsResource {
   private final RolloutPlanning planning;
   private final RolloutStore store;
   private final RolloutProgressReader progress;
+  private final RolloutFullView fullView;
   private final RolloutEngines engines;
   private final RolloutSignals signals;
   private final Duration requestWait;
@@ -103,6 +105,7 @@ public class RolloutsResource {
       RolloutPlanning planning,
       RolloutStore store,
       RolloutProgressReader progress,
+      RolloutFullView fullView,
       RolloutEngines engines,
       RolloutSignals signals,
       CurrentActor actor,
@@ -111,6 +114,7 @@ public class RolloutsResource {
     this.planning = planning;
     this.store = store;
     this.progress = progress;
+    this.fullView = fullView;
     this.engines = engines;
     this.signals = signals;
     this.requestWait = config.requestWait();
@@ -257,7 +261,7 @@ public class RolloutsResource {
       description =
           "Bounded whatever the rollout's size (about 100 KB at 10,000 nodes): progress.counts"
               + " counts every node, but progress.waves lists at most "
-              + RolloutStore.FULL_VIEW_NODES
+              + RolloutFullView.FULL_VIEW_NODES
               + " nodes (progress.nodesTruncated says when some are left out), and above that"
               + " many planned nodes the plan is shown truncated (truncated: true): each wave"
               + " with nodeCount, batchCount and its first batches, each batch with nodeCount"
@@ -267,7 +271,7 @@ public class RolloutsResource {
               + " GET /api/v1/rollouts/{id}/nodes (per-node states, paged)."
               + EXECUTION_NOTE)
   public Uni<RolloutView> get(@PathParam("id") String id) {
-    return store.view(uuid(id)).map(found -> found.orElseThrow(() -> unknown(id)));
+    return fullView.view(uuid(id)).map(found -> found.orElseThrow(() -> unknown(id)));
   }
 
   @GET

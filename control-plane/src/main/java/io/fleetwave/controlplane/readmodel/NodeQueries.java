@@ -31,9 +31,10 @@ public class NodeQueries {
   /**
    * One page of the nodes that match {@code where}: a condition over {@code nodes n} with its
    * positional parameters (the API's node filter builds it; the filter stays in the API so that
-   * this package does not depend on the REST layer).
+   * this package does not depend on the REST layer); each node as {@code view} says.
    */
-  public Uni<Page<NodeView>> list(String where, List<Object> params, PageRequest paging) {
+  public Uni<Page<NodeView>> list(
+      String where, List<Object> params, PageRequest paging, NodeListView view) {
     List<Object> pageParams = new ArrayList<>(params);
     pageParams.add(paging.size());
     pageParams.add(paging.offset());
@@ -51,7 +52,9 @@ public class NodeQueries {
             .execute(Tuple.from(params))
             .map(rows -> rows.iterator().next().getLong("total"));
     Uni<List<NodeView>> items =
-        pool.preparedQuery(pageSql).execute(Tuple.from(pageParams)).chain(this::withGpus);
+        pool.preparedQuery(pageSql)
+            .execute(Tuple.from(pageParams))
+            .chain(rows -> view == NodeListView.BRIEF ? withGpuModels(rows) : withGpus(rows));
     return Uni.combine()
         .all()
         .unis(items, total)
@@ -137,11 +140,70 @@ public class NodeQueries {
                 node(
                     row,
                     gpusByNode.getOrDefault(row.getString("name"), List.of()),
+                    null,
                     reconciles.get(row.getString("name"))))
         .toList();
   }
 
-  private static NodeView node(Row row, List<NodeView.GpuView> gpus, ReconcileState reconcile) {
+  /**
+   * The brief form of a page: the GPUs counted by model in PostgreSQL (a few rows a node instead of
+   * a row per GPU and per MIG instance).
+   */
+  private Uni<List<NodeView>> withGpuModels(RowSet<Row> nodeRows) {
+    List<Row> nodes = new ArrayList<>();
+    nodeRows.forEach(nodes::add);
+    if (nodes.isEmpty()) {
+      return Uni.createFrom().item(List.of());
+    }
+    Tuple names =
+        Tuple.tuple()
+            .addArrayOfString(nodes.stream().map(r -> r.getString("name")).toArray(String[]::new));
+    Uni<RowSet<Row>> models =
+        pool.preparedQuery(
+                "SELECT node, pci_device_id, min(product) AS product, count(*)::int AS gpus,"
+                    + " (count(*) FILTER (WHERE mig_mode = 'enabled'))::int AS mig_enabled,"
+                    + " (count(*) FILTER (WHERE health <> 'healthy'))::int AS not_healthy"
+                    + " FROM gpus WHERE node = ANY($1) GROUP BY node, pci_device_id"
+                    + " ORDER BY node, min(gpu_index)")
+            .execute(names);
+    Uni<Map<String, ReconcileState>> reconciles =
+        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
+            .execute(names)
+            .map(rows -> ReconcileRows.read(rows, List.of()));
+    return Uni.combine()
+        .all()
+        .unis(models, reconciles)
+        .with(
+            (modelRows, reconcileStates) -> {
+              Map<String, List<NodeView.GpuModelView>> byNode = new HashMap<>();
+              for (Row row : modelRows) {
+                byNode
+                    .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
+                    .add(
+                        new NodeView.GpuModelView(
+                            row.getString("pci_device_id"),
+                            row.getString("product"),
+                            row.getInteger("gpus"),
+                            row.getInteger("mig_enabled"),
+                            row.getInteger("not_healthy")));
+              }
+              return nodes.stream()
+                  .map(
+                      row ->
+                          node(
+                              row,
+                              null,
+                              byNode.getOrDefault(row.getString("name"), List.of()),
+                              reconcileStates.get(row.getString("name"))))
+                  .toList();
+            });
+  }
+
+  private static NodeView node(
+      Row row,
+      List<NodeView.GpuView> gpus,
+      List<NodeView.GpuModelView> gpuModels,
+      ReconcileState reconcile) {
     OffsetDateTime lastSeen = row.getOffsetDateTime("last_seen");
     Long desired = row.getLong("desired_generation");
     Convergence convergence = Convergence.of(desired, reconcile);
@@ -165,7 +227,8 @@ public class NodeQueries {
         reconcile == null ? 0 : reconcile.appliedGeneration(),
         convergence.converged(),
         convergence.reason(),
-        gpus);
+        gpus,
+        gpuModels);
   }
 
   private static String gpuKey(Row row) {

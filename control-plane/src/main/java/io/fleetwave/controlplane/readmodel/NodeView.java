@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,11 @@ import java.util.Map;
  * A node as the API shows it. Facts are null until the node's first NodeRegistered; {@code
  * desiredGeneration} is null until the node's first spec; {@code notConvergedReason} is null when
  * {@code converged}.
+ *
+ * <p>In full ({@link NodeListView#FULL}, and always for one node) it lists every GPU in {@code
+ * gpus} and has no {@code gpuModels}; in a brief listing ({@link NodeListView#BRIEF}) it has {@code
+ * gpuModels}, its GPUs counted by model, and no {@code gpus}. The absent one is left out of the
+ * JSON, not null.
  */
 public record NodeView(
     String name,
@@ -29,7 +35,8 @@ public record NodeView(
     long appliedGeneration,
     boolean converged,
     String notConvergedReason,
-    List<GpuView> gpus) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuView> gpus,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuModelView> gpuModels) {
 
   public record GpuView(
       int index,
@@ -45,6 +52,15 @@ public record NodeView(
       int vfsTotal,
       int vfsEnabled,
       String health) {}
+
+  /**
+   * A node's GPUs of one model, counted (the brief listing).
+   *
+   * @param migEnabled of them in MIG mode ({@code migMode} enabled)
+   * @param notHealthy of them whose health is not {@code healthy}
+   */
+  public record GpuModelView(
+      String pciDeviceId, String product, int gpus, int migEnabled, int notHealthy) {}
 
   public record InstanceView(String profile, Placement placement) {}
 

@@ -212,6 +212,73 @@ class NodesApiIT {
   }
 
   @Test
+  @SuppressWarnings("unchecked") // JSON objects read back as maps
+  void listsNodesBrieflyWithTheSameFactsAndTheirGpusCountedByModel() {
+    JsonPath full = listing("selector", "suite=api");
+    JsonPath brief = listing("selector", "suite=api", "view", "brief");
+
+    assertThat(brief.getList("items.name", String.class)).containsExactly(A, B, C, D);
+    assertThat(brief.getInt("total")).isEqualTo(4);
+    assertThat(listing("selector", "suite=api", "view", "full").getList("items", Map.class))
+        .as("view=full is the default")
+        .isEqualTo(full.getList("items", Map.class));
+    for (int i = 0; i < 4; i++) {
+      Map<String, Object> fullNode = new java.util.HashMap<>(full.getMap("items[" + i + "]"));
+      Map<String, Object> briefNode = new java.util.HashMap<>(brief.getMap("items[" + i + "]"));
+      assertThat(fullNode).doesNotContainKey("gpuModels");
+      assertThat(briefNode).doesNotContainKey("gpus");
+      List<Map<String, Object>> gpus = (List<Map<String, Object>>) fullNode.remove("gpus");
+      List<Map<String, Object>> models = (List<Map<String, Object>>) briefNode.remove("gpuModels");
+      assertThat(briefNode).as("the facts of " + fullNode.get("name")).isEqualTo(fullNode);
+      assertThat(models).as("the GPUs of " + fullNode.get("name")).isEqualTo(counted(gpus));
+    }
+    assertThat(brief.getList("items[0].gpuModels", Map.class))
+        .containsExactly(
+            Map.of(
+                "pciDeviceId", Events.H100,
+                "product", "NVIDIA H100 80GB HBM3",
+                "gpus", 2,
+                "migEnabled", 2,
+                "notHealthy", 0));
+  }
+
+  /** The full listing's GPUs counted by model, in order of first appearance: the oracle. */
+  private static List<Map<String, Object>> counted(List<Map<String, Object>> gpus) {
+    Map<String, Map<String, Object>> models = new java.util.LinkedHashMap<>();
+    for (Map<String, Object> gpu : gpus) {
+      Map<String, Object> model =
+          models.computeIfAbsent(
+              (String) gpu.get("pciDeviceId"),
+              id ->
+                  new java.util.HashMap<>(
+                      Map.of(
+                          "pciDeviceId", id,
+                          "product", gpu.get("product"),
+                          "gpus", 0,
+                          "migEnabled", 0,
+                          "notHealthy", 0)));
+      model.merge("gpus", 1, NodesApiIT::sum);
+      model.merge("migEnabled", "enabled".equals(gpu.get("migMode")) ? 1 : 0, NodesApiIT::sum);
+      model.merge("notHealthy", "healthy".equals(gpu.get("health")) ? 0 : 1, NodesApiIT::sum);
+    }
+    return List.copyOf(models.values());
+  }
+
+  private static Object sum(Object a, Object b) {
+    return (Integer) a + (Integer) b;
+  }
+
+  private static JsonPath listing(String... params) {
+    return given()
+        .queryParams(params(params))
+        .get("/api/v1/nodes")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath();
+  }
+
+  @Test
   void listsANodesChangesOfStateNewestFirstWithoutItsHeartbeats() {
     given()
         .get("/api/v1/nodes/" + A + "/events")
@@ -280,6 +347,12 @@ class NodesApiIT {
     problem("/api/v1/nodes?selector=-bad", 400, "bad-selector", "label key '-bad' is invalid");
     problem("/api/v1/nodes?hostKind=windows", 400, "bad-host-kind", "unknown host kind 'windows'");
     problem("/api/v1/nodes?gpuModel=H100", 400, "bad-gpu-model", "got 'H100'");
+    problem(
+        "/api/v1/nodes?view=compact",
+        400,
+        "bad-filter",
+        "query parameter 'view': unknown value 'compact'; allowed: full, brief");
+    problem("/api/v1/nodes?view=full,brief", 400, "bad-filter", "'view' takes one value");
     problem("/api/v1/nodes/no-such-node", 404, "unknown-node", "no node named 'no-such-node'");
     problem(
         "/api/v1/nodes/no-such-node/events", 404, "unknown-node", "no node named 'no-such-node'");

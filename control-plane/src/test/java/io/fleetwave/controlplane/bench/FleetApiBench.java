@@ -47,11 +47,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *       change every tenth event); the rate the projection actually applied is printed next to it;
  *   <li>a stand-in for the engine moves the rollout's nodes on every 100 ms;
  *   <li>{@code bench.fleetApiClients} (default 4) clients poll the endpoints a dashboard polls:
- *       nodes?size=500 (first and last page), fleet summary, the rollout's summary, a page of 500
- *       of its nodes, and its full view; and a trivial endpoint (the GPU catalogue, no database) as
- *       the same-run baseline. Back to back by default (the most load the clients can make); with
- *       {@code bench.fleetApiPollMillis} (the dashboard's is 2000) each client starts a round of
- *       every endpoint at that fixed rate, as open dashboards do;
+ *       nodes?size=500 (first and last page, and the first in its brief view), fleet summary, the
+ *       rollout's summary, a page of 500 of its nodes, and its full view; and a trivial endpoint
+ *       (the GPU catalogue, no database) as the same-run baseline. Back to back by default (the
+ *       most load the clients can make); with {@code bench.fleetApiPollMillis} (the dashboard's is
+ *       2000) each client starts a round of every endpoint at that fixed rate, as open dashboards
+ *       do;
  *   <li>a JDBC client runs the bare SQL of a nodes page (500 nodes and their GPUs) every 500 ms:
  *       the database's own share, the second baseline, sampled rather than run back to back so that
  *       the baseline does not load the database it measures.
@@ -216,6 +217,7 @@ public final class FleetApiBench {
     endpoints.put(
         "nodes last GET /nodes?size=500&page=" + (size / 500 - 1),
         base + "/nodes?size=500&page=" + (size / 500 - 1));
+    endpoints.put("brief      GET /nodes?size=500&view=brief", base + "/nodes?size=500&view=brief");
     endpoints.put("fleet      GET /fleet/summary", base + "/fleet/summary");
     endpoints.put(
         "summary    GET /rollouts/{id}/summary", base + "/rollouts/" + rollout + "/summary");

@@ -11,7 +11,7 @@ import java.util.Map;
  * @param awaitingPromotion the current wave finished and waits for POST .../promote
  * @param statusReason why it is paused, rolling back, aborted or rolled back
  * @param counts nodes per state ("pending", "in-flight", "succeeded", "failed"), of all nodes
- * @param waves per-node states, of at most RolloutStore.FULL_VIEW_NODES nodes
+ * @param waves per-node states, of at most RolloutFullView.FULL_VIEW_NODES nodes
  * @param nodesTruncated waves lists only some of the nodes (GET .../nodes pages through all)
  */
 public record RolloutProgress(

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.api.Page;
 import io.fleetwave.controlplane.api.PageRequest;
@@ -48,6 +49,7 @@ class RolloutProgressReaderIT {
   private static Pool pool;
   private static RolloutProgressReader reader;
   private static RolloutStore store;
+  private static RolloutFullView fullView;
 
   @BeforeAll
   static void migrate(EmbeddedPostgres postgres) {
@@ -56,6 +58,7 @@ class RolloutProgressReaderIT {
     pool = MigratedDatabase.pool(postgres, vertx);
     reader = new RolloutProgressReader(pool, JSON);
     store = new RolloutStore(pool, JSON);
+    fullView = new RolloutFullView(pool, JSON);
   }
 
   @AfterAll
@@ -134,7 +137,7 @@ class RolloutProgressReaderIT {
   void theSummaryAgreesWithTheFullView() {
     UUID id = mixed("mixed-agree");
     RolloutOverview summary = reader.summary(id).await().atMost(BOUND).orElseThrow();
-    RolloutView full = store.view(id).await().atMost(BOUND).orElseThrow();
+    RolloutView full = fullView.view(id).await().atMost(BOUND).orElseThrow();
 
     assertThat(summary.counts()).isEqualTo(full.progress().counts());
     assertThat(summary.currentWave()).isEqualTo(full.progress().currentWave());
@@ -162,7 +165,7 @@ class RolloutProgressReaderIT {
   void nodesArePagedByWaveThenNameAndEveryPageTogetherIsTheWholeRollout() {
     UUID id = mixed("mixed-pages");
     List<String> expected =
-        store.view(id).await().atMost(BOUND).orElseThrow().progress().waves().stream()
+        fullView.view(id).await().atMost(BOUND).orElseThrow().progress().waves().stream()
             .flatMap(
                 w ->
                     w.nodes().stream()
@@ -325,7 +328,7 @@ class RolloutProgressReaderIT {
   void theFullViewOfTenThousandNodesIsBoundedAndCountsThemAll() throws Exception {
     UUID id = planned("full-big", 10_000, 1_000);
 
-    RolloutView view = store.view(id).await().atMost(BOUND).orElseThrow();
+    RolloutView view = fullView.view(id).await().atMost(BOUND).orElseThrow();
     byte[] bytes = JSON.writeValueAsBytes(view);
     System.out.printf("10,000-node rollout: full view %,d bytes%n", bytes.length);
     assertThat(bytes.length).as("full view bytes").isLessThanOrEqualTo(256 * 1024);
@@ -335,7 +338,7 @@ class RolloutProgressReaderIT {
     assertThat(view.progress().nodesTruncated()).isTrue();
     List<RolloutProgress.Node> listed =
         view.progress().waves().stream().flatMap(w -> w.nodes().stream()).toList();
-    assertThat(listed).hasSize(RolloutStore.FULL_VIEW_NODES);
+    assertThat(listed).hasSize(RolloutFullView.FULL_VIEW_NODES);
     assertThat(listed.getFirst().node()).isEqualTo("full-big-000000");
     assertThat(view.plan().get("truncated").asBoolean()).isTrue();
     assertThat(view.plan().get("plannedNodes").asInt()).isEqualTo(10_000);
@@ -343,7 +346,7 @@ class RolloutProgressReaderIT {
     for (var wave : view.plan().get("waves")) {
       assertThat(wave.get("batches")).isNotEmpty();
       assertThat(wave.get("batches").size())
-          .isLessThanOrEqualTo(RolloutStore.FULL_VIEW_LISTED)
+          .isLessThanOrEqualTo(RolloutFullView.FULL_VIEW_LISTED)
           .isLessThanOrEqualTo(wave.get("batchCount").asInt());
       for (var batch : wave.get("batches")) {
         assertThat(batch.has("nodes")).as("a batch lists no nodes").isFalse();
@@ -359,7 +362,7 @@ class RolloutProgressReaderIT {
   void theFullViewOfASmallRolloutListsEveryNodeAndThePlanAsPlanned() throws Exception {
     UUID id = planned("full-small", 12, 3);
 
-    RolloutView view = store.view(id).await().atMost(BOUND).orElseThrow();
+    RolloutView view = fullView.view(id).await().atMost(BOUND).orElseThrow();
     assertThat(view.progress().nodesTruncated()).isFalse();
     assertThat(view.progress().waves().stream().mapToInt(w -> w.nodes().size()).sum())
         .isEqualTo(12);
@@ -376,6 +379,81 @@ class RolloutProgressReaderIT {
                 .get("node")
                 .asText())
         .isEqualTo("full-small-000000");
+  }
+
+  @Test
+  void theFullViewReadsTheStoredPlanOnceAndItsProgressOnEveryCall() throws Exception {
+    UUID id = planned("full-held", 600, 100);
+    RolloutView first = fullView.view(id).await().atMost(BOUND).orElseThrow();
+    assertThat(first.plan().get("truncated").asBoolean()).isTrue();
+
+    // No statement changes a stored request or plan: only a view that reads them on every call
+    // could see this. Its progress moves as the engine would move it.
+    execute(
+        "UPDATE rollouts SET spec = '{}'::jsonb, plan = '{\"replaced\": true}'::jsonb,"
+            + " state = 'paused', status_reason = 'checking', last_seq = last_seq + 5"
+            + " WHERE id = $1",
+        id);
+    execute(
+        "UPDATE rollout_node_states SET state = 'failed', reason = 'GPU 3 lost'"
+            + " WHERE rollout = $1 AND state = 'succeeded'",
+        id);
+    RolloutView second = fullView.view(id).await().atMost(BOUND).orElseThrow();
+
+    assertThat(second.plan()).as("the plan as first read").isEqualTo(first.plan());
+    assertThat(second.spec()).as("the request as first read").isEqualTo(first.spec());
+    assertThat(second.state()).isEqualTo(RolloutState.PAUSED);
+    assertThat(second.progress().statusReason()).isEqualTo("checking");
+    assertThat(second.progress().lastSeq()).isEqualTo(first.progress().lastSeq() + 5);
+    assertThat(second.progress().counts())
+        .containsEntry("failed", 100)
+        .containsEntry("succeeded", 0)
+        .containsEntry("pending", 500);
+    assertThat(second.progress().waves().getFirst().nodes().getFirst().reason())
+        .isEqualTo("GPU 3 lost");
+  }
+
+  @Test
+  void aRolloutNotFoundIsNotRememberedAsMissing() {
+    UUID id = UUID.randomUUID();
+    assertThat(fullView.view(id).await().atMost(BOUND)).isEmpty();
+
+    execute(
+        "INSERT INTO rollouts (id, name, spec, plan, state, created_by) VALUES"
+            + " ($1, 'created-since', '{\"name\": \"created-since\"}', '{\"waves\": []}',"
+            + " 'created', 'test-admin')",
+        id);
+
+    RolloutView view = fullView.view(id).await().atMost(BOUND).orElseThrow();
+    assertThat(view.name()).isEqualTo("created-since");
+    assertThat(view.spec().path("name").asText()).as("its request").isEqualTo("created-since");
+  }
+
+  @Test
+  void theHeldPlansStayWithinTheirBoundAndAnEvictedOneIsReadAgain() throws Exception {
+    List<UUID> ids = List.of(planned("held-a", 40, 0), planned("held-b", 40, 0));
+    RolloutFullView small = new RolloutFullView(pool, JSON, 1);
+    List<JsonNode> plans = new ArrayList<>();
+    for (UUID id : ids) {
+      plans.add(small.view(id).await().atMost(BOUND).orElseThrow().plan());
+    }
+    // Each complete 40-node plan is far above a bound of one character: none stays held.
+    assertThat(small.heldChars()).isZero();
+    for (int i = 0; i < ids.size(); i++) {
+      assertThat(small.view(ids.get(i)).await().atMost(BOUND).orElseThrow().plan())
+          .isEqualTo(plans.get(i));
+    }
+
+    RolloutFullView roomy = new RolloutFullView(pool, JSON, 64L << 20);
+    ids.forEach(id -> roomy.view(id).await().atMost(BOUND));
+    assertThat(roomy.heldChars())
+        .as("both held")
+        .isGreaterThan(plans.get(0).toString().length())
+        .isLessThanOrEqualTo(64L << 20);
+  }
+
+  private static void execute(String sql, UUID id) {
+    pool.preparedQuery(sql).execute(io.vertx.mutiny.sqlclient.Tuple.of(id)).await().atMost(BOUND);
   }
 
   /**

@@ -1,0 +1,251 @@
+package io.fleetwave.controlplane.rollout.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * GET /api/v1/rollouts/{id}: a rollout's request, its plan and its progress, bounded whatever the
+ * rollout's size.
+ *
+ * <p>The request and the plan never change once stored (no statement updates {@code spec} or {@code
+ * plan} of a rollout, and none deletes one), but cutting a 10,000-node plan down to what the view
+ * shows means reading the whole stored plan, megabytes of jsonb, in PostgreSQL: that was most of
+ * the view's cost, on every call (issue 14: p99 465 ms at a dashboard's pace). So the request and
+ * the plan as shown are read once per rollout and held, at most {@link #HELD_CHARS} characters of
+ * them (least recently used dropped first); each call reads only what moves: the rollout's state,
+ * its counts and the first {@link #FULL_VIEW_NODES} per-node states.
+ */
+@ApplicationScoped
+public class RolloutFullView {
+  /**
+   * The most per-node entries the full view carries, in its progress and in its plan: the largest
+   * page GET .../nodes serves. Up to this many planned nodes the view is complete; above it, it
+   * stays about 100 KB whatever the rollout's size (issue 14: it was 8 MB at 10,000 nodes).
+   */
+  public static final int FULL_VIEW_NODES = 500;
+
+  /** The most excluded nodes, and batches per wave, a bounded plan lists (it counts them all). */
+  static final int FULL_VIEW_LISTED = 50;
+
+  /**
+   * The bound on the requests and plans held, in characters of their JSON: a plan cut for the view
+   * is a few KB, a complete one (up to {@link #FULL_VIEW_NODES} nodes) at most a few hundred.
+   */
+  static final long HELD_CHARS = 8L << 20;
+
+  /**
+   * The stored plan as the full view shows it: as stored up to {@link #FULL_VIEW_NODES} planned
+   * nodes; above, bounded in PostgreSQL (so that the multi-MB plan is neither sent nor parsed):
+   * each wave counts its nodes and batches (nodeCount, batchCount) and lists its first {@link
+   * #FULL_VIEW_LISTED} batches, each with its number and zones and a nodeCount instead of its
+   * nodes; the excluded nodes are cut to the first {@link #FULL_VIEW_LISTED} (excludedCount counts
+   * them all); and {@code truncated} is true. GET .../nodes pages through every node. $2 is the
+   * bound.
+   */
+  private static final String SHOWN_PLAN =
+      "CASE WHEN (SELECT count(*) FROM rollout_nodes p WHERE p.rollout = r.id) <= $2"
+          + " THEN plan::text ELSE ((plan - 'waves' - 'excluded') || jsonb_build_object("
+          + "'truncated', true,"
+          + " 'excludedCount', jsonb_array_length(coalesce(plan -> 'excluded', '[]')),"
+          + " 'excluded', coalesce((SELECT jsonb_agg(e ORDER BY i) FROM"
+          + " jsonb_array_elements(coalesce(plan -> 'excluded', '[]')) WITH ORDINALITY x (e, i)"
+          + " WHERE i <= "
+          + FULL_VIEW_LISTED
+          + "), '[]'),"
+          + " 'waves', coalesce((SELECT jsonb_agg((w - 'batches') || jsonb_build_object("
+          + "'batchCount', jsonb_array_length(w -> 'batches'),"
+          + " 'nodeCount', (SELECT coalesce(sum(jsonb_array_length(b -> 'nodes')), 0) FROM"
+          + " jsonb_array_elements(w -> 'batches') b),"
+          + " 'batches', coalesce((SELECT jsonb_agg((b - 'nodes') || jsonb_build_object("
+          + "'nodeCount', jsonb_array_length(b -> 'nodes')) ORDER BY j) FROM"
+          + " jsonb_array_elements(w -> 'batches') WITH ORDINALITY y (b, j) WHERE j <= "
+          + FULL_VIEW_LISTED
+          + "), '[]')) ORDER BY i)"
+          + " FROM jsonb_array_elements(plan -> 'waves') WITH ORDINALITY x (w, i)), '[]')"
+          + "))::text END AS plan";
+
+  /**
+   * What the view shows of a stored rollout that never changes. Held and shared between calls:
+   * never modified after it is read.
+   */
+  record Shown(JsonNode spec, JsonNode plan, int chars) {}
+
+  private final Pool pool;
+  private final ObjectMapper json;
+  private final AsyncCache<UUID, Shown> held;
+
+  @Inject
+  public RolloutFullView(Pool pool, ObjectMapper json) {
+    this(pool, json, HELD_CHARS);
+  }
+
+  RolloutFullView(Pool pool, ObjectMapper json, long heldChars) {
+    this.pool = pool;
+    this.json = json;
+    this.held =
+        Caffeine.newBuilder()
+            .maximumWeight(heldChars)
+            .weigher(RolloutFullView::weight)
+            .buildAsync();
+  }
+
+  /** The characters of JSON held now, after any eviction due (for tests). */
+  long heldChars() {
+    held.synchronous().cleanUp();
+    return held.synchronous().policy().eviction().orElseThrow().weightedSize().orElseThrow();
+  }
+
+  /**
+   * The rollout with its progress: node counts per state from all its nodes, per-node entries for
+   * at most {@link #FULL_VIEW_NODES} of them (in wave order, started ones first), and the plan
+   * bounded the same way (see {@link #SHOWN_PLAN}). Empty when there is no such rollout.
+   */
+  public Uni<Optional<RolloutView>> view(UUID id) {
+    Uni<RowSet<Row>> header =
+        pool.preparedQuery(
+                "SELECT id, name, state, created_at, updated_at, last_seq, current_wave,"
+                    + " awaiting_promotion, status_reason FROM rollouts WHERE id = $1")
+            .execute(Tuple.of(id));
+    Uni<RowSet<Row>> counts =
+        pool.preparedQuery(
+                "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
+                    + " GROUP BY state")
+            .execute(Tuple.of(id));
+    Uni<RowSet<Row>> nodes =
+        pool.preparedQuery(
+                "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
+                    + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS"
+                    + " LAST, node LIMIT $2")
+            .execute(Tuple.of(id, FULL_VIEW_NODES));
+    return Uni.combine()
+        .all()
+        .unis(header, counts, nodes, shown(id))
+        .with(
+            (headerRows, countRows, nodeRows, shown) ->
+                headerRows.rowCount() == 0 || shown.isEmpty()
+                    ? Optional.<RolloutView>empty()
+                    : Optional.of(
+                        view(headerRows.iterator().next(), countRows, nodeRows, shown.get())));
+  }
+
+  /**
+   * The request and the plan as shown, read once per rollout (concurrent first calls share one
+   * read); a rollout not found is not remembered, so one created since is found.
+   */
+  private Uni<Optional<Shown>> shown(UUID id) {
+    return Uni.createFrom()
+        .completionStage(
+            () -> held.get(id, (key, executor) -> read(key).subscribeAsCompletionStage()))
+        .map(Optional::ofNullable);
+  }
+
+  /** Null when there is no such rollout (Caffeine then holds nothing for it). */
+  private Uni<Shown> read(UUID id) {
+    return pool.preparedQuery(
+            "SELECT spec::text AS spec, " + SHOWN_PLAN + " FROM rollouts r WHERE id = $1")
+        .execute(Tuple.of(id, FULL_VIEW_NODES))
+        .map(
+            rows -> {
+              if (rows.rowCount() == 0) {
+                return null;
+              }
+              Row row = rows.iterator().next();
+              String spec = row.getString("spec");
+              String plan = row.getString("plan");
+              return new Shown(read(spec), read(plan), spec.length() + plan.length());
+            });
+  }
+
+  // The JSON's size in characters stands for the tree's: a bound, not an account.
+  private static int weight(UUID id, Shown shown) {
+    return shown.chars();
+  }
+
+  private static RolloutView view(
+      Row row, RowSet<Row> countRows, RowSet<Row> nodeRows, Shown shown) {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (String state : RolloutProgressReader.NODE_STATES) {
+      counts.put(state, 0);
+    }
+    countRows.forEach(count -> counts.put(count.getString("state"), count.getInteger("nodes")));
+    int total = counts.values().stream().mapToInt(Integer::intValue).sum();
+    RolloutProgress progress =
+        new RolloutProgress(
+            row.getLong("last_seq"),
+            row.getInteger("current_wave"),
+            row.getBoolean("awaiting_promotion"),
+            row.getString("status_reason"),
+            counts,
+            waves(nodeRows),
+            nodeRows.rowCount() < total);
+    return new RolloutView(
+        row.getUUID("id"),
+        row.getString("name"),
+        RolloutState.fromWireName(row.getString("state")),
+        instant(row, "created_at"),
+        instant(row, "updated_at"),
+        progress,
+        shown.spec(),
+        shown.plan());
+  }
+
+  private static List<RolloutProgress.Wave> waves(RowSet<Row> rows) {
+    TreeMap<Integer, List<RolloutProgress.Node>> byWave = new TreeMap<>();
+    Instant now = Instant.now();
+    for (Row row : rows) {
+      Instant started = instant(row, "started_at");
+      Instant finished = instant(row, "finished_at");
+      Long elapsed =
+          started == null
+              ? null
+              : Duration.between(started, finished == null ? now : finished).toMillis();
+      byWave
+          .computeIfAbsent(row.getInteger("wave"), k -> new ArrayList<>())
+          .add(
+              new RolloutProgress.Node(
+                  row.getString("node"),
+                  row.getString("phase"),
+                  row.getString("state"),
+                  row.getLong("generation"),
+                  row.getString("reason"),
+                  started,
+                  finished,
+                  elapsed));
+    }
+    List<RolloutProgress.Wave> waves = new ArrayList<>();
+    byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));
+    return waves;
+  }
+
+  private static Instant instant(Row row, String column) {
+    OffsetDateTime value = row.getOffsetDateTime(column);
+    return value == null ? null : value.toInstant();
+  }
+
+  private JsonNode read(String text) {
+    try {
+      return json.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a stored rollout does not read back as JSON", e);
+    }
+  }
+}
