@@ -6,17 +6,20 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * Every control-plane integration test that {@link OutageAndIdentityItsSuite} does not run (the
- * API, projection, rollout, spec, security, production-start and Kafka tests), as one JUnit launch
- * in the other failsafe fork; see there for why. The excluded packages are exactly the other
- * suite's.
+ * Every control-plane integration test that {@link OutageItsSuite} and {@link
+ * IdentityAndProcessItsSuite} do not run (the API, projection, rollout, read-model, spec and
+ * security tests: Quarkus' default test profile, started once here), as one JUnit launch in the
+ * third failsafe fork; see {@link OutageItsSuite} for why. The excluded packages are exactly the
+ * other suites'.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane")
 @ExcludePackages({
   "io.fleetwave.controlplane.fault",
   "io.fleetwave.controlplane.identity",
-  "io.fleetwave.controlplane.kubernetes"
+  "io.fleetwave.controlplane.kubernetes",
+  "io.fleetwave.controlplane.app",
+  "io.fleetwave.controlplane.kafka"
 })
 @IncludeClassNamePatterns(".*IT")
 public class ApiAndRolloutItsSuite {}

@@ -2,20 +2,52 @@ package io.fleetwave.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.suite.api.ExcludePackages;
 import org.junit.platform.suite.api.SelectPackages;
 
-/** The two fork suites split the control plane's ITs without a gap or an overlap. */
+/** The fork suites split the control plane's ITs without a gap or an overlap. */
 class ForkSuitesTest {
-  @Test
-  void theSecondHalfExcludesExactlyThePackagesOfTheFirst() {
-    String[] first = OutageAndIdentityItsSuite.class.getAnnotation(SelectPackages.class).value();
-    String[] excluded = ApiAndRolloutItsSuite.class.getAnnotation(ExcludePackages.class).value();
-    String[] second = ApiAndRolloutItsSuite.class.getAnnotation(SelectPackages.class).value();
+  /** Every suite but the catch-all: each selects packages of its own. */
+  private static final List<Class<?>> PARTS =
+      List.of(OutageItsSuite.class, IdentityAndProcessItsSuite.class);
 
-    assertThat(excluded).containsExactlyInAnyOrder(first);
-    assertThat(second).containsExactly("io.fleetwave.controlplane");
-    assertThat(first).allSatisfy(p -> assertThat(p).startsWith("io.fleetwave.controlplane."));
+  @Test
+  void theCatchAllExcludesExactlyThePackagesOfTheOthersAndNoneIsInTwo() {
+    List<String> parts =
+        PARTS.stream()
+            .flatMap(suite -> Arrays.stream(suite.getAnnotation(SelectPackages.class).value()))
+            .toList();
+    String[] excluded = ApiAndRolloutItsSuite.class.getAnnotation(ExcludePackages.class).value();
+    String[] catchAll = ApiAndRolloutItsSuite.class.getAnnotation(SelectPackages.class).value();
+
+    assertThat(parts).doesNotHaveDuplicates();
+    assertThat(excluded).containsExactlyInAnyOrderElementsOf(parts);
+    assertThat(catchAll).containsExactly("io.fleetwave.controlplane");
+    assertThat(parts).allSatisfy(p -> assertThat(p).startsWith("io.fleetwave.controlplane."));
+  }
+
+  @Test
+  void everySuiteFailsafeRunsIsCheckedHere() throws IOException {
+    // failsafe runs every **/*ItsSuite.java of the module (control-plane/pom.xml)
+    try (Stream<Path> files = Files.walk(Path.of("src", "test", "java"))) {
+      List<String> suites =
+          files
+              .map(path -> path.getFileName().toString())
+              .filter(name -> name.endsWith("ItsSuite.java"))
+              .map(name -> name.substring(0, name.length() - ".java".length()))
+              .toList();
+      List<String> checked =
+          Stream.concat(PARTS.stream(), Stream.of(ApiAndRolloutItsSuite.class))
+              .map(Class::getSimpleName)
+              .toList();
+      assertThat(suites).containsExactlyInAnyOrderElementsOf(checked);
+    }
   }
 }

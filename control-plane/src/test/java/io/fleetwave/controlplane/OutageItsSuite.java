@@ -1,0 +1,30 @@
+package io.fleetwave.controlplane;
+
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+
+/**
+ * The fault tests (BrokerOutageIT, PostgresOutageIT; ChaosRunIT only on request), one of the
+ * control plane's three suites of integration tests, each run by failsafe as one JUnit launch in a
+ * fork of its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
+ * ApiAndRolloutItsSuite} run every other IT in the other two forks.
+ *
+ * <p>Why suites: with more than one fork, surefire and failsafe hand a fork its classes one JUnit
+ * launch at a time, and Quarkus stops its application at the end of every launch, so each {@code
+ * QuarkusTest} class started Quarkus (and the embedded Kafka and PostgreSQL of {@link
+ * io.fleetwave.controlplane.fixtures.EmbeddedServicesResource}) again: 26 starts for 25 classes,
+ * 314 s of starting (quarkusio/quarkus#43979). Inside one launch Quarkus orders the classes by test
+ * profile and starts once per profile.
+ *
+ * <p>Why this split: the two outage tests hold their 60 s outages (README) and spend those minutes
+ * waiting, so they get a fork of their own (about 190 s, no Quarkus start) and the other two forks
+ * work meanwhile; in a fork with other tests their 120 s of waiting was on the suite's critical
+ * path. The split is by package, so a new IT class is always in exactly one suite; a new package
+ * lands in {@link ApiAndRolloutItsSuite} by itself; {@code ForkSuitesTest} keeps the lists equal.
+ * {@code -Dit.test=SomeIT} still runs one class on its own.
+ */
+@Suite
+@SelectPackages("io.fleetwave.controlplane.fault")
+@IncludeClassNamePatterns(".*IT")
+public class OutageItsSuite {}
