@@ -84,10 +84,11 @@
     }).join('') || '<tr><td colspan="7" class="muted">no nodes</td></tr>';
   }
 
-  function gpuText(gpus) {
+  // The brief listing's GPUs, counted by model: the page needs no GPU rows of its own.
+  function gpuText(models) {
     const byProduct = {};
-    gpus.forEach((g) => { byProduct[g.product] = (byProduct[g.product] || 0) + 1; });
-    const mig = gpus.filter((g) => g.migMode === 'enabled').length;
+    models.forEach((m) => { byProduct[m.product] = (byProduct[m.product] || 0) + m.gpus; });
+    const mig = models.reduce((sum, m) => sum + m.migEnabled, 0);
     return Object.entries(byProduct).map(([p, n]) => `${esc(n)}× ${esc(p)}`).join('<br>')
       + (mig ? `<br><span class="muted">MIG on ${esc(mig)}</span>` : '');
   }
@@ -97,6 +98,7 @@
     for (const [k, v] of new FormData(el('filters')).entries()) if (v) params.set(k, v);
     if (scope.zone) params.set('zone', scope.zone);
     params.set('page', state.page);
+    params.set('view', 'brief');
     Fw.showProblem('error', null);
     try {
       const page = await Fw.api('/api/v1/nodes?' + params);
@@ -111,7 +113,7 @@
         <td>${esc(n.driverVersion)}<br><span class="muted">${esc(n.driverProvider)}</span></td>
         <td><a href="${scopeUrl(n.zone)}">${esc(n.zone)}</a></td>
         <td>${Object.entries(n.labels).map(([k, v]) => `<code>${esc(k)}=${esc(v)}</code>`).join('<br>')}</td>
-        <td>${gpuText(n.gpus)}</td>
+        <td>${gpuText(n.gpuModels)}</td>
         <td>${n.converged ? 'converged' : `<span class="diff">${esc(n.notConvergedReason || 'not converged')}</span>`}</td>
         <td>${esc(Fw.time(n.lastSeen))}</td></tr>`).join('');
     } catch (e) {

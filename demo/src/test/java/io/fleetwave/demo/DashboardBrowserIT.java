@@ -109,6 +109,23 @@ class DashboardBrowserIT {
             page().findElement(By.cssSelector("#versions tr[data-pool='mixed'] .badge")).getText())
         .isEqualTo("mixed drivers");
     browser.waitUpTo().until(textToBePresentInElementLocated(By.id("pageinfo"), "12 nodes"));
+    List<String> products =
+        given()
+            .get("/api/v1/nodes/{name}", DashboardApiIT.OLD_DRIVER_NODE)
+            .then()
+            .extract()
+            .jsonPath()
+            .getList("gpus.product");
+    assertThat(
+            page()
+                .findElement(
+                    By.cssSelector(
+                        "#nodes tr[data-node='"
+                            + DashboardApiIT.OLD_DRIVER_NODE
+                            + "'] td:nth-child(7)"))
+                .getText())
+        .as("the listing's GPU column, counted by model")
+        .startsWith(products.size() + "× " + products.get(0));
     browser.screenshot("fleet");
     assertWithinBudget("fleet");
 
