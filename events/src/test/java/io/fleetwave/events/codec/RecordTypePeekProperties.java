@@ -46,8 +46,8 @@ class RecordTypePeekProperties {
           "[\"io.fleetwave.node.heartbeat.v1\"]");
 
   @Property(tries = 300)
-  void aRecordAsWrittenIsGivenTheTypeItDecodesAs(
-      @ForAll("envelopes") Envelope<NodeEvent> envelope) throws EventRejectedException {
+  void aRecordAsWrittenIsGivenTheTypeItDecodesAs(@ForAll("envelopes") Envelope<NodeEvent> envelope)
+      throws EventRejectedException {
     byte[] bytes = EventCodec.encode(envelope);
 
     assertThat(RecordTypePeek.of(bytes))
@@ -88,8 +88,7 @@ class RecordTypePeekProperties {
       return;
     }
     Statistics.label("outcome").collect(peeked.isPresent() ? "typed, decoded" : "decoded");
-    peeked.ifPresent(
-        type -> assertThat(type.payload()).isEqualTo(decoded.data().getClass()));
+    peeked.ifPresent(type -> assertThat(type.payload()).isEqualTo(decoded.data().getClass()));
   }
 
   @Provide

@@ -43,15 +43,17 @@ import org.jboss.logging.Logger;
 /**
  * What the engine knows of the nodes it waits for, with agent failures as typed causes (rendered
  * once, by {@link FailureCause#describe}, whichever source they came from). Two sources: the head
- * of fleet.node-events, read directly (only records keyed by a watched node, of a type it folds, are
- * checked and decoded) so a
- * node's result reaches the engine in milliseconds; and the projection, read when a node is first
- * watched (after a takeover its result may be older than the head) and as a periodic safety net.
+ * of fleet.node-events, read directly (only records keyed by a watched node, of a type it folds,
+ * are checked and decoded) so a node's result reaches the engine in milliseconds; and the
+ * projection, read when a node is first watched (after a takeover its result may be older than the
+ * head) and as a periodic safety net.
  */
 public final class FleetObserver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(FleetObserver.class);
 
-  /** The node events {@link #take} folds; every other type is skipped unread ({@link #mayMatter}). */
+  /**
+   * The node events {@link #take} folds; every other type is skipped unread ({@link #mayMatter}).
+   */
   private static final Set<Class<?>> FOLDED =
       Set.of(
           SpecApplied.class,

@@ -189,7 +189,6 @@ public final class RolloutRun {
     return number;
   }
 
-
   private void status(RunStatus next, String reason) {
     status = next;
     statusReason = reason;

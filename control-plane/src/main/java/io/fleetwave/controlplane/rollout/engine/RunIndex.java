@@ -12,13 +12,13 @@ import java.util.TreeMap;
 /**
  * What the decider asks of a run every round, kept as the fold changes nodes rather than found by a
  * walk over every planned node: the nodes in flight, the nodes waiting to be released, the failure
- * counts the thresholds compare, and per wave its nodes not yet started and whether it is settled. A round of a 10,000-node rollout touches the few nodes
- * whose events it folds, not all 10,000.
+ * counts the thresholds compare, and per wave its nodes not yet started and whether it is settled.
+ * A round of a 10,000-node rollout touches the few nodes whose events it folds, not all 10,000.
  *
  * <p>{@link RolloutRun} removes a node before it changes it and adds it after, so each view holds
  * exactly the nodes whose current state the matching {@link NodeRun} predicate accepts.
  */
-final class RunIndex {
+public final class RunIndex {
   /** By plan order, so the views come out in the order a walk of the plan gives. */
   private final NavigableMap<Integer, NodeRun> inFlight = new TreeMap<>();
 
@@ -34,6 +34,9 @@ final class RunIndex {
   private final Map<Integer, Integer> rollbackFailedByWave = new HashMap<>();
   private int forwardFailed;
   private int rollbackFailed;
+
+  /** Only {@link RolloutRun} keeps one (public for the architecture rule's list only). */
+  RunIndex() {}
 
   void add(NodeRun node) {
     count(node, 1);

@@ -62,9 +62,10 @@ class FleetObserverIT {
     return observer(wakeUps, new java.util.concurrent.ConcurrentLinkedQueue<>());
   }
 
-  /** An observer that notes in {@code checked} the node of each record it checks the identity of. */
-  private static FleetObserver observer(
-      AtomicInteger wakeUps, java.util.Queue<String> checked) {
+  /**
+   * An observer that notes in {@code checked} the node of each record it checks the identity of.
+   */
+  private static FleetObserver observer(AtomicInteger wakeUps, java.util.Queue<String> checked) {
     FleetObserver observer =
         new FleetObserver(
             Map.of("bootstrap.servers", kafka.bootstrapServers()),

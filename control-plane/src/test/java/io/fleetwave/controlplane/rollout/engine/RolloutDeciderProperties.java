@@ -99,8 +99,9 @@ class RolloutDeciderProperties {
 
   /**
    * The run's indexed views (in flight, waiting for release, failure counts, each wave's nodes not
-   * started and whether it is settled) against walks over its planned nodes, after every event of random runs (rollbacks, drains, resumes, takeovers), with
-   * every event applied twice (the duplicate changes nothing).
+   * started and whether it is settled) against walks over its planned nodes, after every event of
+   * random runs (rollbacks, drains, resumes, takeovers), with every event applied twice (the
+   * duplicate changes nothing).
    */
   @Property(tries = 200)
   void theIndexedViewsOfARunAreThoseOfAWalkOverItsNodes(@ForAll("scenarios") Scenario s) {
@@ -127,8 +128,7 @@ class RolloutDeciderProperties {
                 ofWave.stream().filter(n -> n.state() == NodeState.PENDING).toList());
         assertThat(replay.waveSettled(wave))
             .as("wave %d settled after seq %d (%s)", wave, e.seq(), e.data())
-            .isEqualTo(
-                ofWave.stream().allMatch(n -> n.state().finished() && !n.releasePending()));
+            .isEqualTo(ofWave.stream().allMatch(n -> n.state().finished() && !n.releasePending()));
       }
       for (Phase phase : Phase.values()) {
         for (int wave = 0; wave <= replay.waveCount(); wave++) {
@@ -143,15 +143,15 @@ class RolloutDeciderProperties {
   private static int failedByWalk(List<NodeRun> nodes, Phase phase, int wave) {
     return (int)
         nodes.stream()
-        .filter(n -> wave == 0 || n.wave() == wave)
-        .filter(
-            n ->
-                phase == Phase.FORWARD
-                    ? (n.phase() == Phase.FORWARD
-                        ? n.state() == NodeState.FAILED
-                        : n.forwardOutcome() == NodeState.FAILED)
-                    : n.phase() == Phase.ROLLBACK && n.state() == NodeState.FAILED)
-        .count();
+            .filter(n -> wave == 0 || n.wave() == wave)
+            .filter(
+                n ->
+                    phase == Phase.FORWARD
+                        ? (n.phase() == Phase.FORWARD
+                            ? n.state() == NodeState.FAILED
+                            : n.forwardOutcome() == NodeState.FAILED)
+                        : n.phase() == Phase.ROLLBACK && n.state() == NodeState.FAILED)
+            .count();
   }
 
   /** Folds the log event by event: what is unavailable never exceeds the limits. */

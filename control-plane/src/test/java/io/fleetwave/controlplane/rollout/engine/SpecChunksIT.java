@@ -12,6 +12,7 @@ import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.CommandCodec;
@@ -76,8 +77,7 @@ class SpecChunksIT {
         DeciderHarness.rules(
             zones, NODES.size(), null, "100%", "100%", FailureAction.PAUSE, false, Duration.ZERO);
     RolloutRun run = startedRun(rules);
-    NodeEffects effects =
-        new NodeEffects(specs, drain, drivers, resolver, pool, BOUND, CHUNK);
+    NodeEffects effects = new NodeEffects(specs, drain, drivers, resolver, pool, BOUND, CHUNK);
     Queue<EffectReport> reports = new ConcurrentLinkedQueue<>();
     AtomicInteger wakeUps = new AtomicInteger();
 
@@ -95,7 +95,14 @@ class SpecChunksIT {
         effects.carryOut(run, rules, NODES, reports, wakeUps::incrementAndGet);
 
         List<String> others = NODES.stream().filter(n -> !n.equals(HELD)).toList();
-        await("the specs of " + others + " on " + Topics.NODE_DESIRED + " while " + HELD + " is held")
+        await(
+                "the specs of "
+                    + others
+                    + " on "
+                    + Topics.NODE_DESIRED
+                    + " while "
+                    + HELD
+                    + " is held")
             .atMost(BOUND)
             .until(() -> others.stream().allMatch(n -> generation(topic, n) == 1));
         assertThat(generation(topic, HELD)).as("the held node's spec, while held").isZero();
@@ -116,7 +123,8 @@ class SpecChunksIT {
     UUID id = UUID.randomUUID();
     Instant now = Instant.now();
     RolloutRun run =
-        RolloutRun.created(id, new RolloutCreated("chunks", List.of(NODES), null, null, "it"), 1, 0);
+        RolloutRun.created(
+            id, new RolloutCreated("chunks", List.of(NODES), null, null, "it"), 1, 0);
     List<RolloutEvent> started = new ArrayList<>();
     for (String node : NODES) {
       started.add(
@@ -130,11 +138,15 @@ class SpecChunksIT {
   }
 
   /** The generation of the node's last spec record on fleet.node-desired, 0 without one. */
-  private static long generation(TopicClient topic, String node) throws Exception {
+  private static long generation(TopicClient topic, String node) {
     List<byte[]> values = topic.valuesFor(Topics.NODE_DESIRED, node);
     if (values.isEmpty()) {
       return 0;
     }
-    return ((ApplyNodeSpec) CommandCodec.decode(values.getLast()).data()).spec().generation();
+    try {
+      return ((ApplyNodeSpec) CommandCodec.decode(values.getLast()).data()).spec().generation();
+    } catch (EventRejectedException e) {
+      throw new AssertionError("a spec record of " + node + " that does not decode", e);
+    }
   }
 }
