@@ -39,6 +39,7 @@ import io.fleetwave.controlplane.rollout.engine.RolloutDecider;
 import io.fleetwave.controlplane.rollout.engine.RolloutFold;
 import io.fleetwave.controlplane.rollout.engine.RolloutRules;
 import io.fleetwave.controlplane.rollout.engine.RolloutRun;
+import io.fleetwave.controlplane.rollout.engine.RunIndex;
 import io.fleetwave.controlplane.rollout.engine.RunStatus;
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
 import io.fleetwave.controlplane.rollout.store.RolloutState;
@@ -82,6 +83,7 @@ class ArchitectureTest {
     RolloutDecider.class,
     RolloutRules.class,
     RolloutRun.class,
+    RunIndex.class,
     RolloutFold.class,
     LoggedRecord.class,
     NodeRun.class,

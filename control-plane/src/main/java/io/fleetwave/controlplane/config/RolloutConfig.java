@@ -62,6 +62,15 @@ public interface RolloutConfig {
     @WithDefault("8")
     @Min(2)
     int poolSize();
+
+    /**
+     * The most specs one transaction signs, saves and sends: a wave start's specs go out in chunks
+     * of this many (two chunks at once), so its first nodes get theirs without waiting for the
+     * whole wave's batch.
+     */
+    @WithDefault("100")
+    @Min(1)
+    int specChunk();
   }
 
   interface DriverWebhook {

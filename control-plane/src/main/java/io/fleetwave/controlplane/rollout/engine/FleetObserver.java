@@ -10,6 +10,7 @@ import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.codec.RecordTypePeek;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInventoryReported;
@@ -42,12 +43,24 @@ import org.jboss.logging.Logger;
 /**
  * What the engine knows of the nodes it waits for, with agent failures as typed causes (rendered
  * once, by {@link FailureCause#describe}, whichever source they came from). Two sources: the head
- * of fleet.node-events, read directly (only records keyed by a watched node are decoded) so a
- * node's result reaches the engine in milliseconds; and the projection, read when a node is first
- * watched (after a takeover its result may be older than the head) and as a periodic safety net.
+ * of fleet.node-events, read directly (only records keyed by a watched node, of a type it folds,
+ * are checked and decoded) so a node's result reaches the engine in milliseconds; and the
+ * projection, read when a node is first watched (after a takeover its result may be older than the
+ * head) and as a periodic safety net.
  */
 public final class FleetObserver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(FleetObserver.class);
+
+  /**
+   * The node events {@link #take} folds; every other type is skipped unread ({@link #mayMatter}).
+   */
+  private static final Set<Class<?>> FOLDED =
+      Set.of(
+          SpecApplied.class,
+          SpecRejected.class,
+          StepFailed.class,
+          NodeRegistered.class,
+          GpuInventoryReported.class);
 
   private final Map<String, Object> kafka;
   private final Pool pool;
@@ -102,7 +115,9 @@ public final class FleetObserver implements AutoCloseable {
           rewindIfAsked();
           List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
           for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-            if (record.key() != null && watched.contains(record.key())) {
+            if (record.key() != null
+                && watched.contains(record.key())
+                && mayMatter(record.value())) {
               records.add(record);
             }
           }
@@ -180,6 +195,16 @@ public final class FleetObserver implements AutoCloseable {
       }
     }
     return relevant;
+  }
+
+  /**
+   * Whether a record may carry what {@link #take} folds: false only where its type attribute names
+   * an event of another kind (a heartbeat, a step's progress), so such a record is neither checked
+   * for its node's signature nor decoded. A record whose type cannot be read this way is decoded as
+   * before, and the decode decides.
+   */
+  static boolean mayMatter(byte[] value) {
+    return RecordTypePeek.of(value).map(type -> FOLDED.contains(type.payload())).orElse(true);
   }
 
   private boolean take(ConsumerRecord<String, byte[]> record) {

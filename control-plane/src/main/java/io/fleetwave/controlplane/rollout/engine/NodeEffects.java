@@ -23,6 +23,7 @@ import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.spec.NodeSpec;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
@@ -43,20 +44,34 @@ import org.jboss.logging.Logger;
  */
 final class NodeEffects {
   private static final Logger LOG = Logger.getLogger(NodeEffects.class);
+
+  /** How many spec chunks of one carry-out are in flight at once. */
+  private static final int CHUNKS_AT_ONCE = 2;
+
   private final SpecService specs;
   private final NodeDrain drain;
   private final DriverChangeExecutor drivers;
   private final DriverArtifactResolver resolver;
   private final Pool pool;
   private final Duration timeout;
+  private final int specChunk;
 
+  /**
+   * @param specChunk the most specs sent in one transaction: a wave start's specs go out in chunks
+   *     of this many, so its first nodes do not wait for the whole wave's batch
+   */
   NodeEffects(
       SpecService specs,
       NodeDrain drain,
       DriverChangeExecutor drivers,
       DriverArtifactResolver resolver,
       Pool pool,
-      Duration timeout) {
+      Duration timeout,
+      int specChunk) {
+    if (specChunk < 1) {
+      throw new IllegalArgumentException("specChunk must be at least 1, got " + specChunk);
+    }
+    this.specChunk = specChunk;
     this.specs = specs;
     this.drain = drain;
     this.drivers = drivers;
@@ -79,8 +94,9 @@ final class NodeEffects {
   }
 
   /**
-   * Sends these nodes their specs in one batch, then their driver requests, without waiting: the
-   * engine goes on deciding meanwhile. Nodes that could not be handed over are reported ({@link
+   * Sends these nodes their specs in chunks of at most {@code specChunk} (each one batch), then
+   * their driver requests, without waiting: the engine goes on deciding meanwhile, and is woken as
+   * each chunk completes. Nodes that could not be handed over are reported ({@link
    * EffectReport.HandOverFailed}, with the generation, so a later start of the same node is not
    * failed by mistake) and the engine is woken. With an active drain, nodes not yet out of service
    * are only taken out of service here: the drain's report is queued, and the engine calls again
@@ -123,31 +139,29 @@ final class NodeEffects {
       return;
     }
     UUID rollout = run.id();
-    List<RolloutSpecRequest> requests = new ArrayList<>();
-    List<Uni<Void>> driverRequests = new ArrayList<>();
-    Map<String, Long> generations = new java.util.HashMap<>();
+    List<NodeSend> sends = new ArrayList<>();
     for (String name : nodes) {
       NodeRun node = run.nodeRun(name);
       NodePlan plan = rules.plan(name);
       long generation = node.generation();
       Phase phase = node.phase();
-      generations.put(name, generation);
       try (LogContext.Scope _ = LogContext.node(name)) {
         LOG.infof(
             "rollout %s: sending node %s its spec, generation %d (%s)",
             run.name(), name, generation, phase == Phase.FORWARD ? "forward" : "back");
       }
-      requests.add(
+      RolloutSpecRequest request =
           new RolloutSpecRequest(
               name,
               phase == Phase.FORWARD
                   ? NodeChanges.forward(plan)
                   : NodeChanges.back(plan, node.restore()),
-              generation));
+              generation);
       String driver = RolloutDecider.driverTarget(plan, phase, node.restore());
+      Uni<Void> driverRequest = null;
       if (driver != null) {
         NodeOutage outage = drain.active() ? outage(run, rules, node) : null;
-        driverRequests.add(
+        driverRequest =
             driverArtifact(plan, name, phase, driver)
                 .chain(
                     artifact ->
@@ -169,11 +183,48 @@ final class NodeEffects {
                         reports.add(
                             new EffectReport.HandOverFailed(rollout, name, generation, reason(e))))
                 .onFailure()
-                .recoverWithNull());
+                .recoverWithNull();
       }
+      sends.add(new NodeSend(request, driverRequest));
     }
-    specs
-        .putAllForRollout(pool, requests)
+    // Bounded chunks, each its own transaction, a few at once: the first nodes of a wave start get
+    // their specs while the rest are still being signed and saved, instead of all waiting for one
+    // batch of the whole wave. Each chunk is idempotent per node as the whole batch was (an engine
+    // that takes over sends its in-flight nodes again), so a crash between chunks loses nothing.
+    // The chunks are built here, on the engine thread (lazy: nothing runs before the subscription),
+    // so what the spec service refuses at once (no signing key) fails the round as before.
+    List<Uni<Void>> chunks = new ArrayList<>();
+    for (int from = 0; from < sends.size(); from += specChunk) {
+      List<NodeSend> chunk = sends.subList(from, Math.min(sends.size(), from + specChunk));
+      chunks.add(sendChunk(rollout, List.copyOf(chunk), reports, brokerAway).invoke(wakeUp));
+    }
+    Multi.createFrom()
+        .iterable(chunks)
+        .onItem()
+        .transformToUni(chunk -> chunk)
+        .merge(CHUNKS_AT_ONCE)
+        .subscribe()
+        .with(nothing -> {}, error -> wakeUp.run());
+  }
+
+  /** One node's spec request, and its driver request (lazy; null when its driver stays). */
+  private record NodeSend(RolloutSpecRequest spec, Uni<Void> driverRequest) {}
+
+  /**
+   * One chunk's specs in one batch, then its driver requests; what fails is reported per node, and
+   * never fails the stream of chunks.
+   */
+  private Uni<Void> sendChunk(
+      UUID rollout,
+      List<NodeSend> chunk,
+      java.util.Queue<EffectReport> reports,
+      java.util.function.Consumer<List<String>> brokerAway) {
+    Map<String, Long> generations = new java.util.LinkedHashMap<>();
+    chunk.forEach(send -> generations.put(send.spec().node(), send.spec().generation()));
+    List<Uni<Void>> driverRequests =
+        chunk.stream().map(NodeSend::driverRequest).filter(java.util.Objects::nonNull).toList();
+    return specs
+        .putAllForRollout(pool, chunk.stream().map(NodeSend::spec).toList())
         .ifNoItem()
         .after(timeout.multipliedBy(2))
         .failWith(() -> new IllegalStateException("no answer within " + timeout.multipliedBy(2)))
@@ -199,8 +250,8 @@ final class NodeEffects {
                   ? Uni.createFrom().voidItem()
                   : Uni.join().all(driverRequests).andCollectFailures().replaceWithVoid();
             })
-        .subscribe()
-        .with(done -> wakeUp.run(), error -> wakeUp.run());
+        .onFailure()
+        .recoverWithNull();
   }
 
   /** Takes one node out of service; its event or its failure comes back through the queues. */

@@ -27,6 +27,7 @@ import io.fleetwave.events.spec.NodeSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -116,13 +117,11 @@ public final class RolloutDecider {
    * reads their desired specs before it asks (see {@link DeciderInput#desired}).
    */
   public List<String> startCandidates(RolloutRun run) {
-    List<NodeRun> candidates =
+    Collection<NodeRun> candidates =
         switch (run.status()) {
           case RUNNING -> {
             int wave = run.currentWave();
-            yield wave == 0 || run.waveCompleted(wave)
-                ? List.of()
-                : nodesOf(run, wave).stream().filter(n -> n.state() == NodeState.PENDING).toList();
+            yield wave == 0 || run.waveCompleted(wave) ? List.of() : run.pending(wave);
           }
           case ROLLING_BACK -> rollbackWaiting(run);
           default -> List.of();
@@ -287,13 +286,14 @@ public final class RolloutDecider {
       return rules.windowOpen(now) ? Decision.of(new WaveStarted(1)) : Decision.NONE;
     }
     if (!run.waveCompleted(wave)) {
-      List<NodeRun> nodes = nodesOf(run, wave);
-      if (nodes.stream().allMatch(n -> n.state().finished() && !n.releasePending())) {
+      if (run.waveSettled(wave)) {
+        List<NodeRun> nodes = nodesOf(run, wave);
         int failed = (int) nodes.stream().filter(n -> n.state() == NodeState.FAILED).count();
         return Decision.of(new WaveCompleted(wave, nodes.size() - failed, failed));
       }
-      List<NodeRun> pending = nodes.stream().filter(n -> n.state() == NodeState.PENDING).toList();
-      return rules.windowOpen(now) ? Decision.of(starts(run, pending, input)) : Decision.NONE;
+      return rules.windowOpen(now)
+          ? Decision.of(starts(run, run.pending(wave), input))
+          : Decision.NONE;
     }
     if (now.isBefore(run.waveCompletedAt(wave).plus(rules.soak()))) {
       return Decision.NONE;
@@ -399,7 +399,7 @@ public final class RolloutDecider {
   }
 
   /** Pending nodes, in plan order, into the free slots, within the zone limit. */
-  private List<NodeRun> pick(RolloutRun run, List<NodeRun> candidates) {
+  private List<NodeRun> pick(RolloutRun run, Collection<NodeRun> candidates) {
     List<NodeRun> inFlight = new ArrayList<>(run.inFlight());
     inFlight.addAll(run.releasePending());
     int free = rules.maxUnavailable() - inFlight.size();
@@ -428,7 +428,8 @@ public final class RolloutDecider {
    * Starts the picked nodes: the generation after the node's desired spec (what it must reach),
    * forward the restore point (what it had), and the driver request when its driver changes.
    */
-  private List<RolloutEvent> starts(RolloutRun run, List<NodeRun> candidates, DeciderInput input) {
+  private List<RolloutEvent> starts(
+      RolloutRun run, Collection<NodeRun> candidates, DeciderInput input) {
     Phase phase = run.status() == RunStatus.ROLLING_BACK ? Phase.ROLLBACK : Phase.FORWARD;
     List<RolloutEvent> out = new ArrayList<>();
     for (NodeRun node : pick(run, candidates)) {
@@ -502,8 +503,7 @@ public final class RolloutDecider {
 
   private List<RolloutEvent> rollingBack(RolloutRun run, DeciderInput input) {
     List<NodeRun> waiting = rollbackWaiting(run);
-    boolean forwardInFlight =
-        run.nodes().stream().anyMatch(n -> n.phase() == Phase.FORWARD && n.inFlight());
+    boolean forwardInFlight = run.inFlight().stream().anyMatch(n -> n.phase() == Phase.FORWARD);
     if (waiting.isEmpty()
         && !forwardInFlight
         && run.inFlight().isEmpty()

@@ -42,6 +42,7 @@ public class RolloutEngines {
   private final Duration tick;
   private final Duration timeout;
   private final Duration lease;
+  private final int specChunk;
   private final MeterRegistry registry;
   private final EnginePool enginePool;
   private volatile RolloutEngine engine;
@@ -73,6 +74,7 @@ public class RolloutEngines {
     this.tick = config.engine().tick();
     this.timeout = config.engine().timeout();
     this.lease = config.engine().lease();
+    this.specChunk = config.engine().specChunk();
     this.registry = registry;
   }
 
@@ -143,7 +145,7 @@ public class RolloutEngines {
             new RolloutProgressStore(pool, timeout),
             observer,
             new EngineLeadership(pool, lease),
-            new NodeEffects(specs, drain, drivers, resolver, pool, timeout),
+            new NodeEffects(specs, drain, drivers, resolver, pool, timeout, specChunk),
             json,
             Clock.systemUTC(),
             tick,

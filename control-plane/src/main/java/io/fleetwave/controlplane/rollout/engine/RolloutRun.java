@@ -3,7 +3,6 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.DriverInstallRequested;
-import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
@@ -26,7 +25,6 @@ import io.fleetwave.events.rollout.WaveCompleted;
 import io.fleetwave.events.rollout.WavePromoted;
 import io.fleetwave.events.rollout.WaveStarted;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * One rollout folded from its events: the only state the engine decides on. Events are applied in
@@ -61,6 +60,7 @@ public final class RolloutRun {
   private final Set<Integer> promoted = new HashSet<>();
   private final Map<Integer, Integer> acceptedFailuresByWave = new HashMap<>();
   private final Set<String> changed = new HashSet<>();
+  private final RunIndex index = new RunIndex();
   private long seq;
   private long term;
   private RunStatus status = RunStatus.RUNNING;
@@ -78,7 +78,12 @@ public final class RolloutRun {
     int order = 0;
     for (int w = 0; w < waves.size(); w++) {
       for (String node : waves.get(w)) {
-        nodes.put(node, new NodeRun(node, w + 1, order++));
+        NodeRun run = new NodeRun(node, w + 1, order++);
+        NodeRun earlier = nodes.put(node, run);
+        if (earlier != null) {
+          index.remove(earlier);
+        }
+        index.add(run);
       }
     }
   }
@@ -132,9 +137,12 @@ public final class RolloutRun {
       case RolloutFailed failed -> status(RunStatus.FAILED, failed.describe());
       case WaveStarted started -> currentWave = plannedWave(started.wave());
       case NodeStarted started ->
-          node(started.node()).start(started.phase(), started.generation(), started.restore(), at);
-      case NodeSucceeded done -> finish(done.node(), NodeState.SUCCEEDED, null, at);
-      case NodeFailed failed -> finish(failed.node(), NodeState.FAILED, failed.cause(), at);
+          change(
+              started.node(),
+              n -> n.start(started.phase(), started.generation(), started.restore(), at));
+      case NodeSucceeded done -> change(done.node(), n -> n.finish(NodeState.SUCCEEDED, null, at));
+      case NodeFailed failed ->
+          change(failed.node(), n -> n.finish(NodeState.FAILED, failed.cause(), at));
       case WaveCompleted completed -> waveCompletedAt.put(completed.wave(), at);
       case WavePromoted promotedWave -> promoted.add(promotedWave.wave());
       case RolloutPaused paused -> status(RunStatus.PAUSED, paused.reason());
@@ -150,11 +158,12 @@ public final class RolloutRun {
       case RolloutCompleted completed ->
           status(
               completed.rolledBack() ? RunStatus.ROLLED_BACK : RunStatus.COMPLETED, statusReason);
-      case DriverInstallRequested requested -> node(requested.node()).driverRequested();
-      case OsUpgradeRequested requested -> node(requested.node()).driverRequested();
-      case NodeTakenOutOfService out -> node(out.node()).outOfService(out.migConfigBefore(), at);
-      case NodeReturnedToService back -> node(back.node()).released();
-      case NodeKeptOutOfService kept -> node(kept.node()).released();
+      case DriverInstallRequested requested -> change(requested.node(), NodeRun::driverRequested);
+      case OsUpgradeRequested requested -> change(requested.node(), NodeRun::driverRequested);
+      case NodeTakenOutOfService out ->
+          change(out.node(), n -> n.outOfService(out.migConfigBefore(), at));
+      case NodeReturnedToService back -> change(back.node(), NodeRun::released);
+      case NodeKeptOutOfService kept -> change(kept.node(), NodeRun::released);
     }
     seq = envelope.seq();
     term = envelope.epoch();
@@ -180,22 +189,24 @@ public final class RolloutRun {
     return number;
   }
 
-  private void finish(String node, NodeState outcome, FailureCause cause, Instant at) {
-    node(node).finish(outcome, cause, at);
-  }
-
   private void status(RunStatus next, String reason) {
     status = next;
     statusReason = reason;
   }
 
-  private NodeRun node(String name) {
+  /**
+   * Changes one planned node, keeping the {@link RunIndex} in step: the node leaves the index as it
+   * was and enters it as it is now, so the index never needs a walk over the whole plan.
+   */
+  private void change(String name, Consumer<NodeRun> mutation) {
     NodeRun node = nodes.get(name);
     if (node == null) {
       throw new IllegalStateException("rollout " + id + " has no planned node '" + name + "'");
     }
     changed.add(name);
-    return node;
+    index.remove(node);
+    mutation.accept(node);
+    index.add(node);
   }
 
   public UUID id() {
@@ -279,42 +290,35 @@ public final class RolloutRun {
     return promoted.contains(wave);
   }
 
-  /** Nodes that finished but are not yet back in service (see {@link NodeRun#releasePending}). */
+  /**
+   * Nodes that finished but are not yet back in service (see {@link NodeRun#releasePending}), in
+   * plan order.
+   */
   public List<NodeRun> releasePending() {
-    List<NodeRun> out = new ArrayList<>();
-    for (NodeRun node : nodes.values()) {
-      if (node.releasePending()) {
-        out.add(node);
-      }
-    }
-    return out;
+    return index.releasePending();
   }
 
+  /** The wave's nodes not yet started, in plan order (a view: read it before the run changes). */
+  public Collection<NodeRun> pending(int wave) {
+    return index.pending(wave);
+  }
+
+  /**
+   * Whether every node of the wave finished and none of them still waits to be back in service (or
+   * kept out): what completes a wave.
+   */
+  public boolean waveSettled(int wave) {
+    return index.waveSettled(wave);
+  }
+
+  /** Nodes in flight, in plan order. */
   public List<NodeRun> inFlight() {
-    List<NodeRun> out = new ArrayList<>();
-    for (NodeRun node : nodes.values()) {
-      if (node.inFlight()) {
-        out.add(node);
-      }
-    }
-    return out;
+    return index.inFlight();
   }
 
   /** Failed nodes of a phase, in one wave or (wave 0) in all. */
   public int failed(Phase phase, int wave) {
-    int count = 0;
-    for (NodeRun node : nodes.values()) {
-      boolean failedInPhase =
-          phase == Phase.FORWARD
-              ? (node.phase() == Phase.FORWARD
-                  ? node.state() == NodeState.FAILED
-                  : node.forwardOutcome() == NodeState.FAILED)
-              : node.phase() == Phase.ROLLBACK && node.state() == NodeState.FAILED;
-      if (failedInPhase && (wave == 0 || node.wave() == wave)) {
-        count++;
-      }
-    }
-    return count;
+    return index.failed(phase, wave);
   }
 
   /** Forward failures accepted by the latest resume, in one wave or (wave 0) in all. */

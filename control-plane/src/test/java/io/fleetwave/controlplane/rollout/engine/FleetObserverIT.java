@@ -8,12 +8,16 @@ import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
+import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.node.StepSucceeded;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -55,6 +59,13 @@ class FleetObserverIT {
   }
 
   private static FleetObserver observer(AtomicInteger wakeUps) {
+    return observer(wakeUps, new java.util.concurrent.ConcurrentLinkedQueue<>());
+  }
+
+  /**
+   * An observer that notes in {@code checked} the node of each record it checks the identity of.
+   */
+  private static FleetObserver observer(AtomicInteger wakeUps, java.util.Queue<String> checked) {
     FleetObserver observer =
         new FleetObserver(
             Map.of("bootstrap.servers", kafka.bootstrapServers()),
@@ -62,7 +73,11 @@ class FleetObserverIT {
             BOUND,
             wakeUps::incrementAndGet,
             // Identity is not what these tests are about: every record counts as its node's.
-            batch -> (node, value, headers) -> java.util.Optional.empty());
+            batch ->
+                (node, value, headers) -> {
+                  checked.add(node);
+                  return java.util.Optional.empty();
+                });
     observer.start();
     return observer;
   }
@@ -113,6 +128,28 @@ class FleetObserverIT {
               "reset-gpu failed: compute process 4711 (train.py) runs (held by process 4711)");
       assertThat(observer.of("obs-c")).isEqualTo(Observation.NONE);
       assertThat(wakeUps.get()).isPositive();
+    }
+  }
+
+  @Test
+  void aWatchedNodesHeartbeatsAndProgressAreNeitherCheckedNorDecoded() throws Exception {
+    java.util.Queue<String> checked = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    PlannedStep step = new PlannedStep(1, StepKind.SET_MIG_MODE, 0, "enable MIG on GPU 0", 30_000);
+    try (FleetObserver observer = observer(new AtomicInteger(), checked)) {
+      observer.watchStarted(List.of("obs-busy"));
+      publish("obs-busy", new Heartbeat("boot-1", 60));
+      publish("obs-busy", new SpecAccepted(6, List.of(step)));
+      publish("obs-busy", new StepStarted(6, step));
+      publish("obs-busy", new StepSucceeded(6, step, 12));
+      publish("obs-busy", new Heartbeat("boot-1", 120));
+      publish("obs-busy", new SpecApplied(6));
+
+      await("obs-busy's result read from the head of the log")
+          .atMost(BOUND)
+          .until(() -> observer.of("obs-busy").appliedGeneration() == 6);
+      assertThat(checked)
+          .as("records the observer checked (and then decoded): its result only, of six")
+          .containsExactly("obs-busy");
     }
   }
 

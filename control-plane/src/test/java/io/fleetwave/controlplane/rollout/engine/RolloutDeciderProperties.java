@@ -97,6 +97,63 @@ class RolloutDeciderProperties {
     assertLimitsHoldAfterEveryEvent(s, sim.log);
   }
 
+  /**
+   * The run's indexed views (in flight, waiting for release, failure counts, each wave's nodes not
+   * started and whether it is settled) against walks over its planned nodes, after every event of
+   * random runs (rollbacks, drains, resumes, takeovers), with every event applied twice (the
+   * duplicate changes nothing).
+   */
+  @Property(tries = 200)
+  void theIndexedViewsOfARunAreThoseOfAWalkOverItsNodes(@ForAll("scenarios") Scenario s) {
+    Simulation sim = new Simulation(s);
+    sim.run();
+
+    RolloutRun replay = RolloutRun.from(Simulation.ID, sim.log.getFirst());
+    for (Envelope<RolloutEvent> e : sim.log) {
+      replay.apply(e);
+      replay.apply(e);
+      List<NodeRun> all = List.copyOf(replay.nodes());
+      assertThat(replay.inFlight())
+          .as("in flight after seq %d (%s)", e.seq(), e.data())
+          .containsExactlyElementsOf(all.stream().filter(NodeRun::inFlight).toList());
+      assertThat(replay.releasePending())
+          .as("waiting for release after seq %d (%s)", e.seq(), e.data())
+          .containsExactlyElementsOf(all.stream().filter(NodeRun::releasePending).toList());
+      for (int wave = 1; wave <= replay.waveCount(); wave++) {
+        int w = wave;
+        List<NodeRun> ofWave = all.stream().filter(n -> n.wave() == w).toList();
+        assertThat(replay.pending(wave))
+            .as("not started in wave %d after seq %d (%s)", wave, e.seq(), e.data())
+            .containsExactlyElementsOf(
+                ofWave.stream().filter(n -> n.state() == NodeState.PENDING).toList());
+        assertThat(replay.waveSettled(wave))
+            .as("wave %d settled after seq %d (%s)", wave, e.seq(), e.data())
+            .isEqualTo(ofWave.stream().allMatch(n -> n.state().finished() && !n.releasePending()));
+      }
+      for (Phase phase : Phase.values()) {
+        for (int wave = 0; wave <= replay.waveCount(); wave++) {
+          assertThat(replay.failed(phase, wave))
+              .as("%s failures in wave %d after seq %d (%s)", phase, wave, e.seq(), e.data())
+              .isEqualTo(failedByWalk(all, phase, wave));
+        }
+      }
+    }
+  }
+
+  private static int failedByWalk(List<NodeRun> nodes, Phase phase, int wave) {
+    return (int)
+        nodes.stream()
+            .filter(n -> wave == 0 || n.wave() == wave)
+            .filter(
+                n ->
+                    phase == Phase.FORWARD
+                        ? (n.phase() == Phase.FORWARD
+                            ? n.state() == NodeState.FAILED
+                            : n.forwardOutcome() == NodeState.FAILED)
+                        : n.phase() == Phase.ROLLBACK && n.state() == NodeState.FAILED)
+            .count();
+  }
+
   /** Folds the log event by event: what is unavailable never exceeds the limits. */
   private static void assertLimitsHoldAfterEveryEvent(
       Scenario s, List<Envelope<RolloutEvent>> log) {
