@@ -134,7 +134,7 @@ public final class ProjectionTables {
             + s
             + "node_events (node, epoch, seq, event_id, event_type, event_time, payload)"
             + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
-            + " $5::text[], $6::timestamptz[], $7::text[]::jsonb[])"
+            + " $5::text[], $6::timestamptz[], $7::text[])"
             + " ON CONFLICT (node, epoch, seq, event_time) DO NOTHING";
     selectReconciles = "SELECT * FROM " + s + "node_reconcile WHERE node = ANY($1::text[])";
     selectSteps = "SELECT * FROM " + s + "reconcile_steps WHERE node = ANY($1::text[])";

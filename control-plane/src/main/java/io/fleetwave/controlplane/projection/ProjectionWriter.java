@@ -197,7 +197,7 @@ public class ProjectionWriter {
         .addArrayOfLong(missed);
   }
 
-  /** The history's events as seven parallel arrays; payloads as JSON text, cast to jsonb in SQL. */
+  /** The history's events as seven parallel arrays; payloads as JSON text, stored as text (V25). */
   private static Tuple historyArrays(
       List<Envelope<NodeEvent>> applied, IdentityHashMap<Envelope<NodeEvent>, String> received) {
     int n = applied.size();

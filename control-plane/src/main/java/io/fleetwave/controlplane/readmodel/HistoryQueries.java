@@ -45,7 +45,8 @@ public class HistoryQueries {
   }
 
   private static NodeEventView view(Row row) {
-    JsonObject payload = row.getJsonObject("payload");
+    // Stored as the node sent it (text, V25), decoded by the projection before it was stored.
+    JsonObject payload = new JsonObject(row.getString("payload"));
     return new NodeEventView(
         row.getString("event_id"),
         row.getString("event_type"),
