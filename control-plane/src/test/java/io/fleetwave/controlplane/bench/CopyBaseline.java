@@ -21,20 +21,41 @@ import org.postgresql.PGConnection;
 final class CopyBaseline {
   private CopyBaseline() {}
 
+  /** Rows per second of the COPY, with the payload as the history stores it (text). */
   static double measure(Connection db, ProjectionBench.BenchSettings settings) throws Exception {
+    return measure(db, settings, "text");
+  }
+
+  /**
+   * The same with the payload as jsonb: the baseline of every run before V25, printed beside the
+   * other so that ratios stay comparable across that change.
+   */
+  static double measureJsonb(Connection db, ProjectionBench.BenchSettings settings)
+      throws Exception {
+    return measure(db, settings, "jsonb");
+  }
+
+  private static double measure(
+      Connection db, ProjectionBench.BenchSettings settings, String payloadType) throws Exception {
+    String table = "bench_copy_" + payloadType;
     try (Statement s = db.createStatement()) {
       s.execute(
-          "CREATE TABLE bench_copy (node text, epoch bigint, seq bigint, event_id text,"
-              + " event_type text, event_time timestamptz, payload text)");
+          "CREATE TABLE "
+              + table
+              + " (node text, epoch bigint, seq bigint, event_id text,"
+              + " event_type text, event_time timestamptz, payload "
+              + payloadType
+              + ")");
     }
     byte[] csv = csv(settings);
     long start = System.nanoTime();
     long rows =
         db.unwrap(PGConnection.class)
             .getCopyAPI()
-            .copyIn("COPY bench_copy FROM STDIN WITH (FORMAT csv)", new ByteArrayInputStream(csv));
+            .copyIn(
+                "COPY " + table + " FROM STDIN WITH (FORMAT csv)", new ByteArrayInputStream(csv));
     double seconds = (System.nanoTime() - start) / 1e9;
-    System.out.printf("COPY of %,d rows in %.1f s%n", rows, seconds);
+    System.out.printf("COPY of %,d rows (payload %s) in %.1f s%n", rows, payloadType, seconds);
     return rows / seconds;
   }
 

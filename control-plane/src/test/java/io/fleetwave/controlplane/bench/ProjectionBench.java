@@ -130,7 +130,9 @@ public final class ProjectionBench {
         String meters = ProjectionMeters.read(controlPlane.managementPort);
         double load = load();
         double copyRate = CopyBaseline.measure(db, settings);
-        return new SizeResult(settings, publishRate, projection, copyRate, latency, meters, load);
+        double copyJsonbRate = CopyBaseline.measureJsonb(db, settings);
+        return new SizeResult(
+            settings, publishRate, projection, copyRate, copyJsonbRate, latency, meters, load);
       }
     }
   }
@@ -235,6 +237,7 @@ public final class ProjectionBench {
       double publishRate,
       ProjectionRate.Result projection,
       double copyRate,
+      double copyJsonbRate,
       LatencyProbe.Result latency,
       String meters,
       double load) {
@@ -243,8 +246,10 @@ public final class ProjectionBench {
           Projection throughput (%,d events, %,d nodes)
             publish to Kafka (setup)      %,12.0f events/s
             projection (control plane)    %,12.0f events/s
-            COPY into a plain table       %,12.0f rows/s
+            COPY into a plain table       %,12.0f rows/s   (payload text, as the history stores it)
             ratio projection / COPY       %12.2f   (target >= 0.30)
+            COPY, payload jsonb           %,12.0f rows/s   (the baseline before V25)
+            ratio projection / that COPY  %12.2f   (comparable with runs before 2026-12-01 09:30)
           Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
             API visibility                %s
             bare Kafka round trip         %s
@@ -262,6 +267,8 @@ public final class ProjectionBench {
               projection.eventsPerSecond(),
               copyRate,
               projection.eventsPerSecond() / copyRate,
+              copyJsonbRate,
+              projection.eventsPerSecond() / copyJsonbRate,
               settings.heartbeatsPerSecond(),
               settings.nodes(),
               latency.api(),
