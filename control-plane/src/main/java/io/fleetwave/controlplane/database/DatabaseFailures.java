@@ -44,7 +44,21 @@ public final class DatabaseFailures {
 
   /** The server's refusal of the data, when that is what {@code failure} is (or wraps). */
   public static Optional<PgException> refusal(Throwable failure) {
-    return pgException(failure).filter(e -> DATA_CLASSES.contains(sqlClass(e)));
+    return pgException(failure)
+        .filter(e -> DATA_CLASSES.contains(sqlClass(e)) && !routedBeforeAnAttach(e));
+  }
+
+  /**
+   * A row routed to a partition (the history's default one) by a partition map that a concurrent
+   * ATTACH PARTITION has changed since: PostgreSQL then finds the row outside the partition it was
+   * routed to and raises 23514 "violates partition constraint", which names no constraint (a CHECK
+   * violation names its own). Attaching takes only a SHARE UPDATE EXCLUSIVE lock, so the history's
+   * maintenance creating a day partition can race a projection batch; the same batch succeeds once
+   * it is tried again with the new map. Seen at a control plane's start, which creates partitions
+   * while the first batches arrive: it had dead-lettered a node's registration.
+   */
+  static boolean routedBeforeAnAttach(PgException e) {
+    return "23514".equals(e.getSqlState()) && e.getConstraint() == null;
   }
 
   /** Whether {@code failure} means PostgreSQL cannot be reached or cannot serve now. */

@@ -67,4 +67,43 @@ class DatabaseFailuresTest {
             "SQLSTATE 23505: duplicate key value violates unique constraint \"gpus_pkey\""
                 + " (Key (node, gpu_index)=(n-1, 0) already exists.)");
   }
+
+  @Test
+  void aRowRoutedBeforeAConcurrentAttachIsTriedAgainNotRefused() {
+    PgException partitionMoved =
+        error(
+            "new row for relation \"node_events_default\" violates partition constraint",
+            "23514",
+            null);
+    PgException checkViolated =
+        error(
+            "new row for relation \"rollouts\" violates check constraint \"rollouts_state_check\"",
+            "23514",
+            "rollouts_state_check");
+
+    assertThat(DatabaseFailures.refusal(partitionMoved)).isEmpty();
+    assertThat(DatabaseFailures.refusal(checkViolated)).contains(checkViolated);
+  }
+
+  /** An error as the server reports it, with the table and the constraint it names (if any). */
+  private static PgException error(String message, String sqlState, String constraint) {
+    return new PgException(
+        message,
+        "ERROR",
+        sqlState,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        "public",
+        null,
+        null,
+        null,
+        constraint);
+  }
 }
