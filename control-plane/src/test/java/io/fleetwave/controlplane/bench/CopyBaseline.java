@@ -21,22 +21,22 @@ import org.postgresql.PGConnection;
 final class CopyBaseline {
   private CopyBaseline() {}
 
-  /** Rows per second of the COPY, with the payload as the history stores it (text). */
-  static double measure(Connection db, ProjectionBench.BenchSettings settings) throws Exception {
-    return measure(db, settings, "text");
+  /**
+   * Rows per second of the COPY of {@code csv}, with the payload as the history stores it (text).
+   */
+  static double measure(Connection db, byte[] csv) throws Exception {
+    return measure(db, csv, "text");
   }
 
   /**
    * The same with the payload as jsonb: the baseline of every run before V25, printed beside the
    * other so that ratios stay comparable across that change.
    */
-  static double measureJsonb(Connection db, ProjectionBench.BenchSettings settings)
-      throws Exception {
-    return measure(db, settings, "jsonb");
+  static double measureJsonb(Connection db, byte[] csv) throws Exception {
+    return measure(db, csv, "jsonb");
   }
 
-  private static double measure(
-      Connection db, ProjectionBench.BenchSettings settings, String payloadType) throws Exception {
+  private static double measure(Connection db, byte[] csv, String payloadType) throws Exception {
     String table = "bench_copy_" + payloadType;
     try (Statement s = db.createStatement()) {
       s.execute(
@@ -47,7 +47,6 @@ final class CopyBaseline {
               + payloadType
               + ")");
     }
-    byte[] csv = csv(settings);
     long start = System.nanoTime();
     long rows =
         db.unwrap(PGConnection.class)
@@ -59,7 +58,8 @@ final class CopyBaseline {
     return rows / seconds;
   }
 
-  private static byte[] csv(ProjectionBench.BenchSettings settings) throws Exception {
+  /** The bench fleet's events as the CSV rows of the history's columns, built once per run. */
+  static byte[] csv(ProjectionBench.BenchSettings settings) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024 * 1024);
     Instant time = Instant.now().truncatedTo(ChronoUnit.MICROS);
     StringBuilder line = new StringBuilder(4096);

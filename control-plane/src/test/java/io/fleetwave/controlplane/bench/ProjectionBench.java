@@ -129,8 +129,9 @@ public final class ProjectionBench {
                 keys);
         String meters = ProjectionMeters.read(controlPlane.managementPort);
         double load = load();
-        double copyRate = CopyBaseline.measure(db, settings);
-        double copyJsonbRate = CopyBaseline.measureJsonb(db, settings);
+        byte[] rows = CopyBaseline.csv(settings);
+        double copyRate = CopyBaseline.measure(db, rows);
+        double copyJsonbRate = CopyBaseline.measureJsonb(db, rows);
         return new SizeResult(
             settings, publishRate, projection, copyRate, copyJsonbRate, latency, meters, load);
       }
