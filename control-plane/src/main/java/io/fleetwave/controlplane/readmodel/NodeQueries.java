@@ -70,15 +70,19 @@ public class NodeQueries {
         .map(nodes -> nodes.stream().findFirst());
   }
 
+  /** The names of a page's node rows, as the one array parameter of its per-page queries. */
+  private static Tuple names(List<Row> nodes) {
+    return Tuple.tuple()
+        .addArrayOfString(nodes.stream().map(r -> r.getString("name")).toArray(String[]::new));
+  }
+
   private Uni<List<NodeView>> withGpus(RowSet<Row> nodeRows) {
     List<Row> nodes = new ArrayList<>();
     nodeRows.forEach(nodes::add);
     if (nodes.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
-    Tuple names =
-        Tuple.tuple()
-            .addArrayOfString(nodes.stream().map(r -> r.getString("name")).toArray(String[]::new));
+    Tuple names = names(nodes);
     Uni<RowSet<Row>> gpus =
         pool.preparedQuery("SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index")
             .execute(names);
@@ -155,9 +159,7 @@ public class NodeQueries {
     if (nodes.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
-    Tuple names =
-        Tuple.tuple()
-            .addArrayOfString(nodes.stream().map(r -> r.getString("name")).toArray(String[]::new));
+    Tuple names = names(nodes);
     Uni<RowSet<Row>> models =
         pool.preparedQuery(
                 "SELECT node, pci_device_id, min(product) AS product, count(*)::int AS gpus,"
