@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -52,6 +53,7 @@ public class NodeEventsConsumer {
   private final Duration attemptTimeout;
   private final RefusalIsolation<Pending> isolation;
   private final NodeEventAuthenticity authenticity;
+  private final PartitionWriteOrder<TopicPartition> writeOrder = new PartitionWriteOrder<>();
   private volatile boolean running = true;
 
   /** An event of the batch with the record it came from (for its dead letter). */
@@ -93,22 +95,41 @@ public class NodeEventsConsumer {
     return metadata.getOffset();
   }
 
+  /**
+   * Takes a batch from the channel. The method's result completes once the batch is decoded and the
+   * batch before it (of the same partitions) has finished its write; the batch's own write then
+   * goes on by itself, and the channel hands over the next batch, whose decoding overlaps that
+   * write (PostgreSQL sat idle while each batch decoded). So at most two batches are held: one
+   * writing, one decoded and waiting for its turn ({@link PartitionWriteOrder}).
+   */
   @Incoming(CHANNEL)
   public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-    List<Pending> events = new ArrayList<>();
-    List<Rejection> rejections = new ArrayList<>();
+    long started = System.nanoTime();
+    PartitionWriteOrder.Turn turn = writeOrder.take(batch.getLatestOffsetRecords().keySet());
+    return decode(batch)
+        .call(() -> Uni.createFrom().completionStage(turn.before()))
+        .invoke(decoded -> writeInTurn(batch, decoded, started, turn))
+        .replaceWithVoid()
+        .onFailure()
+        .recoverWithUni(
+            failure -> {
+              turn.done().completeExceptionally(failure);
+              return failed(batch, failure);
+            });
+  }
+
+  /** A batch's events after the signature checks and decoding, and the records refused by them. */
+  private record Decoded(List<Pending> events, List<Rejection> rejections) {}
+
+  private Uni<Decoded> decode(KafkaRecordBatch<String, byte[]> batch) {
     List<Headers> headers = new ArrayList<>();
     batch.forEach(record -> headers.add(record.getHeaders()));
-    int records = batch.getRecords().size();
-    long started = System.nanoTime();
-    long oldestRecordMillis = oldestTimestamp(batch);
     return untilDone(POSTGRESQL, () -> authenticity.forBatch(headers))
         // Decoding (signature checks, JSON parsing) is the batch's CPU work: on a worker thread, so
         // that the event loop it came from keeps serving HTTP requests and PostgreSQL connections
-        // (a 5,000-record batch held it for seconds on a loaded machine). The batch stays one
-        // sequence of steps, so the order of batches and of records within them is unchanged.
+        // (a 5,000-record batch held it for seconds on a loaded machine). Records keep their order.
         .emitOn(Infrastructure.getDefaultWorkerPool())
-        .invoke(
+        .map(
             check -> {
               List<KafkaRecord<String, byte[]>> received = batch.getRecords();
               List<DecodedRecord> decoded =
@@ -117,6 +138,8 @@ public class NodeEventsConsumer {
                       record ->
                           NodeEventAuthenticity.decode(
                               check, record.getKey(), record.getPayload(), record.getHeaders()));
+              List<Pending> events = new ArrayList<>();
+              List<Rejection> rejections = new ArrayList<>();
               for (int i = 0; i < received.size(); i++) {
                 KafkaRecord<String, byte[]> record = received.get(i);
                 switch (decoded.get(i)) {
@@ -125,28 +148,51 @@ public class NodeEventsConsumer {
                       rejections.add(rejection(record, rejected.reason()));
                 }
               }
-            })
-        .chain(() -> untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections)))
-        .chain(() -> isolation.apply(events))
+              return new Decoded(events, rejections);
+            });
+  }
+
+  /** Writes the batch in the background; its turn is over when the batch is acknowledged. */
+  private void writeInTurn(
+      KafkaRecordBatch<String, byte[]> batch,
+      Decoded decoded,
+      long started,
+      PartitionWriteOrder.Turn turn) {
+    write(batch, decoded, started)
+        .onFailure()
+        .call(failure -> failed(batch, failure))
+        .subscribe()
+        .with(
+            done -> turn.done().complete(null),
+            failure -> turn.done().completeExceptionally(failure));
+  }
+
+  private Uni<Void> write(KafkaRecordBatch<String, byte[]> batch, Decoded decoded, long started) {
+    int records = batch.getRecords().size();
+    long oldestRecordMillis = oldestTimestamp(batch);
+    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(decoded.rejections()))
+        .chain(() -> isolation.apply(decoded.events()))
         .invoke(
             changes -> {
-              metrics.recordBatch(records, changes, rejections.size());
+              metrics.recordBatch(records, changes, decoded.rejections().size());
               metrics.recordStaleness(oldestRecordMillis);
             })
         // Effects of the committed batch: the gate as a Kubernetes node label, where enabled.
         .call(changes -> gateLabels.mirror(changes.nodes()))
         .chain(() -> Uni.createFrom().completionStage(batch.ack()))
-        .invoke(() -> metrics.recordBatchDuration(started))
-        .onFailure()
-        .recoverWithUni(
-            failure -> {
-              // Reached at shutdown (retrying stops; Kafka redelivers the batch) or on a bug, for
-              // which the channel's failure strategy (fail) stops the channel and liveness.
-              if (running) {
-                LOG.errorf(failure, "batch of %d records could not be projected", records);
-              }
-              return Uni.createFrom().completionStage(batch.nack(failure));
-            });
+        .invoke(() -> metrics.recordBatchDuration(started));
+  }
+
+  /**
+   * Reached at shutdown (retrying stops; Kafka redelivers the batch), after an earlier batch of the
+   * same partitions failed, or on a bug, for which the channel's failure strategy (fail) stops the
+   * channel and liveness.
+   */
+  private Uni<Void> failed(KafkaRecordBatch<String, byte[]> batch, Throwable failure) {
+    if (running) {
+      LOG.errorf(failure, "batch of %d records could not be projected", batch.getRecords().size());
+    }
+    return Uni.createFrom().completionStage(batch.nack(failure));
   }
 
   /** The smallest Kafka timestamp of the batch's records (0 when none carries one). */

@@ -7,9 +7,9 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.NodePartitions;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
-import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -31,7 +31,6 @@ import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.utils.Utils;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +44,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class RefusedByPostgresIT {
   private static final String NODE = "refused-0";
-  private static final String NEIGHBOUR = neighbourInTheSamePartition(NODE);
+  private static final String NEIGHBOUR = NodePartitions.neighbour(NODE);
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -193,21 +192,5 @@ class RefusedByPostgresIT {
   private static String header(ConsumerRecord<String, byte[]> record, String name) {
     Header header = record.headers().lastHeader(name);
     return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
-  }
-
-  /** Another node name whose records go to the same partition (Kafka's default partitioner). */
-  private static String neighbourInTheSamePartition(String node) {
-    int partition = partition(node);
-    for (int i = 1; ; i++) {
-      String candidate = node + "-neighbour-" + i;
-      if (partition(candidate) == partition) {
-        return candidate;
-      }
-    }
-  }
-
-  private static int partition(String key) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8)))
-        % FleetTopics.NODE_PARTITIONS;
   }
 }

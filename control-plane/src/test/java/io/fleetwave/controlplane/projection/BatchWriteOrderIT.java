@@ -1,0 +1,92 @@
+package io.fleetwave.controlplane.projection;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.NodePartitions;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.node.HostKind;
+import io.quarkus.test.junit.QuarkusTest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The consumer decodes the next batch while the one before it writes; a batch of a partition still
+ * writes only after the batches of that partition received before it. A test transaction holds one
+ * node's row, so the batch of that node's heartbeat cannot commit: a later heartbeat of a node in
+ * the same partition must wait for it, one in another partition must not.
+ */
+@QuarkusTest
+class BatchWriteOrderIT {
+  private static final String HELD = "wo-held";
+  private static final String NEIGHBOUR = NodePartitions.neighbour(HELD);
+  private static final String STRANGER = NodePartitions.stranger(HELD);
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Test
+  void aPartitionsBatchesCommitInTheOrderTheyWereReceived() throws Exception {
+    try (TopicClient topic = new TopicClient(bootstrap);
+        Connection holder = ProjectionRows.connect()) {
+      for (String node : new String[] {HELD, NEIGHBOUR, STRANGER}) {
+        topic.publish(
+            Events.envelope(
+                node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.1", Map.of())));
+        awaitPosition(node, 0);
+      }
+
+      holder.setAutoCommit(false);
+      try (PreparedStatement lock =
+          holder.prepareStatement("SELECT 1 FROM nodes WHERE name = ? FOR UPDATE")) {
+        lock.setString(1, HELD);
+        lock.executeQuery().close();
+      }
+      topic.publish(Events.envelope(HELD, 1, 1, Events.heartbeat(1)));
+      await("the held node's batch to wait on its row lock")
+          .atMost(BOUND)
+          .until(BatchWriteOrderIT::aProjectionWriteWaitsOnALock);
+
+      // The next batch, of another partition, is not held up by it (before, the channel stalled).
+      topic.publish(Events.envelope(STRANGER, 1, 1, Events.heartbeat(1)));
+      awaitPosition(STRANGER, 1);
+
+      // The same partition's next batch is decoded but must not commit before the held one.
+      topic.publish(Events.envelope(NEIGHBOUR, 1, 1, Events.heartbeat(1)));
+      await("the neighbour's heartbeat to stay unapplied while the batch before it waits")
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> Arrays.equals(ProjectionRows.position(NEIGHBOUR), new long[] {1, 0}));
+
+      holder.rollback();
+      awaitPosition(HELD, 1);
+      awaitPosition(NEIGHBOUR, 1);
+    }
+  }
+
+  private static void awaitPosition(String node, long seq) {
+    await(node + " at (1, " + seq + ")")
+        .atMost(BOUND)
+        .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, seq}));
+  }
+
+  private static boolean aProjectionWriteWaitsOnALock() throws Exception {
+    try (Connection connection = ProjectionRows.connect();
+        PreparedStatement waiting =
+            connection.prepareStatement(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'");
+        ResultSet result = waiting.executeQuery()) {
+      result.next();
+      return result.getLong(1) > 0;
+    }
+  }
+}
