@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.identity;
 
 import io.fleetwave.events.security.EnrolledKey;
+import io.fleetwave.events.security.NodePublicKey;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -10,13 +11,18 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /** SQL of the node_keys table: enrolled keys, looked up by id, and their revocation. */
 public final class NodeKeyStore {
   private NodeKeyStore() {}
 
-  /** The enrolled keys among these ids (revoked ones included, marked so). */
-  public static Uni<Map<String, EnrolledKey>> byId(SqlClient sql, Collection<String> keyIds) {
+  /**
+   * The enrolled keys among these ids (revoked ones included, marked so), each key read from its
+   * PEM by {@code parse} (given the key's id and PEM: a caller may keep keys it has read).
+   */
+  public static Uni<Map<String, EnrolledKey>> byId(
+      SqlClient sql, Collection<String> keyIds, BiFunction<String, String, NodePublicKey> parse) {
     return sql.preparedQuery(
             "SELECT key_id, node, public_key, revoked_at IS NOT NULL AS revoked FROM node_keys"
                 + " WHERE key_id = ANY($1)")
@@ -25,11 +31,12 @@ public final class NodeKeyStore {
             rows -> {
               Map<String, EnrolledKey> keys = new HashMap<>();
               for (Row row : rows) {
+                String keyId = row.getString("key_id");
                 keys.put(
-                    row.getString("key_id"),
-                    EnrolledKey.of(
+                    keyId,
+                    new EnrolledKey(
                         row.getString("node"),
-                        row.getString("public_key"),
+                        parse.apply(keyId, row.getString("public_key")),
                         row.getBoolean("revoked")));
               }
               return keys;

@@ -1,10 +1,13 @@
 package io.fleetwave.controlplane.projection;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.identity.NodeKeyStore;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.events.security.NodeEventVerifier;
+import io.fleetwave.events.security.NodePublicKey;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,6 +47,15 @@ public class NodeEventAuthenticity {
   /** Batches of at least this many records are decoded in parallel ({@link #decodeAll}). */
   static final int PARALLEL_FROM = 256;
 
+  /**
+   * Keys read from their PEM once, across batches (an id names one key for good: {@link
+   * NodePublicKey}), 0.8 KB each (measured): at most about 40 MB. A fleet with more nodes reads the
+   * others' keys again per batch, as every record did before. Revocation is read per batch.
+   */
+  static final int KEPT_KEYS = 50_000;
+
+  private final Cache<String, NodePublicKey> keptKeys =
+      Caffeine.newBuilder().maximumSize(KEPT_KEYS).build();
   private final Pool pool;
   private final boolean required;
   private final Duration timeout;
@@ -73,7 +85,9 @@ public class NodeEventAuthenticity {
     if (keyIds.isEmpty()) {
       return Uni.createFrom().item(check(Map.of()));
     }
-    return NodeKeyStore.byId(pool, keyIds).map(NodeEventAuthenticity::check);
+    return NodeKeyStore.byId(
+            pool, keyIds, (keyId, pem) -> keptKeys.get(keyId, id -> NodePublicKey.parse(pem)))
+        .map(NodeEventAuthenticity::check);
   }
 
   /**

@@ -64,11 +64,17 @@ final class Ed25519Signatures {
    */
   static boolean verify(PublicKey key, byte[] message, byte[] signature)
       throws GeneralSecurityException {
+    return verify(verificationKey(key), message, signature);
+  }
+
+  /** {@link #verify(PublicKey, byte[], byte[])} with a key already in its checking form. */
+  static boolean verify(Ed25519PublicKeyParameters key, byte[] message, byte[] signature)
+      throws GeneralSecurityException {
     if (signature.length != SIGNATURE_BYTES) {
       throw new SignatureException("signature length invalid");
     }
     Ed25519Signer verifier = new Ed25519Signer();
-    verifier.init(false, verificationKey(key));
+    verifier.init(false, key);
     verifier.update(message, 0, message.length);
     return verifier.verifySignature(signature);
   }

@@ -7,10 +7,10 @@ import java.util.Objects;
  * A public key a node enrolled with the control plane.
  *
  * @param node the node it speaks for
- * @param publicKey the Ed25519 public key
+ * @param publicKey the Ed25519 public key, in the form its signatures are checked with
  * @param revoked true once an administrator revoked the node: nothing it signs is accepted again
  */
-public record EnrolledKey(String node, PublicKey publicKey, boolean revoked) {
+public record EnrolledKey(String node, NodePublicKey publicKey, boolean revoked) {
   public EnrolledKey {
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(publicKey, "publicKey");
@@ -18,11 +18,11 @@ public record EnrolledKey(String node, PublicKey publicKey, boolean revoked) {
 
   /** From the stored X.509 PEM. */
   public static EnrolledKey of(String node, String publicKeyPem, boolean revoked) {
-    return new EnrolledKey(node, parsePublicKey(publicKeyPem), revoked);
+    return new EnrolledKey(node, NodePublicKey.parse(publicKeyPem), revoked);
   }
 
   public String keyId() {
-    return NodeKeyId.of(publicKey);
+    return publicKey.id();
   }
 
   /** An Ed25519 X.509 public key (PEM or base64), refused with the reason if it is not one. */

@@ -83,7 +83,7 @@ public final class NodeEventVerifier {
       return "signature is not canonical base64";
     }
     try {
-      return Ed25519Signatures.verify(key.publicKey(), value == null ? new byte[0] : value, bytes)
+      return key.publicKey().verifies(value == null ? new byte[0] : value, bytes)
           ? null
           : "the value of node '" + key.node() + "' was not signed by its key (forged or altered)";
     } catch (GeneralSecurityException e) {
