@@ -53,16 +53,21 @@ public class ProjectionWriter {
     String[] names =
         events.stream().map(Envelope::subject).distinct().sorted().toArray(String[]::new);
     Tuple nameTuple = Tuple.tuple().addArrayOfString(names);
+    // Each step's statements are sent together: the client pipelines a connection's commands and
+    // PostgreSQL runs them in the order sent, so the lock sees the rows ensured before it, and a
+    // step costs one round trip instead of one per statement (each a turn of a busy event loop).
     return pool.withTransaction(
         conn ->
-            conn.preparedQuery(tables.ensureNodes)
-                .execute(nameTuple)
-                .chain(() -> conn.preparedQuery(tables.lockNodes).execute(nameTuple))
-                .map(ProjectionWriter::positions)
-                .chain(
-                    stored ->
-                        reconciles(conn, tables, nameTuple, events)
-                            .map(reconciles -> ProjectionFold.fold(stored, reconciles, events)))
+            Uni.combine()
+                .all()
+                .unis(
+                    conn.preparedQuery(tables.ensureNodes).execute(nameTuple),
+                    conn.preparedQuery(tables.lockNodes).execute(nameTuple),
+                    reconciles(conn, tables, nameTuple, events))
+                .asTuple()
+                .map(
+                    read ->
+                        ProjectionFold.fold(positions(read.getItem2()), read.getItem3(), events))
                 .call(changes -> write(conn, tables, changes, received(records))));
   }
 
@@ -88,13 +93,13 @@ public class ProjectionWriter {
     if (events.stream().noneMatch(e -> ReconcileState.concerns(e.data()))) {
       return Uni.createFrom().item(Map.of());
     }
-    return conn.preparedQuery(tables.selectReconciles)
-        .execute(nameTuple)
-        .chain(
-            reconcileRows ->
-                conn.preparedQuery(tables.selectSteps)
-                    .execute(nameTuple)
-                    .map(stepRows -> ReconcileRows.read(reconcileRows, stepRows)));
+    return Uni.combine()
+        .all()
+        .unis(
+            conn.preparedQuery(tables.selectReconciles).execute(nameTuple),
+            conn.preparedQuery(tables.selectSteps).execute(nameTuple))
+        .asTuple()
+        .map(rows -> ReconcileRows.read(rows.getItem1(), rows.getItem2()));
   }
 
   private static Map<String, NodePosition> positions(RowSet<Row> rows) {
@@ -136,37 +141,35 @@ public class ProjectionWriter {
                 inventories.add(change.node(), inventory);
               });
     }
-    String[] inventoriedNames = inventoried.toArray(String[]::new);
-    return batch(conn, tables.updateFacts, facts)
-        .chain(() -> whole(conn, tables.updatePosition, positionArrays(changes.nodes())))
-        .chain(
-            () ->
-                inventoried.isEmpty()
-                    ? Uni.createFrom().voidItem()
-                    : whole(
-                            conn,
-                            tables.replaceGpus,
-                            inventories.gpus().addArrayOfString(inventoriedNames))
-                        .chain(
-                            () ->
-                                whole(
-                                    conn,
-                                    tables.replaceInstances,
-                                    inventories.instances().addArrayOfString(inventoriedNames))))
-        .chain(
-            () ->
-                changes.history().isEmpty()
-                    ? Uni.createFrom().voidItem()
-                    : whole(conn, tables.insertHistory, historyArrays(changes.history(), received)))
-        .chain(() -> batch(conn, tables.upsertReconcile, reconciles))
-        .chain(
-            () ->
-                reconciled.isEmpty()
-                    ? Uni.createFrom().voidItem()
-                    : conn.preparedQuery(tables.deleteSteps)
-                        .execute(Tuple.tuple().addArrayOfString(reconciled.toArray(String[]::new)))
-                        .replaceWithVoid())
-        .chain(() -> batch(conn, tables.insertStep, steps));
+    // In the order PostgreSQL must run them (the instances after their GPUs, the steps deleted
+    // before they are inserted again), sent together; the first failure is the statement's own,
+    // the later ones only say that the transaction was aborted.
+    List<Uni<Void>> statements = new ArrayList<>();
+    statements.add(batch(conn, tables.updateFacts, facts));
+    statements.add(whole(conn, tables.updatePosition, positionArrays(changes.nodes())));
+    if (!inventoried.isEmpty()) {
+      String[] inventoriedNames = inventoried.toArray(String[]::new);
+      statements.add(
+          whole(conn, tables.replaceGpus, inventories.gpus().addArrayOfString(inventoriedNames)));
+      statements.add(
+          whole(
+              conn,
+              tables.replaceInstances,
+              inventories.instances().addArrayOfString(inventoriedNames)));
+    }
+    if (!changes.history().isEmpty()) {
+      statements.add(whole(conn, tables.insertHistory, historyArrays(changes.history(), received)));
+    }
+    statements.add(batch(conn, tables.upsertReconcile, reconciles));
+    if (!reconciled.isEmpty()) {
+      statements.add(
+          whole(
+              conn,
+              tables.deleteSteps,
+              Tuple.tuple().addArrayOfString(reconciled.toArray(String[]::new))));
+    }
+    statements.add(batch(conn, tables.insertStep, steps));
+    return Uni.join().all(statements).andFailFast().replaceWithVoid();
   }
 
   private static Uni<Void> whole(SqlConnection conn, String sql, Tuple arrays) {
