@@ -23,6 +23,8 @@ import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -110,6 +112,10 @@ class RebuildUnderRetentionIT {
           .anyMatch(start -> start > 0);
     }
 
+    assertThat(storeHistoryAsBeforeV25())
+        .as("history rows whose stored text changed to jsonb's own form")
+        .isPositive();
+
     given()
         .queryParam("timeoutSeconds", 120)
         .when()
@@ -128,6 +134,22 @@ class RebuildUnderRetentionIT {
             ProjectionRows.count(
                 "SELECT sum(missed_events) FROM nodes WHERE name LIKE 'retention-%'"))
         .isZero();
+  }
+
+  /**
+   * The live history's payloads as V25 left the rows stored before it: jsonb's own text (keys
+   * reordered, spaces added) rather than the text as received, which the rebuild stores. The
+   * comparison must still find them equal.
+   */
+  private static int storeHistoryAsBeforeV25() throws Exception {
+    try (Connection connection = ProjectionRows.connect();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE node_events SET payload = payload::jsonb::text"
+                    + " WHERE node LIKE ? AND payload <> payload::jsonb::text")) {
+      update.setString(1, PREFIX + "%");
+      return update.executeUpdate();
+    }
   }
 
   private static io.fleetwave.events.node.NodeRegistered registered(String node) {
