@@ -39,11 +39,17 @@ public final class ProjectionTables {
     this.schema = schema;
     String s = schema + ".";
     // Rows first, so that the row lock has something to lock even for a node never seen before.
+    // Known nodes are left out by a plain index lookup: ON CONFLICT's speculative insertion, paid
+    // for every node of every batch, was 6 % of PostgreSQL's time in the projection bench (a batch
+    // of 5,000 known nodes: 13.7-14.7 ms, 7.7-9.5 ms with the lookup). ON CONFLICT still settles
+    // a node that another writer inserts at the same moment.
     ensureNodes =
         "INSERT INTO "
             + s
             + "nodes (name, last_epoch, last_seq) SELECT n, -1, -1 FROM unnest($1::text[]) AS n"
-            + " ORDER BY n ON CONFLICT (name) DO NOTHING";
+            + " WHERE NOT EXISTS (SELECT 1 FROM "
+            + s
+            + "nodes AS k WHERE k.name = n) ORDER BY n ON CONFLICT (name) DO NOTHING";
     // NO KEY UPDATE, the lock the row's own UPDATE takes anyway: it serialises projection writers
     // of a node as FOR UPDATE did, but leaves foreign keys to the node (desired_specs, gpus)
     // unblocked.
