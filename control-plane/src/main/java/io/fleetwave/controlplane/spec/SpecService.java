@@ -98,32 +98,85 @@ public class SpecService {
       return Uni.createFrom().item(java.util.Map.of());
     }
     List<String> names = requests.stream().map(RolloutSpecRequest::node).toList();
+    BatchTimings timings = new BatchTimings(requests.size());
     return via.withTransaction(
-        conn ->
-            DesiredSpecs.lockNodes(conn, names)
-                .chain(
-                    () ->
-                        Uni.combine()
-                            .all()
-                            .unis(
-                                FleetReadModel.existingNodes(conn, names),
-                                DesiredSpecs.currentAll(conn, names),
-                                DesiredSpecs.observedGpusAll(conn, names))
-                            .with(
-                                (existing, current, observed) ->
-                                    decideAll(requests, existing, current, observed)))
-                .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
-                .call(
-                    batch ->
-                        // Signing a wave's specs takes a while: on a worker, not the event loop
-                        // that serves the engine's other statements.
-                        Uni.createFrom()
-                            .item(() -> batch.specs().stream().map(this::signed).toList())
-                            .runSubscriptionOn(
-                                io.smallrye.mutiny.infrastructure.Infrastructure
-                                    .getDefaultWorkerPool())
-                            .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed)))
-                .map(RolloutBatch::failures));
+            conn ->
+                DesiredSpecs.lockNodes(conn, names)
+                    .invoke(() -> timings.mark("lock"))
+                    .chain(
+                        () ->
+                            Uni.combine()
+                                .all()
+                                .unis(
+                                    FleetReadModel.existingNodes(conn, names),
+                                    DesiredSpecs.currentAll(conn, names),
+                                    DesiredSpecs.observedGpusAll(conn, names))
+                                .with(
+                                    (existing, current, observed) -> {
+                                      timings.mark("reads");
+                                      RolloutBatch batch =
+                                          decideAll(requests, existing, current, observed);
+                                      timings.mark("validate");
+                                      return batch;
+                                    }))
+                    .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
+                    .invoke(() -> timings.mark("save"))
+                    .call(
+                        batch ->
+                            // Signing a wave's specs takes a while: on a worker, not the event
+                            // loop that serves the engine's other statements.
+                            Uni.createFrom()
+                                .item(
+                                    () -> {
+                                      timings.mark("to-worker");
+                                      List<CommandEnvelope> signed =
+                                          batch.specs().stream().map(this::signed).toList();
+                                      timings.mark("sign");
+                                      return signed;
+                                    })
+                                .runSubscriptionOn(
+                                    io.smallrye.mutiny.infrastructure.Infrastructure
+                                        .getDefaultWorkerPool())
+                                .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed))
+                                .invoke(() -> timings.mark("send+ack")))
+                    .map(RolloutBatch::failures))
+        .invoke(() -> timings.done("commit"));
+  }
+
+  /**
+   * How long each phase of one rollout spec batch took, from its subscription (the first phase
+   * includes waiting for a connection and BEGIN): one DEBUG line per batch, to see where a wave
+   * start's time goes ({@code quarkus.log.category."io.fleetwave.controlplane.spec".level=DEBUG}).
+   */
+  private static final class BatchTimings {
+    private static final org.jboss.logging.Logger LOG =
+        org.jboss.logging.Logger.getLogger(SpecService.class);
+    private final int size;
+    private final StringBuilder phases = new StringBuilder();
+    private long last = System.nanoTime();
+    private final long first = last;
+
+    BatchTimings(int size) {
+      this.size = size;
+    }
+
+    synchronized void mark(String phase) {
+      if (!LOG.isDebugEnabled()) {
+        return;
+      }
+      long now = System.nanoTime();
+      phases.append(String.format(" %s %.1f", phase, (now - last) / 1e6));
+      last = now;
+    }
+
+    void done(String phase) {
+      mark(phase);
+      if (LOG.isDebugEnabled()) {
+        LOG.debugf(
+            "spec batch of %d node(s): %.1f ms (ms per phase:%s)",
+            (Object) size, (System.nanoTime() - first) / 1e6, phases);
+      }
+    }
   }
 
   /** What one batch publishes, and the nodes it refuses with their reasons. */

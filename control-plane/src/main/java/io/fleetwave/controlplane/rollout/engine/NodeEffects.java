@@ -194,9 +194,27 @@ final class NodeEffects {
     // The chunks are built here, on the engine thread (lazy: nothing runs before the subscription),
     // so what the spec service refuses at once (no signing key) fails the round as before.
     List<Uni<Void>> chunks = new ArrayList<>();
+    long carriedOut = System.nanoTime();
     for (int from = 0; from < sends.size(); from += specChunk) {
       List<NodeSend> chunk = sends.subList(from, Math.min(sends.size(), from + specChunk));
-      chunks.add(sendChunk(rollout, List.copyOf(chunk), reports, brokerAway).invoke(wakeUp));
+      int first = from;
+      long[] subscribed = new long[1];
+      chunks.add(
+          sendChunk(rollout, List.copyOf(chunk), reports, brokerAway)
+              .onSubscription()
+              .invoke(() -> subscribed[0] = System.nanoTime())
+              .invoke(wakeUp)
+              .invoke(
+                  () ->
+                      LOG.debugf(
+                          "rollout %s: spec chunk of nodes %d-%d (of %d) done %.1f ms after the"
+                              + " carry-out (queued %.1f ms)",
+                          run.name(),
+                          first,
+                          first + chunk.size() - 1,
+                          sends.size(),
+                          (System.nanoTime() - carriedOut) / 1e6,
+                          (subscribed[0] - carriedOut) / 1e6)));
     }
     Multi.createFrom()
         .iterable(chunks)
