@@ -101,46 +101,71 @@ public class SpecService {
     BatchTimings timings = new BatchTimings(requests.size());
     return via.withTransaction(
             conn ->
-                DesiredSpecs.lockNodes(conn, names)
-                    .invoke(() -> timings.mark("lock"))
-                    .chain(
-                        () ->
+                // The lock and the three reads are pipelined on the connection: one round trip.
+                // PostgreSQL runs them in order, so the reads see the rows as they are under the
+                // lock.
+                Uni.combine()
+                    .all()
+                    .unis(
+                        DesiredSpecs.lockNodes(conn, names),
+                        FleetReadModel.existingNodes(conn, names),
+                        DesiredSpecs.currentAll(conn, names),
+                        DesiredSpecs.observedGpusAll(conn, names))
+                    .with(
+                        (locked, existing, current, observed) -> {
+                          timings.mark("lock+reads");
+                          RolloutBatch batch = decideAll(requests, existing, current, observed);
+                          timings.mark("validate");
+                          return batch;
+                        })
+                    .call(
+                        batch ->
+                            // Saved and signed at once: the rows go to PostgreSQL while workers
+                            // sign; nothing is sent before both are done, and the commit waits
+                            // for Kafka's acknowledgement.
                             Uni.combine()
                                 .all()
                                 .unis(
-                                    FleetReadModel.existingNodes(conn, names),
-                                    DesiredSpecs.currentAll(conn, names),
-                                    DesiredSpecs.observedGpusAll(conn, names))
-                                .with(
-                                    (existing, current, observed) -> {
-                                      timings.mark("reads");
-                                      RolloutBatch batch =
-                                          decideAll(requests, existing, current, observed);
-                                      timings.mark("validate");
-                                      return batch;
-                                    }))
-                    .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
-                    .invoke(() -> timings.mark("save"))
-                    .call(
-                        batch ->
-                            // Signing a wave's specs takes a while: on a worker, not the event
-                            // loop that serves the engine's other statements.
-                            Uni.createFrom()
-                                .item(
-                                    () -> {
-                                      timings.mark("to-worker");
-                                      List<CommandEnvelope> signed =
-                                          batch.specs().stream().map(this::signed).toList();
-                                      timings.mark("sign");
-                                      return signed;
-                                    })
-                                .runSubscriptionOn(
-                                    io.smallrye.mutiny.infrastructure.Infrastructure
-                                        .getDefaultWorkerPool())
+                                    DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()),
+                                    signedAll(batch.specs(), timings))
+                                .with((saved, signed) -> signed)
+                                .invoke(() -> timings.mark("save+sign"))
                                 .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed))
                                 .invoke(() -> timings.mark("send+ack")))
                     .map(RolloutBatch::failures))
         .invoke(() -> timings.done("commit"));
+  }
+
+  /** How many specs one worker signs: a batch's signatures are made on several at once. */
+  private static final int SIGNED_PER_WORKER = 25;
+
+  /**
+   * The specs signed, in order, on worker threads (never the event loop that serves the engine's
+   * other statements), {@value #SIGNED_PER_WORKER} per worker: Ed25519 signatures are independent,
+   * so a wave start's hundreds of them use every core rather than one.
+   */
+  private Uni<List<CommandEnvelope>> signedAll(List<NodeSpec> specs, BatchTimings timings) {
+    if (specs.isEmpty()) {
+      return Uni.createFrom().item(List.of());
+    }
+    long started = System.nanoTime();
+    List<Uni<List<CommandEnvelope>>> parts = new java.util.ArrayList<>();
+    for (int from = 0; from < specs.size(); from += SIGNED_PER_WORKER) {
+      List<NodeSpec> part = specs.subList(from, Math.min(specs.size(), from + SIGNED_PER_WORKER));
+      parts.add(
+          Uni.createFrom()
+              .item(() -> part.stream().map(this::signed).toList())
+              .runSubscriptionOn(
+                  io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool()));
+    }
+    return Uni.join()
+        .all(parts)
+        .andFailFast()
+        .map(
+            signed -> {
+              timings.span("sign", started);
+              return signed.stream().flatMap(List::stream).toList();
+            });
   }
 
   /**
@@ -167,6 +192,13 @@ public class SpecService {
       long now = System.nanoTime();
       phases.append(String.format(" %s %.1f", phase, (now - last) / 1e6));
       last = now;
+    }
+
+    /** A phase that ran alongside others, from {@code since}. */
+    synchronized void span(String phase, long since) {
+      if (LOG.isDebugEnabled()) {
+        phases.append(String.format(" (%s %.1f)", phase, (System.nanoTime() - since) / 1e6));
+      }
     }
 
     void done(String phase) {
