@@ -82,10 +82,10 @@ public class SpecService {
 
   /**
    * Publishes many rollout specs in one transaction on {@code via} (the rollout engine's own pool,
-   * so a batch never queues behind the projection): the nodes are locked in name order, then read
-   * (existence, current spec, observed GPUs: three statements pipelined in one round trip),
-   * validated and saved together, and the signed specs are sent together; the commit waits for
-   * Kafka's acknowledgement of all of them. Idempotent per node: a node already at its generation
+   * so a batch never queues behind the projection): the nodes are locked in name order and read
+   * (existence, current spec, observed GPUs), the lock and the three reads pipelined in one round
+   * trip; validated, then saved while they are signed, and the signed specs are sent together; the
+   * commit waits for Kafka's acknowledgement of all of them. Idempotent per node: a node already at its generation
    * (an engine that took over re-sends its in-flight nodes) is left alone; a node whose spec moved
    * on outside the rollout, or whose spec is invalid, is reported. Completes with the nodes that
    * failed and why (empty when all went out); fails as a whole (503) when Kafka does not
@@ -98,7 +98,7 @@ public class SpecService {
       return Uni.createFrom().item(java.util.Map.of());
     }
     List<String> names = requests.stream().map(RolloutSpecRequest::node).toList();
-    BatchTimings timings = new BatchTimings(requests.size());
+    SpecBatchTimings timings = new SpecBatchTimings(requests.size());
     return via.withTransaction(
             conn ->
                 // The lock and the three reads are pipelined on the connection: one round trip.
@@ -144,7 +144,7 @@ public class SpecService {
    * other statements), {@value #SIGNED_PER_WORKER} per worker: Ed25519 signatures are independent,
    * so a wave start's hundreds of them use every core rather than one.
    */
-  private Uni<List<CommandEnvelope>> signedAll(List<NodeSpec> specs, BatchTimings timings) {
+  private Uni<List<CommandEnvelope>> signedAll(List<NodeSpec> specs, SpecBatchTimings timings) {
     if (specs.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
@@ -166,49 +166,6 @@ public class SpecService {
               timings.span("sign", started);
               return signed.stream().flatMap(List::stream).toList();
             });
-  }
-
-  /**
-   * How long each phase of one rollout spec batch took, from its subscription (the first phase
-   * includes waiting for a connection and BEGIN): one DEBUG line per batch, to see where a wave
-   * start's time goes ({@code quarkus.log.category."io.fleetwave.controlplane.spec".level=DEBUG}).
-   */
-  private static final class BatchTimings {
-    private static final org.jboss.logging.Logger LOG =
-        org.jboss.logging.Logger.getLogger(SpecService.class);
-    private final int size;
-    private final StringBuilder phases = new StringBuilder();
-    private long last = System.nanoTime();
-    private final long first = last;
-
-    BatchTimings(int size) {
-      this.size = size;
-    }
-
-    synchronized void mark(String phase) {
-      if (!LOG.isDebugEnabled()) {
-        return;
-      }
-      long now = System.nanoTime();
-      phases.append(String.format(" %s %.1f", phase, (now - last) / 1e6));
-      last = now;
-    }
-
-    /** A phase that ran alongside others, from {@code since}. */
-    synchronized void span(String phase, long since) {
-      if (LOG.isDebugEnabled()) {
-        phases.append(String.format(" (%s %.1f)", phase, (System.nanoTime() - since) / 1e6));
-      }
-    }
-
-    void done(String phase) {
-      mark(phase);
-      if (LOG.isDebugEnabled()) {
-        LOG.debugf(
-            "spec batch of %d node(s): %.1f ms (ms per phase:%s)",
-            (Object) size, (System.nanoTime() - first) / 1e6, phases);
-      }
-    }
   }
 
   /** What one batch publishes, and the nodes it refuses with their reasons. */
