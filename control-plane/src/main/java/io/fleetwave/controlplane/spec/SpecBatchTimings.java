@@ -6,8 +6,8 @@ import org.jboss.logging.Logger;
  * How long each phase of one rollout spec batch took, from the call that made it (so its first
  * phase includes the wait for its turn among a wave start's chunks, for a connection and for
  * BEGIN): one DEBUG line per batch, to see where a wave start's time goes ({@code
- * quarkus.log.category."io.fleetwave.controlplane.spec".level=DEBUG}); at other levels it costs
- * two clock reads per batch.
+ * quarkus.log.category."io.fleetwave.controlplane.spec".level=DEBUG}); at other levels it costs two
+ * clock reads per batch.
  */
 final class SpecBatchTimings {
   private static final Logger LOG = Logger.getLogger(SpecService.class);

@@ -85,11 +85,11 @@ public class SpecService {
    * so a batch never queues behind the projection): the nodes are locked in name order and read
    * (existence, current spec, observed GPUs), the lock and the three reads pipelined in one round
    * trip; validated, then saved while they are signed, and the signed specs are sent together; the
-   * commit waits for Kafka's acknowledgement of all of them. Idempotent per node: a node already at its generation
-   * (an engine that took over re-sends its in-flight nodes) is left alone; a node whose spec moved
-   * on outside the rollout, or whose spec is invalid, is reported. Completes with the nodes that
-   * failed and why (empty when all went out); fails as a whole (503) when Kafka does not
-   * acknowledge, and then nothing was saved.
+   * commit waits for Kafka's acknowledgement of all of them. Idempotent per node: a node already at
+   * its generation (an engine that took over re-sends its in-flight nodes) is left alone; a node
+   * whose spec moved on outside the rollout, or whose spec is invalid, is reported. Completes with
+   * the nodes that failed and why (empty when all went out); fails as a whole (503) when Kafka does
+   * not acknowledge, and then nothing was saved.
    */
   public Uni<java.util.Map<String, String>> putAllForRollout(
       Pool via, List<RolloutSpecRequest> requests) {
