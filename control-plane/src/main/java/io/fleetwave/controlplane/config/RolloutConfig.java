@@ -65,12 +65,21 @@ public interface RolloutConfig {
 
     /**
      * The most specs one transaction signs, saves and sends: a wave start's specs go out in chunks
-     * of this many (two chunks at once), so its first nodes get theirs without waiting for the
-     * whole wave's batch.
+     * of this many ({@link #specChunksAtOnce} at once), so its first nodes get theirs without
+     * waiting for the whole wave's batch.
      */
     @WithDefault("100")
     @Min(1)
     int specChunk();
+
+    /**
+     * How many of a carry-out's spec chunks are in flight at once (each its own transaction on the
+     * engine's pool): while one waits for PostgreSQL or for Kafka's acknowledgement, the others are
+     * signed and saved.
+     */
+    @WithDefault("4")
+    @Min(1)
+    int specChunksAtOnce();
   }
 
   interface DriverWebhook {

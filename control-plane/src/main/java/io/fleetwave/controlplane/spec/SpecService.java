@@ -82,14 +82,14 @@ public class SpecService {
 
   /**
    * Publishes many rollout specs in one transaction on {@code via} (the rollout engine's own pool,
-   * so a batch never queues behind the projection): the nodes are locked in name order, then read
-   * (existence, current spec, observed GPUs: three statements pipelined in one round trip),
-   * validated and saved together, and the signed specs are sent together; the commit waits for
-   * Kafka's acknowledgement of all of them. Idempotent per node: a node already at its generation
-   * (an engine that took over re-sends its in-flight nodes) is left alone; a node whose spec moved
-   * on outside the rollout, or whose spec is invalid, is reported. Completes with the nodes that
-   * failed and why (empty when all went out); fails as a whole (503) when Kafka does not
-   * acknowledge, and then nothing was saved.
+   * so a batch never queues behind the projection): the nodes are locked in name order and read
+   * (existence, current spec, observed GPUs), the lock and the three reads pipelined in one round
+   * trip; validated, then saved while they are signed, and the signed specs are sent together; the
+   * commit waits for Kafka's acknowledgement of all of them. Idempotent per node: a node already at
+   * its generation (an engine that took over re-sends its in-flight nodes) is left alone; a node
+   * whose spec moved on outside the rollout, or whose spec is invalid, is reported. Completes with
+   * the nodes that failed and why (empty when all went out); fails as a whole (503) when Kafka does
+   * not acknowledge, and then nothing was saved.
    */
   public Uni<java.util.Map<String, String>> putAllForRollout(
       Pool via, List<RolloutSpecRequest> requests) {
@@ -98,32 +98,74 @@ public class SpecService {
       return Uni.createFrom().item(java.util.Map.of());
     }
     List<String> names = requests.stream().map(RolloutSpecRequest::node).toList();
+    SpecBatchTimings timings = new SpecBatchTimings(requests.size());
     return via.withTransaction(
-        conn ->
-            DesiredSpecs.lockNodes(conn, names)
-                .chain(
-                    () ->
-                        Uni.combine()
-                            .all()
-                            .unis(
-                                FleetReadModel.existingNodes(conn, names),
-                                DesiredSpecs.currentAll(conn, names),
-                                DesiredSpecs.observedGpusAll(conn, names))
-                            .with(
-                                (existing, current, observed) ->
-                                    decideAll(requests, existing, current, observed)))
-                .call(batch -> DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()))
-                .call(
-                    batch ->
-                        // Signing a wave's specs takes a while: on a worker, not the event loop
-                        // that serves the engine's other statements.
-                        Uni.createFrom()
-                            .item(() -> batch.specs().stream().map(this::signed).toList())
-                            .runSubscriptionOn(
-                                io.smallrye.mutiny.infrastructure.Infrastructure
-                                    .getDefaultWorkerPool())
-                            .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed)))
-                .map(RolloutBatch::failures));
+            conn ->
+                // The lock and the three reads are pipelined on the connection: one round trip.
+                // PostgreSQL runs them in order, so the reads see the rows as they are under the
+                // lock.
+                Uni.combine()
+                    .all()
+                    .unis(
+                        DesiredSpecs.lockNodes(conn, names),
+                        FleetReadModel.existingNodes(conn, names),
+                        DesiredSpecs.currentAll(conn, names),
+                        DesiredSpecs.observedGpusAll(conn, names))
+                    .with(
+                        (locked, existing, current, observed) -> {
+                          timings.mark("lock+reads");
+                          RolloutBatch batch = decideAll(requests, existing, current, observed);
+                          timings.mark("validate");
+                          return batch;
+                        })
+                    .call(
+                        batch ->
+                            // Saved and signed at once: the rows go to PostgreSQL while workers
+                            // sign; nothing is sent before both are done, and the commit waits
+                            // for Kafka's acknowledgement.
+                            Uni.combine()
+                                .all()
+                                .unis(
+                                    DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()),
+                                    signedAll(batch.specs(), timings))
+                                .with((saved, signed) -> signed)
+                                .invoke(() -> timings.mark("save+sign"))
+                                .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed))
+                                .invoke(() -> timings.mark("send+ack")))
+                    .map(RolloutBatch::failures))
+        .invoke(() -> timings.done("commit"));
+  }
+
+  /** How many specs one worker signs: a batch's signatures are made on several at once. */
+  private static final int SIGNED_PER_WORKER = 25;
+
+  /**
+   * The specs signed, in order, on worker threads (never the event loop that serves the engine's
+   * other statements), {@value #SIGNED_PER_WORKER} per worker: Ed25519 signatures are independent,
+   * so a wave start's hundreds of them use every core rather than one.
+   */
+  private Uni<List<CommandEnvelope>> signedAll(List<NodeSpec> specs, SpecBatchTimings timings) {
+    if (specs.isEmpty()) {
+      return Uni.createFrom().item(List.of());
+    }
+    long started = System.nanoTime();
+    List<Uni<List<CommandEnvelope>>> parts = new java.util.ArrayList<>();
+    for (int from = 0; from < specs.size(); from += SIGNED_PER_WORKER) {
+      List<NodeSpec> part = specs.subList(from, Math.min(specs.size(), from + SIGNED_PER_WORKER));
+      parts.add(
+          Uni.createFrom()
+              .item(() -> part.stream().map(this::signed).toList())
+              .runSubscriptionOn(
+                  io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool()));
+    }
+    return Uni.join()
+        .all(parts)
+        .andFailFast()
+        .map(
+            signed -> {
+              timings.span("sign", started);
+              return signed.stream().flatMap(List::stream).toList();
+            });
   }
 
   /** What one batch publishes, and the nodes it refuses with their reasons. */

@@ -3,13 +3,15 @@ package io.fleetwave.controlplane.rollout.engine;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The engine's loop over one rollout, pure and shared by the engine and its tests: gather, decide,
  * append (the append returns once Kafka acknowledged), fold, carry out the effects of what was
  * appended; again until the decider has nothing left to say or the step bound is spent. Nothing but
- * the decider's events is appended.
+ * the decider's events is appended. Within one settle each node's observation is read once.
  */
 final class DecisionLoop {
   /** Reads what the decider needs; {@code candidates} are the nodes it may start next. */
@@ -43,8 +45,22 @@ final class DecisionLoop {
     List<OperatorRequest> waiting = new ArrayList<>(requests);
     List<Envelope<RolloutEvent>> appended = new ArrayList<>();
     List<OperatorOutcome> verdicts = new ArrayList<>();
+    // One reading of each node per settle: a result that arrives while a step's append waits for
+    // Kafka is taken in the next round, not in the next step. Otherwise, with results arriving
+    // faster than appends are acknowledged (a wave of 1,000 nodes finishing over a second or two),
+    // every step records the latest results (they come first) and the nodes their predecessors
+    // freed are not started until the results stop; read once, the step after the results starts
+    // those nodes.
+    Map<String, Observation> seen = new HashMap<>();
     for (int step = 0; step < maxSteps; step++) {
-      DeciderInput input = gather.gather(run, decider.startCandidates(run), waiting);
+      DeciderInput gathered = gather.gather(run, decider.startCandidates(run), waiting);
+      DeciderInput input =
+          new DeciderInput(
+              gathered.now(),
+              gathered.requests(),
+              node -> seen.computeIfAbsent(node, gathered.fleet()),
+              gathered.desired(),
+              gathered.reports());
       Decision decision = decider.decide(run, input);
       if (decision.isEmpty()) {
         break;

@@ -45,9 +45,6 @@ import org.jboss.logging.Logger;
 final class NodeEffects {
   private static final Logger LOG = Logger.getLogger(NodeEffects.class);
 
-  /** How many spec chunks of one carry-out are in flight at once. */
-  private static final int CHUNKS_AT_ONCE = 2;
-
   private final SpecService specs;
   private final NodeDrain drain;
   private final DriverChangeExecutor drivers;
@@ -55,10 +52,12 @@ final class NodeEffects {
   private final Pool pool;
   private final Duration timeout;
   private final int specChunk;
+  private final int chunksAtOnce;
 
   /**
    * @param specChunk the most specs sent in one transaction: a wave start's specs go out in chunks
    *     of this many, so its first nodes do not wait for the whole wave's batch
+   * @param chunksAtOnce how many chunks of one carry-out are in flight at once
    */
   NodeEffects(
       SpecService specs,
@@ -67,10 +66,13 @@ final class NodeEffects {
       DriverArtifactResolver resolver,
       Pool pool,
       Duration timeout,
-      int specChunk) {
-    if (specChunk < 1) {
-      throw new IllegalArgumentException("specChunk must be at least 1, got " + specChunk);
+      int specChunk,
+      int chunksAtOnce) {
+    if (specChunk < 1 || chunksAtOnce < 1) {
+      throw new IllegalArgumentException(
+          "specChunk and chunksAtOnce must be at least 1, got " + specChunk + ", " + chunksAtOnce);
     }
+    this.chunksAtOnce = chunksAtOnce;
     this.specChunk = specChunk;
     this.specs = specs;
     this.drain = drain;
@@ -194,15 +196,33 @@ final class NodeEffects {
     // The chunks are built here, on the engine thread (lazy: nothing runs before the subscription),
     // so what the spec service refuses at once (no signing key) fails the round as before.
     List<Uni<Void>> chunks = new ArrayList<>();
+    long carriedOut = System.nanoTime();
     for (int from = 0; from < sends.size(); from += specChunk) {
       List<NodeSend> chunk = sends.subList(from, Math.min(sends.size(), from + specChunk));
-      chunks.add(sendChunk(rollout, List.copyOf(chunk), reports, brokerAway).invoke(wakeUp));
+      int first = from;
+      long[] subscribed = new long[1];
+      chunks.add(
+          sendChunk(rollout, List.copyOf(chunk), reports, brokerAway)
+              .onSubscription()
+              .invoke(() -> subscribed[0] = System.nanoTime())
+              .invoke(wakeUp)
+              .invoke(
+                  () ->
+                      LOG.debugf(
+                          "rollout %s: spec chunk of nodes %d-%d (of %d) done %.1f ms after the"
+                              + " carry-out (queued %.1f ms)",
+                          run.name(),
+                          first,
+                          first + chunk.size() - 1,
+                          sends.size(),
+                          (System.nanoTime() - carriedOut) / 1e6,
+                          (subscribed[0] - carriedOut) / 1e6)));
     }
     Multi.createFrom()
         .iterable(chunks)
         .onItem()
         .transformToUni(chunk -> chunk)
-        .merge(CHUNKS_AT_ONCE)
+        .merge(chunksAtOnce)
         .subscribe()
         .with(nothing -> {}, error -> wakeUp.run());
   }

@@ -510,19 +510,26 @@ public final class RolloutEngine implements AutoCloseable {
     resendTakenOver(run, limits);
     List<EffectReport> reported = takeReports(run.id());
     soakGateReadings(run, limits);
+    StepTimings timings = new StepTimings();
     DecisionLoop.Settled settled =
         DecisionLoop.settle(
             run,
             decider,
             requests,
-            (r, candidates, waiting) ->
-                new DeciderInput(
-                    clock.instant(),
-                    waiting,
-                    observer::of,
-                    effects.desiredSpecs(candidates),
-                    reported),
+            (r, candidates, waiting) -> {
+              long gathering = System.nanoTime();
+              DeciderInput input =
+                  new DeciderInput(
+                      clock.instant(),
+                      waiting,
+                      observer::of,
+                      effects.desiredSpecs(candidates),
+                      reported);
+              timings.gathered(candidates.size(), gathering);
+              return input;
+            },
             (r, events) -> {
+              timings.decided();
               List<Envelope<RolloutEvent>> envelopes =
                   RolloutLog.envelopes(r.id(), term, r.seq(), events, clock.instant());
               try {
@@ -530,11 +537,17 @@ public final class RolloutEngine implements AutoCloseable {
               } catch (RolloutLog.RecordRefusedException refused) {
                 refuse(r, envelopes, refused);
               }
+              timings.appended(envelopes.size());
               logDecisions(r.name(), envelopes);
               faults.afterAppend(envelopes);
+              timings.logged();
               return envelopes;
             },
-            (r, appended) -> effectsOf(r, limits, appended),
+            (r, appended) -> {
+              timings.folded();
+              effectsOf(r, limits, appended);
+              timings.carriedOut(r.name());
+            },
             MAX_STEPS_PER_ROUND);
     abandonLateDrains(run, limits, reported);
     List<String> finished = new ArrayList<>();
@@ -548,7 +561,9 @@ public final class RolloutEngine implements AutoCloseable {
       abandonInFlight(run, limits);
     }
     if (!settled.appended().isEmpty()) {
+      long projecting = System.nanoTime();
       store.project(run, settled.appended(), run.drainChanged(), decider.awaitingPromotion(run));
+      timings.projected(run.name(), settled.appended().size(), projecting);
     }
     settled.verdicts().forEach(store::markHandled);
   }

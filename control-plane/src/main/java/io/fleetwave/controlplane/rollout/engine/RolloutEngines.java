@@ -43,6 +43,7 @@ public class RolloutEngines {
   private final Duration timeout;
   private final Duration lease;
   private final int specChunk;
+  private final int specChunksAtOnce;
   private final MeterRegistry registry;
   private final EnginePool enginePool;
   private volatile RolloutEngine engine;
@@ -75,6 +76,7 @@ public class RolloutEngines {
     this.timeout = config.engine().timeout();
     this.lease = config.engine().lease();
     this.specChunk = config.engine().specChunk();
+    this.specChunksAtOnce = config.engine().specChunksAtOnce();
     this.registry = registry;
   }
 
@@ -145,7 +147,8 @@ public class RolloutEngines {
             new RolloutProgressStore(pool, timeout),
             observer,
             new EngineLeadership(pool, lease),
-            new NodeEffects(specs, drain, drivers, resolver, pool, timeout, specChunk),
+            new NodeEffects(
+                specs, drain, drivers, resolver, pool, timeout, specChunk, specChunksAtOnce),
             json,
             Clock.systemUTC(),
             tick,

@@ -77,7 +77,7 @@ class SpecChunksIT {
         DeciderHarness.rules(
             zones, NODES.size(), null, "100%", "100%", FailureAction.PAUSE, false, Duration.ZERO);
     RolloutRun run = startedRun(rules);
-    NodeEffects effects = new NodeEffects(specs, drain, drivers, resolver, pool, BOUND, CHUNK);
+    NodeEffects effects = new NodeEffects(specs, drain, drivers, resolver, pool, BOUND, CHUNK, 2);
     Queue<EffectReport> reports = new ConcurrentLinkedQueue<>();
     AtomicInteger wakeUps = new AtomicInteger();
 
