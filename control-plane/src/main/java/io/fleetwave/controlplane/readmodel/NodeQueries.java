@@ -62,17 +62,12 @@ public class NodeQueries {
   }
 
   public Uni<Optional<NodeView>> find(String name) {
-    // The node's row and its details asked for at once, by name: one round trip instead of two
-    // (this is what a dashboard's node page and the freshness probe ask for).
-    Uni<RowSet<Row>> node =
-        pool.preparedQuery(
-                "SELECT n.*, d.generation AS desired_generation FROM nodes n"
-                    + " LEFT JOIN desired_specs d ON d.node = n.name WHERE n.name = $1")
-            .execute(Tuple.of(name));
-    return Uni.combine()
-        .all()
-        .unis(node, details(Tuple.tuple().addArrayOfString(new String[] {name})))
-        .with((nodeRows, details) -> details.assemble(rows(nodeRows)).stream().findFirst());
+    return pool.preparedQuery(
+            "SELECT n.*, d.generation AS desired_generation FROM nodes n"
+                + " LEFT JOIN desired_specs d ON d.node = n.name WHERE n.name = $1")
+        .execute(Tuple.of(name))
+        .chain(this::withGpus)
+        .map(nodes -> nodes.stream().findFirst());
   }
 
   /** The names of a page's node rows, as the one array parameter of its per-page queries. */
@@ -82,28 +77,12 @@ public class NodeQueries {
   }
 
   private Uni<List<NodeView>> withGpus(RowSet<Row> nodeRows) {
-    List<Row> nodes = rows(nodeRows);
+    List<Row> nodes = new ArrayList<>();
+    nodeRows.forEach(nodes::add);
     if (nodes.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
-    return details(names(nodes)).map(details -> details.assemble(nodes));
-  }
-
-  private static List<Row> rows(RowSet<Row> rowSet) {
-    List<Row> rows = new ArrayList<>();
-    rowSet.forEach(rows::add);
-    return rows;
-  }
-
-  /** The GPUs, MIG instances and reconcile states of some nodes, read together. */
-  private record Details(
-      RowSet<Row> gpus, RowSet<Row> instances, Map<String, ReconcileState> reconciles) {
-    List<NodeView> assemble(List<Row> nodes) {
-      return NodeQueries.assemble(nodes, gpus, instances, reconciles);
-    }
-  }
-
-  private Uni<Details> details(Tuple names) {
+    Tuple names = names(nodes);
     Uni<RowSet<Row>> gpus =
         pool.preparedQuery("SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index")
             .execute(names);
@@ -116,7 +95,12 @@ public class NodeQueries {
         pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
             .execute(names)
             .map(rows -> ReconcileRows.read(rows, List.of()));
-    return Uni.combine().all().unis(gpus, instances, reconciles).with(Details::new);
+    return Uni.combine()
+        .all()
+        .unis(gpus, instances, reconciles)
+        .with(
+            (gpuRows, instanceRows, reconcileStates) ->
+                assemble(nodes, gpuRows, instanceRows, reconcileStates));
   }
 
   private static List<NodeView> assemble(
@@ -170,7 +154,8 @@ public class NodeQueries {
    * a row per GPU and per MIG instance).
    */
   private Uni<List<NodeView>> withGpuModels(RowSet<Row> nodeRows) {
-    List<Row> nodes = rows(nodeRows);
+    List<Row> nodes = new ArrayList<>();
+    nodeRows.forEach(nodes::add);
     if (nodes.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
