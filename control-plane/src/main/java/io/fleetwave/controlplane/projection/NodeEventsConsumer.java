@@ -16,6 +16,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
@@ -245,25 +246,43 @@ public class NodeEventsConsumer {
   /**
    * Runs {@code step} (subscribed anew on every attempt) until it succeeds, each attempt bounded by
    * the attempt timeout, with capped exponential backoff between attempts. A refusal of the data by
-   * PostgreSQL is not retried (it would fail the same way): it ends the wait and is passed on.
+   * PostgreSQL is not retried (it would fail the same way): it ends the wait and is passed on. Only
+   * a step that failed ends the wait when it gets through: the next batch's decoding runs beside
+   * the current batch's write, and its success says nothing about a service the write still waits
+   * for (it had logged "resumed" and a second "waiting" in the middle of one outage).
    */
   private <T> Uni<T> untilDone(String service, Supplier<Uni<? extends T>> step) {
     return Uni.createFrom()
-        .<T>deferred(step)
-        .ifNoItem()
-        .after(attemptTimeout)
-        .fail()
-        .onFailure(this::retryable)
-        .invoke(failure -> outage.failed(service, failure))
-        .onFailure(this::retryable)
-        .retry()
-        .withBackOff(initialBackoff, maxBackoff)
-        .withJitter(JITTER)
-        .indefinitely()
-        .onItem()
-        .invoke(outage::resumed)
-        .onFailure(failure -> DatabaseFailures.refusal(failure).isPresent())
-        .invoke(outage::resumed);
+        .deferred(
+            () -> {
+              AtomicBoolean waited = new AtomicBoolean();
+              Runnable through =
+                  () -> {
+                    if (waited.get()) {
+                      outage.resumed();
+                    }
+                  };
+              return Uni.createFrom()
+                  .<T>deferred(step)
+                  .ifNoItem()
+                  .after(attemptTimeout)
+                  .fail()
+                  .onFailure(this::retryable)
+                  .invoke(
+                      failure -> {
+                        waited.set(true);
+                        outage.failed(service, failure);
+                      })
+                  .onFailure(this::retryable)
+                  .retry()
+                  .withBackOff(initialBackoff, maxBackoff)
+                  .withJitter(JITTER)
+                  .indefinitely()
+                  .onItem()
+                  .invoke(through)
+                  .onFailure(failure -> DatabaseFailures.refusal(failure).isPresent())
+                  .invoke(through);
+            });
   }
 
   private boolean retryable(Throwable failure) {
