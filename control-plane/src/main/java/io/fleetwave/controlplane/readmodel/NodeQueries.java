@@ -76,6 +76,13 @@ public class NodeQueries {
         .addArrayOfString(nodes.stream().map(r -> r.getString("name")).toArray(String[]::new));
   }
 
+  /** The reconcile state of each of these nodes that has one. */
+  private Uni<Map<String, ReconcileState>> reconciles(Tuple names) {
+    return pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
+        .execute(names)
+        .map(rows -> ReconcileRows.read(rows, List.of()));
+  }
+
   private Uni<List<NodeView>> withGpus(RowSet<Row> nodeRows) {
     List<Row> nodes = new ArrayList<>();
     nodeRows.forEach(nodes::add);
@@ -91,10 +98,7 @@ public class NodeQueries {
                 "SELECT * FROM gpu_instances WHERE node = ANY($1)"
                     + " ORDER BY node, gpu_index, placement_start")
             .execute(names);
-    Uni<Map<String, ReconcileState>> reconciles =
-        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
-            .execute(names)
-            .map(rows -> ReconcileRows.read(rows, List.of()));
+    Uni<Map<String, ReconcileState>> reconciles = reconciles(names);
     return Uni.combine()
         .all()
         .unis(gpus, instances, reconciles)
@@ -168,10 +172,7 @@ public class NodeQueries {
                     + " FROM gpus WHERE node = ANY($1) GROUP BY node, pci_device_id"
                     + " ORDER BY node, min(gpu_index)")
             .execute(names);
-    Uni<Map<String, ReconcileState>> reconciles =
-        pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
-            .execute(names)
-            .map(rows -> ReconcileRows.read(rows, List.of()));
+    Uni<Map<String, ReconcileState>> reconciles = reconciles(names);
     return Uni.combine()
         .all()
         .unis(models, reconciles)
