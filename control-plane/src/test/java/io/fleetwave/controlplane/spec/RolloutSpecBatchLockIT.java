@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
@@ -101,15 +102,9 @@ class RolloutSpecBatchLockIT {
     }
   }
 
-  private long waitingAdvisoryLocks() {
-    return pool.query(
-            "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
-        .execute()
-        .await()
-        .atMost(BOUND)
-        .iterator()
-        .next()
-        .getLong("n");
+  private static long waitingAdvisoryLocks() {
+    return ProjectionRows.count(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
   }
 
   private static long generation(TopicClient topic) {
