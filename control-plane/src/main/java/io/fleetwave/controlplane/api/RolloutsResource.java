@@ -335,7 +335,7 @@ public class RolloutsResource {
       @QueryParam("after") @jakarta.ws.rs.DefaultValue("0") long after) {
     UUID rollout = uuid(id);
     return store
-        .find(rollout)
+        .state(rollout)
         .map(found -> found.orElseThrow(() -> unknown(id)))
         .chain(found -> store.events(rollout, after, 1000));
   }
@@ -361,7 +361,7 @@ public class RolloutsResource {
     AtomicLong last = new AtomicLong(parseSeq(lastEventId));
     // Looked up before the response starts (a worker thread may wait, bounded), so an unknown
     // rollout is a 404 problem like its siblings' rather than a 200 stream broken off.
-    if (store.find(rollout).await().atMost(LOOKUP_BOUND).isEmpty()) {
+    if (store.state(rollout).await().atMost(LOOKUP_BOUND).isEmpty()) {
       throw unknown(id);
     }
     return events(rollout, id, last, sse);
@@ -381,12 +381,12 @@ public class RolloutsResource {
                     .chain(
                         events ->
                             store
-                                .find(rollout)
+                                .state(rollout)
                                 .map(
                                     found -> {
-                                      StoredRollout current = found.orElseThrow(() -> unknown(id));
+                                      RolloutState current = found.orElseThrow(() -> unknown(id));
                                       return new StreamBatch(
-                                          events, events.isEmpty() && !current.state().active());
+                                          events, events.isEmpty() && !current.active());
                                     })))
         .select()
         .first(batch -> !batch.over())

@@ -211,6 +211,7 @@ class RolloutsApiIT {
     String id = created.getString("id");
     try {
       assertThat(created.getString("state")).isEqualTo("created");
+      assertThat(created.getMap("plan")).isEqualTo(shown);
       JsonPath stored =
           given().get("/api/v1/rollouts/" + id).then().statusCode(200).extract().jsonPath();
       assertThat(stored.getMap("plan")).isEqualTo(shown);

@@ -70,8 +70,7 @@ public class RolloutStore {
                             .preparedQuery(
                                 "INSERT INTO rollouts (id, name, spec, plan, state, created_by)"
                                     + " VALUES ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created',"
-                                    + " $5) RETURNING "
-                                    + COLUMNS)
+                                    + " $5) RETURNING id, name, state, created_at, updated_at")
                             .execute(Tuple.of(id, spec.name(), specJson, planJson, actor)))
                 .chain(
                     inserted ->
@@ -85,7 +84,23 @@ public class RolloutStore {
                                     .addUUID(id)
                                     .addArrayOfString(nodes.toArray(String[]::new))
                                     .addArrayOfInteger(waves.toArray(Integer[]::new)))
-                            .map(ignored -> stored(inserted.iterator().next()))));
+                            .map(ignored -> created(inserted.iterator().next(), spec, plan))));
+  }
+
+  /**
+   * The rollout just stored, with the request and plan it was given rather than read back: the
+   * plan's text of 100,000 nodes is tens of megabytes that PostgreSQL would write out of jsonb,
+   * send and this process parse again, for the same values.
+   */
+  private StoredRollout created(Row row, RolloutSpec spec, RolloutPlan plan) {
+    return new StoredRollout(
+        row.getUUID("id"),
+        row.getString("name"),
+        RolloutState.fromWireName(row.getString("state")),
+        row.getOffsetDateTime("created_at").toInstant(),
+        row.getOffsetDateTime("updated_at").toInstant(),
+        json.valueToTree(spec),
+        json.valueToTree(plan));
   }
 
   private Uni<Void> failOnConflict(SqlConnection connection, List<String> nodes) {
@@ -117,6 +132,22 @@ public class RolloutStore {
                 rows.rowCount() == 0
                     ? Optional.empty()
                     : Optional.of(stored(rows.iterator().next())));
+  }
+
+  /**
+   * The rollout's state alone, for callers that only ask whether it exists or is still active (an
+   * event stream re-asks at every change): {@link #find} also reads the plan, megabytes for 10,000
+   * nodes.
+   */
+  public Uni<Optional<RolloutState>> state(UUID id) {
+    return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
+        .execute(Tuple.of(id))
+        .map(
+            rows ->
+                rows.rowCount() == 0
+                    ? Optional.empty()
+                    : Optional.of(
+                        RolloutState.fromWireName(rows.iterator().next().getString("state"))));
   }
 
   /**
