@@ -1,0 +1,22 @@
+package io.fleetwave.demo;
+
+import org.junit.platform.suite.api.SelectClasses;
+import org.junit.platform.suite.api.Suite;
+
+/**
+ * Every integration test of the demo module that {@link FleetProfilesItsSuite} does not run (the
+ * drain and demo-mode profiles, and the tests that start processes of their own), as one JUnit
+ * launch in the module's other failsafe fork. Named one by one: the control plane's test jar on
+ * this class path holds ITs of the same packages, which a package selection would run here too.
+ * {@code ForkSuitesTest} keeps every IT of the module in exactly one of the two suites.
+ */
+@Suite
+@SelectClasses(
+    names = {
+      "io.fleetwave.demo.ControlPlaneCrashIT",
+      "io.fleetwave.demo.DemoStartIT",
+      "io.fleetwave.demo.SimulatedDriverExecutorIT",
+      "io.fleetwave.demo.SimulatorDemoIT",
+      "io.fleetwave.controlplane.rollout.engine.RolloutDrainIT"
+    })
+public class OtherItsSuite {}
