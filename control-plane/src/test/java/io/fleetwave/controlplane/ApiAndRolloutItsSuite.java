@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane;
 
+import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.ExcludePackages;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
@@ -10,7 +11,7 @@ import org.junit.platform.suite.api.Suite;
  * IdentityAndProcessItsSuite} do not run (the API, projection, rollout, read-model, spec and
  * security tests: Quarkus' default test profile, started once here), as one JUnit launch in the
  * third failsafe fork; see {@link OutageItsSuite} for why. The excluded packages are exactly the
- * other suites'.
+ * other suites', the excluded classes those that {@link OutageItsSuite} names.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane")
@@ -20,6 +21,16 @@ import org.junit.platform.suite.api.Suite;
   "io.fleetwave.controlplane.kubernetes",
   "io.fleetwave.controlplane.app",
   "io.fleetwave.controlplane.kafka"
+})
+@ExcludeClassNamePatterns({
+  "io\\.fleetwave\\.controlplane\\.api\\.LabelSelectorSqlAgreementIT",
+  "io\\.fleetwave\\.controlplane\\.projection\\.HistoryGrowthIT",
+  "io\\.fleetwave\\.controlplane\\.projection\\.HistoryPartitionsIT",
+  "io\\.fleetwave\\.controlplane\\.projection\\.InventoryWriteIT",
+  "io\\.fleetwave\\.controlplane\\.readmodel\\.ConvergenceSqlAgreementIT",
+  "io\\.fleetwave\\.controlplane\\.rollout\\.engine\\.FleetObserverIT",
+  "io\\.fleetwave\\.controlplane\\.rollout\\.store\\.RolloutProgressReaderIT",
+  "io\\.fleetwave\\.controlplane\\.security\\.DashboardSignInIT"
 })
 @IncludeClassNamePatterns(".*IT")
 public class ApiAndRolloutItsSuite {}

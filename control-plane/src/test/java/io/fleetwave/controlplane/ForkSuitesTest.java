@@ -2,6 +2,7 @@ package io.fleetwave.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +10,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.ExcludePackages;
+import org.junit.platform.suite.api.SelectClasses;
 import org.junit.platform.suite.api.SelectPackages;
 
 /** The fork suites split the control plane's ITs without a gap or an overlap. */
@@ -31,6 +34,30 @@ class ForkSuitesTest {
     assertThat(excluded).containsExactlyInAnyOrderElementsOf(parts);
     assertThat(catchAll).containsExactly("io.fleetwave.controlplane");
     assertThat(parts).allSatisfy(p -> assertThat(p).startsWith("io.fleetwave.controlplane."));
+  }
+
+  @Test
+  void theClassesTheOutageForkNamesAreTheOnesTheCatchAllExcludesAndStartNoQuarkus()
+      throws ClassNotFoundException {
+    List<String> named =
+        Arrays.asList(OutageItsSuite.class.getAnnotation(SelectClasses.class).names());
+    List<String> excluded =
+        Arrays.stream(
+                ApiAndRolloutItsSuite.class.getAnnotation(ExcludeClassNamePatterns.class).value())
+            .map(pattern -> pattern.replace("\\.", "."))
+            .toList();
+
+    assertThat(named).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(excluded);
+    for (String name : named) {
+      Class<?> it = Class.forName(name);
+      assertThat(it.getSimpleName()).endsWith("IT");
+      assertThat(it.getPackageName())
+          .startsWith("io.fleetwave.controlplane.")
+          .isNotIn(List.of(OutageItsSuite.class.getAnnotation(SelectPackages.class).value()));
+      assertThat(it.isAnnotationPresent(QuarkusTest.class))
+          .as(name + " would start Quarkus in the outage fork")
+          .isFalse();
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane;
 
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.SelectClasses;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
@@ -23,8 +24,24 @@ import org.junit.platform.suite.api.Suite;
  * path. The split is by package, so a new IT class is always in exactly one suite; a new package
  * lands in {@link ApiAndRolloutItsSuite} by itself; {@code ForkSuitesTest} keeps the lists equal.
  * {@code -Dit.test=SomeIT} still runs one class on its own.
+ *
+ * <p>The classes named below are the catch-all's tests that start no Quarkus (a database or a
+ * packaged control plane of their own): they run here, beside the outages being waited out, rather
+ * than at the end of the catch-all's fork, the longest of the three (it excludes them by name;
+ * {@code ForkSuitesTest} keeps the two lists equal and this fork free of Quarkus tests).
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane.fault")
+@SelectClasses(
+    names = {
+      "io.fleetwave.controlplane.api.LabelSelectorSqlAgreementIT",
+      "io.fleetwave.controlplane.projection.HistoryGrowthIT",
+      "io.fleetwave.controlplane.projection.HistoryPartitionsIT",
+      "io.fleetwave.controlplane.projection.InventoryWriteIT",
+      "io.fleetwave.controlplane.readmodel.ConvergenceSqlAgreementIT",
+      "io.fleetwave.controlplane.rollout.engine.FleetObserverIT",
+      "io.fleetwave.controlplane.rollout.store.RolloutProgressReaderIT",
+      "io.fleetwave.controlplane.security.DashboardSignInIT"
+    })
 @IncludeClassNamePatterns(".*IT")
 public class OutageItsSuite {}
