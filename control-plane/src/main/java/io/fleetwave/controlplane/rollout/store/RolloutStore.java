@@ -93,14 +93,7 @@ public class RolloutStore {
    * send and this process parse again, for the same values.
    */
   private StoredRollout created(Row row, RolloutSpec spec, RolloutPlan plan) {
-    return new StoredRollout(
-        row.getUUID("id"),
-        row.getString("name"),
-        RolloutState.fromWireName(row.getString("state")),
-        row.getOffsetDateTime("created_at").toInstant(),
-        row.getOffsetDateTime("updated_at").toInstant(),
-        json.valueToTree(spec),
-        json.valueToTree(plan));
+    return stored(row, json.valueToTree(spec), json.valueToTree(plan));
   }
 
   private Uni<Void> failOnConflict(SqlConnection connection, List<String> nodes) {
@@ -276,14 +269,18 @@ public class RolloutStore {
   }
 
   private StoredRollout stored(Row row) {
+    return stored(row, read(row.getString("spec")), read(row.getString("plan")));
+  }
+
+  private static StoredRollout stored(Row row, JsonNode spec, JsonNode plan) {
     return new StoredRollout(
         row.getUUID("id"),
         row.getString("name"),
         RolloutState.fromWireName(row.getString("state")),
         row.getOffsetDateTime("created_at").toInstant(),
         row.getOffsetDateTime("updated_at").toInstant(),
-        read(row.getString("spec")),
-        read(row.getString("plan")));
+        spec,
+        plan);
   }
 
   private String write(Object value) {
