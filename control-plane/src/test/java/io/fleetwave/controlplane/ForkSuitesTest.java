@@ -2,10 +2,8 @@ package io.fleetwave.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.testsupport.suites.ForkSuites;
 import io.quarkus.test.junit.QuarkusTest;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -61,20 +59,12 @@ class ForkSuitesTest {
   }
 
   @Test
-  void everySuiteFailsafeRunsIsCheckedHere() throws IOException {
+  void everySuiteFailsafeRunsIsCheckedHere() {
     // failsafe runs every **/*ItsSuite.java of the module (control-plane/pom.xml)
-    try (Stream<Path> files = Files.walk(Path.of("src", "test", "java"))) {
-      List<String> suites =
-          files
-              .map(path -> path.getFileName().toString())
-              .filter(name -> name.endsWith("ItsSuite.java"))
-              .map(name -> name.substring(0, name.length() - ".java".length()))
-              .toList();
-      List<String> checked =
-          Stream.concat(PARTS.stream(), Stream.of(ApiAndRolloutItsSuite.class))
-              .map(Class::getSimpleName)
-              .toList();
-      assertThat(suites).containsExactlyInAnyOrderElementsOf(checked);
-    }
+    assertThat(ForkSuites.sources("ItsSuite"))
+        .containsExactlyInAnyOrderElementsOf(
+            Stream.concat(PARTS.stream(), Stream.of(ApiAndRolloutItsSuite.class))
+                .map(Class::getName)
+                .toList());
   }
 }
