@@ -19,10 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A rollout of 100,000 planned nodes against the real embedded Kafka with its default limits: its
@@ -31,13 +29,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * stopped there) is logged again and folds once.
  *
  * <p>Runs after the other tests of its application (OrderThenClassName): its rollout stays in the
- * shared log, and the tests that fold every rollout would fold it again. For the same reason the
- * cut creation (5,000 nodes) runs first: its rebuild then folds the log without the 100,000-node
- * rollout, which the second test's rebuild folds once, with the cut rollout in it too.
+ * shared log, and the tests that fold every rollout would fold it again.
  */
 @QuarkusTest
 @Order(Order.DEFAULT + 1)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LargeRolloutIT {
   private static final Duration BOUND = Duration.ofSeconds(120);
 
@@ -53,7 +48,6 @@ class LargeRolloutIT {
   @Inject RolloutEngines engines;
 
   @Test
-  @Order(2)
   void aRolloutOfOneHundredThousandNodesIsLoggedInChunksTakenOverAndRebuilt() {
     UUID id = store("huge", 100_000);
     try {
@@ -85,7 +79,6 @@ class LargeRolloutIT {
   }
 
   @Test
-  @Order(1)
   void aCreationCutBetweenItsChunksIsLoggedAgainAndFoldsOnce() throws Exception {
     engines.stopEngine();
     UUID id;
