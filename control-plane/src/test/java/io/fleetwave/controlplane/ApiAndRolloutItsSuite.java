@@ -11,8 +11,7 @@ import org.junit.platform.suite.api.Suite;
  * IdentityAndProcessItsSuite} do not run (the API, projection, rollout, read-model, spec and
  * security tests: Quarkus' default test profile, started once here), as one JUnit launch in the
  * third failsafe fork; see {@link OutageItsSuite} for why. The excluded packages are exactly the
- * other suites', the excluded classes those that {@link OutageItsSuite} and {@link
- * IdentityAndProcessItsSuite} name.
+ * other suites', the excluded classes those that {@link OutageItsSuite} names.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane")
@@ -31,8 +30,7 @@ import org.junit.platform.suite.api.Suite;
   "io\\.fleetwave\\.controlplane\\.readmodel\\.ConvergenceSqlAgreementIT",
   "io\\.fleetwave\\.controlplane\\.rollout\\.engine\\.FleetObserverIT",
   "io\\.fleetwave\\.controlplane\\.rollout\\.store\\.RolloutProgressReaderIT",
-  "io\\.fleetwave\\.controlplane\\.security\\.DashboardSignInIT",
-  "io\\.fleetwave\\.controlplane\\.projection\\.ParallelConsumersIT"
+  "io\\.fleetwave\\.controlplane\\.security\\.DashboardSignInIT"
 })
 @IncludeClassNamePatterns(".*IT")
 public class ApiAndRolloutItsSuite {}
