@@ -250,8 +250,7 @@ public final class RolloutEngine implements AutoCloseable {
     // A leader may have stopped between an append and its projection: write both again.
     for (RolloutRun run : runs.values()) {
       if (run.status().active()) {
-        RolloutRules limits = RolloutRules.of(plan(run));
-        rules.put(run.id(), limits);
+        RolloutRules limits = rules(run);
         store.project(
             run,
             folded.get(run.id()),
@@ -266,9 +265,13 @@ public final class RolloutEngine implements AutoCloseable {
   /** Takes one rollout over from its records: folded, failed if they cannot be, and kept. */
   private void takeOverRollout(
       UUID id, List<LoggedRecord> records, Map<UUID, List<Envelope<RolloutEvent>>> folded) {
-    RolloutFold.Folded fold = RolloutFold.fold(id, records, plan -> LoggedPlan.problem(json, plan));
+    LoggedPlan.Check check = new LoggedPlan.Check(json);
+    RolloutFold.Folded fold = RolloutFold.fold(id, records, check);
     logIgnored(id, fold);
     RolloutRun run = fold.run();
+    if (run != null) {
+      check.rulesOf(run.plan()).ifPresent(read -> rules.put(id, read));
+    }
     List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
     if (fold.verdict() != null) {
       run = run != null ? run : RolloutRun.uncreated(id);
@@ -411,12 +414,12 @@ public final class RolloutEngine implements AutoCloseable {
       store.project(run, List.of(), run.drainChanged(), false);
       return;
     }
-    RolloutRules limits = rules.get(stored.id());
-    if (limits == null) {
-      limits = RolloutRules.of(plan(run));
-      rules.put(stored.id(), limits);
-    }
-    advance(run, limits, requests.getOrDefault(run.id(), List.of()), refresh);
+    advance(run, rules(run), requests.getOrDefault(run.id(), List.of()), refresh);
+  }
+
+  /** The rules the rollout runs by, read from its plan once (the takeover's fold may have). */
+  private RolloutRules rules(RolloutRun run) {
+    return rules.computeIfAbsent(run.id(), id -> RolloutRules.of(plan(run)));
   }
 
   /**

@@ -3,11 +3,13 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.events.Envelope;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -86,9 +88,8 @@ public final class RolloutRebuild {
     RolloutProgressStore store = new RolloutProgressStore(pool, timeout, schema);
     int written = 0;
     for (Map.Entry<UUID, List<LoggedRecord>> entry : log.entrySet()) {
-      RolloutFold.Folded fold =
-          RolloutFold.fold(
-              entry.getKey(), entry.getValue(), plan -> LoggedPlan.problem(json, plan));
+      LoggedPlan.Check check = new LoggedPlan.Check(json);
+      RolloutFold.Folded fold = RolloutFold.fold(entry.getKey(), entry.getValue(), check);
       RolloutEngine.logIgnored(entry.getKey(), fold);
       RolloutRun run = fold.run();
       if (run == null || run.created() == null || !run.created().selfContained()) {
@@ -108,7 +109,9 @@ public final class RolloutRebuild {
                 fold.verdict()));
       }
       boolean awaiting =
-          run.status().active() && new RolloutDecider(rules(run)).awaitingPromotion(run);
+          run.status().active()
+              && new RolloutDecider(check.rulesOf(run.plan()).orElseGet(() -> rules(run)))
+                  .awaitingPromotion(run);
       store.project(run, fold.folded(), run.drainChanged(), awaiting);
       LoggedRecord first = entry.getValue().getFirst();
       store.logged(run.id(), first.partition(), first.offset());
@@ -131,10 +134,22 @@ public final class RolloutRebuild {
    * most {@code limit} per table), as "table: side row".
    */
   public List<String> differences(String live, String rebuilt, int limit) {
+    return differences(live, rebuilt, null, limit);
+  }
+
+  /**
+   * As {@link #differences(String, String, int)}, for the given rollouts of the log only: a test
+   * that checks its own rollout need not rebuild and compare every rollout its application logged.
+   */
+  public List<String> differences(String live, String rebuilt, Set<UUID> rollouts, int limit) {
     List<String> out = new ArrayList<>();
+    Tuple only =
+        rollouts == null
+            ? Tuple.tuple()
+            : Tuple.tuple().addArrayOfUUID(rollouts.toArray(UUID[]::new));
     for (String table : ORDER) {
-      String a = select(live, table);
-      String b = select(rebuilt, table);
+      String a = select(live, table, rollouts != null);
+      String b = select(rebuilt, table, rollouts != null);
       String sql =
           "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
               + a
@@ -146,8 +161,8 @@ public final class RolloutRebuild {
               + a
               + ") y) LIMIT "
               + limit;
-      pool.query(sql)
-          .execute()
+      pool.preparedQuery(sql)
+          .execute(only)
           .await()
           .atMost(timeout)
           .forEach(
@@ -156,12 +171,14 @@ public final class RolloutRebuild {
     return out;
   }
 
-  /** The compared columns of the rows of rollouts that are in the log. */
-  private static String select(String schema, String table) {
+  /** The compared columns of the rows of rollouts that are in the log (and in $1 if scoped). */
+  private static String select(String schema, String table, boolean scoped) {
     String logged =
         "SELECT r.id FROM "
             + schema
-            + ".rollouts r WHERE r.state <> 'created' AND NOT EXISTS (SELECT 1 FROM "
+            + ".rollouts r WHERE r.state <> 'created'"
+            + (scoped ? " AND r.id = ANY($1)" : "")
+            + " AND NOT EXISTS (SELECT 1 FROM "
             + schema
             + ".rollout_event_log e WHERE e.rollout = r.id AND e.event_type ="
             + " 'io.fleetwave.rollout.created.v1') AND EXISTS (SELECT 1 FROM "

@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -85,10 +86,19 @@ class RolloutRebuildIT {
     assertThat(rebuild.differences("rollout_before_it", "public", 100))
         .as("the dropped rows are missing before the rebuild")
         .isNotEmpty();
+    Set<UUID> thisRollout = Set.of(UUID.fromString(id));
+    assertThat(rebuild.differences("rollout_before_it", "public", thisRollout, 100))
+        .as("this rollout's rows among them, compared alone")
+        .isNotEmpty()
+        .allSatisfy(row -> assertThat(row).contains(id));
+    assertThat(rebuild.differences("rollout_before_it", "public", Set.of(UUID.randomUUID()), 100))
+        .as("a rollout the log does not hold has rows on neither side")
+        .isEmpty();
 
     rebuild.rebuild(log, "public");
 
     assertThat(rebuild.differences("rollout_before_it", "public", 100)).isEmpty();
+    assertThat(rebuild.differences("rollout_before_it", "public", thisRollout, 100)).isEmpty();
     given()
         .get("/api/v1/rollouts/" + id)
         .then()
