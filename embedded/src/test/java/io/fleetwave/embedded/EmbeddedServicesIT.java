@@ -143,6 +143,40 @@ class EmbeddedServicesIT {
     }
   }
 
+  @Test
+  void serversCopiedFromTheTemplateAreFreshAndIndependentAndRestartWithTheirData()
+      throws Exception {
+    try (EmbeddedPostgres first = EmbeddedPostgres.startFromTemplate();
+        EmbeddedPostgres second = EmbeddedPostgres.startFromTemplate()) {
+      assertThat(first.port()).isNotEqualTo(second.port());
+      try (Connection c = connect(first)) {
+        c.createStatement().execute("CREATE TABLE mine (v text); INSERT INTO mine VALUES ('1st')");
+      }
+      try (Connection c = connect(second);
+          ResultSet rs =
+              c.createStatement()
+                  .executeQuery("SELECT count(*) FROM pg_tables WHERE tablename = 'mine'")) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("the other copy's table").isZero();
+      }
+      first.stop();
+      first.restart();
+      try (Connection c = connect(first);
+          ResultSet rs = c.createStatement().executeQuery("SELECT v FROM mine")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("1st");
+      }
+    }
+    try (EmbeddedPostgres third = EmbeddedPostgres.startFromTemplate();
+        Connection c = connect(third);
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery("SELECT count(*) FROM pg_tables WHERE tablename = 'mine'")) {
+      rs.next();
+      assertThat(rs.getInt(1)).as("the template took nothing from its copies").isZero();
+    }
+  }
+
   private static Connection connect(EmbeddedPostgres pg) throws SQLException {
     return DriverManager.getConnection(
         pg.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);

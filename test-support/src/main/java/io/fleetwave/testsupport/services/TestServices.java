@@ -88,8 +88,11 @@ public final class TestServices {
     }
   }
 
-  /** A fresh PostgreSQL server on its own data directory and a free port. */
+  /**
+   * A fresh PostgreSQL server on its own data directory and a free port, copied from a cluster
+   * initialised once per test JVM (a control-plane fork starts one for each application).
+   */
   public static EmbeddedPostgres startPostgres() {
-    return EmbeddedPostgres.start();
+    return EmbeddedPostgres.startFromTemplate();
   }
 }
