@@ -10,6 +10,7 @@ import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.HostKind;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -63,6 +64,8 @@ public class FleetSnapshotReader {
   public Uni<FleetSnapshot> snapshot() {
     return pool.query(SQL)
         .execute()
+        // Off the event loop: a fleet of 100,000 nodes is as many rows to read into nodes.
+        .emitOn(Infrastructure.getDefaultWorkerPool())
         .map(
             rows -> {
               List<FleetNode> nodes = new ArrayList<>();

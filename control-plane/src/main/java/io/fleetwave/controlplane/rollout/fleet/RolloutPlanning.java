@@ -8,6 +8,7 @@ import io.fleetwave.controlplane.rollout.plan.RolloutPlanner;
 import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -41,8 +42,12 @@ public class RolloutPlanning {
     return Uni.combine()
         .all()
         .unis(fleet.snapshot(), migConfigs.registry())
-        .with(
-            (snapshot, registry) ->
-                new RolloutPlanner(catalog, registry, drivers).plan(spec, snapshot));
+        .asTuple()
+        // The reads complete on an event loop, which also serves the API and the projection; a
+        // plan of 100,000 nodes takes seconds of CPU.
+        .emitOn(Infrastructure.getDefaultWorkerPool())
+        .map(
+            read ->
+                new RolloutPlanner(catalog, read.getItem2(), drivers).plan(spec, read.getItem1()));
   }
 }
