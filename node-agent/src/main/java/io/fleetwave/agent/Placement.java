@@ -18,8 +18,13 @@ import java.util.function.Supplier;
 record Placement(String zone, Map<String, String> labels) {
   private static final System.Logger LOG = System.getLogger(Placement.class.getName());
 
-  /** Bound on reading the Node object, connection included. */
-  static final Duration NODE_OBJECT_BOUND = Duration.ofSeconds(5);
+  /**
+   * Bound on reading the Node object, connection included. An agent starting on a busy node spends
+   * seconds loading the Kubernetes client and in the TLS handshake before its one request; 5 s cut
+   * such a read on a loaded 2-core machine, and the node registered in zone "default" instead of
+   * its own, which a rollout's zone limit then counts wrong.
+   */
+  static final Duration NODE_OBJECT_BOUND = Duration.ofSeconds(15);
 
   Placement {
     labels = Map.copyOf(labels);
