@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +30,6 @@ class RolloutCreationOffTheEventLoopIT {
 
   @Inject RolloutPlanning planning;
   @Inject RolloutStore store;
-  @Inject Pool pool;
   @Inject Vertx vertx;
 
   @Test
@@ -67,7 +66,13 @@ class RolloutCreationOffTheEventLoopIT {
       store.request(id[0], "abort", "done", "test-admin").await().atMost(BOUND);
       await("rollout " + id[0] + " is aborted")
           .atMost(BOUND)
-          .until(() -> state(id[0]).equals("aborted"));
+          .until(
+              () ->
+                  store
+                      .state(id[0])
+                      .await()
+                      .atMost(BOUND)
+                      .equals(Optional.of(RolloutState.ABORTED)));
     }
   }
 
@@ -79,15 +84,5 @@ class RolloutCreationOffTheEventLoopIT {
     eventLoop.runOnContext(
         ignored -> work.get().subscribe().with(result::complete, result::completeExceptionally));
     return result.get(BOUND.toSeconds(), TimeUnit.SECONDS);
-  }
-
-  private String state(UUID id) {
-    return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
-        .execute(Tuple.of(id))
-        .await()
-        .atMost(BOUND)
-        .iterator()
-        .next()
-        .getString("state");
   }
 }
