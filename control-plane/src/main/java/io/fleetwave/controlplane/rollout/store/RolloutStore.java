@@ -86,8 +86,8 @@ public class RolloutStore {
                                         .addArrayOfString(nodes.toArray(String[]::new))
                                         .addArrayOfInteger(waves.toArray(Integer[]::new)))
                                 .map(ignored -> inserted.iterator().next())))
-        // The answer carries the plan (65 MB of JSON at 100,000 nodes): built, and written out,
-        // off the event loop the transaction completed on.
+        // The answer carries the plan (65 MB of JSON at 100,000 nodes): built off the event loop
+        // the transaction completed on.
         .emitOn(Infrastructure.getDefaultWorkerPool())
         .map(row -> created(row, spec, plan));
   }

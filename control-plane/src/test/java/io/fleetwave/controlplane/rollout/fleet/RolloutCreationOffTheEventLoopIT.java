@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
 import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
 import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
@@ -28,9 +29,18 @@ import org.junit.jupiter.api.Test;
 class RolloutCreationOffTheEventLoopIT {
   private static final Duration BOUND = Duration.ofSeconds(60);
 
+  @Inject FleetSnapshotReader fleet;
   @Inject RolloutPlanning planning;
   @Inject RolloutStore store;
   @Inject Vertx vertx;
+
+  @Test
+  void theFleetsRowsAreReadIntoNodesOffTheEventLoop() throws Exception {
+    boolean onEventLoop =
+        fromEventLoop(() -> fleet.snapshot().map(snapshot -> Context.isOnEventLoopThread()));
+
+    assertThat(onEventLoop).as("the rows were read into nodes on an event loop").isFalse();
+  }
 
   @Test
   void aPlanIsMadeOffTheEventLoopItsReadsCompletedOn() throws Exception {
