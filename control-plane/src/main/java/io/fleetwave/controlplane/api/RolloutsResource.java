@@ -133,7 +133,9 @@ public class RolloutsResource {
               + " a reset is needed, the VFs touched and the driver artifact or the OS upgrade"
               + " needed; excluded nodes with reasons; capacity impact per GPU model. With"
               + " dryRun=true the plan is returned (200) and nothing is stored. Without it the"
-              + " rollout is stored with that plan in state 'created' (201); a planned node that"
+              + " rollout is stored with that plan in state 'created' (201, with the plan as GET"
+              + " /api/v1/rollouts/{id} shows it: complete up to 500 planned nodes, cut above with"
+              + " truncated: true); a planned node that"
               + " belongs to another active rollout refuses it with 409 naming the nodes and that"
               + " rollout; a plan that changes no node (every targeted node already at the target,"
               + " or left out for another reason) is refused with 422 naming each node's reason."
@@ -150,7 +152,8 @@ public class RolloutsResource {
       content = @Content(schema = @Schema(implementation = RolloutPlan.class)))
   @APIResponse(
       responseCode = "201",
-      description = "created: the stored rollout with its plan",
+      description =
+          "created: the stored rollout with its plan as GET /api/v1/rollouts/{id} shows it",
       content = @Content(schema = @Schema(implementation = StoredRollout.class)))
   @APIResponse(
       responseCode = "409",

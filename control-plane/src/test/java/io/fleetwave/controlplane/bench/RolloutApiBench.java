@@ -118,7 +118,6 @@ public final class RolloutApiBench {
   static UUID seed(Pool pool, String prefix, int nodes) throws Exception {
     String spec = EventCodec.mapper().writeValueAsString(LargeFleetPlans.spec(prefix));
     var plan = LargeFleetPlans.plan(prefix, nodes, 1);
-    String planJson = EventCodec.mapper().writeValueAsString(plan);
     Instant t0 = Instant.now().minus(Duration.ofHours(1));
     List<SeededNode> seeded = new ArrayList<>();
     List<LoggedEvent> events = new ArrayList<>();
@@ -161,7 +160,8 @@ public final class RolloutApiBench {
         }
       }
     }
-    return ProjectedRollouts.insert(pool, prefix, "running", spec, planJson, seeded, true, events);
+    return ProjectedRollouts.insert(
+        pool, prefix, "running", spec, plan, EventCodec.mapper(), seeded, true, events);
   }
 
   private static LoggedEvent nodeEvent(String type, Instant time, String node) {

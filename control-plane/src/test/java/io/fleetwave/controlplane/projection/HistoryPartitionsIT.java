@@ -2,14 +2,12 @@ package io.fleetwave.controlplane.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,9 +43,9 @@ class HistoryPartitionsIT {
   @Test
   void theMigrationKeepsEveryChangeOfStateInDayPartitionsAndCountsTheGapsOnTheNodeRow()
       throws SQLException {
-    String url = database("converted");
-    migrate(url, "10");
-    try (Connection db = connect(url);
+    String url = MigratedDatabase.create(postgres, "converted");
+    MigratedDatabase.migrate(url, "10");
+    try (Connection db = MigratedDatabase.connect(url);
         Statement sql = db.createStatement()) {
       sql.execute("INSERT INTO nodes (name, last_epoch, last_seq) VALUES ('a', 2, 1), ('b', 1, 1)");
       // a: epoch 1 seqs 0 1 2 4 (3 missing), epoch 2 seq 1 (0 missing); b: no gap
@@ -60,8 +57,8 @@ class HistoryPartitionsIT {
       insertOld(sql, "b", 1, 0, REGISTERED, "2026-11-22T08:00:00Z");
       insertOld(sql, "b", 1, 1, HEARTBEAT, "2026-11-22T08:00:01Z");
     }
-    migrate(url, "latest");
-    try (Connection db = connect(url);
+    MigratedDatabase.migrate(url, "latest");
+    try (Connection db = MigratedDatabase.connect(url);
         Statement sql = db.createStatement()) {
       assertThat(strings(sql, "SELECT name || ':' || missed_events FROM nodes ORDER BY name"))
           .containsExactly("a:2", "b:0");
@@ -87,9 +84,9 @@ class HistoryPartitionsIT {
   @Test
   void maintenanceCreatesDaysAheadDropsDaysPastTheRetentionAndEmptiesTheDefaultPartition()
       throws SQLException {
-    String url = database("maintained");
-    migrate(url, "latest");
-    try (Connection db = connect(url);
+    String url = MigratedDatabase.create(postgres, "maintained");
+    MigratedDatabase.migrate(url, "latest");
+    try (Connection db = MigratedDatabase.connect(url);
         Statement sql = db.createStatement()) {
       sql.execute(
           "CREATE TABLE node_events_p20261020 PARTITION OF node_events"
@@ -104,7 +101,7 @@ class HistoryPartitionsIT {
       insert(sql, "a", 4, "2026-11-25T23:59:59.999999Z");
       insert(sql, "a", 5, "2027-06-01T10:00:00Z"); // a clock far ahead: stays in the default
     }
-    Pool pool = pool(url);
+    Pool pool = MigratedDatabase.pool(url, VERTX);
     try {
       HistoryPartitionMaintenance maintenance =
           new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2));
@@ -120,7 +117,7 @@ class HistoryPartitionsIT {
               "node_events_p20261202");
       assertThat(first.dropped()).containsExactly("node_events_p20261020");
       assertThat(first.movedFromDefault()).isEqualTo(2);
-      try (Connection db = connect(url);
+      try (Connection db = MigratedDatabase.connect(url);
           Statement sql = db.createStatement()) {
         assertThat(partitions(sql))
             .containsExactly(
@@ -149,7 +146,7 @@ class HistoryPartitionsIT {
           .isEqualTo(new HistoryPartitionMaintenance.Outcome(true, List.of(), List.of(), 0));
 
       // Another replica at it (holding the lock in its transaction): this run skips.
-      try (Connection other = connect(url)) {
+      try (Connection other = MigratedDatabase.connect(url)) {
         other.setAutoCommit(false);
         try (Statement sql = other.createStatement()) {
           sql.execute("SELECT pg_advisory_xact_lock(" + HistoryPartitionMaintenance.LOCK_KEY + ")");
@@ -162,34 +159,6 @@ class HistoryPartitionsIT {
     } finally {
       pool.closeAndAwait();
     }
-  }
-
-  private String database(String name) throws SQLException {
-    try (Connection admin = connect(postgres.jdbcUrl());
-        Statement sql = admin.createStatement()) {
-      sql.execute("CREATE DATABASE " + name);
-    }
-    return postgres.jdbcUrl().replaceFirst("/" + EmbeddedPostgres.DATABASE + "$", "/" + name);
-  }
-
-  private static void migrate(String url, String target) {
-    Flyway.configure()
-        .dataSource(url, EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)
-        .locations("classpath:db/migration")
-        .target(target)
-        .load()
-        .migrate();
-  }
-
-  private static Pool pool(String jdbcUrl) {
-    return Pool.newInstance(
-        PgBuilder.pool()
-            .connectingTo(
-                PgConnectOptions.fromUri(jdbcUrl.substring("jdbc:".length()))
-                    .setUser(EmbeddedPostgres.USER)
-                    .setPassword(EmbeddedPostgres.PASSWORD))
-            .using(VERTX.getDelegate())
-            .build());
   }
 
   private static void insertOld(
@@ -221,9 +190,5 @@ class HistoryPartitionsIT {
       }
     }
     return values;
-  }
-
-  private static Connection connect(String url) throws SQLException {
-    return DriverManager.getConnection(url, EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
   }
 }

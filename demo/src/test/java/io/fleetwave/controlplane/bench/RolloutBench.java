@@ -156,7 +156,7 @@ public final class RolloutBench {
           "rollout %s: %d planned nodes, %d excluded, maxUnavailable %d nodes%n",
           id,
           plan.get("plannedNodes").asInt(),
-          plan.get("excluded").size(),
+          plan.path("excludedCount").asInt(plan.get("excluded").size()),
           plan.get("maxUnavailableNodes").asInt());
       last = api.awaitFinished(id, settings.rolloutBound(idealMillis(plan, settings)));
       probing.set(false);
@@ -329,12 +329,17 @@ public final class RolloutBench {
     return Percentiles.of(micros.stream().mapToLong(Long::longValue).toArray());
   }
 
+  /** Nodes per wave of the plan as the API shows it: complete, or cut with a count per wave. */
   static List<Integer> waveSizes(JsonNode plan) {
     List<Integer> sizes = new ArrayList<>();
     for (JsonNode wave : plan.get("waves")) {
       int size = 0;
-      for (JsonNode batch : wave.get("batches")) {
-        size += batch.get("nodes").size();
+      if (wave.has("nodeCount")) {
+        size = wave.get("nodeCount").asInt();
+      } else {
+        for (JsonNode batch : wave.get("batches")) {
+          size += batch.get("nodes").size();
+        }
       }
       sizes.add(size);
     }

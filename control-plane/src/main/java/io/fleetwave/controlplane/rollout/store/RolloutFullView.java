@@ -23,16 +23,15 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * GET /api/v1/rollouts/{id}: a rollout's request, its plan and its progress, bounded whatever the
- * rollout's size.
+ * GET /api/v1/rollouts/{id}: a rollout's request, its plan as shown ({@link ShownPlan}) and its
+ * progress, bounded whatever the rollout's size.
  *
- * <p>The request and the plan never change once stored (no statement updates {@code spec} or {@code
- * plan} of a rollout, and none deletes one), but cutting a 10,000-node plan down to what the view
- * shows means reading the whole stored plan, megabytes of jsonb, in PostgreSQL: that was most of
- * the view's cost, on every call (issue 14: p99 465 ms at a dashboard's pace). So the request and
- * the plan as shown are read once per rollout and held, at most {@link #HELD_CHARS} characters of
- * them (least recently used dropped first); each call reads only what moves: the rollout's state,
- * its counts and the first {@link #FULL_VIEW_NODES} per-node states.
+ * <p>The request and the plan never change once stored (no statement updates {@code spec}, {@code
+ * plan} or {@code shown_plan} of a rollout, and none deletes one), so they are read once per
+ * rollout and held, at most {@link #HELD_CHARS} characters of them (least recently used dropped
+ * first): a complete plan of up to {@link #FULL_VIEW_NODES} nodes is a few hundred KB of jsonb to
+ * read and parse. Each call reads only what moves: the rollout's state, its counts and the first
+ * {@link #FULL_VIEW_NODES} per-node states.
  */
 @ApplicationScoped
 public class RolloutFullView {
@@ -43,45 +42,11 @@ public class RolloutFullView {
    */
   public static final int FULL_VIEW_NODES = 500;
 
-  /** The most excluded nodes, and batches per wave, a bounded plan lists (it counts them all). */
-  static final int FULL_VIEW_LISTED = 50;
-
   /**
    * The bound on the requests and plans held, in characters of their JSON: a plan cut for the view
    * is a few KB, a complete one (up to {@link #FULL_VIEW_NODES} nodes) at most a few hundred.
    */
   static final long HELD_CHARS = 8L << 20;
-
-  /**
-   * The stored plan as the full view shows it: as stored up to {@link #FULL_VIEW_NODES} planned
-   * nodes; above, bounded in PostgreSQL (so that the multi-MB plan is neither sent nor parsed):
-   * each wave counts its nodes and batches (nodeCount, batchCount) and lists its first {@link
-   * #FULL_VIEW_LISTED} batches, each with its number and zones and a nodeCount instead of its
-   * nodes; the excluded nodes are cut to the first {@link #FULL_VIEW_LISTED} (excludedCount counts
-   * them all); and {@code truncated} is true. GET .../nodes pages through every node. $2 is the
-   * bound.
-   */
-  private static final String SHOWN_PLAN =
-      "CASE WHEN (SELECT count(*) FROM rollout_nodes p WHERE p.rollout = r.id) <= $2"
-          + " THEN plan::text ELSE ((plan - 'waves' - 'excluded') || jsonb_build_object("
-          + "'truncated', true,"
-          + " 'excludedCount', jsonb_array_length(coalesce(plan -> 'excluded', '[]')),"
-          + " 'excluded', coalesce((SELECT jsonb_agg(e ORDER BY i) FROM"
-          + " jsonb_array_elements(coalesce(plan -> 'excluded', '[]')) WITH ORDINALITY x (e, i)"
-          + " WHERE i <= "
-          + FULL_VIEW_LISTED
-          + "), '[]'),"
-          + " 'waves', coalesce((SELECT jsonb_agg((w - 'batches') || jsonb_build_object("
-          + "'batchCount', jsonb_array_length(w -> 'batches'),"
-          + " 'nodeCount', (SELECT coalesce(sum(jsonb_array_length(b -> 'nodes')), 0) FROM"
-          + " jsonb_array_elements(w -> 'batches') b),"
-          + " 'batches', coalesce((SELECT jsonb_agg((b - 'nodes') || jsonb_build_object("
-          + "'nodeCount', jsonb_array_length(b -> 'nodes')) ORDER BY j) FROM"
-          + " jsonb_array_elements(w -> 'batches') WITH ORDINALITY y (b, j) WHERE j <= "
-          + FULL_VIEW_LISTED
-          + "), '[]')) ORDER BY i)"
-          + " FROM jsonb_array_elements(plan -> 'waves') WITH ORDINALITY x (w, i)), '[]')"
-          + "))::text END AS plan";
 
   /**
    * What the view shows of a stored rollout that never changes. Held and shared between calls:
@@ -116,8 +81,8 @@ public class RolloutFullView {
 
   /**
    * The rollout with its progress: node counts per state from all its nodes, per-node entries for
-   * at most {@link #FULL_VIEW_NODES} of them (in wave order, started ones first), and the plan
-   * bounded the same way (see {@link #SHOWN_PLAN}). Empty when there is no such rollout.
+   * at most {@link #FULL_VIEW_NODES} of them (in wave order, started ones first), and the plan as
+   * shown ({@link ShownPlan}). Empty when there is no such rollout.
    */
   public Uni<Optional<RolloutView>> view(UUID id) {
     Uni<RowSet<Row>> header =
@@ -161,8 +126,9 @@ public class RolloutFullView {
   /** Null when there is no such rollout (Caffeine then holds nothing for it). */
   private Uni<Shown> read(UUID id) {
     return pool.preparedQuery(
-            "SELECT spec::text AS spec, " + SHOWN_PLAN + " FROM rollouts r WHERE id = $1")
-        .execute(Tuple.of(id, FULL_VIEW_NODES))
+            "SELECT spec::text AS spec, coalesce(shown_plan, plan)::text AS plan FROM rollouts"
+                + " WHERE id = $1")
+        .execute(Tuple.of(id))
         .map(
             rows -> {
               if (rows.rowCount() == 0) {

@@ -29,8 +29,6 @@ import java.util.UUID;
 @ApplicationScoped
 public class RolloutStore {
   private static final String INACTIVE = RolloutState.INACTIVE_SQL;
-  private static final String COLUMNS =
-      "id, name, state, created_at, updated_at, spec::text AS spec, plan::text AS plan";
 
   private final Pool pool;
   private final ObjectMapper json;
@@ -41,8 +39,9 @@ public class RolloutStore {
   }
 
   /**
-   * Stores a rollout in state {@code created} with its plan, who asked ({@code actor}) and the node
-   * of every wave; the engine logs it (RolloutCreated) when it takes it up.
+   * Stores a rollout in state {@code created} with its plan, the plan as shown ({@link ShownPlan}),
+   * who asked ({@code actor}) and the node of every wave; the engine logs it (RolloutCreated) when
+   * it takes it up. The answer carries the plan as shown.
    *
    * @throws RolloutConflictException (as the Uni's failure) when a planned node belongs to an
    *     active rollout
@@ -59,6 +58,8 @@ public class RolloutStore {
     }
     String specJson = write(spec);
     String planJson = write(plan);
+    Optional<JsonNode> cut = ShownPlan.cut(plan, json);
+    String shownJson = cut.map(this::write).orElse(null);
     return pool.withTransaction(
             connection ->
                 connection
@@ -69,10 +70,13 @@ public class RolloutStore {
                         () ->
                             connection
                                 .preparedQuery(
-                                    "INSERT INTO rollouts (id, name, spec, plan, state, created_by)"
-                                        + " VALUES ($1, $2, $3::text::jsonb, $4::text::jsonb, 'created',"
-                                        + " $5) RETURNING id, name, state, created_at, updated_at")
-                                .execute(Tuple.of(id, spec.name(), specJson, planJson, actor)))
+                                    "INSERT INTO rollouts (id, name, spec, plan, shown_plan, state,"
+                                        + " created_by) VALUES ($1, $2, $3::text::jsonb,"
+                                        + " $4::text::jsonb, $5::text::jsonb, 'created', $6)"
+                                        + " RETURNING id, name, state, created_at, updated_at")
+                                .execute(
+                                    Tuple.of(
+                                        id, spec.name(), specJson, planJson, shownJson, actor)))
                     .chain(
                         inserted ->
                             connection
@@ -86,19 +90,12 @@ public class RolloutStore {
                                         .addArrayOfString(nodes.toArray(String[]::new))
                                         .addArrayOfInteger(waves.toArray(Integer[]::new)))
                                 .map(ignored -> inserted.iterator().next())))
-        // The answer carries the plan (65 MB of JSON at 100,000 nodes): built off the event loop
+        // The answer's plan, complete, is up to a few hundred KB of JSON: built off the event loop
         // the transaction completed on.
         .emitOn(Infrastructure.getDefaultWorkerPool())
-        .map(row -> created(row, spec, plan));
-  }
-
-  /**
-   * The rollout just stored, with the request and plan it was given rather than read back: the
-   * plan's text of 100,000 nodes is tens of megabytes that PostgreSQL would write out of jsonb,
-   * send and this process parse again, for the same values.
-   */
-  private StoredRollout created(Row row, RolloutSpec spec, RolloutPlan plan) {
-    return stored(row, json.valueToTree(spec), json.valueToTree(plan));
+        .map(
+            row ->
+                stored(row, json.valueToTree(spec), cut.orElseGet(() -> json.valueToTree(plan))));
   }
 
   private Uni<Void> failOnConflict(SqlConnection connection, List<String> nodes) {
@@ -122,20 +119,9 @@ public class RolloutStore {
             });
   }
 
-  public Uni<Optional<StoredRollout>> find(UUID id) {
-    return pool.preparedQuery("SELECT " + COLUMNS + " FROM rollouts WHERE id = $1")
-        .execute(Tuple.of(id))
-        .map(
-            rows ->
-                rows.rowCount() == 0
-                    ? Optional.empty()
-                    : Optional.of(stored(rows.iterator().next())));
-  }
-
   /**
    * The rollout's state alone, for callers that only ask whether it exists or is still active (an
-   * event stream re-asks at every change): {@link #find} also reads the plan, megabytes for 10,000
-   * nodes.
+   * event stream re-asks at every change).
    */
   public Uni<Optional<RolloutState>> state(UUID id) {
     return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
@@ -271,10 +257,6 @@ public class RolloutStore {
               }
               return out;
             });
-  }
-
-  private StoredRollout stored(Row row) {
-    return stored(row, read(row.getString("spec")), read(row.getString("plan")));
   }
 
   private static StoredRollout stored(Row row, JsonNode spec, JsonNode plan) {

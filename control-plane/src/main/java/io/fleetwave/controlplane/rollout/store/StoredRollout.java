@@ -5,10 +5,11 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A stored rollout: the request and the plan exactly as they were stored at creation.
+ * A rollout just stored (the 201 of its creation).
  *
  * @param spec the request (RolloutSpec as JSON)
- * @param plan the plan shown by the dry run of the same request (RolloutPlan as JSON)
+ * @param plan the plan as GET /api/v1/rollouts/{id} shows it ({@link ShownPlan}): as the dry run of
+ *     the same request shows it up to 500 planned nodes, cut above
  */
 public record StoredRollout(
     UUID id,

@@ -40,17 +40,32 @@ public final class LargeFleetPlans {
 
   /** The plan of {@link #spec} over nodes {@code <prefix>-000000} and on, of {@code gpus} each. */
   public static RolloutPlan plan(String prefix, int nodes, int gpus) {
-    List<FleetNode> fleet = new ArrayList<>(nodes);
+    return plan(prefix, nodes, gpus, 0);
+  }
+
+  /**
+   * The same, the pool also holding {@code excluded} nodes the plan leaves out ({@code
+   * <prefix>-x-000000} and on: L4 GPUs, which have no MIG).
+   */
+  public static RolloutPlan plan(String prefix, int nodes, int gpus, int excluded) {
+    List<FleetNode> fleet = new ArrayList<>(nodes + excluded);
+    for (int i = 0; i < excluded; i++) {
+      fleet.add(node(String.format("%s-x-%06d", prefix, i), prefix, i, "L4", 1));
+    }
     for (int i = 0; i < nodes; i++) {
-      fleet.add(
-          Fleets.node(
-              String.format("%s-%06d", prefix, i),
-              HostKind.UBUNTU,
-              "zone-" + (i % 16),
-              Map.of("pool", prefix),
-              "580.95.05",
-              Fleets.gpus("H100-80GB", gpus, false, List.of())));
+      fleet.add(node(String.format("%s-%06d", prefix, i), prefix, i, "H100-80GB", gpus));
     }
     return PLANNER.plan(spec(prefix), new FleetSnapshot(fleet));
+  }
+
+  /** An Ubuntu node of the pool, in one of 16 zones, MIG off on its GPUs. */
+  private static FleetNode node(String name, String pool, int index, String model, int gpus) {
+    return Fleets.node(
+        name,
+        HostKind.UBUNTU,
+        "zone-" + (index % 16),
+        Map.of("pool", pool),
+        "580.95.05",
+        Fleets.gpus(model, gpus, false, List.of()));
   }
 }

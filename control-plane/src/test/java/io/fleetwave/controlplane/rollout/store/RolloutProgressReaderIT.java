@@ -346,7 +346,7 @@ class RolloutProgressReaderIT {
     for (var wave : view.plan().get("waves")) {
       assertThat(wave.get("batches")).isNotEmpty();
       assertThat(wave.get("batches").size())
-          .isLessThanOrEqualTo(RolloutFullView.FULL_VIEW_LISTED)
+          .isLessThanOrEqualTo(ShownPlan.LISTED)
           .isLessThanOrEqualTo(wave.get("batchCount").asInt());
       for (var batch : wave.get("batches")) {
         assertThat(batch.has("nodes")).as("a batch lists no nodes").isFalse();
@@ -481,7 +481,8 @@ class RolloutProgressReaderIT {
         "running",
         JSON.writeValueAsString(
             io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.spec(prefix)),
-        JSON.writeValueAsString(plan),
+        plan,
+        JSON,
         seeded,
         true,
         List.of());
