@@ -13,6 +13,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -30,7 +31,17 @@ final class LatencyProbe {
   // requests a second on the machine it measures.
   private static final long POLL_MILLIS = Long.getLong("bench.probePollMillis", 1);
 
-  record Result(Percentiles api, Percentiles kafka, int timeouts) {}
+  record Result(Percentiles api, Percentiles kafka, int timeouts, String tail) {}
+
+  /**
+   * Where one probe's delay went, in microseconds from its send: Kafka acknowledged the record
+   * ({@code acked}; -1 if it never did), the API request that showed it started ({@code
+   * shownAsked}) and answered ({@code shown}); {@code longestMiss} is the longest request before it
+   * that did not show it yet. The event was in PostgreSQL by {@code shownAsked} and not yet when
+   * the last miss read, so the projection's share is at most {@code shownAsked - acked}; the
+   * request's own time and the polling add the rest.
+   */
+  record Probe(long acked, long shownAsked, long shown, long longestMiss) {}
 
   private LatencyProbe() {}
 
@@ -45,7 +56,7 @@ final class LatencyProbe {
     long[] nextSeq = new long[settings.nodes()];
     java.util.Arrays.fill(nextSeq, settings.eventsPerNode());
     AtomicBoolean loading = new AtomicBoolean(true);
-    List<Long> apiMicros = new ArrayList<>();
+    List<Probe> probes = new ArrayList<>();
     int timeouts = 0;
     try (KafkaProducer<String, byte[]> producer = EventLoad.producer(bootstrap);
         RoundTrip roundTrip = new RoundTrip(bootstrap)) {
@@ -59,11 +70,11 @@ final class LatencyProbe {
         long started = System.nanoTime();
         int node = probe % settings.probeNodes();
         RoundTrip.send(producer, probe);
-        long delay = probeOnce(http, port, token, producer, keys, node, nextSeq[node]++);
-        if (delay < 0) {
+        Probe shown = probeOnce(http, port, token, producer, keys, node, nextSeq[node]++);
+        if (shown == null) {
           timeouts++;
         } else {
-          apiMicros.add(delay);
+          probes.add(shown);
         }
         probe++;
         long rest = PROBE_EVERY.toNanos() - (System.nanoTime() - started);
@@ -74,10 +85,52 @@ final class LatencyProbe {
       loading.set(false);
       EventLoad.awaitQuietly(load);
       return new Result(
-          Percentiles.of(apiMicros.stream().mapToLong(Long::longValue).toArray()),
+          Percentiles.of(probes.stream().mapToLong(Probe::shown).toArray()),
           roundTrip.result(),
-          timeouts);
+          timeouts,
+          tail(probes));
     }
+  }
+
+  /**
+   * The slowest probes (at or above the 95th percentile), each split into Kafka's acknowledgement,
+   * the projection (acknowledged to the asking of the request that showed it) and that request's
+   * own time; and the same split's means over every probe.
+   */
+  static String tail(List<Probe> probes) {
+    if (probes.isEmpty()) {
+      return "  (no probe shown)\n";
+    }
+    List<Probe> sorted = new ArrayList<>(probes);
+    sorted.sort(java.util.Comparator.comparingLong(Probe::shown));
+    int from = (int) Math.ceil(0.95 * sorted.size()) - 1;
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "  probe delay split (ms): total = Kafka ack + projection (ack -> the showing request asked)"
+            + " + that request; longest earlier request\n");
+    out.append("    mean of all %d: %s%n".formatted(sorted.size(), split(mean(sorted))));
+    for (Probe probe : sorted.subList(Math.max(0, from), sorted.size())) {
+      out.append("    %s%n".formatted(split(probe)));
+    }
+    return out.toString();
+  }
+
+  private static Probe mean(List<Probe> probes) {
+    return new Probe(
+        (long) probes.stream().mapToLong(Probe::acked).average().orElse(0),
+        (long) probes.stream().mapToLong(Probe::shownAsked).average().orElse(0),
+        (long) probes.stream().mapToLong(Probe::shown).average().orElse(0),
+        (long) probes.stream().mapToLong(Probe::longestMiss).average().orElse(0));
+  }
+
+  private static String split(Probe p) {
+    return "total %7.1f = ack %6.1f + projection %7.1f + request %6.1f; longest miss %6.1f"
+        .formatted(
+            p.shown() / 1000.0,
+            p.acked() / 1000.0,
+            (p.shownAsked() - p.acked()) / 1000.0,
+            (p.shown() - p.shownAsked()) / 1000.0,
+            p.longestMiss() / 1000.0);
   }
 
   /**
@@ -106,11 +159,11 @@ final class LatencyProbe {
     }
   }
 
-  /** Microseconds until the API shows the probe event, or -1 past the bound. */
+  /** Where the delay until the API showed the probe event went; null past the bound. */
   // The probe's send is not awaited: its arrival is read back through the API (that delay is the
-  // figure), and a lost record shows as -1, past the bound.
+  // figure), and a lost record shows as null, past the bound.
   @SuppressWarnings("FutureReturnValueIgnored")
-  private static long probeOnce(
+  private static Probe probeOnce(
       HttpClient http,
       int port,
       String token,
@@ -128,23 +181,35 @@ final class LatencyProbe {
             .timeout(PROBE_BOUND)
             .header("Authorization", "Bearer " + token)
             .build();
+    AtomicLong acked = new AtomicLong(-1);
     long sent = System.nanoTime();
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(io.fleetwave.events.Topics.NODE_EVENTS, name, value);
-    producer.send(keys == null ? record : keys.sign(node, record));
+    producer.send(
+        keys == null ? record : keys.sign(node, record),
+        (metadata, failure) -> {
+          if (failure == null) {
+            acked.set((System.nanoTime() - sent) / 1000);
+          }
+        });
     long deadline = sent + PROBE_BOUND.toNanos();
+    long longestMiss = 0;
     while (System.nanoTime() < deadline) {
+      long asked = System.nanoTime();
       HttpResponse<byte[]> response = http.send(get, HttpResponse.BodyHandlers.ofByteArray());
+      long answered = System.nanoTime();
       if (response.statusCode() == 200) {
         JsonNode lastSeen = EventCodec.mapper().readTree(response.body()).get("lastSeen");
         if (lastSeen != null
             && !lastSeen.isNull()
             && !Instant.parse(lastSeen.asText()).isBefore(time)) {
-          return (System.nanoTime() - sent) / 1000;
+          return new Probe(
+              acked.get(), (asked - sent) / 1000, (answered - sent) / 1000, longestMiss / 1000);
         }
       }
+      longestMiss = Math.max(longestMiss, answered - asked);
       Thread.sleep(POLL_MILLIS); // polling interval of a bounded wait
     }
-    return -1;
+    return null;
   }
 }

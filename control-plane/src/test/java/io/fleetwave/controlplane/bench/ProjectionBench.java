@@ -256,6 +256,7 @@ public final class ProjectionBench {
             bare Kafka round trip         %s
             ratio p99 API / p99 Kafka     %12.2f   (target <= 3)
             probes not visible within 10 s: %d
+          %s\
             load average (1 min) after the latency phase: %.2f
             the control plane's own meters (seconds; batch = hand-over to ack, staleness =
             oldest record's Kafka timestamp to commit):
@@ -276,6 +277,7 @@ public final class ProjectionBench {
               latency.kafka(),
               latency.api().p99Ms() / latency.kafka().p99Ms(),
               latency.timeouts(),
+              latency.tail(),
               load,
               meters);
     }
