@@ -35,6 +35,11 @@ import org.jboss.logging.Logger;
  *
  * <p>A wakeup or an interrupt of the consumer's thread is not a commit failure; it goes on to
  * Kafka.
+ *
+ * <p>Assumes Kafka's default (eager) assignment, where a rebalance revokes every partition and the
+ * assignment after it restarts the throttled handler's periodic commits. Under a cooperative
+ * assignor a revocation keeps some partitions, and after a failed commit the throttled handler
+ * would not restart their periodic commits until the next assignment.
  */
 @ApplicationScoped
 @Identifier(ThrottledCommitRevocationBestEffort.STRATEGY)
