@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.kubernetes.KubernetesApi;
+import io.fleetwave.testsupport.logging.LogRecords;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.agent.kubernetes.NodeReader;
 import io.fleetwave.agent.kubernetes.NodeUnreadableException;
+import io.fleetwave.testsupport.logging.LogRecords;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetwave.testsupport.logging.LogRecords;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
 import io.smallrye.reactive.messaging.kafka.commit.ContextHolder;
@@ -12,10 +13,8 @@ import io.vertx.mutiny.core.Vertx;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -34,34 +33,18 @@ class ThrottledCommitRevocationBestEffortTest {
       List.of(
           new TopicPartition("fleet.node-events", 0), new TopicPartition("fleet.node-events", 1));
 
-  private final List<LogRecord> logged = new ArrayList<>();
-  private final Logger logger =
-      Logger.getLogger(ThrottledCommitRevocationBestEffort.class.getName());
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          logged.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-
   private Vertx vertx;
+  private LogRecords log;
 
   @BeforeEach
   void capture() {
     vertx = Vertx.vertx();
-    logger.addHandler(capture);
+    log = new LogRecords(ThrottledCommitRevocationBestEffort.class);
   }
 
   @AfterEach
   void release() {
-    logger.removeHandler(capture);
+    log.close();
     vertx.closeAndAwait();
   }
 
@@ -94,6 +77,7 @@ class ThrottledCommitRevocationBestEffortTest {
     handler.partitionsRevoked(PARTITIONS);
 
     assertThat(throttled.revoked).containsExactlyElementsOf(PARTITIONS);
+    List<LogRecord> logged = log.records();
     assertThat(logged).hasSize(1);
     LogRecord warning = logged.getFirst();
     assertThat(warning.getLevel()).isEqualTo(Level.WARNING);
@@ -111,7 +95,7 @@ class ThrottledCommitRevocationBestEffortTest {
 
     assertThatThrownBy(() -> handler.partitionsRevoked(PARTITIONS))
         .isInstanceOf(WakeupException.class);
-    assertThat(logged).isEmpty();
+    assertThat(log.records()).isEmpty();
   }
 
   @Test
@@ -126,7 +110,7 @@ class ThrottledCommitRevocationBestEffortTest {
     handler.terminate(true);
 
     assertThat(throttled.calls).containsExactly("assigned", "revoked", "handle", "terminate true");
-    assertThat(logged).isEmpty();
+    assertThat(log.records()).isEmpty();
   }
 
   private static String message(LogRecord record) {

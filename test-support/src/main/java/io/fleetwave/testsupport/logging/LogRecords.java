@@ -1,4 +1,4 @@
-package io.fleetwave.agent;
+package io.fleetwave.testsupport.logging;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -6,7 +6,10 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-/** The records one logger publishes while attached (System.Logger goes to java.util.logging). */
+/**
+ * The records one logger publishes while attached: java.util.logging's, which System.Logger and
+ * JBoss Logging (through its log manager) write to.
+ */
 public final class LogRecords implements AutoCloseable {
   private final Logger logger;
   private final List<LogRecord> records = new CopyOnWriteArrayList<>();
@@ -27,6 +30,11 @@ public final class LogRecords implements AutoCloseable {
   public LogRecords(Class<?> source) {
     this.logger = Logger.getLogger(source.getName());
     logger.addHandler(handler);
+  }
+
+  /** The records as published, in order. */
+  public List<LogRecord> records() {
+    return List.copyOf(records);
   }
 
   /** Each record's message with its parameters filled in, prefixed by its level. */
