@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * A stored rollout's plan as the API shows it (GET /api/v1/rollouts/{id} and the 201 of its
  * creation): as planned up to {@link #COMPLETE_UP_TO} planned nodes; above, cut so that it stays a
- * few KB whatever the rollout's size (a 100,000-node plan is 65 MB of JSON):
+ * few KB whatever the rollout's size (a plan of 100,000 one-GPU nodes is 55 MB of JSON):
  *
  * <ul>
  *   <li>each wave counts its nodes and batches ({@code nodeCount}, {@code batchCount}) and lists
