@@ -30,6 +30,11 @@ final class LatencyProbe {
   // is a request with a bearer token (an RSA check): at 1 ms the probe itself is up to 1,000
   // requests a second on the machine it measures.
   private static final long POLL_MILLIS = Long.getLong("bench.probePollMillis", 1);
+  // -Dbench.latencyWarmupSeconds: probes run this long under the load before any is counted. The
+  // first probe of a run took about a second on its own: the bench's new HttpClient and the
+  // endpoint's first request in the control plane (JFR of both JVMs, control-plane/BENCH.md).
+  private static final Duration WARM_UP =
+      Duration.ofSeconds(Long.getLong("bench.latencyWarmupSeconds", 3));
 
   record Result(Percentiles api, Percentiles kafka, int timeouts, String tail) {}
 
@@ -39,9 +44,10 @@ final class LatencyProbe {
    * shownAsked}) and answered ({@code shown}); {@code longestMiss} is the longest request before it
    * that did not show it yet. The event was in PostgreSQL by {@code shownAsked} and not yet when
    * the last miss read, so the projection's share is at most {@code shownAsked - acked}; the
-   * request's own time and the polling add the rest.
+   * request's own time and the polling add the rest. {@code sentAt}: when it was sent, in
+   * milliseconds since the counted probes began (to find it in a profile of the same run).
    */
-  record Probe(long acked, long shownAsked, long shown, long longestMiss) {}
+  record Probe(long acked, long shownAsked, long shown, long longestMiss, long sentAt) {}
 
   private LatencyProbe() {}
 
@@ -64,16 +70,22 @@ final class LatencyProbe {
           Thread.ofPlatform()
               .name("bench-heartbeats")
               .start(() -> heartbeats(producer, nextSeq, loading, settings, keys));
-      long end = System.nanoTime() + settings.latencyDuration().toNanos();
+      long counted = System.nanoTime() + WARM_UP.toNanos();
+      long end = counted + settings.latencyDuration().toNanos();
       int probe = 0;
       while (System.nanoTime() < end) {
         long started = System.nanoTime();
         int node = probe % settings.probeNodes();
-        RoundTrip.send(producer, probe);
-        Probe shown = probeOnce(http, port, token, producer, keys, node, nextSeq[node]++);
-        if (shown == null) {
+        boolean warmingUp = started < counted;
+        if (!warmingUp) {
+          RoundTrip.send(producer, probe);
+        }
+        Probe shown =
+            probeOnce(
+                http, port, token, producer, keys, node, nextSeq[node]++, (started - counted));
+        if (!warmingUp && shown == null) {
           timeouts++;
-        } else {
+        } else if (!warmingUp) {
           probes.add(shown);
         }
         probe++;
@@ -120,17 +132,19 @@ final class LatencyProbe {
         (long) probes.stream().mapToLong(Probe::acked).average().orElse(0),
         (long) probes.stream().mapToLong(Probe::shownAsked).average().orElse(0),
         (long) probes.stream().mapToLong(Probe::shown).average().orElse(0),
-        (long) probes.stream().mapToLong(Probe::longestMiss).average().orElse(0));
+        (long) probes.stream().mapToLong(Probe::longestMiss).average().orElse(0),
+        -1);
   }
 
   private static String split(Probe p) {
-    return "total %7.1f = ack %6.1f + projection %7.1f + request %6.1f; longest miss %6.1f"
+    return "total %7.1f = ack %6.1f + projection %7.1f + request %6.1f; longest miss %6.1f%s"
         .formatted(
             p.shown() / 1000.0,
             p.acked() / 1000.0,
             (p.shownAsked() - p.acked()) / 1000.0,
             (p.shown() - p.shownAsked()) / 1000.0,
-            p.longestMiss() / 1000.0);
+            p.longestMiss() / 1000.0,
+            p.sentAt() < 0 ? "" : "; sent at +%.1f s".formatted(p.sentAt() / 1000.0));
   }
 
   /**
@@ -170,7 +184,8 @@ final class LatencyProbe {
       KafkaProducer<String, byte[]> producer,
       BenchKeys keys,
       int node,
-      long seq)
+      long seq,
+      long sentSinceCountedNanos)
       throws IOException, InterruptedException {
     Instant time = Instant.now().truncatedTo(ChronoUnit.MICROS);
     String name = BenchFleet.nodeName(node);
@@ -204,7 +219,11 @@ final class LatencyProbe {
             && !lastSeen.isNull()
             && !Instant.parse(lastSeen.asText()).isBefore(time)) {
           return new Probe(
-              acked.get(), (asked - sent) / 1000, (answered - sent) / 1000, longestMiss / 1000);
+              acked.get(),
+              (asked - sent) / 1000,
+              (answered - sent) / 1000,
+              longestMiss / 1000,
+              sentSinceCountedNanos / 1_000_000);
         }
       }
       longestMiss = Math.max(longestMiss, answered - asked);
