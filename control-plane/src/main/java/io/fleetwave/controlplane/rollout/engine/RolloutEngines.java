@@ -144,7 +144,7 @@ public class RolloutEngines {
     self[0] =
         new RolloutEngine(
             new RolloutLog(kafka, timeout),
-            new RolloutProgressStore(pool, timeout),
+            new RolloutProgressStore(pool, json, timeout),
             observer,
             new EngineLeadership(pool, lease),
             new NodeEffects(

@@ -1,7 +1,10 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.RolloutState;
+import io.fleetwave.controlplane.rollout.store.ShownPlan;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.rollout.RolloutCreated;
@@ -33,22 +36,24 @@ public final class RolloutProgressStore {
       java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   private final Pool pool;
+  private final ObjectMapper json;
   private final Duration timeout;
   private final String schema;
 
-  public RolloutProgressStore(Pool pool, Duration timeout) {
-    this(pool, timeout, "public");
+  public RolloutProgressStore(Pool pool, ObjectMapper json, Duration timeout) {
+    this(pool, json, timeout, "public");
   }
 
   /**
    * @param schema where the projection is written: {@code public}, or a scratch schema that a
    *     rebuild writes with the same statements
    */
-  public RolloutProgressStore(Pool pool, Duration timeout, String schema) {
+  public RolloutProgressStore(Pool pool, ObjectMapper json, Duration timeout, String schema) {
     if (!IDENTIFIER.matcher(schema).matches()) {
       throw new IllegalArgumentException("not a plain SQL identifier: '" + schema + "'");
     }
     this.pool = pool;
+    this.json = json;
     this.timeout = timeout;
     this.schema = schema;
   }
@@ -267,15 +272,16 @@ public final class RolloutProgressStore {
     return conn.preparedQuery(
             "INSERT INTO "
                 + table("rollouts")
-                + " (id, name, spec, plan, state, created_by, created_at, updated_at) VALUES"
-                + " ($1, $2, $3::text::jsonb, $4::text::jsonb, 'running', $5, $6, $6) ON"
-                + " CONFLICT (id) DO NOTHING")
+                + " (id, name, spec, plan, shown_plan, state, created_by, created_at,"
+                + " updated_at) VALUES ($1, $2, $3::text::jsonb, $4::text::jsonb,"
+                + " $5::text::jsonb, 'running', $6, $7, $7) ON CONFLICT (id) DO NOTHING")
         .execute(
             Tuple.tuple()
                 .addUUID(rollout)
                 .addString(created.name())
                 .addString(created.spec().toString())
                 .addString(created.plan().toString())
+                .addString(shownPlan(created.plan()).map(JsonNode::toString).orElse(null))
                 .addString(created.actor())
                 .addOffsetDateTime(completing.time().atOffset(ZoneOffset.UTC)))
         .chain(
@@ -292,6 +298,22 @@ public final class RolloutProgressStore {
                             .addArrayOfString(nodes.toArray(String[]::new))
                             .addArrayOfInteger(waves.toArray(Integer[]::new))))
         .replaceWithVoid();
+  }
+
+  /**
+   * The plan as the API shows it, as the API stores it at creation ({@link ShownPlan}): a rebuilt
+   * row shows a large plan cut, as the live one does. A plan shown complete is not read again.
+   */
+  private java.util.Optional<JsonNode> shownPlan(JsonNode plan) {
+    if (plan.path("plannedNodes").asInt() <= ShownPlan.COMPLETE_UP_TO) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return ShownPlan.cut(LoggedPlan.read(json, plan), json);
+    } catch (java.io.IOException e) {
+      // The fold checked this plan before its creation was projected (LoggedPlan.Check).
+      throw new IllegalStateException("the logged plan does not read: " + e.getMessage(), e);
+    }
   }
 
   private io.smallrye.mutiny.Uni<Void> upsertNodes(

@@ -19,13 +19,15 @@ import org.jboss.logging.Logger;
  * statements ({@link RolloutProgressStore}) into a schema, and compares two schemas row by row.
  *
  * <p>Compared: every column but the rows' own timestamps ({@code created_at}, {@code updated_at}:
- * when PostgreSQL wrote them), for rollouts in the log. Left out: rollouts still in state {@code
- * created} (stored by the API, not yet taken up by an engine, so not yet in the log), rollouts
- * logged before RolloutCreated carried its request and plan (v1: those live in PostgreSQL alone),
- * rollouts whose creation does not fold (failed: nothing in the log says what they planned), and
- * {@code rollout_requests} (the operators' inbox, not a projection). Where the rollouts' records
- * start in the log ({@code log_partition}, {@code log_offset}) is written, not compared: the live
- * engine keeps the first start it logged.
+ * when PostgreSQL wrote them), for rollouts in the log; the plan by the MD5 of its jsonb text
+ * (PostgreSQL writes equal jsonb as equal text), so that a difference in a large rollout's row
+ * lists a hash instead of its plan (55 MB of JSON at 100,000 nodes). Left out: rollouts still in
+ * state {@code created} (stored by the API, not yet taken up by an engine, so not yet in the log),
+ * rollouts logged before RolloutCreated carried its request and plan (v1: those live in PostgreSQL
+ * alone), rollouts whose creation does not fold (failed: nothing in the log says what they
+ * planned), and {@code rollout_requests} (the operators' inbox, not a projection). Where the
+ * rollouts' records start in the log ({@code log_partition}, {@code log_offset}) is written, not
+ * compared: the live engine keeps the first start it logged.
  */
 public final class RolloutRebuild {
   private static final Logger LOG = Logger.getLogger(RolloutRebuild.class);
@@ -37,8 +39,8 @@ public final class RolloutRebuild {
       Map.copyOf(
           Map.of(
               "rollouts",
-              "id, name, spec, plan, state, created_by, last_seq, current_wave,"
-                  + " awaiting_promotion, status_reason",
+              "id, name, spec, md5(plan::text) AS plan_md5, shown_plan, state, created_by,"
+                  + " last_seq, current_wave, awaiting_promotion, status_reason",
               "rollout_nodes",
               "rollout, node, wave",
               "rollout_node_states",
@@ -85,7 +87,7 @@ public final class RolloutRebuild {
    * @return how many rollouts were written
    */
   public int rebuild(Map<UUID, List<LoggedRecord>> log, String schema) {
-    RolloutProgressStore store = new RolloutProgressStore(pool, timeout, schema);
+    RolloutProgressStore store = new RolloutProgressStore(pool, json, timeout, schema);
     int written = 0;
     for (Map.Entry<UUID, List<LoggedRecord>> entry : log.entrySet()) {
       LoggedPlan.Check check = new LoggedPlan.Check(json);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.events.Envelope;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * shared log, and the tests that fold every rollout would fold it again.
  */
 @QuarkusTest
-@Order(Order.DEFAULT + 1)
+@RunsLast
 class LargeRolloutIT {
   private static final Duration BOUND = Duration.ofSeconds(120);
 
@@ -86,7 +86,8 @@ class LargeRolloutIT {
     try {
       id = store("cut", 5_000);
       // What a leader that stopped after the header and two chunks left in the log.
-      RolloutProgressStore.Creation creation = new RolloutProgressStore(pool, BOUND).creation(id);
+      RolloutProgressStore.Creation creation =
+          new RolloutProgressStore(pool, json, BOUND).creation(id);
       List<RolloutEvent> chunked = RolloutChunks.of(RolloutEngine.creation(json, "cut", creation));
       assertThat(chunked).hasSizeGreaterThan(3);
       List<Envelope<RolloutEvent>> cut =
