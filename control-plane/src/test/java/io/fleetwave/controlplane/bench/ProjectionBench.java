@@ -120,6 +120,9 @@ public final class ProjectionBench {
         }
         // Latency before the COPY: a million-row COPY (and the autovacuum and checkpoint after it)
         // on the same database would otherwise stall the first probes.
+        ProjectionMeters.Batches before =
+            ProjectionMeters.Batches.read(controlPlane.managementPort);
+        long phaseStarted = System.nanoTime();
         LatencyProbe.Result latency =
             LatencyProbe.run(
                 kafka.bootstrapServers(),
@@ -127,7 +130,11 @@ public final class ProjectionBench {
                 controlPlane.token("viewer"),
                 settings,
                 keys);
-        String meters = ProjectionMeters.read(controlPlane.managementPort);
+        String meters =
+            ProjectionMeters.Batches.read(controlPlane.managementPort)
+                    .since(before, java.time.Duration.ofNanos(System.nanoTime() - phaseStarted))
+                + "\n"
+                + ProjectionMeters.read(controlPlane.managementPort);
         double load = load();
         byte[] rows = CopyBaseline.csv(settings);
         double copyRate = CopyBaseline.measure(db, rows);
@@ -259,7 +266,8 @@ public final class ProjectionBench {
           %s\
             load average (1 min) after the latency phase: %.2f
             the control plane's own meters (seconds; batch = hand-over to ack, staleness =
-            oldest record's Kafka timestamp to commit):
+            oldest record's Kafka timestamp to commit; the quantiles' window still holds the
+            backlog's batches, the first line is the latency phase's alone):
           %s
           """
           .formatted(
