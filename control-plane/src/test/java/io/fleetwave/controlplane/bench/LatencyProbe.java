@@ -83,9 +83,11 @@ final class LatencyProbe {
         Probe shown =
             probeOnce(
                 http, port, token, producer, keys, node, nextSeq[node]++, (started - counted));
-        if (!warmingUp && shown == null) {
+        if (warmingUp) {
+          // under the load like the others, not counted
+        } else if (shown == null) {
           timeouts++;
-        } else if (!warmingUp) {
+        } else {
           probes.add(shown);
         }
         probe++;
