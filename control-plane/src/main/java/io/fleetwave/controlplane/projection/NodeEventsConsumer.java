@@ -5,6 +5,7 @@ import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.kubernetes.GateLabels;
 import io.fleetwave.controlplane.logging.LogContext;
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -54,7 +55,16 @@ public class NodeEventsConsumer {
   private final Duration attemptTimeout;
   private final RefusalIsolation<Pending> isolation;
   private final NodeEventAuthenticity authenticity;
-  private final PartitionWriteOrder<TopicPartition> writeOrder = new PartitionWriteOrder<>();
+
+  /**
+   * A poll's worth of records (max.poll.records): a group of the caught-up projection's small
+   * batches stays far below it, and a backlog's full polls are written one a transaction, as
+   * before.
+   */
+  static final int GROUP_RECORDS = 5_000;
+
+  private final PartitionWriteOrder<TopicPartition, Received> writeOrder =
+      new PartitionWriteOrder<>(GROUP_RECORDS);
   private volatile boolean running = true;
 
   /** An event of the batch with the record it came from (for its dead letter). */
@@ -97,30 +107,40 @@ public class NodeEventsConsumer {
   }
 
   /**
-   * Takes a batch from the channel. The method's result completes once the batch is decoded and the
-   * batch before it (of the same partitions) has finished its write; the batch's own write then
-   * goes on by itself, and the channel hands over the next batch, whose decoding overlaps that
-   * write (PostgreSQL sat idle while each batch decoded). So at most two batches are held: one
-   * writing, one decoded and waiting for its turn ({@link PartitionWriteOrder}).
+   * Takes a batch from the channel. The method's result completes once the batch is decoded and has
+   * joined its group ({@link PartitionWriteOrder}); the group writes on its turn by itself, and the
+   * channel hands over the next batch, whose decoding overlaps the write under way. Batches handed
+   * over while a write is under way join one group, written together once it is over, up to {@link
+   * #GROUP_RECORDS} records: then the channel waits for that group's turn, which bounds the records
+   * held (PostgreSQL sat idle while each batch decoded; small batches each paid a transaction).
    */
   @Incoming(CHANNEL)
   public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-    long started = System.nanoTime();
-    PartitionWriteOrder.Turn turn = writeOrder.take(batch.getLatestOffsetRecords().keySet());
+    long handedOver = System.nanoTime();
     return decode(batch)
-        .call(() -> Uni.createFrom().completionStage(turn.before()))
-        .invoke(decoded -> writeInTurn(batch, decoded, started, turn))
-        .replaceWithVoid()
+        .map(
+            decoded ->
+                writeOrder.join(
+                    batch.getLatestOffsetRecords().keySet(),
+                    new Received(batch, decoded, handedOver),
+                    batch.getRecords().size()))
+        .invoke(
+            joined -> {
+              if (joined.opened()) {
+                writeInTurn(joined.group());
+              }
+            })
+        .chain(joined -> Uni.createFrom().completionStage(joined.handOver()))
         .onFailure()
-        .recoverWithUni(
-            failure -> {
-              turn.done().completeExceptionally(failure);
-              return failed(batch, failure);
-            });
+        .recoverWithUni(failure -> failed(batch, failure));
   }
 
   /** A batch's events after the signature checks and decoding, and the records refused by them. */
   private record Decoded(List<Pending> events, List<Rejection> rejections) {}
+
+  /** A batch as it waits in its group: decoded, and when it was handed over (for its meter). */
+  private record Received(
+      KafkaRecordBatch<String, byte[]> batch, Decoded decoded, long handedOver) {}
 
   private Uni<Decoded> decode(KafkaRecordBatch<String, byte[]> batch) {
     List<Headers> headers = new ArrayList<>();
@@ -153,35 +173,71 @@ public class NodeEventsConsumer {
             });
   }
 
-  /** Writes the batch in the background; its turn is over when the batch is acknowledged. */
-  private void writeInTurn(
-      KafkaRecordBatch<String, byte[]> batch,
-      Decoded decoded,
-      long started,
-      PartitionWriteOrder.Turn turn) {
-    write(batch, decoded, started)
-        .onFailure()
-        .call(failure -> failed(batch, failure))
+  /** Writes a group on its turn, in the background; the turn is over once it is acknowledged. */
+  private void writeInTurn(PartitionWriteOrder.Group<Received> group) {
+    Uni.createFrom()
+        .completionStage(group.turn())
         .subscribe()
         .with(
-            done -> turn.done().complete(null),
-            failure -> turn.done().completeExceptionally(failure));
+            turn ->
+                turn.earlierFailure()
+                    .map(Uni.createFrom()::<Void>failure)
+                    .orElseGet(() -> writeGroup(turn.batches()))
+                    .onFailure()
+                    .call(failure -> failedAll(turn.batches(), failure))
+                    .subscribe()
+                    .with(done -> group.finished(), group::failed));
   }
 
-  private Uni<Void> write(KafkaRecordBatch<String, byte[]> batch, Decoded decoded, long started) {
-    int records = batch.getRecords().size();
-    long oldestRecordMillis = oldestTimestamp(batch);
-    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(decoded.rejections()))
-        .chain(() -> isolation.apply(decoded.events()))
+  /** A group's batches in one transaction, then each batch acknowledged, in the order received. */
+  private Uni<Void> writeGroup(List<Received> group) {
+    List<Pending> events = new ArrayList<>();
+    List<Rejection> rejections = new ArrayList<>();
+    int records = 0;
+    long oldestRecordMillis = Long.MAX_VALUE;
+    for (Received received : group) {
+      events.addAll(received.decoded().events());
+      rejections.addAll(received.decoded().rejections());
+      records += received.batch().getRecords().size();
+      long oldest = oldestTimestamp(received.batch());
+      if (oldest > 0) {
+        oldestRecordMillis = Math.min(oldestRecordMillis, oldest);
+      }
+    }
+    int written = records;
+    long oldest = oldestRecordMillis == Long.MAX_VALUE ? 0 : oldestRecordMillis;
+    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections))
+        .chain(() -> isolation.apply(events))
         .invoke(
             changes -> {
-              metrics.recordBatch(records, changes, decoded.rejections().size());
-              metrics.recordStaleness(oldestRecordMillis);
+              metrics.recordBatch(written, changes, rejections.size());
+              metrics.recordStaleness(oldest);
             })
         // Effects of the committed batch: the gate as a Kubernetes node label, where enabled.
         .call(changes -> gateLabels.mirror(changes.nodes()))
-        .chain(() -> Uni.createFrom().completionStage(batch.ack()))
-        .invoke(() -> metrics.recordBatchDuration(started));
+        .chain(
+            () ->
+                Multi.createFrom()
+                    .iterable(group)
+                    .onItem()
+                    .transformToUniAndConcatenate(
+                        received ->
+                            Uni.createFrom()
+                                .completionStage(received.batch().ack())
+                                .invoke(() -> metrics.recordBatchDuration(received.handedOver())))
+                    .collect()
+                    .last()
+                    .replaceWithVoid());
+  }
+
+  private Uni<Void> failedAll(List<Received> group, Throwable failure) {
+    return Multi.createFrom()
+        .iterable(group)
+        .onItem()
+        .transformToUniAndConcatenate(received -> failed(received.batch(), failure))
+        .collect()
+        .last()
+        .replaceWithVoid();
   }
 
   /**
