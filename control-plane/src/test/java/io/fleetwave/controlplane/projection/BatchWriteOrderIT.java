@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.Events;
@@ -21,12 +22,14 @@ import org.junit.jupiter.api.Test;
  * The consumer decodes the next batch while the one before it writes; a batch of a partition still
  * writes only after the batches of that partition received before it. A test transaction holds one
  * node's row, so the batch of that node's heartbeat cannot commit: a later heartbeat of a node in
- * the same partition must wait for it, one in another partition must not.
+ * the same partition must wait for it, one in another partition must not. The batches that wait for
+ * the same write are then written together, in one transaction.
  */
 @QuarkusTest
 class BatchWriteOrderIT {
   private static final String HELD = "wo-held";
   private static final String NEIGHBOUR = NodePartitions.neighbour(HELD);
+  private static final String NEIGHBOUR_TOO = NodePartitions.neighbour(NEIGHBOUR);
   private static final String STRANGER = NodePartitions.stranger(HELD);
   private static final Duration BOUND = Duration.ofSeconds(30);
 
@@ -37,7 +40,7 @@ class BatchWriteOrderIT {
   void aPartitionsBatchesCommitInTheOrderTheyWereReceived() throws Exception {
     try (TopicClient topic = new TopicClient(bootstrap);
         Connection holder = ProjectionRows.connect()) {
-      for (String node : new String[] {HELD, NEIGHBOUR, STRANGER}) {
+      for (String node : new String[] {HELD, NEIGHBOUR, NEIGHBOUR_TOO, STRANGER}) {
         topic.publish(
             Events.envelope(
                 node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.1", Map.of())));
@@ -65,10 +68,34 @@ class BatchWriteOrderIT {
           .during(Duration.ofSeconds(3))
           .atMost(Duration.ofSeconds(5))
           .until(() -> Arrays.equals(ProjectionRows.position(NEIGHBOUR), new long[] {1, 0}));
+      // Seconds later, so in a poll of its own: a batch of its own, waiting for the same write.
+      topic.publish(Events.envelope(NEIGHBOUR_TOO, 1, 1, Events.heartbeat(1)));
+      await("the second neighbour's heartbeat to stay unapplied too")
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(4))
+          .until(() -> Arrays.equals(ProjectionRows.position(NEIGHBOUR_TOO), new long[] {1, 0}));
 
       holder.rollback();
       awaitPosition(HELD, 1);
       awaitPosition(NEIGHBOUR, 1);
+      awaitPosition(NEIGHBOUR_TOO, 1);
+      assertThat(writingTransactions(NEIGHBOUR, NEIGHBOUR_TOO))
+          .as("transactions that wrote the two waiting batches")
+          .isEqualTo(1);
+    }
+  }
+
+  /** How many transactions last wrote these nodes' rows (PostgreSQL's xmin of each row). */
+  private static long writingTransactions(String... nodes) throws Exception {
+    try (Connection connection = ProjectionRows.connect();
+        PreparedStatement writers =
+            connection.prepareStatement(
+                "SELECT count(DISTINCT xmin::text) FROM nodes WHERE name = ANY (?)")) {
+      writers.setArray(1, connection.createArrayOf("text", nodes));
+      try (ResultSet result = writers.executeQuery()) {
+        result.next();
+        return result.getLong(1);
+      }
     }
   }
 
