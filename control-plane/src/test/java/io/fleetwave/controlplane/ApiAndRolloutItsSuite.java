@@ -24,6 +24,7 @@ import org.junit.platform.suite.api.Suite;
 })
 @ExcludeClassNamePatterns({
   "io\\.fleetwave\\.controlplane\\.api\\.LabelSelectorSqlAgreementIT",
+  "io\\.fleetwave\\.controlplane\\.database\\.PipelinedTransactionIT",
   "io\\.fleetwave\\.controlplane\\.projection\\.HistoryGrowthIT",
   "io\\.fleetwave\\.controlplane\\.projection\\.HistoryPartitionsIT",
   "io\\.fleetwave\\.controlplane\\.projection\\.InventoryWriteIT",

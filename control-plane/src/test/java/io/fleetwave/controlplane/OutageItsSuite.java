@@ -35,6 +35,7 @@ import org.junit.platform.suite.api.Suite;
 @SelectClasses(
     names = {
       "io.fleetwave.controlplane.api.LabelSelectorSqlAgreementIT",
+      "io.fleetwave.controlplane.database.PipelinedTransactionIT",
       "io.fleetwave.controlplane.projection.HistoryGrowthIT",
       "io.fleetwave.controlplane.projection.HistoryPartitionsIT",
       "io.fleetwave.controlplane.projection.InventoryWriteIT",

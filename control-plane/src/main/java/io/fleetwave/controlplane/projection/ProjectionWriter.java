@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;
@@ -53,22 +54,24 @@ public class ProjectionWriter {
     String[] names =
         events.stream().map(Envelope::subject).distinct().sorted().toArray(String[]::new);
     Tuple nameTuple = Tuple.tuple().addArrayOfString(names);
-    // Each step's statements are sent together: the client pipelines a connection's commands and
-    // PostgreSQL runs them in the order sent, so the lock sees the rows ensured before it, and a
-    // step costs one round trip instead of one per statement (each a turn of a busy event loop).
-    return pool.withTransaction(
-        conn ->
-            Uni.combine()
-                .all()
-                .unis(
-                    conn.preparedQuery(tables.ensureNodes).execute(nameTuple),
-                    conn.preparedQuery(tables.lockNodes).execute(nameTuple),
-                    reconciles(conn, tables, nameTuple, events))
-                .asTuple()
-                .map(
-                    read ->
-                        ProjectionFold.fold(positions(read.getItem2()), read.getItem3(), events))
-                .call(changes -> write(conn, tables, changes, received(records))));
+    // Each step's statements are sent together, BEGIN with the reads and COMMIT with the writes
+    // (PipelinedTransaction): PostgreSQL runs them in the order sent, so the lock sees the rows
+    // ensured before it, and the batch costs two round trips instead of one per statement.
+    return PipelinedTransaction.run(
+        pool,
+        transaction -> {
+          SqlConnection conn = transaction.connection();
+          return Uni.combine()
+              .all()
+              .unis(
+                  conn.preparedQuery(tables.ensureNodes).execute(nameTuple),
+                  conn.preparedQuery(tables.lockNodes).execute(nameTuple),
+                  reconciles(conn, tables, nameTuple, events))
+              .asTuple()
+              .map(read -> ProjectionFold.fold(positions(read.getItem2()), read.getItem3(), events))
+              .call(
+                  changes -> write(conn, tables, changes, received(records), transaction.commit()));
+        });
   }
 
   /**
@@ -116,7 +119,8 @@ public class ProjectionWriter {
       SqlConnection conn,
       ProjectionTables tables,
       BatchChanges changes,
-      IdentityHashMap<Envelope<NodeEvent>, String> received) {
+      IdentityHashMap<Envelope<NodeEvent>, String> received,
+      Uni<Void> commit) {
     List<Tuple> facts = new ArrayList<>();
     List<String> inventoried = new ArrayList<>();
     InventoryRows inventories = new InventoryRows();
@@ -142,8 +146,8 @@ public class ProjectionWriter {
               });
     }
     // In the order PostgreSQL must run them (the instances after their GPUs, the steps deleted
-    // before they are inserted again), sent together; the first failure is the statement's own,
-    // the later ones only say that the transaction was aborted.
+    // before they are inserted again), COMMIT last, sent together; the first failure is the
+    // statement's own, the later ones only say that the transaction was aborted.
     List<Uni<Void>> statements = new ArrayList<>();
     statements.add(batch(conn, tables.updateFacts, facts));
     statements.add(whole(conn, tables.updatePosition, positionArrays(changes.nodes())));
@@ -169,6 +173,7 @@ public class ProjectionWriter {
               Tuple.tuple().addArrayOfString(reconciled.toArray(String[]::new))));
     }
     statements.add(batch(conn, tables.insertStep, steps));
+    statements.add(commit);
     return Uni.join().all(statements).andFailFast().replaceWithVoid();
   }
 
