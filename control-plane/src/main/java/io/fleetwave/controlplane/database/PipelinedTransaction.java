@@ -36,6 +36,19 @@ public final class PipelinedTransaction {
    * statements {@code work} sends first, and {@code work}'s result must include {@link #commit()}.
    */
   public static <T> Uni<T> run(Pool pool, Function<PipelinedTransaction, Uni<T>> work) {
+    return run(pool, "BEGIN", work);
+  }
+
+  /**
+   * Runs reads in one snapshot (REPEATABLE READ, READ ONLY): reads that {@code work} sends together
+   * with its {@link #commit()} cost one round trip and see the rows as of one moment.
+   */
+  public static <T> Uni<T> readSnapshot(Pool pool, Function<PipelinedTransaction, Uni<T>> work) {
+    return run(pool, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", work);
+  }
+
+  private static <T> Uni<T> run(
+      Pool pool, String begin, Function<PipelinedTransaction, Uni<T>> work) {
     return pool.withConnection(
         connection -> {
           PipelinedTransaction transaction = new PipelinedTransaction(connection);
@@ -44,7 +57,7 @@ public final class PipelinedTransaction {
           return Uni.combine()
               .all()
               .unis(
-                  connection.query("BEGIN").execute(),
+                  connection.query(begin).execute(),
                   Uni.createFrom().deferred(() -> work.apply(transaction)))
               .with((begun, result) -> result)
               .invoke(transaction::requireCommitted)

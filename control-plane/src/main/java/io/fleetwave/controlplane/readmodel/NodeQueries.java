@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.api.Page;
 import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
@@ -9,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -22,6 +24,19 @@ import java.util.TreeMap;
 /** Reads of the node projection for the API: a page of nodes with their GPUs, or one node. */
 @ApplicationScoped
 public class NodeQueries {
+  /** Node rows with their desired generation; a condition over {@code n} follows. */
+  private static final String NODE_ROWS =
+      "SELECT n.*, d.generation AS desired_generation FROM nodes n"
+          + " LEFT JOIN desired_specs d ON d.node = n.name";
+
+  /** The GPUs, MIG instances and reconcile states of the nodes named by the array $1. */
+  private static final String GPU_ROWS =
+      "SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index";
+
+  private static final String INSTANCE_ROWS =
+      "SELECT * FROM gpu_instances WHERE node = ANY($1) ORDER BY node, gpu_index, placement_start";
+  private static final String RECONCILE_ROWS = "SELECT * FROM node_reconcile WHERE node = ANY($1)";
+
   private final Pool pool;
 
   public NodeQueries(Pool pool) {
@@ -39,8 +54,8 @@ public class NodeQueries {
     pageParams.add(paging.size());
     pageParams.add(paging.offset());
     String pageSql =
-        "SELECT n.*, d.generation AS desired_generation FROM nodes n"
-            + " LEFT JOIN desired_specs d ON d.node = n.name WHERE "
+        NODE_ROWS
+            + " WHERE "
             + where
             + " ORDER BY n.name LIMIT $"
             + (pageParams.size() - 1)
@@ -61,13 +76,38 @@ public class NodeQueries {
         .with((nodes, count) -> new Page<>(nodes, paging.page(), paging.size(), count));
   }
 
+  /**
+   * One node with its GPUs, instances and reconcile state: the four reads and the snapshot's BEGIN
+   * and COMMIT go to PostgreSQL together, one round trip (the GPUs' reads waited for the node's row
+   * before), and all four see the node as of one moment.
+   */
   public Uni<Optional<NodeView>> find(String name) {
-    return pool.preparedQuery(
-            "SELECT n.*, d.generation AS desired_generation FROM nodes n"
-                + " LEFT JOIN desired_specs d ON d.node = n.name WHERE n.name = $1")
-        .execute(Tuple.of(name))
-        .chain(this::withGpus)
-        .map(nodes -> nodes.stream().findFirst());
+    Tuple names = Tuple.tuple().addArrayOfString(new String[] {name});
+    return PipelinedTransaction.readSnapshot(
+        pool,
+        transaction -> {
+          SqlConnection conn = transaction.connection();
+          return Uni.combine()
+              .all()
+              .unis(
+                  conn.preparedQuery(NODE_ROWS + " WHERE n.name = $1").execute(Tuple.of(name)),
+                  conn.preparedQuery(GPU_ROWS).execute(names),
+                  conn.preparedQuery(INSTANCE_ROWS).execute(names),
+                  conn.preparedQuery(RECONCILE_ROWS).execute(names),
+                  transaction.commit())
+              .with(
+                  (nodeRows, gpuRows, instanceRows, reconcileRows, committed) -> {
+                    List<Row> nodes = new ArrayList<>();
+                    nodeRows.forEach(nodes::add);
+                    return assemble(
+                            nodes,
+                            gpuRows,
+                            instanceRows,
+                            ReconcileRows.read(reconcileRows, List.of()))
+                        .stream()
+                        .findFirst();
+                  });
+        });
   }
 
   /** The names of a page's node rows, as the one array parameter of its per-page queries. */
@@ -78,7 +118,7 @@ public class NodeQueries {
 
   /** The reconcile state of each of these nodes that has one. */
   private Uni<Map<String, ReconcileState>> reconciles(Tuple names) {
-    return pool.preparedQuery("SELECT * FROM node_reconcile WHERE node = ANY($1)")
+    return pool.preparedQuery(RECONCILE_ROWS)
         .execute(names)
         .map(rows -> ReconcileRows.read(rows, List.of()));
   }
@@ -90,14 +130,8 @@ public class NodeQueries {
       return Uni.createFrom().item(List.of());
     }
     Tuple names = names(nodes);
-    Uni<RowSet<Row>> gpus =
-        pool.preparedQuery("SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index")
-            .execute(names);
-    Uni<RowSet<Row>> instances =
-        pool.preparedQuery(
-                "SELECT * FROM gpu_instances WHERE node = ANY($1)"
-                    + " ORDER BY node, gpu_index, placement_start")
-            .execute(names);
+    Uni<RowSet<Row>> gpus = pool.preparedQuery(GPU_ROWS).execute(names);
+    Uni<RowSet<Row>> instances = pool.preparedQuery(INSTANCE_ROWS).execute(names);
     Uni<Map<String, ReconcileState>> reconciles = reconciles(names);
     return Uni.combine()
         .all()

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -15,6 +16,10 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.PoolOptions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,6 +121,62 @@ class PipelinedTransactionIT {
 
     assertThat(openTransactionOnThePoolsConnection()).isFalse();
     assertThat(rows("SELECT count(*) FROM pipelined")).isZero();
+  }
+
+  @Test
+  void aSnapshotReadSeesOneMomentAndWritesNothing() {
+    run("INSERT INTO pipelined VALUES (1, 0)");
+
+    long counted =
+        PipelinedTransaction.readSnapshot(
+                pool,
+                tx ->
+                    tx.connection()
+                        .query("SELECT count(*) FROM pipelined")
+                        .execute()
+                        .map(rows -> rows.iterator().next().getLong(0))
+                        // Another connection's commit after the snapshot began stays unseen.
+                        .call(() -> insertElsewhere(2))
+                        .chain(
+                            first ->
+                                tx.connection()
+                                    .query("SELECT count(*) FROM pipelined")
+                                    .execute()
+                                    .map(rows -> rows.iterator().next().getLong(0) - first))
+                        .call(tx::commit))
+            .await()
+            .atMost(BOUND);
+    assertThat(counted).as("rows that appeared inside the snapshot").isZero();
+
+    assertThatThrownBy(
+            () ->
+                PipelinedTransaction.readSnapshot(
+                        pool, tx -> insert(tx, List.of(3)).call(tx::commit))
+                    .await()
+                    .atMost(BOUND))
+        .isInstanceOf(PgException.class)
+        .extracting(failure -> ((PgException) failure).getSqlState())
+        .isEqualTo("25006");
+    assertThat(openTransactionOnThePoolsConnection()).isFalse();
+  }
+
+  /** Commits a row on a connection of its own (the test's pool has only the one in use). */
+  private Uni<Void> insertElsewhere(int id) {
+    return Uni.createFrom()
+        .item(
+            () -> {
+              try (Connection other =
+                      DriverManager.getConnection(
+                          postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+                  Statement sql = other.createStatement()) {
+                sql.execute("INSERT INTO pipelined VALUES (" + id + ", 0)");
+                return null;
+              } catch (SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            })
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        .replaceWithVoid();
   }
 
   /** One INSERT per id, sent together; each stamps the transaction's id. */
