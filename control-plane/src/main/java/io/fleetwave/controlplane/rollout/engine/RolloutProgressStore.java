@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.controlplane.rollout.store.ShownPlan;
@@ -189,33 +190,44 @@ public final class RolloutProgressStore {
       Set<String> changedNodes,
       boolean awaitingPromotion) {
     RolloutState state = run.status().state();
-    pool.withTransaction(
-            conn ->
-                insertCreated(conn, run, appended)
-                    .chain(
-                        () ->
-                            conn.preparedQuery(
-                                    "UPDATE "
-                                        + table("rollouts")
-                                        + " SET state = $2, last_seq = $3, current_wave = $4,"
-                                        + " awaiting_promotion = $5, status_reason = $6, updated_at ="
-                                        + " now() WHERE id = $1")
-                                .execute(
-                                    Tuple.of(
-                                        run.id(),
-                                        state.wireName(),
-                                        run.seq(),
-                                        run.currentWave(),
-                                        awaitingPromotion,
-                                        run.statusReason())))
-                    .chain(() -> upsertNodes(conn, run, changedNodes))
-                    .chain(() -> insertEvents(conn, run.id(), appended))
-                    // Readers of the live projection (SSE, the API) re-read once this commits.
-                    .chain(
-                        () ->
-                            schema.equals("public")
-                                ? notify(conn, RolloutSignals.changed(run.id()))
-                                : io.smallrye.mutiny.Uni.createFrom().voidItem()))
+    // The writes after the (rare) creation go to PostgreSQL together with BEGIN and COMMIT: one
+    // round trip a round instead of one per statement (PipelinedTransaction), and the engine's
+    // next round waits for this one.
+    PipelinedTransaction.run(
+            pool,
+            transaction -> {
+              io.vertx.mutiny.sqlclient.SqlConnection conn = transaction.connection();
+              return insertCreated(conn, run, appended)
+                  .chain(
+                      () ->
+                          io.smallrye.mutiny.Uni.join()
+                              .all(
+                                  conn.preparedQuery(
+                                          "UPDATE "
+                                              + table("rollouts")
+                                              + " SET state = $2, last_seq = $3, current_wave ="
+                                              + " $4, awaiting_promotion = $5, status_reason = $6,"
+                                              + " updated_at = now() WHERE id = $1")
+                                      .execute(
+                                          Tuple.of(
+                                              run.id(),
+                                              state.wireName(),
+                                              run.seq(),
+                                              run.currentWave(),
+                                              awaitingPromotion,
+                                              run.statusReason()))
+                                      .replaceWithVoid(),
+                                  upsertNodes(conn, run, changedNodes),
+                                  insertEvents(conn, run.id(), appended),
+                                  // Readers of the live projection (SSE, the API) re-read once
+                                  // this commits.
+                                  schema.equals("public")
+                                      ? notify(conn, RolloutSignals.changed(run.id()))
+                                      : io.smallrye.mutiny.Uni.createFrom().voidItem(),
+                                  transaction.commit())
+                              .andFailFast()
+                              .replaceWithVoid());
+            })
         .await()
         .atMost(boundFor(changedNodes.size()));
   }
