@@ -39,7 +39,8 @@ public class ProjectionMetrics {
             .register(registry);
     batchSize =
         DistributionSummary.builder("fleetwave.projection.batch.size")
-            .description("Records per consumed batch")
+            .description(
+                "Records per projection transaction (the batches that waited for one write)")
             .publishPercentileHistogram()
             .register(registry);
     batchDuration =
