@@ -29,6 +29,7 @@ final class NodeTimeline implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Map<String, Instant> specSent = new ConcurrentHashMap<>();
   private final Map<String, Instant> applied = new ConcurrentHashMap<>();
+  private final Map<String, Instant> appliedRecorded = new ConcurrentHashMap<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread poller;
   private volatile RuntimeException failure;
@@ -63,7 +64,10 @@ final class NodeTimeline implements AutoCloseable {
           if (record.topic().equals(Topics.NODE_DESIRED)) {
             specSent.putIfAbsent(record.key(), Instant.ofEpochMilli(record.timestamp()));
           } else if (contains(record.value(), SPEC_APPLIED)) {
-            applied.putIfAbsent(record.key(), EventCodec.decode(record.value()).time());
+            if (applied.putIfAbsent(record.key(), EventCodec.decode(record.value()).time())
+                == null) {
+              appliedRecorded.put(record.key(), Instant.ofEpochMilli(record.timestamp()));
+            }
           }
         }
       }
@@ -96,6 +100,15 @@ final class NodeTimeline implements AutoCloseable {
   Map<String, Instant> applied() {
     check();
     return Map.copyOf(applied);
+  }
+
+  /**
+   * The Kafka timestamp of each node's first SpecApplied record: when the agent handed it to its
+   * producer, which is later than the event's own time by whatever the agent did in between.
+   */
+  Map<String, Instant> appliedRecorded() {
+    check();
+    return Map.copyOf(appliedRecorded);
   }
 
   private void check() {
