@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
@@ -194,18 +195,13 @@ public class NodeEventsConsumer {
     List<Pending> events = new ArrayList<>();
     List<Rejection> rejections = new ArrayList<>();
     int records = 0;
-    long oldestRecordMillis = Long.MAX_VALUE;
     for (Received received : group) {
       events.addAll(received.decoded().events());
       rejections.addAll(received.decoded().rejections());
       records += received.batch().getRecords().size();
-      long oldest = oldestTimestamp(received.batch());
-      if (oldest > 0) {
-        oldestRecordMillis = Math.min(oldestRecordMillis, oldest);
-      }
     }
     int written = records;
-    long oldest = oldestRecordMillis == Long.MAX_VALUE ? 0 : oldestRecordMillis;
+    long oldest = oldestTimestamp(group);
     return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections))
         .chain(() -> isolation.apply(events))
         .invoke(
@@ -217,24 +213,24 @@ public class NodeEventsConsumer {
         .call(changes -> gateLabels.mirror(changes.nodes()))
         .chain(
             () ->
-                Multi.createFrom()
-                    .iterable(group)
-                    .onItem()
-                    .transformToUniAndConcatenate(
-                        received ->
-                            Uni.createFrom()
-                                .completionStage(received.batch().ack())
-                                .invoke(() -> metrics.recordBatchDuration(received.handedOver())))
-                    .collect()
-                    .last()
-                    .replaceWithVoid());
+                inOrder(
+                    group,
+                    received ->
+                        Uni.createFrom()
+                            .completionStage(received.batch().ack())
+                            .invoke(() -> metrics.recordBatchDuration(received.handedOver()))));
   }
 
   private Uni<Void> failedAll(List<Received> group, Throwable failure) {
+    return inOrder(group, received -> failed(received.batch(), failure));
+  }
+
+  /** {@code step} for each batch of the group, one after the other, in the order received. */
+  private static Uni<Void> inOrder(List<Received> group, Function<Received, Uni<Void>> step) {
     return Multi.createFrom()
         .iterable(group)
         .onItem()
-        .transformToUniAndConcatenate(received -> failed(received.batch(), failure))
+        .transformToUniAndConcatenate(step::apply)
         .collect()
         .last()
         .replaceWithVoid();
@@ -252,13 +248,15 @@ public class NodeEventsConsumer {
     return Uni.createFrom().completionStage(batch.nack(failure));
   }
 
-  /** The smallest Kafka timestamp of the batch's records (0 when none carries one). */
-  private static long oldestTimestamp(KafkaRecordBatch<String, byte[]> batch) {
+  /** The smallest Kafka timestamp of the group's records (0 when none carries one). */
+  private static long oldestTimestamp(List<Received> group) {
     long oldest = Long.MAX_VALUE;
-    for (KafkaRecord<String, byte[]> record : batch) {
-      long timestamp = record.getTimestamp() == null ? 0 : record.getTimestamp().toEpochMilli();
-      if (timestamp > 0 && timestamp < oldest) {
-        oldest = timestamp;
+    for (Received received : group) {
+      for (KafkaRecord<String, byte[]> record : received.batch()) {
+        long timestamp = record.getTimestamp() == null ? 0 : record.getTimestamp().toEpochMilli();
+        if (timestamp > 0 && timestamp < oldest) {
+          oldest = timestamp;
+        }
       }
     }
     return oldest == Long.MAX_VALUE ? 0 : oldest;
