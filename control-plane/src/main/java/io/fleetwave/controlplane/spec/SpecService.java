@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
+import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.FleetReadModel;
@@ -83,13 +84,13 @@ public class SpecService {
   /**
    * Publishes many rollout specs in one transaction on {@code via} (the rollout engine's own pool,
    * so a batch never queues behind the projection): the nodes are locked in name order and read
-   * (existence, current spec, observed GPUs), the lock and the three reads pipelined in one round
-   * trip; validated, then saved while they are signed, and the signed specs are sent together; the
-   * commit waits for Kafka's acknowledgement of all of them. Idempotent per node: a node already at
-   * its generation (an engine that took over re-sends its in-flight nodes) is left alone; a node
-   * whose spec moved on outside the rollout, or whose spec is invalid, is reported. Completes with
-   * the nodes that failed and why (empty when all went out); fails as a whole (503) when Kafka does
-   * not acknowledge, and then nothing was saved.
+   * (existence, current spec, observed GPUs), BEGIN, the lock and the three reads sent together in
+   * one round trip ({@link PipelinedTransaction}); validated, then saved while they are signed, and
+   * the signed specs are sent together; the commit waits for Kafka's acknowledgement of all of
+   * them. Idempotent per node: a node already at its generation (an engine that took over re-sends
+   * its in-flight nodes) is left alone; a node whose spec moved on outside the rollout, or whose
+   * spec is invalid, is reported. Completes with the nodes that failed and why (empty when all went
+   * out); fails as a whole (503) when Kafka does not acknowledge, and then nothing was saved.
    */
   public Uni<java.util.Map<String, String>> putAllForRollout(
       Pool via, List<RolloutSpecRequest> requests) {
@@ -99,40 +100,43 @@ public class SpecService {
     }
     List<String> names = requests.stream().map(RolloutSpecRequest::node).toList();
     SpecBatchTimings timings = new SpecBatchTimings(requests.size());
-    return via.withTransaction(
-            conn ->
-                // The lock and the three reads are pipelined on the connection: one round trip.
-                // PostgreSQL runs them in order, so the reads see the rows as they are under the
-                // lock.
-                Uni.combine()
-                    .all()
-                    .unis(
-                        DesiredSpecs.lockNodes(conn, names),
-                        FleetReadModel.existingNodes(conn, names),
-                        DesiredSpecs.currentAll(conn, names),
-                        DesiredSpecs.observedGpusAll(conn, names))
-                    .with(
-                        (locked, existing, current, observed) -> {
-                          timings.mark("lock+reads");
-                          RolloutBatch batch = decideAll(requests, existing, current, observed);
-                          timings.mark("validate");
-                          return batch;
-                        })
-                    .call(
-                        batch ->
-                            // Saved and signed at once: the rows go to PostgreSQL while workers
-                            // sign; nothing is sent before both are done, and the commit waits
-                            // for Kafka's acknowledgement.
-                            Uni.combine()
-                                .all()
-                                .unis(
-                                    DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()),
-                                    signedAll(batch.specs(), timings))
-                                .with((saved, signed) -> signed)
-                                .invoke(() -> timings.mark("save+sign"))
-                                .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed))
-                                .invoke(() -> timings.mark("send+ack")))
-                    .map(RolloutBatch::failures))
+    return PipelinedTransaction.run(
+            via,
+            transaction -> {
+              SqlConnection conn = transaction.connection();
+              // BEGIN, the lock and the three reads go out together. PostgreSQL runs them in
+              // order, so the reads see the rows as they are under the lock.
+              return Uni.combine()
+                  .all()
+                  .unis(
+                      DesiredSpecs.lockNodes(conn, names),
+                      FleetReadModel.existingNodes(conn, names),
+                      DesiredSpecs.currentAll(conn, names),
+                      DesiredSpecs.observedGpusAll(conn, names))
+                  .with(
+                      (locked, existing, current, observed) -> {
+                        timings.mark("lock+reads");
+                        RolloutBatch batch = decideAll(requests, existing, current, observed);
+                        timings.mark("validate");
+                        return batch;
+                      })
+                  .call(
+                      batch ->
+                          // Saved and signed at once: the rows go to PostgreSQL while workers
+                          // sign; nothing is sent before both are done, and COMMIT goes out only
+                          // once Kafka has acknowledged.
+                          Uni.combine()
+                              .all()
+                              .unis(
+                                  DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()),
+                                  signedAll(batch.specs(), timings))
+                              .with((saved, signed) -> signed)
+                              .invoke(() -> timings.mark("save+sign"))
+                              .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed))
+                              .invoke(() -> timings.mark("send+ack"))
+                              .call(transaction::commit))
+                  .map(RolloutBatch::failures);
+            })
         .invoke(() -> timings.done("commit"));
   }
 
