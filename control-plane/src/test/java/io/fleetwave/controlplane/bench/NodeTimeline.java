@@ -30,6 +30,7 @@ final class NodeTimeline implements AutoCloseable {
   private final Map<String, Instant> specSent = new ConcurrentHashMap<>();
   private final Map<String, Instant> applied = new ConcurrentHashMap<>();
   private final Map<String, Instant> appliedRecorded = new ConcurrentHashMap<>();
+  private final Map<String, List<Instant>> recordedUntilApplied = new ConcurrentHashMap<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread poller;
   private volatile RuntimeException failure;
@@ -63,10 +64,18 @@ final class NodeTimeline implements AutoCloseable {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
           if (record.topic().equals(Topics.NODE_DESIRED)) {
             specSent.putIfAbsent(record.key(), Instant.ofEpochMilli(record.timestamp()));
-          } else if (contains(record.value(), SPEC_APPLIED)) {
-            if (applied.putIfAbsent(record.key(), EventCodec.decode(record.value()).time())
-                == null) {
-              appliedRecorded.put(record.key(), Instant.ofEpochMilli(record.timestamp()));
+          } else {
+            Instant recorded = Instant.ofEpochMilli(record.timestamp());
+            if (!applied.containsKey(record.key())) {
+              recordedUntilApplied
+                  .computeIfAbsent(
+                      record.key(), node -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                  .add(recorded);
+            }
+            if (contains(record.value(), SPEC_APPLIED)
+                && applied.putIfAbsent(record.key(), EventCodec.decode(record.value()).time())
+                    == null) {
+              appliedRecorded.put(record.key(), recorded);
             }
           }
         }
@@ -109,6 +118,18 @@ final class NodeTimeline implements AutoCloseable {
   Map<String, Instant> appliedRecorded() {
     check();
     return Map.copyOf(appliedRecorded);
+  }
+
+  /**
+   * The Kafka timestamps of each node's event records up to and including its first SpecApplied, in
+   * the order the node sent them: together with {@link #specSent}, how many events a node sent for
+   * its apply and how far apart (an agent has one event in flight at a time).
+   */
+  Map<String, List<Instant>> recordedUntilApplied() {
+    check();
+    Map<String, List<Instant>> copy = new java.util.HashMap<>();
+    recordedUntilApplied.forEach((node, times) -> copy.put(node, List.copyOf(times)));
+    return copy;
   }
 
   private void check() {

@@ -144,6 +144,7 @@ public final class RolloutBench {
     Map<String, Instant> specSent;
     Map<String, Instant> applied;
     Map<String, Instant> appliedRecorded;
+    Map<String, List<Instant>> records;
     Percentiles kafka;
     try (NodeTimeline timeline = new NodeTimeline(bootstrap);
         RoundTrip roundTrip = new RoundTrip(bootstrap);
@@ -166,6 +167,7 @@ public final class RolloutBench {
       specSent = timeline.specSent();
       applied = timeline.applied();
       appliedRecorded = timeline.appliedRecorded();
+      records = timeline.recordedUntilApplied();
       kafka = roundTrip.result();
     }
     return report(
@@ -175,7 +177,7 @@ public final class RolloutBench {
         last,
         events,
         specSent,
-        new Completions(applied, appliedRecorded),
+        new Completions(applied, appliedRecorded, records),
         kafka);
   }
 
@@ -305,6 +307,7 @@ public final class RolloutBench {
           (NodeStarted -> spec record   %s)
           NodeStarted, from the record  %s   (completions at their SpecApplied records' timestamps)
           (SpecApplied time -> record   %s: the agents' own publish delay)
+          (an apply's records           %s: spec record -> SpecApplied record)
           bare Kafka round trip         %s
           ratio p99 NodeStarted / p99 Kafka  %8.2f   (target p99 < 100 ms)
         """
@@ -329,6 +332,7 @@ public final class RolloutBench {
                 Percentiles.of(startToSpec.stream().mapToLong(Long::longValue).toArray()),
                 fromRecord,
                 Percentiles.of(publishLag.stream().mapToLong(Long::longValue).toArray()),
+                applyRecords(specSent, completions),
                 kafka,
                 fromEvent.p99Ms() / kafka.p99Ms());
     return new Measured(report, totalMillis, idealAtMeasured);
@@ -340,7 +344,46 @@ public final class RolloutBench {
    * simulated agents of a 1,000-node fleet hand it over about a second after its time, which the
    * first alone showed as the engine's delay (BENCH.md, rollout eighth pass).
    */
-  private record Completions(Map<String, Instant> applied, Map<String, Instant> recorded) {}
+  private record Completions(
+      Map<String, Instant> applied,
+      Map<String, Instant> recorded,
+      Map<String, List<Instant>> records) {}
+
+  /**
+   * What a node sent for its apply, from its spec record to its SpecApplied record: how many events
+   * (SpecApplied included), and the mean gap between consecutive ones. An agent keeps one event in
+   * flight, so each gap is at least one Kafka round trip, and an apply whose steps run at once (the
+   * simulated ones do) hands its SpecApplied over that many round trips after its time.
+   */
+  private static String applyRecords(Map<String, Instant> specSent, Completions completions) {
+    List<Long> counts = new ArrayList<>();
+    List<Long> gaps = new ArrayList<>();
+    completions
+        .records()
+        .forEach(
+            (node, times) -> {
+              Instant sent = specSent.get(node);
+              if (sent == null || !completions.recorded().containsKey(node)) {
+                return;
+              }
+              List<Instant> apply = times.stream().filter(t -> !t.isBefore(sent)).toList();
+              counts.add((long) apply.size());
+              if (apply.size() > 1) {
+                long span = Duration.between(apply.getFirst(), apply.getLast()).toNanos() / 1000;
+                gaps.add(span / (apply.size() - 1));
+              }
+            });
+    long[] sorted = counts.stream().mapToLong(Long::longValue).sorted().toArray();
+    if (sorted.length == 0) {
+      return "no node's apply seen";
+    }
+    return "p50 %d, p99 %d events (n=%d), sent %s apart"
+        .formatted(
+            sorted[sorted.length / 2],
+            sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * 0.99) - 1)],
+            sorted.length,
+            Percentiles.of(gaps.stream().mapToLong(Long::longValue).toArray()));
+  }
 
   /**
    * For every node started after the first start: the delay from the most recent completion at or
