@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * bench.rolloutApiStepNodes} nodes from pending to in flight and the previous ones to succeeded,
  * with their events, in one transaction, as the engine's projection does.
  *
- * <p>Each endpoint is called {@code bench.rolloutApiCalls} times after a warm-up, one call at a
+ * <p>Each endpoint is called {@code bench.rolloutApiCalls} times ({@code
+ * bench.rolloutApiFullViewCalls} for the full view, 500 by default) after a warm-up, one call at a
  * time, and timed from request to the last byte: the full view GET /api/v1/rollouts/{id} (the old
  * and only way to see progress, the baseline), its summary, a page of 500 of its nodes, the failed
  * nodes, and the listing of running rollouts. Printed: p50/p99/max and bytes of each, and the
@@ -58,7 +59,7 @@ public final class RolloutApiBench {
       return new Settings(
           Integer.getInteger("bench.rolloutApiNodes", 10_000),
           Integer.getInteger("bench.rolloutApiCalls", 500),
-          Integer.getInteger("bench.rolloutApiFullViewCalls", 40),
+          Integer.getInteger("bench.rolloutApiFullViewCalls", 500),
           Integer.getInteger("bench.rolloutApiStepNodes", 20),
           Path.of(System.getProperty("bench.app", "target/quarkus-app")),
           Integer.getInteger("bench.port", 18080));
