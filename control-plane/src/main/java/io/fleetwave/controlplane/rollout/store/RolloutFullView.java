@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -85,32 +87,55 @@ public class RolloutFullView {
    * shown ({@link ShownPlan}). Empty when there is no such rollout.
    */
   public Uni<Optional<RolloutView>> view(UUID id) {
-    Uni<RowSet<Row>> header =
-        pool.preparedQuery(
-                "SELECT id, name, state, created_at, updated_at, last_seq, current_wave,"
-                    + " awaiting_promotion, status_reason FROM rollouts WHERE id = $1")
-            .execute(Tuple.of(id));
-    Uni<RowSet<Row>> counts =
-        pool.preparedQuery(
-                "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
-                    + " GROUP BY state")
-            .execute(Tuple.of(id));
-    Uni<RowSet<Row>> nodes =
-        pool.preparedQuery(
-                "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
-                    + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS"
-                    + " LAST, node LIMIT $2")
-            .execute(Tuple.of(id, FULL_VIEW_NODES));
+    // The row, its counts and its first nodes in one round trip and one snapshot: the counts and
+    // the per-node states agree with each other and with the row's state.
+    Uni<Optional<Progress>> progress =
+        PipelinedTransaction.readSnapshot(
+            pool,
+            transaction -> {
+              SqlConnection conn = transaction.connection();
+              return Uni.combine()
+                  .all()
+                  .unis(
+                      conn.preparedQuery(HEADER).execute(Tuple.of(id)),
+                      conn.preparedQuery(COUNTS).execute(Tuple.of(id)),
+                      conn.preparedQuery(NODES).execute(Tuple.of(id, FULL_VIEW_NODES)),
+                      transaction.commit())
+                  .with(
+                      (headerRows, countRows, nodeRows, committed) ->
+                          headerRows.rowCount() == 0
+                              ? Optional.<Progress>empty()
+                              : Optional.of(
+                                  new Progress(headerRows.iterator().next(), countRows, nodeRows)));
+            });
     return Uni.combine()
         .all()
-        .unis(header, counts, nodes, shown(id))
+        .unis(progress, shown(id))
         .with(
-            (headerRows, countRows, nodeRows, shown) ->
-                headerRows.rowCount() == 0 || shown.isEmpty()
+            (read, shown) ->
+                read.isEmpty() || shown.isEmpty()
                     ? Optional.<RolloutView>empty()
                     : Optional.of(
-                        view(headerRows.iterator().next(), countRows, nodeRows, shown.get())));
+                        view(
+                            read.get().row(),
+                            read.get().counts(),
+                            read.get().nodes(),
+                            shown.get())));
   }
+
+  private static final String HEADER =
+      "SELECT id, name, state, created_at, updated_at, last_seq, current_wave, awaiting_promotion,"
+          + " status_reason FROM rollouts WHERE id = $1";
+  private static final String COUNTS =
+      "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
+          + " GROUP BY state";
+  private static final String NODES =
+      "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
+          + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST, node"
+          + " LIMIT $2";
+
+  /** What one call reads of a rollout's progress. */
+  private record Progress(Row row, RowSet<Row> counts, RowSet<Row> nodes) {}
 
   /**
    * The request and the plan as shown, read once per rollout (concurrent first calls share one
