@@ -44,6 +44,17 @@ public class RolloutFullView {
    */
   public static final int FULL_VIEW_NODES = 500;
 
+  private static final String HEADER =
+      "SELECT id, name, state, created_at, updated_at, last_seq, current_wave, awaiting_promotion,"
+          + " status_reason FROM rollouts WHERE id = $1";
+  private static final String COUNTS =
+      "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
+          + " GROUP BY state";
+  private static final String NODES =
+      "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
+          + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST, node"
+          + " LIMIT $2";
+
   /**
    * The bound on the requests and plans held, in characters of their JSON: a plan cut for the view
    * is a few KB, a complete one (up to {@link #FULL_VIEW_NODES} nodes) at most a few hundred.
@@ -122,17 +133,6 @@ public class RolloutFullView {
                             read.get().nodes(),
                             shown.get())));
   }
-
-  private static final String HEADER =
-      "SELECT id, name, state, created_at, updated_at, last_seq, current_wave, awaiting_promotion,"
-          + " status_reason FROM rollouts WHERE id = $1";
-  private static final String COUNTS =
-      "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
-          + " GROUP BY state";
-  private static final String NODES =
-      "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
-          + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST, node"
-          + " LIMIT $2";
 
   /** What one call reads of a rollout's progress. */
   private record Progress(Row row, RowSet<Row> counts, RowSet<Row> nodes) {}
