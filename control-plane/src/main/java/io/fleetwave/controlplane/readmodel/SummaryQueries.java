@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.readmodel;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.config.ApiConfig;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 
 /**
  * The fleet summary: counts by host kind, GPU model, MIG mode and health. Counting the whole fleet
@@ -32,6 +34,10 @@ import java.util.TreeMap;
  * nodes under load: the p99 of the endpoint in FleetApiBench). So while the summary is being read
  * (a read within the last {@link #KEEP_COUNTING_FOR}), a scheduled job also recounts every half
  * max-age, and reads find a fresh value; an unread summary costs nothing.
+ *
+ * <p>Once the application stops, no count starts and one in flight ends as cancelled: the database
+ * pool closes before the scheduler and the HTTP server do, and a count on the closed pool was a
+ * warning of Caffeine's in every shutdown under reads (which logs no cancellation).
  */
 @ApplicationScoped
 public class SummaryQueries {
@@ -52,6 +58,7 @@ public class SummaryQueries {
   private final Duration maxAge;
   // As if last read before the keep-counting window: nothing is counted until a first read.
   private volatile long lastReadNanos = System.nanoTime() - KEEP_COUNTING_FOR.toNanos();
+  private volatile boolean stopping;
 
   public SummaryQueries(Pool pool, ApiConfig config) {
     this.maxAge = config.summaryMaxAge();
@@ -59,7 +66,24 @@ public class SummaryQueries {
         Caffeine.newBuilder()
             .expireAfterWrite(config.summaryMaxAge())
             .refreshAfterWrite(config.summaryMaxAge().dividedBy(2))
-            .buildAsync((key, executor) -> count(pool).subscribeAsCompletionStage());
+            .buildAsync((key, executor) -> countUnlessStopping(pool).subscribeAsCompletionStage());
+  }
+
+  private Uni<FleetSummary> countUnlessStopping(Pool pool) {
+    if (stopping) {
+      return Uni.createFrom().failure(stopped());
+    }
+    return count(pool).onFailure(failure -> stopping).transform(failure -> stopped());
+  }
+
+  private static CancellationException stopped() {
+    return new CancellationException(
+        "the fleet summary is not counted: the application is stopping");
+  }
+
+  /** No count starts from now on; one in flight that fails then ends as cancelled. */
+  void stopCounting(@Observes ShutdownEvent event) {
+    stopping = true;
   }
 
   /** The summary, at most {@code fleetwave.api.summary-max-age} old. */
@@ -86,7 +110,7 @@ public class SummaryQueries {
   // The count lands in the cache by itself; a failed one keeps the value held (Caffeine logs it).
   @SuppressWarnings("FutureReturnValueIgnored")
   private void recountIfRead() {
-    if (System.nanoTime() - lastReadNanos < KEEP_COUNTING_FOR.toNanos()) {
+    if (!stopping && System.nanoTime() - lastReadNanos < KEEP_COUNTING_FOR.toNanos()) {
       cached.synchronous().refresh(FLEET);
     }
   }

@@ -28,7 +28,15 @@ public final class LogRecords implements AutoCloseable {
       };
 
   public LogRecords(Class<?> source) {
-    this.logger = Logger.getLogger(source.getName());
+    this(source.getName());
+  }
+
+  /**
+   * The records of the named logger and of the loggers below it (a library's package, whose classes
+   * are not public).
+   */
+  public LogRecords(String loggerName) {
+    this.logger = Logger.getLogger(loggerName);
     logger.addHandler(handler);
   }
 
