@@ -111,7 +111,7 @@ public final class ProjectionBench {
           PgStatementProfile.reset(db);
         }
         try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
-          projection = ProjectionRate.measure(db, settings);
+          projection = ProjectionRate.measure(db, kafka.bootstrapServers(), settings);
           sessions = waits.report();
         }
         System.out.print(sessions);
