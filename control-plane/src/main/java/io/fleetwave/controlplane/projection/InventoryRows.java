@@ -4,7 +4,11 @@ import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.vertx.mutiny.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -30,6 +34,54 @@ final class InventoryRows {
   private final List<String> profiles = new ArrayList<>();
   private final List<Integer> placementStarts = new ArrayList<>();
   private final List<Integer> placementSizes = new ArrayList<>();
+
+  /**
+   * A digest of the rows that {@link #add} writes for the inventory, in the order it writes them:
+   * equal digests, equal rows (kept in {@code nodes.inventory_digest}, V27). Two inventories that
+   * list the same GPUs in another order differ, and are written: a needless write, never a missed
+   * one.
+   */
+  static String digest(GpuInventoryReported inventory) {
+    MessageDigest sha = sha256();
+    for (Gpu gpu : inventory.gpus()) {
+      field(sha, "gpu");
+      field(sha, Integer.toString(gpu.index()));
+      field(sha, gpu.uuid());
+      field(sha, gpu.pciBusId());
+      field(sha, gpu.pciDeviceId());
+      field(sha, gpu.product());
+      field(sha, Long.toString(gpu.memoryMiB()));
+      field(sha, Boolean.toString(gpu.migCapable()));
+      field(sha, gpu.migMode().wireName());
+      field(sha, gpu.migModePending().wireName());
+      field(sha, Integer.toString(gpu.vfsTotal()));
+      field(sha, Integer.toString(gpu.vfsEnabled()));
+      field(sha, gpu.health().wireName());
+      for (GpuInstance instance : gpu.instances()) {
+        field(sha, "instance");
+        field(sha, instance.profile());
+        field(sha, Integer.toString(instance.placementStart()));
+        field(sha, Integer.toString(instance.placementSize()));
+      }
+    }
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** A value and its length, so that no two sequences of values hash the same bytes. */
+  private static void field(MessageDigest sha, String value) {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    sha.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+    sha.update((byte) ':');
+    sha.update(bytes);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
 
   void add(String node, GpuInventoryReported inventory) {
     for (Gpu gpu : inventory.gpus()) {

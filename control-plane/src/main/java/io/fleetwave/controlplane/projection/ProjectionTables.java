@@ -54,7 +54,7 @@ public final class ProjectionTables {
     // of a node as FOR UPDATE did, but leaves foreign keys to the node (desired_specs, gpus)
     // unblocked.
     lockNodes =
-        "SELECT name, last_epoch, last_seq FROM "
+        "SELECT name, last_epoch, last_seq, inventory_digest FROM "
             + s
             + "nodes WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE";
     updateFacts =
@@ -69,9 +69,10 @@ public final class ProjectionTables {
         "UPDATE "
             + s
             + "nodes AS n SET last_epoch = u.epoch, last_seq = u.seq, last_seen = u.seen,"
-            + " missed_events = n.missed_events + u.missed FROM"
-            + " unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::bigint[])"
-            + " AS u(name, epoch, seq, seen, missed) WHERE n.name = u.name";
+            + " missed_events = n.missed_events + u.missed,"
+            + " inventory_digest = coalesce(u.digest, n.inventory_digest) FROM"
+            + " unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::bigint[],"
+            + " $6::text[]) AS u(name, epoch, seq, seen, missed, digest) WHERE n.name = u.name";
     // An inventory restates a node's GPUs as a whole, and mostly as they were: a node reports
     // again after a restart, a reconnect or a change to one GPU. Writing only the rows that
     // differ, one statement per table per batch, spares the database what deleting and

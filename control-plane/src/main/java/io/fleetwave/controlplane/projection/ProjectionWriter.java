@@ -68,9 +68,19 @@ public class ProjectionWriter {
                   conn.preparedQuery(tables.lockNodes).execute(nameTuple),
                   reconciles(conn, tables, nameTuple, events))
               .asTuple()
-              .map(read -> ProjectionFold.fold(positions(read.getItem2()), read.getItem3(), events))
-              .call(
-                  changes -> write(conn, tables, changes, received(records), transaction.commit()));
+              .flatMap(
+                  read -> {
+                    BatchChanges changes =
+                        ProjectionFold.fold(positions(read.getItem2()), read.getItem3(), events);
+                    return write(
+                            conn,
+                            tables,
+                            changes,
+                            inventoryDigests(read.getItem2()),
+                            received(records),
+                            transaction.commit())
+                        .replaceWith(changes);
+                  });
         });
   }
 
@@ -105,6 +115,18 @@ public class ProjectionWriter {
         .map(rows -> ReconcileRows.read(rows.getItem1(), rows.getItem2()));
   }
 
+  /** The digest of each locked node's stored inventory rows, where it has one (V27). */
+  private static Map<String, String> inventoryDigests(RowSet<Row> rows) {
+    Map<String, String> stored = new HashMap<>();
+    for (Row row : rows) {
+      String digest = row.getString("inventory_digest");
+      if (digest != null) {
+        stored.put(row.getString("name"), digest);
+      }
+    }
+    return stored;
+  }
+
   private static Map<String, NodePosition> positions(RowSet<Row> rows) {
     Map<String, NodePosition> stored = new HashMap<>();
     for (Row row : rows) {
@@ -119,6 +141,7 @@ public class ProjectionWriter {
       SqlConnection conn,
       ProjectionTables tables,
       BatchChanges changes,
+      Map<String, String> storedDigests,
       IdentityHashMap<Envelope<NodeEvent>, String> received,
       Uni<Void> commit) {
     List<Tuple> facts = new ArrayList<>();
@@ -127,6 +150,7 @@ public class ProjectionWriter {
     List<String> reconciled = new ArrayList<>();
     List<Tuple> reconciles = new ArrayList<>();
     List<Tuple> steps = new ArrayList<>();
+    Map<String, String> digests = new HashMap<>();
     for (NodeChange change : changes.nodes()) {
       change
           .reconcile()
@@ -141,8 +165,15 @@ public class ProjectionWriter {
           .inventory()
           .ifPresent(
               inventory -> {
-                inventoried.add(change.node());
-                inventories.add(change.node(), inventory);
+                String digest = InventoryRows.digest(inventory);
+                digests.put(change.node(), digest);
+                // A restatement of the stored rows (the same digest, read under the node's lock)
+                // writes none: its statements would look every GPU up three times to change
+                // nothing.
+                if (!digest.equals(storedDigests.get(change.node()))) {
+                  inventoried.add(change.node());
+                  inventories.add(change.node(), inventory);
+                }
               });
     }
     // In the order PostgreSQL must run them (the instances after their GPUs, the steps deleted
@@ -150,7 +181,7 @@ public class ProjectionWriter {
     // statement's own, the later ones only say that the transaction was aborted.
     List<Uni<Void>> statements = new ArrayList<>();
     statements.add(batch(conn, tables.updateFacts, facts));
-    statements.add(whole(conn, tables.updatePosition, positionArrays(changes.nodes())));
+    statements.add(whole(conn, tables.updatePosition, positionArrays(changes.nodes(), digests)));
     if (!inventoried.isEmpty()) {
       String[] inventoriedNames = inventoried.toArray(String[]::new);
       statements.add(
@@ -181,14 +212,18 @@ public class ProjectionWriter {
     return conn.preparedQuery(sql).execute(arrays).replaceWithVoid();
   }
 
-  /** The new position, last-seen time and missed events of every node, as parallel arrays. */
-  private static Tuple positionArrays(List<NodeChange> nodes) {
+  /**
+   * The new position, last-seen time, missed events and inventory digest (null: unchanged) of every
+   * node, as parallel arrays.
+   */
+  private static Tuple positionArrays(List<NodeChange> nodes, Map<String, String> digests) {
     int n = nodes.size();
     String[] names = new String[n];
     Long[] epochs = new Long[n];
     Long[] seqs = new Long[n];
     OffsetDateTime[] seen = new OffsetDateTime[n];
     Long[] missed = new Long[n];
+    String[] inventoryDigests = new String[n];
     for (int i = 0; i < n; i++) {
       NodeChange change = nodes.get(i);
       names[i] = change.node();
@@ -196,13 +231,15 @@ public class ProjectionWriter {
       seqs[i] = change.position().seq();
       seen[i] = utc(change.lastSeen());
       missed[i] = change.missed();
+      inventoryDigests[i] = digests.get(change.node());
     }
     return Tuple.tuple()
         .addArrayOfString(names)
         .addArrayOfLong(epochs)
         .addArrayOfLong(seqs)
         .addArrayOfOffsetDateTime(seen)
-        .addArrayOfLong(missed);
+        .addArrayOfLong(missed)
+        .addArrayOfString(inventoryDigests);
   }
 
   /** The history's events as seven parallel arrays; payloads as JSON text, stored as text (V25). */

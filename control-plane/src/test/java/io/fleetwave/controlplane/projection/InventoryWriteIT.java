@@ -87,6 +87,52 @@ class InventoryWriteIT {
     assertThat(rows()).isEqualTo(expectedRows(inventory));
   }
 
+  /**
+   * A restatement (the digest of the node's last applied inventory, V27) sends no GPU or instance
+   * statement: a row changed behind the projection's back stays as it is. Seen from outside only
+   * that way; PostgreSQL's own count of the statements is the bench's (BENCH.md, eighth pass).
+   */
+  @Test
+  void aRestatedInventoryIsNotWrittenAndAChangedOrUnknownOneIs() throws Exception {
+    GpuInventoryReported inventory = Events.inventory(Events.H100, 2, MigMode.ENABLED);
+    report(inventory);
+    tamperWithGpuZero();
+
+    report(inventory);
+    assertThat(rows().get("gpu 0")).as("restated: no statement touched the rows").endsWith(",x");
+
+    sql("UPDATE nodes SET inventory_digest = NULL WHERE name = '" + NODE + "'");
+    report(inventory);
+    assertThat(rows())
+        .as("no digest stored (a node last inventoried before V27): written")
+        .isEqualTo(expectedRows(inventory));
+
+    tamperWithGpuZero();
+    GpuInventoryReported changed = Events.inventory(Events.H100, 2, MigMode.DISABLED);
+    report(changed);
+    assertThat(rows()).as("a changed inventory: written").isEqualTo(expectedRows(changed));
+
+    project(
+        List.of(
+            Events.envelope(NODE, 1, seq++, inventory), Events.envelope(NODE, 1, seq++, changed)));
+    tamperWithGpuZero();
+    report(changed);
+    assertThat(rows().get("gpu 0"))
+        .as("the digest kept is the newest inventory's of the batch")
+        .endsWith(",x");
+  }
+
+  private void tamperWithGpuZero() throws SQLException {
+    sql("UPDATE gpus SET health = 'x' WHERE node = '" + NODE + "' AND gpu_index = 0");
+  }
+
+  private void sql(String statement) throws SQLException {
+    try (Connection db = connect();
+        Statement sql = db.createStatement()) {
+      sql.execute(statement);
+    }
+  }
+
   @Test
   void theStoredRowsFollowEveryKindOfChangeAndOnlyTheChangedRowsAreWritten() throws Exception {
     report(Events.inventory(Events.H100, 3, MigMode.ENABLED));
