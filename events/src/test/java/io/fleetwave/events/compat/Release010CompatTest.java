@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Upgrade compatibility (deploy/README.md "Upgrade"): the records release 0.1.0 wrote, kept in
+ * Upgrade compatibility (docs/release.md, step 3): the records release 0.1.0 wrote, kept in
  * src/test/resources/compat/0.1.0/ exactly as written, go through today's decoders and come out as
  * the values 0.1.0 meant ({@link Release010Records}), field by field; node events still carry a
  * signature today's verifier accepts. A change that makes today's code misread a 0.1.0 record (a
