@@ -85,10 +85,10 @@ class HelmChartTest {
     Map<String, String> withoutTalos = new TreeMap<>(Helm.everyHostKind());
     withoutTalos.put("hostKinds.talos.enabled", "false");
 
-    List<String> all = new ArrayList<>(Helm.template("fleetwave", Helm.everyHostKind()).names());
-    all.removeAll(Helm.template("fleetwave", withoutTalos).names());
+    List<String> all = keys(Helm.template("fleetwave", Helm.everyHostKind()));
+    all.removeAll(keys(Helm.template("fleetwave", withoutTalos)));
 
-    assertThat(all).containsExactly("DaemonSet/fleetwave-agent-talos");
+    assertThat(all).containsExactly("DaemonSet fleetwave-agents/fleetwave-agent-talos");
   }
 
   @Test
@@ -287,6 +287,10 @@ class HelmChartTest {
     return Map.of(
         "postgres.backup.enabled", "true",
         "postgres.backup.objectStore.destinationPath", "s3://backups/fleetwave");
+  }
+
+  private static List<String> keys(Rendered rendered) {
+    return new ArrayList<>(rendered.resources().stream().map(InstallContent::key).toList());
   }
 
   private static String image(Deployment deployment) {
