@@ -247,6 +247,83 @@ class HelmChartTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void aRestoreBootstrapsTheClusterFromTheArchiveAndArchivesUnderANewName() {
+    Map<String, String> values = new TreeMap<>(backupValues());
+    values.put("postgres.recovery.enabled", "true");
+    values.put("postgres.recovery.targetTime", "2026-12-04 18:00:00+00");
+    values.put("postgres.backup.serverName", "fleetwave-db-2");
+
+    Map<String, Object> spec =
+        Rendered.field(
+            Helm.template("fleetwave", values).custom("Cluster", "fleetwave-db"), "spec");
+
+    assertThat(spec.get("bootstrap"))
+        .isEqualTo(
+            Map.of(
+                "recovery",
+                Map.of(
+                    "source",
+                    "archived",
+                    "recoveryTarget",
+                    Map.of("targetTime", "2026-12-04 18:00:00+00"))));
+    assertThat(spec.get("externalClusters"))
+        .isEqualTo(
+            List.of(
+                Map.of(
+                    "name",
+                    "archived",
+                    "plugin",
+                    Map.of(
+                        "name",
+                        "barman-cloud.cloudnative-pg.io",
+                        "parameters",
+                        Map.of(
+                            "barmanObjectName", "fleetwave-db-backup",
+                            "serverName", "fleetwave-db")))));
+    Map<String, Object> plugin = ((List<Map<String, Object>>) spec.get("plugins")).getFirst();
+    assertThat((Map<String, Object>) plugin.get("parameters"))
+        .containsEntry("serverName", "fleetwave-db-2");
+  }
+
+  @Test
+  void aRestoreThatWouldArchiveIntoItsOwnSourceFailsWithAClearMessage() {
+    Map<String, String> values = new TreeMap<>(backupValues());
+    values.put("postgres.recovery.enabled", "true");
+
+    ExternalCommand.Result result = Helm.templateResult("fleetwave", values);
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.stderr())
+        .contains("set postgres.backup.serverName to a new name (e.g. fleetwave-db-2)");
+  }
+
+  @Test
+  void oneHostKindCanBeHeldAtAnotherAgentImage() {
+    Map<String, String> values = new TreeMap<>(Helm.everyHostKind());
+    values.put("hostKinds.talos.tag", "0.0.9");
+    Rendered rendered = Helm.template("fleetwave", values);
+
+    for (HostKind kind : HostKind.values()) {
+      String image =
+          rendered
+              .one(DaemonSet.class, "fleetwave-agent-" + kind.overlay)
+              .getSpec()
+              .getTemplate()
+              .getSpec()
+              .getContainers()
+              .getFirst()
+              .getImage();
+      assertThat(image)
+          .isEqualTo(
+              "fleetwave/node-agent:"
+                  + (kind == HostKind.TALOS
+                      ? "0.0.9"
+                      : System.getProperty("fleetwave.project.version")));
+    }
+  }
+
+  @Test
   void theChartAndItsImagesCarryTheProjectsVersion() throws IOException {
     String version = System.getProperty("fleetwave.project.version");
     String chart = Files.readString(Helm.chartDir().resolve("Chart.yaml"));
