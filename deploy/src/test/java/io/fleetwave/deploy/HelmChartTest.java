@@ -118,7 +118,9 @@ class HelmChartTest {
       }
     }
     String yaml = Helm.templateResult("gpu-fleet", Helm.everyHostKind()).stdoutIfSucceeded();
-    assertThat(yaml).doesNotContain(".fleetwave.svc", ":fleetwave:", "namespace: fleetwave");
+    assertThat(yaml)
+        .doesNotContain(
+            ".fleetwave.svc", ":fleetwave:", "namespace: fleetwave", "metadata.name: fleetwave\n");
     assertThat(
             env(
                 rendered
