@@ -26,12 +26,6 @@ final class StaleNamespaces {
       Pattern.compile(
           "\\.(fleetwave|fleetwave-agents)\\.svc|serviceaccount:(fleetwave|fleetwave-agents):");
 
-  /**
-   * A shell-style default, ${VAR:-default}, which Grafana's provisioning never expands (it knows
-   * only $VAR and ${VAR}): dead text, left out until the Grafana provisioning fix removes it.
-   */
-  private static final Pattern UNEXPANDED_DEFAULT = Pattern.compile("\\$\\{[A-Z0-9_]+:-[^}]*}");
-
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private StaleNamespaces() {}
@@ -58,7 +52,7 @@ final class StaleNamespaces {
         if (DEFAULTS.contains(text) && !NAME_KEYS.contains(key)) {
           stale.add(path + " = " + text);
         }
-        var inside = INSIDE.matcher(UNEXPANDED_DEFAULT.matcher(text).replaceAll(""));
+        var inside = INSIDE.matcher(text);
         while (inside.find()) {
           stale.add(path + " contains " + inside.group());
         }
