@@ -112,7 +112,8 @@ public final class StandInBase {
     layer.file(
         MARKER,
         ("Stand-in base of Fleetwave's offline image check: no operating system, no JRE.\n"
-                + "Build with -Pimages for an image that runs (README, \"Images\").\n")
+                + "Build with -Pimages for an image that runs"
+                + " (docs/images.md, \"The offline check\").\n")
             .getBytes(StandardCharsets.UTF_8));
     return layer.finish();
   }

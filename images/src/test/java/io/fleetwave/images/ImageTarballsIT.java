@@ -24,14 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Opens the control plane's and the agent's image tarballs, as the control-plane and node-agent
- * builds left them (README "Images"), and checks what a container runtime would run: entrypoint,
- * command, user, ports, the layers under and over the base, and that nothing of the tests, the
- * demo, the simulator, the embedded broker or the embedded PostgreSQL is in any layer. Then it runs
- * each image's entrypoint on the files of its application layers.
+ * builds left them (docs/images.md "The offline check"), and checks what a container runtime would
+ * run: entrypoint, command, user, ports, the layers under and over the base, and that nothing of
+ * the tests, the demo, the simulator, the embedded broker or the embedded PostgreSQL is in any
+ * layer. Then it runs each image's entrypoint on the files of its application layers.
  *
  * <p>By default ({@code ./mvnw verify}) the images are built on the stand-in base ({@link
  * StandInBase}); under {@code -Pimages} on the production base. What this proves and what it does
- * not: README, "Images".
+ * not: docs/images.md, "The offline check".
  */
 class ImageTarballsIT {
   private static final String CONTROL_PLANE_ROOT = "opt/fleetwave/";
