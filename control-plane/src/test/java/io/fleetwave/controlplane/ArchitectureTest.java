@@ -54,11 +54,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The control plane's pure core (README "Architecture"): the rollout planner, the rollout decider,
- * the projection's fold, the MIG, driver and label-selector models. They decide from values and
- * return values, so they run in property tests without a broker, a database or Quarkus; they import
- * only java.*, events/ and one another. Adapters (REST, Kafka, PostgreSQL, Kubernetes, CDI) depend
- * on the core, never the reverse.
+ * The control plane's pure core (docs/architecture.md "The pure core"): the rollout planner, the
+ * rollout decider, the projection's fold, the MIG, driver and label-selector models. They decide
+ * from values and return values, so they run in property tests without a broker, a database or
+ * Quarkus; they import only java.*, events/ and one another. Adapters (REST, Kafka, PostgreSQL,
+ * Kubernetes, CDI) depend on the core, never the reverse.
  */
 class ArchitectureTest {
   private static final JavaClasses MAIN =
@@ -146,7 +146,8 @@ class ArchitectureTest {
                         .or(named(PLAN_DOCUMENT)))
                 .as("java.*, io.fleetwave.events or the pure core"))
         .because(
-            "the planner, decider, fold and models decide from values (README \"Architecture\");"
+            "the planner, decider, fold and models decide from values"
+                + " (docs/architecture.md \"The pure core\");"
                 + " put framework code in an adapter that calls them")
         .check(MAIN);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fleetwave.agent.AgentOptionsReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,8 +36,15 @@ class AgentOptionsTest {
         .containsEntry("host-root", "/host")
         .containsKeys("bootstrap", "kafka-config", "public-key")
         // Node identity: the agent enrolls with the control plane's Service, in-cluster with its
-        // pod's service-account token.
-        .containsEntry("control-plane", "http://fleetwave-control-plane:8080");
+        // pod's service-account token; the Service is in the control plane's namespace.
+        .containsEntry(
+            "control-plane",
+            "http://fleetwave-control-plane."
+                + Kustomize.render("install")
+                    .one(Service.class, ControlPlaneTest.NAME)
+                    .getMetadata()
+                    .getNamespace()
+                + ".svc:8080");
     for (String file : List.of(read.get("kafka-config"), read.get("public-key"))) {
       assertThat(agent.getVolumeMounts())
           .as("%s: %s is on a mounted volume", kind.dir(), file)

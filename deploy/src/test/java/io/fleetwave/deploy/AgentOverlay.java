@@ -10,8 +10,18 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.util.List;
 import java.util.Optional;
 
-/** One agent overlay rendered: its DaemonSet and the agent container in it. */
+/**
+ * One agent overlay rendered: its DaemonSet and the agent container in it. What every host kind
+ * shares (ServiceAccount, ClusterRole, PriorityClass, Kafka client ConfigMap, NetworkPolicy) is not
+ * in the overlay but in {@link #shared()}, applied once beside all overlays.
+ */
 record AgentOverlay(HostKind kind, Rendered rendered, DaemonSet daemonSet) {
+  /** The kustomization of the objects every host kind's agents share. */
+  static final String SHARED = "agent/shared";
+
+  static Rendered shared() {
+    return Kustomize.render(SHARED);
+  }
 
   /** A hostPath volume as the agent container mounts it. */
   record HostPathMount(VolumeMount mount, HostPathVolumeSource hostPath) {

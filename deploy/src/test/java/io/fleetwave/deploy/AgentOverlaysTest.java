@@ -5,14 +5,18 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.SecretVolumeSource;
 import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
@@ -22,13 +26,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -80,7 +88,8 @@ class AgentOverlaysTest {
   void everyAgentRunsAtFleetwavesNodeCriticalPriorityWhichIsInstalledWithIt(HostKind kind) {
     AgentOverlay agent = AgentOverlay.of(kind);
     assertThat(agent.pod().getPriorityClassName()).isEqualTo("fleetwave-node-critical");
-    PriorityClass priority = agent.rendered().one(PriorityClass.class, "fleetwave-node-critical");
+    PriorityClass priority =
+        AgentOverlay.shared().one(PriorityClass.class, "fleetwave-node-critical");
     assertThat(priority.getValue())
         .as(
             "above workloads, within the range user classes may use (the system-* classes are 2e9+)")
@@ -190,8 +199,9 @@ class AgentOverlaysTest {
   @EnumSource(HostKind.class)
   void everyAgentReadsItsKafkaSettingsAndThePublicKeyFromMountedFiles(HostKind kind) {
     AgentOverlay agent = AgentOverlay.of(kind);
+    // Kafka runs in the control plane's namespace, so its Service's namespace-qualified name.
     assertThat(agent.envValue("FLEETWAVE_KAFKA_BOOTSTRAP"))
-        .isEqualTo("fleetwave-kafka-bootstrap:9093");
+        .isEqualTo("fleetwave-kafka-bootstrap.fleetwave.svc:9093");
 
     String kafkaConfig = agent.envValue("FLEETWAVE_KAFKA_CONFIG");
     assertThat(kafkaConfig).isEqualTo("/etc/fleetwave/kafka/client.properties");
@@ -216,9 +226,13 @@ class AgentOverlaysTest {
     AgentOverlay agent = AgentOverlay.of(kind);
     String account = agent.pod().getServiceAccountName();
     assertThat(account).isEqualTo("fleetwave-agent");
-    ClusterRole role = agent.rendered().one(ClusterRole.class, "fleetwave-agent");
+    Rendered shared = AgentOverlay.shared();
+    ServiceAccount serviceAccount = shared.one(ServiceAccount.class, account);
+    assertThat(serviceAccount.getMetadata().getNamespace())
+        .isEqualTo(agent.daemonSet().getMetadata().getNamespace());
+    ClusterRole role = shared.one(ClusterRole.class, "fleetwave-agent");
     assertThat(Rules.of(role.getRules())).containsExactly(new Rules.Rule("", "nodes", "get"));
-    ClusterRoleBinding binding = agent.rendered().one(ClusterRoleBinding.class, "fleetwave-agent");
+    ClusterRoleBinding binding = shared.one(ClusterRoleBinding.class, "fleetwave-agent");
     assertThat(binding.getRoleRef().getName()).isEqualTo("fleetwave-agent");
     assertThat(binding.getSubjects())
         .extracting(s -> s.getKind(), s -> s.getName(), s -> s.getNamespace())
@@ -401,17 +415,18 @@ class AgentOverlaysTest {
 
   /**
    * client.properties holds no secret: the agent's own loader accepts it, its truststore is the
-   * mounted CA, and Kafka's DirectoryConfigProvider reads sasl.jaas.config from the mounted Secret
-   * Strimzi writes for the KafkaUser fleetwave-agent (AgentOnSecuredKafkaIT runs the same scheme).
+   * mounted CA, and Kafka's DirectoryConfigProvider puts the password from the mounted Secret into
+   * the JAAS line: Kafka's own config resolution runs on the rendered file (with the Secret's
+   * directory moved to a temporary one) and yields the login of the KafkaUser whose password comes
+   * from that same Secret.
    */
   @ParameterizedTest
   @EnumSource(HostKind.class)
-  void theAgentsKafkaPasswordComesOnlyFromTheSecretStrimziWritesForItsKafkaUser(HostKind kind)
-      throws IOException {
+  void theAgentsKafkaPasswordComesFromTheSecretTheirKafkaUserTakesItFrom(
+      HostKind kind, @TempDir Path secretDir) throws IOException {
     AgentOverlay agent = AgentOverlay.of(kind);
     String text =
-        agent
-            .rendered()
+        AgentOverlay.shared()
             .one(ConfigMap.class, "fleetwave-agent-kafka")
             .getData()
             .get("client.properties");
@@ -419,24 +434,80 @@ class AgentOverlaysTest {
     Files.writeString(file, text);
     KafkaConfigFile config = KafkaConfigFile.load(file);
 
-    String secretDir = "/etc/fleetwave/kafka-user";
+    String mountedDir = "/etc/fleetwave/kafka-user";
     assertThat(config.overrides())
         .containsEntry("security.protocol", "SASL_SSL")
         .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
         .containsEntry("ssl.truststore.type", "PEM")
-        .containsEntry("config.providers.secret.param.allowed.paths", secretDir)
-        .containsEntry("sasl.jaas.config", "${secret:" + secretDir + ":sasl.jaas.config}");
-    assertThat(config.overrides().get("config.providers.secret.class"))
-        .isEqualTo("org.apache.kafka.common.config.provider.DirectoryConfigProvider");
+        .containsEntry("config.providers", "dir")
+        .containsEntry("config.providers.dir.param.allowed.paths", mountedDir)
+        .containsEntry(
+            "config.providers.dir.class",
+            "org.apache.kafka.common.config.provider.DirectoryConfigProvider");
     String truststore = (String) config.overrides().get("ssl.truststore.location");
     assertThat(agent.volumeAt(parent(truststore)).getSecret().getSecretName())
         .isEqualTo("fleetwave-cluster-ca-cert");
-    Volume user = agent.volumeAt(secretDir);
-    assertThat(user.getSecret().getSecretName()).isEqualTo("fleetwave-agent");
-    assertThat(user.getSecret().getItems())
+
+    // The KafkaUser takes its password from the Secret the agents mount, same name, same key.
+    GenericKubernetesResource user =
+        Kustomize.render("install").custom("KafkaUser", "fleetwave-agent");
+    Map<String, Object> passwordRef =
+        map(
+            map(map(map(Rendered.field(user, "spec"), "authentication"), "password"), "valueFrom"),
+            "secretKeyRef");
+    SecretVolumeSource mounted = agent.volumeAt(mountedDir).getSecret();
+    assertThat(mounted.getSecretName()).isEqualTo(passwordRef.get("name"));
+    assertThat(mounted.getItems())
         .extracting(i -> i.getKey(), i -> i.getPath())
-        .containsExactly(tuple("sasl.jaas.config", "sasl.jaas.config"));
-    assertThat(text).doesNotContainIgnoringCase("password=");
+        .containsExactly(tuple(passwordRef.get("key"), passwordRef.get("key")));
+
+    // What the Kafka client makes of it, the Secret's file in a directory of our own.
+    Files.writeString(secretDir.resolve((String) passwordRef.get("key")), "s3cret-from-the-secret");
+    Map<String, Object> properties = new HashMap<>();
+    config
+        .overrides()
+        .forEach(
+            (key, value) ->
+                properties.put(key, value.toString().replace(mountedDir, secretDir.toString())));
+    Object jaas =
+        new AbstractConfig(new ConfigDef(), properties).originals().get("sasl.jaas.config");
+    assertThat(jaas)
+        .isEqualTo(
+            "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\""
+                + user.getMetadata().getName()
+                + "\" password=\"s3cret-from-the-secret\";");
+    assertThat(text).doesNotContain("s3cret").contains("password=\"${dir:");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Map<String, Object> parent, String key) {
+    if (!(parent.get(key) instanceof Map<?, ?> child)) {
+      throw new AssertionError("no " + key + " in " + parent);
+    }
+    return (Map<String, Object>) child;
+  }
+
+  /**
+   * Deleting one host kind's overlay deletes its DaemonSet and nothing the other kinds still use:
+   * the overlay renders only that, and what its pods refer to by name is in agent/shared.
+   */
+  @ParameterizedTest
+  @EnumSource(HostKind.class)
+  void everyOverlayRendersOnlyItsDaemonSetAndFindsWhatItSharesInAgentShared(HostKind kind) {
+    AgentOverlay agent = AgentOverlay.of(kind);
+    assertThat(agent.rendered().names())
+        .containsExactly("DaemonSet/fleetwave-agent-" + kind.overlay);
+    Rendered shared = AgentOverlay.shared();
+    assertThat(shared.all(DaemonSet.class)).isEmpty();
+    shared.one(ServiceAccount.class, agent.pod().getServiceAccountName());
+    shared.one(PriorityClass.class, agent.pod().getPriorityClassName());
+    shared.one(ConfigMap.class, agent.volumeAt("/etc/fleetwave/kafka").getConfigMap().getName());
+    assertThat(shared.resources())
+        .allSatisfy(
+            r ->
+                assertThat(r.getMetadata().getNamespace())
+                    .isIn(null, agent.daemonSet().getMetadata().getNamespace()));
   }
 
   private static String parent(String file) {

@@ -2,7 +2,6 @@ package io.fleetwave.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,22 +17,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The PrometheusRule's alerts read metrics that exist: the control plane's own (those its
- * OperationsIT checks /q/metrics serves), Prometheus' {@code up}, and the CloudNativePG custom
- * query installed alongside.
+ * The PrometheusRule's alerts read metrics that exist: the control plane's own (the meters its code
+ * builds, named as its Prometheus registry names them) and Prometheus' {@code up}.
  */
 class AlertsTest {
-  /** The tests that check the control plane serves its metrics, by name. */
+  /** The tests that check the control plane's /q/metrics serves some metrics, by name. */
   private static final List<Path> METRICS_TESTS =
       List.of(
           Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/OperationsIT.java"),
           Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/RolloutsApiIT.java"));
 
-  private static final Path ENGINE_LEADERSHIP =
-      Path.of(
-          "control-plane/src/main/java/io/fleetwave/controlplane/rollout/engine/EngineLeadership.java");
-  private static final Path LEASE_MIGRATION =
-      Path.of("migrations/src/main/resources/db/migration/V12__engine_leader_lease.sql");
   private static final Set<String> PROMQL_WORDS =
       Set.of(
           "sum",
@@ -74,8 +67,7 @@ class AlertsTest {
   void everyAlertReadsAMetricThatExists() throws IOException {
     Set<String> known = new TreeSet<>();
     known.add("up");
-    known.addAll(controlPlaneMetrics());
-    known.addAll(cloudNativePgCustomMetrics());
+    known.addAll(ControlPlaneMeters.prometheusNames(repositoryRoot()));
     List<String> unknown = new ArrayList<>();
     alerts()
         .forEach(
@@ -89,18 +81,30 @@ class AlertsTest {
     assertThat(unknown).as("metrics not among %s", known).isEmpty();
   }
 
+  /** The names read from the code are those the running control plane serves. */
   @Test
-  void theEngineLeaderQueryReadsTheLeaseTheEngineTakes() throws IOException {
-    String source = Files.readString(repositoryRoot().resolve(ENGINE_LEADERSHIP));
-    Matcher table = Pattern.compile("UPDATE (\\w+) SET term = term \\+ 1").matcher(source);
-    assertThat(table.find()).as("the lease table in %s", ENGINE_LEADERSHIP).isTrue();
-    String migration = Files.readString(repositoryRoot().resolve(LEASE_MIGRATION));
-    assertThat(migration)
-        .contains("CREATE TABLE " + table.group(1) + " (")
-        .containsPattern("expires_at +timestamptz");
-    assertThat(queries())
-        .contains("FROM public." + table.group(1))
-        .contains("WHERE expires_at OPERATOR(pg_catalog.>) pg_catalog.now()");
+  void everyMetricTheControlPlaneIsTestedToServeIsAmongThoseReadFromItsCode() throws IOException {
+    assertThat(ControlPlaneMeters.prometheusNames(repositoryRoot()))
+        .containsAll(metricsAssertedByTests());
+  }
+
+  /**
+   * Since CloudNativePG 1.29.1 custom queries run as cnpg_metrics_exporter, which cannot read the
+   * lease table: the engine's leadership comes from the control plane's own gauge.
+   */
+  @Test
+  void theNoLeaderAlertReadsTheEnginesLeadershipGaugeWhileAControlPlaneIsUp() {
+    String expr = alerts().get("FleetwaveNoRolloutEngineLeader");
+    assertThat(metrics(expr)).containsExactlyInAnyOrder("fleetwave_rollout_engine_leading", "up");
+    assertThat(expr)
+        .contains("sum(fleetwave_rollout_engine_leading")
+        .contains("and on() sum(up{job=\"fleetwave-control-plane\"}) > 0");
+    for (GenericKubernetesResource cluster : install.custom("Cluster")) {
+      Object monitoring = Rendered.field(cluster, "spec").getOrDefault("monitoring", Map.of());
+      assertThat(((Map<?, ?>) monitoring).keySet().stream().map(String::valueOf).toList())
+          .as("custom queries of %s", cluster.getMetadata().getName())
+          .doesNotContain("customQueriesConfigMap", "customQueriesSecret");
+    }
   }
 
   private Map<String, String> alerts() {
@@ -133,7 +137,7 @@ class AlertsTest {
     return names;
   }
 
-  private static Set<String> controlPlaneMetrics() throws IOException {
+  private static Set<String> metricsAssertedByTests() throws IOException {
     Set<String> names = new TreeSet<>();
     for (Path test : METRICS_TESTS) {
       Matcher name =
@@ -145,25 +149,6 @@ class AlertsTest {
     }
     assertThat(names).as("metric names asserted by %s", METRICS_TESTS).isNotEmpty();
     return names;
-  }
-
-  /** cnpg_QUERY_COLUMN for every GAUGE or COUNTER column of the custom queries. */
-  private Set<String> cloudNativePgCustomMetrics() {
-    Set<String> names = new TreeSet<>();
-    String query = null;
-    for (String line : queries().lines().toList()) {
-      if (line.matches("[a-z_]+:")) {
-        query = line.substring(0, line.length() - 1);
-      } else if (line.matches("\\s+- [a-z_]+:") && query != null) {
-        names.add("cnpg_" + query + "_" + line.strip().substring(2, line.strip().length() - 1));
-      }
-    }
-    return names;
-  }
-
-  private String queries() {
-    ConfigMap queries = install.one(ConfigMap.class, "fleetwave-db-monitoring");
-    return queries.getData().get("queries");
   }
 
   @SuppressWarnings("unchecked")

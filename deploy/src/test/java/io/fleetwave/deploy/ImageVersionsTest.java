@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -88,13 +87,10 @@ class ImageVersionsTest {
         .isEmpty();
   }
 
-  /** The chart (deploy/helm/fleetwave, where it exists) installs the same release. */
+  /** The chart installs the same release (HelmChartTest checks what it renders). */
   @Test
   void theHelmChartsAppVersionIsTheDeclaredRelease() throws IOException {
     Path chart = Kustomize.deployDir().resolve("helm/fleetwave/Chart.yaml");
-    if (!Files.exists(chart)) {
-      return; // no chart on this branch; the release script refuses to run without one
-    }
     Matcher appVersion =
         Pattern.compile("(?m)^appVersion:\\s*\"?([^\"\\s#]+)").matcher(Files.readString(chart));
     assertThat(appVersion.find()).as(chart + " has an appVersion").isTrue();
@@ -106,16 +102,8 @@ class ImageVersionsTest {
    * an earlier release during the development of the next one (poms at A.B.C-SNAPSHOT).
    */
   @Test
-  void theDeclaredReleaseIsNotAheadOfTheBuild() throws Exception {
-    String built =
-        DocumentBuilderFactory.newInstance()
-            .newDocumentBuilder()
-            .parse(Kustomize.deployDir().resolveSibling("pom.xml").toFile())
-            .getDocumentElement()
-            .getElementsByTagName("version")
-            .item(0)
-            .getTextContent()
-            .strip();
+  void theDeclaredReleaseIsNotAheadOfTheBuild() {
+    String built = System.getProperty("fleetwave.project.version"); // deploy/pom.xml sets it
     String base = built.replaceFirst("-SNAPSHOT$", "");
     assertThat(RELEASE.matcher(base).matches()).as("the root pom's version " + built).isTrue();
     assertThat(compare(releaseVersion(), base))

@@ -110,11 +110,16 @@ class KafkaTest {
                     .getTemplate()
                     .getSpec()))
         .contains(cluster + "-cluster-ca-cert");
+    // The agents run in a namespace of their own: they name the bootstrap Service with the
+    // namespace of the Kafka cluster, the one its Topic and User Operators watch (the KafkaUsers').
+    Set<String> kafkaNamespaces = new TreeSet<>();
+    install.custom("KafkaUser").forEach(u -> kafkaNamespaces.add(u.getMetadata().getNamespace()));
+    assertThat(kafkaNamespaces).hasSize(1);
     for (HostKind kind : HostKind.values()) {
       AgentOverlay agent = AgentOverlay.of(kind);
       assertThat(agent.envValue("FLEETWAVE_KAFKA_BOOTSTRAP"))
           .as(kind.dir())
-          .startsWith(cluster + "-kafka-bootstrap:");
+          .startsWith(cluster + "-kafka-bootstrap." + kafkaNamespaces.iterator().next() + ".svc:");
       assertThat(secretVolumes(agent.pod())).as(kind.dir()).contains(cluster + "-cluster-ca-cert");
     }
   }

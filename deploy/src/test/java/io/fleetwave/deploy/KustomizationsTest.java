@@ -20,11 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every kustomization renders, lands in one namespace and uses Fleetwave's images. */
+/**
+ * Every kustomization renders, lands in its half's namespace (the agents' or the control plane's)
+ * and uses Fleetwave's images.
+ */
 class KustomizationsTest {
   private static final Set<String> CLUSTER_SCOPED =
       Set.of("Namespace", "ClusterRole", "ClusterRoleBinding", "PriorityClass");
-  private static final String NAMESPACE = "fleetwave";
 
   static Stream<Path> everyKustomization() {
     return Kustomize.kustomizations().stream();
@@ -61,12 +63,16 @@ class KustomizationsTest {
 
   @ParameterizedTest
   @MethodSource("everyKustomization")
-  void everyNamespacedResourceLandsInTheFleetwaveNamespace(Path dir) {
+  void everyNamespacedResourceLandsInTheNamespaceOfItsHalf(Path dir) {
+    String expected =
+        dir.startsWith(Kustomize.deployDir().resolve("agent"))
+            ? NamespacesTest.AGENTS
+            : NamespacesTest.CONTROL_PLANE;
     List<String> elsewhere = new ArrayList<>();
     for (HasMetadata r : Kustomize.render(dir).resources()) {
       String namespace = r.getMetadata().getNamespace();
       boolean clusterScoped = CLUSTER_SCOPED.contains(r.getKind());
-      if (clusterScoped ? namespace != null : !NAMESPACE.equals(namespace)) {
+      if (clusterScoped ? namespace != null : !expected.equals(namespace)) {
         elsewhere.add(r.getKind() + "/" + r.getMetadata().getName() + " in " + namespace);
       }
     }

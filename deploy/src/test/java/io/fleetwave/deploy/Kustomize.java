@@ -1,14 +1,12 @@
 package io.fleetwave.deploy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -69,63 +67,12 @@ final class Kustomize {
   }
 
   private static String run(Path dir) {
-    Path out;
-    Path err;
-    try {
-      out = Files.createTempFile("kustomize-", ".yaml");
-      err = Files.createTempFile("kustomize-", ".err");
-    } catch (IOException e) {
-      throw new AssertionError("cannot create temporary files for kubectl's output: " + e, e);
-    }
-    try {
-      Process process;
-      try {
-        process =
-            new ProcessBuilder(kubectl(), "kustomize", dir.toString())
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-      } catch (IOException e) {
-        throw new AssertionError(
-            "cannot run '"
-                + kubectl()
-                + "': install kubectl (1.27 or later, Kustomize is built in; e.g. apt-get install"
-                + " kubectl from pkgs.k8s.io) or point -Dfleetwave.kubectl at it. The deploy"
-                + " tests render every overlay with it and do not skip without it. ("
-                + e.getMessage()
-                + ")",
-            e);
-      }
-      boolean exited = process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS);
-      if (!exited) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        throw new AssertionError(
-            "kubectl kustomize " + dir + " did not finish within " + BOUND.toSeconds() + " s");
-      }
-      String stderr = Files.readString(err, StandardCharsets.UTF_8).strip();
-      if (process.exitValue() != 0) {
-        throw new AssertionError(
-            "kubectl kustomize "
-                + dir
-                + " failed with exit code "
-                + process.exitValue()
-                + ": "
-                + stderr);
-      }
-      return Files.readString(out, StandardCharsets.UTF_8);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted while rendering " + dir, e);
-    } catch (IOException e) {
-      throw new AssertionError("cannot read kubectl's output for " + dir + ": " + e, e);
-    } finally {
-      try {
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-      } catch (IOException ignored) {
-        // temporary files; the OS cleans up what is left
-      }
-    }
+    return ExternalCommand.run(
+            List.of(kubectl(), "kustomize", dir.toString()),
+            BOUND,
+            "install kubectl (1.27 or later, Kustomize is built in; e.g. apt-get install kubectl"
+                + " from pkgs.k8s.io) or point -Dfleetwave.kubectl at it. The deploy tests render"
+                + " every overlay with it and do not skip without it.")
+        .stdoutIfSucceeded();
   }
 }

@@ -64,6 +64,20 @@ final class References {
           d.getSpec().getTemplate().getSpec(),
           references);
     }
+    // A KafkaUser whose SCRAM password comes from a Secret (Strimzi waits for it).
+    for (GenericKubernetesResource user : rendered.custom("KafkaUser")) {
+      if (Rendered.field(user, "spec").get("authentication") instanceof Map<?, ?> authentication
+          && authentication.get("password") instanceof Map<?, ?> password
+          && password.get("valueFrom") instanceof Map<?, ?> valueFrom
+          && valueFrom.get("secretKeyRef") instanceof Map<?, ?> ref) {
+        references.add(
+            new Reference(
+                "KafkaUser/" + user.getMetadata().getName(),
+                "Secret",
+                (String) ref.get("name"),
+                Optional.of((String) ref.get("key"))));
+      }
+    }
     for (GenericKubernetesResource cluster : rendered.custom("Cluster")) {
       Object monitoring = Rendered.field(cluster, "spec").get("monitoring");
       if (monitoring instanceof Map<?, ?> m) {

@@ -66,7 +66,7 @@ class ReleaseScriptTest {
   @Test
   void aReleaseSetsOneVersionEverywhereAndTheNextDevelopmentVersionOnlyInTheBuild()
       throws Exception {
-    chart("0.0.1", "0.0.1");
+    assertThat(copy.resolve("deploy/helm/fleetwave/Chart.yaml")).isRegularFile();
 
     Run release = release("0.2.0");
     assertThat(release.exit).as(release.output).isZero();
@@ -78,7 +78,7 @@ class ReleaseScriptTest {
       assertThat(imageTags(manifest)).as(manifest.toString()).containsOnly("0.2.0");
     }
     assertThat(read("deploy/helm/fleetwave/Chart.yaml"))
-        .contains("\nversion: 0.2.0\n", "\nappVersion: \"0.2.0\"\n");
+        .contains("\nversion: 0.2.0\n", "\nappVersion: 0.2.0\n");
     assertThat(read("cli/src/main/java/io/fleetwave/cli/Fleetctl.java"))
         .contains("version = \"fleetctl 0.2.0\",");
     assertThat(read("control-plane/src/main/resources/application.properties"))
@@ -93,7 +93,7 @@ class ReleaseScriptTest {
     for (Path manifest : manifests) {
       assertThat(imageTags(manifest)).as(manifest.toString()).containsOnly("0.2.0");
     }
-    assertThat(read("deploy/helm/fleetwave/Chart.yaml")).contains("\nappVersion: \"0.2.0\"\n");
+    assertThat(read("deploy/helm/fleetwave/Chart.yaml")).contains("\nappVersion: 0.2.0\n");
   }
 
   @Test
@@ -113,20 +113,6 @@ class ReleaseScriptTest {
     Run release = release("1.0");
     assertThat(release.exit).isEqualTo(2);
     assertThat(release.output).contains("'1.0' is neither X.Y.Z nor X.Y.Z-SNAPSHOT", "usage:");
-  }
-
-  private void chart(String version, String appVersion) throws IOException {
-    Path chart = copy.resolve("deploy/helm/fleetwave/Chart.yaml");
-    if (!Files.exists(chart)) {
-      Files.createDirectories(chart.getParent());
-      Files.writeString(
-          chart,
-          "apiVersion: v2\nname: fleetwave\nversion: "
-              + version
-              + "\nappVersion: \""
-              + appVersion
-              + "\"\n");
-    }
   }
 
   /** Every project version a pom names: its own or its parent's (the one next to fleetwave). */

@@ -57,11 +57,19 @@ record Rendered(Path dir, List<HasMetadata> resources) {
                         + names()));
   }
 
-  /** The resources of a custom kind (Strimzi, CloudNativePG, Prometheus Operator). */
+  /**
+   * The resources of a custom kind (Strimzi, CloudNativePG, Prometheus Operator) as plain maps: the
+   * Prometheus Operator's kinds parse into fabric8's typed model (it is on the test class path,
+   * CustomResourceModelsTest), the tests here read them as maps all the same.
+   */
   List<GenericKubernetesResource> custom(String kind) {
     return resources.stream()
         .filter(r -> r.getKind().equals(kind))
-        .map(GenericKubernetesResource.class::cast)
+        .map(
+            r ->
+                r instanceof GenericKubernetesResource generic
+                    ? generic
+                    : SERIALIZATION.convertValue(r, GenericKubernetesResource.class))
         .toList();
   }
 

@@ -10,12 +10,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fields fabric8 did not recognise in a built-in resource: it keeps them in {@code
- * additionalProperties}, where a misspelt {@code readOnly} would sit unnoticed (Kustomize passes it
- * through, and an API server without strict field validation drops it).
+ * Fields a published model did not recognise in a resource: fabric8's (built-in types and the
+ * Prometheus Operator's) and Strimzi's keep them in {@code additionalProperties}, where a misspelt
+ * {@code readOnly} would sit unnoticed (Kustomize passes it through, and an API server without
+ * strict field validation drops it).
  */
 final class UnknownFields {
-  private static final String MODEL_PACKAGE = "io.fabric8.kubernetes.api.model";
+  /**
+   * The packages of the models whose objects are walked: Kubernetes, Prometheus Operator, Strimzi.
+   */
+  private static final List<String> MODEL_PACKAGES =
+      List.of(
+          "io.fabric8.kubernetes.api.model",
+          "io.fabric8.openshift.api.model.monitoring",
+          "io.strimzi.api");
 
   private UnknownFields() {}
 
@@ -40,11 +48,15 @@ final class UnknownFields {
       map.forEach((k, v) -> walk(v, path + "[" + k + "]", unknown));
       return;
     }
-    if (!value.getClass().getPackageName().startsWith(MODEL_PACKAGE)) {
+    String modelPackage = value.getClass().getPackageName();
+    if (MODEL_PACKAGES.stream().noneMatch(modelPackage::startsWith)) {
       return;
     }
     for (Method getter : value.getClass().getMethods()) {
+      // A bridge method (a generic getter's erased twin, as CustomResource.getSpec has) is the same
+      // field again.
       if (getter.getParameterCount() != 0
+          || getter.isBridge()
           || Modifier.isStatic(getter.getModifiers())
           || !getter.getName().startsWith("get")
           || getter.getName().equals("getClass")) {

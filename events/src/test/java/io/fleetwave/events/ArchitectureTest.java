@@ -27,7 +27,8 @@ class ArchitectureTest {
             "io.cloudevents..",
             "org.bouncycastle.crypto..",
             "org.bouncycastle.asn1..")
-        .because("events/ holds plain records and their codec (README \"Architecture\")")
+        .because(
+            "events/ holds plain records and their codec (docs/architecture.md \"The pure core\")")
         .check(
             new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

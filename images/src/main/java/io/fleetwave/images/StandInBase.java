@@ -137,7 +137,8 @@ public final class StandInBase {
         MARKER,
         ("Stand-in base of Fleetwave's offline image check: no operating system, no JRE.\n"
                 + ("Architecture: linux/" + architecture + "\n")
-                + "Build with -Pimages for an image that runs (README, \"Images\").\n")
+                + "Build with -Pimages for an image that runs"
+                + " (docs/images.md, \"The offline check\").\n")
             .getBytes(StandardCharsets.UTF_8));
     return layer.finish();
   }

@@ -1,2 +1,5 @@
-/** The stand-in base image of the offline image check (README "Images"); not shipped. */
+/**
+ * The stand-in base image of the offline image check (docs/images.md "The offline check"); not
+ * shipped.
+ */
 package io.fleetwave.images;

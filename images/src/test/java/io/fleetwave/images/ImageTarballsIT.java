@@ -31,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Opens the control plane's and the agent's image tarballs, as the control-plane and node-agent
- * builds left them (README "Images"), and checks what a container runtime would run: entrypoint,
- * command, user, ports, the layers under and over the base, and that nothing of the tests, the
- * demo, the simulator, the embedded broker or the embedded PostgreSQL is in any layer. Then it runs
- * each image's entrypoint on the files of its application layers.
+ * builds left them (docs/images.md "The offline check"), and checks what a container runtime would
+ * run: entrypoint, command, user, ports, the layers under and over the base, and that nothing of
+ * the tests, the demo, the simulator, the embedded broker or the embedded PostgreSQL is in any
+ * layer. Then it runs each image's entrypoint on the files of its application layers.
  *
  * <p>Each image is built for linux/amd64 and linux/arm64, one tarball each (Jib writes one platform
  * per tarball): the checks of configuration and content run on the amd64 tarball, and {@link
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>By default ({@code ./mvnw verify}) the images are built on the stand-in bases ({@link
  * StandInBase}); under {@code -Pimages} on the production base. What this proves and what it does
- * not: README, "Images".
+ * not: docs/images.md, "The offline check".
  */
 class ImageTarballsIT {
   private static final String CONTROL_PLANE_ROOT = "opt/fleetwave/";

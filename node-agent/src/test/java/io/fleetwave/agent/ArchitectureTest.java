@@ -14,11 +14,11 @@ import io.fleetwave.agent.host.HostProbe;
 import org.junit.jupiter.api.Test;
 
 /**
- * The agent's pure core (README "Architecture"): the reconciler that turns a desired spec and an
- * observed node into steps in hardware order, and the GPU port it observes and acts through. They
- * import only java.*, events/ and one another, so property tests run them over thousands of random
- * nodes without NVML, sysfs, D-Bus, Kafka or Kubernetes; those adapters (nvml, sriov, hostclients,
- * kafka, kubernetes...) implement or call the core, never the reverse.
+ * The agent's pure core (docs/architecture.md "The pure core"): the reconciler that turns a desired
+ * spec and an observed node into steps in hardware order, and the GPU port it observes and acts
+ * through. They import only java.*, events/ and one another, so property tests run them over
+ * thousands of random nodes without NVML, sysfs, D-Bus, Kafka or Kubernetes; those adapters (nvml,
+ * sriov, hostclients, kafka, kubernetes...) implement or call the core, never the reverse.
  */
 class ArchitectureTest {
   private static final JavaClasses MAIN =
@@ -42,8 +42,8 @@ class ArchitectureTest {
                     .or(resideInAnyPackage(PURE))
                     .as("java.*, io.fleetwave.events or the reconciler and GPU port")))
         .because(
-            "the reconciler plans from values (README \"Architecture\"); put the effect in an"
-                + " adapter behind GpuBackend")
+            "the reconciler plans from values (docs/architecture.md \"The pure core\");"
+                + " put the effect in an adapter behind GpuBackend")
         .check(MAIN);
   }
 

@@ -6,9 +6,9 @@ import java.time.Duration;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
- * {@code fleetwave.kafka.*}: how the control plane tells that the broker is away (README,
- * Reliability): a probe of the cluster every {@code probe-interval}, each bounded by {@code
- * probe-timeout}.
+ * {@code fleetwave.kafka.*}: how the control plane tells that the broker is away
+ * (docs/reliability.md "The Kafka broker stopped, restarting or unreachable"): a probe of the
+ * cluster every {@code probe-interval}, each bounded by {@code probe-timeout}.
  */
 @ConfigMapping(prefix = "fleetwave.kafka")
 public interface KafkaConfig {

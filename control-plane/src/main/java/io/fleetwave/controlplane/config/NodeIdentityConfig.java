@@ -8,8 +8,8 @@ import java.util.Optional;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
- * {@code fleetwave.node-identity.*}: how nodes prove who they are (README "Security", node
- * identity).
+ * {@code fleetwave.node-identity.*}: how nodes prove who they are (docs/security.md "Node identity:
+ * every node event is signed by its node").
  */
 @ConfigMapping(prefix = "fleetwave.node-identity")
 public interface NodeIdentityConfig {

@@ -7,7 +7,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * {@code fleetwave.projection.*}: how the projection waits out PostgreSQL, and how long the node
- * history is kept (README, Reliability).
+ * history is kept (docs/reliability.md).
  */
 @ConfigMapping(prefix = "fleetwave.projection")
 public interface ProjectionConfig {

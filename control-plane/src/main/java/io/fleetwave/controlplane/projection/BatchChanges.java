@@ -23,7 +23,8 @@ public record BatchChanges(List<Envelope<NodeEvent>> applied, int skipped, List<
   /**
    * The applied events the node history keeps: every change of state. Heartbeats are liveness only;
    * the node row's last_seen and position hold the newest, so storing each would grow the history
-   * by one row per node per heartbeat interval and say nothing more (README, Reliability).
+   * by one row per node per heartbeat interval and say nothing more (docs/reliability.md "The node
+   * history is bounded").
    */
   public List<Envelope<NodeEvent>> history() {
     return applied.stream().filter(event -> !(event.data() instanceof Heartbeat)).toList();

@@ -13,8 +13,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every setting the README and application.properties document keeps its name and its default now
- * that the settings are mappings.
+ * Every setting docs/configuration.md and application.properties document keeps its name and its
+ * default now that the settings are mappings.
  */
 class ConfigNamesTest {
 

@@ -33,11 +33,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A key rotation with the agents running (a writable and a read-only host), as the README describes
- * it: the new public key is added to the agents' key directory, the control plane switches to
- * signing with the new key and re-signs the current specs, the old key is retired; from then on a
- * spec signed by the retired key is refused with its key id and changes nothing, and a restart or
- * reboot still converges on the re-signed spec. No agent restarts for the keys.
+ * A key rotation with the agents running (a writable and a read-only host), as docs/security.md
+ * "Keys and key rotation" describes it: the new public key is added to the agents' key directory,
+ * the control plane switches to signing with the new key and re-signs the current specs, the old
+ * key is retired; from then on a spec signed by the retired key is refused with its key id and
+ * changes nothing, and a restart or reboot still converges on the re-signed spec. No agent restarts
+ * for the keys.
  */
 @ExtendWith(KafkaExtension.class)
 class KeyRotationIT {
