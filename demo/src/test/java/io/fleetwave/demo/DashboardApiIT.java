@@ -15,9 +15,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -167,6 +169,37 @@ class DashboardApiIT {
             .isLessThan(500);
       }
     }
+  }
+
+  /** The sign-in link turns only a token the API accepts into the sign-in cookie. */
+  @Test
+  void theSignInLinkSetsItsCookieOnlyForATokenTheApiAccepts() throws Exception {
+    HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    for (String token :
+        List.of(
+            "not-a-token",
+            "x; Path=/; Domain=elsewhere.example",
+            ApiTokens.of("expired"),
+            ApiTokens.of("other-key"),
+            ApiTokens.of("other-audience"))) {
+      HttpResponse<String> refused = signIn(http, token);
+      assertThat(refused.statusCode()).as(token).isEqualTo(401);
+      assertThat(refused.headers().firstValue("Set-Cookie")).as(token).isEmpty();
+      assertThat(refused.body()).contains("not one this control plane accepts");
+    }
+    HttpResponse<String> signedIn = signIn(http, ApiTokens.viewer());
+    assertThat(signedIn.statusCode()).isEqualTo(303);
+    assertThat(signedIn.headers().firstValue("Set-Cookie"))
+        .hasValueSatisfying(
+            cookie ->
+                assertThat(cookie).startsWith(DashboardSignIn.COOKIE + "=" + ApiTokens.viewer()));
+  }
+
+  private HttpResponse<String> signIn(HttpClient http, String token) throws Exception {
+    URI link = base.resolve("/?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    return http.send(
+        HttpRequest.newBuilder(link).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> postWithoutBody(
