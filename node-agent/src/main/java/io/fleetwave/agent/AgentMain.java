@@ -167,14 +167,17 @@ public final class AgentMain {
       return Optional.empty();
     }
     BootstrapCredential credential;
-    if (options.joinToken().isPresent()) {
+    if (options.joinTokenFile().isPresent()) {
+      credential = new BootstrapCredential.JoinTokenFile(options.joinTokenFile().get());
+    } else if (options.joinToken().isPresent()) {
       credential = new BootstrapCredential.JoinToken(options.joinToken().get());
     } else {
       Path token =
           Path.of(options.serviceAccountToken().orElse(AgentOptions.POD_SERVICE_ACCOUNT_TOKEN));
       if (!Files.isRegularFile(token)) {
         throw new IllegalArgumentException(
-            "--control-plane needs a bootstrap credential: --join-token, or a service-account"
+            "--control-plane needs a bootstrap credential: --join-token-file (or FLEETWAVE_JOIN_TOKEN),"
+                + " or a service-account"
                 + " token (none at "
                 + token
                 + ")");
