@@ -135,7 +135,8 @@ class AgentOverlaysTest {
               .isGreaterThanOrEqualTo(2);
         });
     io.fabric8.kubernetes.api.model.Probe startup = probes.get(Probe.STARTUP);
-    assertThat(Duration.ofSeconds((long) startup.getPeriodSeconds() * startup.getFailureThreshold()))
+    assertThat(
+            Duration.ofSeconds((long) startup.getPeriodSeconds() * startup.getFailureThreshold()))
         .as(
             "the kubelet must not kill a start the agent would still finish: its enrolment waits"
                 + " up to "

@@ -440,6 +440,7 @@ public final class AgentMain {
     AtomicReference<GpuBackend> gpus = new AtomicReference<>();
     AtomicReference<CommandFollower> follower = new AtomicReference<>();
     Optional<DriverWait> driverWait = Optional.empty();
+    health.starting("waiting for Kafka to serve " + Topics.NODE_EVENTS);
     try (EventPublisher publisher = awaited(startedPublisher)) {
       NodeRegistered registered = registered(first, placement);
       identity(options, facts, registered.hostname(), health)

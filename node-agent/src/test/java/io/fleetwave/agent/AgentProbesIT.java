@@ -126,8 +126,8 @@ class AgentProbesIT {
     await("the agent asks to enroll").atMost(WAIT).until(() -> enrolAsked.get() >= 1);
     assertThat(probes.ask(Probe.READINESS))
         .isEqualTo(new Answer(503, "not ready: not enrolled yet: enrolling with " + url));
-    assertThat(probes.ask(Probe.STARTUP).status()).isEqualTo(503);
-    assertThat(probes.ask(Probe.STARTUP).body()).startsWith("starting: ");
+    assertThat(probes.ask(Probe.STARTUP))
+        .isEqualTo(new Answer(503, "starting: enrolling with " + url));
     assertThat(probes.ask(Probe.LIVENESS).status()).isEqualTo(200);
 
     // Enrolled while Kafka is down: started, alive, not ready until an event is acknowledged.
@@ -141,7 +141,10 @@ class AgentProbesIT {
                 a -> a.body().endsWith("but Kafka has acknowledged no event of this run yet"));
     assertThat(enrolledUnacknowledged.status()).isEqualTo(503);
     assertThat(enrolledUnacknowledged.body()).startsWith("not ready: enrolled (key sha256:");
-    assertThat(probes.ask(Probe.STARTUP))
+    assertThat(
+            await("the start is over (marked just after the run begins)")
+                .atMost(WAIT)
+                .until(() -> probes.ask(Probe.STARTUP), a -> a.status() == 200))
         .isEqualTo(new Answer(200, "started: GPUs up (driver 580.95.05), inventory published"));
     assertThat(probes.ask(Probe.LIVENESS).status()).isEqualTo(200);
 

@@ -87,10 +87,12 @@ public final class AgentHealth {
 
   public void enrolling(String controlPlane) {
     enrolment = new Enrolment(false, "not enrolled yet: enrolling with " + controlPlane);
+    phase = "enrolling with " + controlPlane;
   }
 
   public void enrolled(String keyId, String controlPlane) {
     enrolment = new Enrolment(true, "enrolled (key " + keyId + " with " + controlPlane + ")");
+    phase = "preparing the run";
   }
 
   /**
@@ -164,7 +166,7 @@ public final class AgentHealth {
     }
     Run current = run;
     if (current == null) {
-      return Verdict.failing("not ready: " + enrolled.description() + ", starting: " + phase);
+      return Verdict.failing("not ready: " + enrolled.description() + "; starting: " + phase);
     }
     Optional<Instant> acknowledged = current.lastAcknowledged().get();
     if (acknowledged.isEmpty()) {

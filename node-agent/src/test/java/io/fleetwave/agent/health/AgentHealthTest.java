@@ -97,10 +97,13 @@ class AgentHealthTest {
     health.enrolling("http://cp:8080");
     assertThat(health.readiness().reason())
         .isEqualTo("not ready: not enrolled yet: enrolling with http://cp:8080");
+    assertThat(health.startup().reason()).isEqualTo("starting: enrolling with http://cp:8080");
 
     health.enrolled("sha256:abc", "http://cp:8080");
     assertThat(health.readiness().reason())
-        .isEqualTo("not ready: enrolled (key sha256:abc with http://cp:8080), starting: starting");
+        .isEqualTo(
+            "not ready: enrolled (key sha256:abc with http://cp:8080); starting: preparing the run");
+    assertThat(health.startup()).isEqualTo(new Verdict(false, "starting: preparing the run"));
 
     health.running(tick::get, acknowledged::get, Duration.ofSeconds(10));
     Verdict unacknowledged = health.readiness();
