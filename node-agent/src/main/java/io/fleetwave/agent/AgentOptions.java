@@ -117,7 +117,8 @@ record AgentOptions(
                                   the pod's service-account token to enroll with (env
                                   FLEETWAVE_SERVICE_ACCOUNT_TOKEN; default in a pod:
                                   /var/run/secrets/kubernetes.io/serviceaccount/token)
-        --metrics-port N          serve Prometheus metrics at http://ADDRESS:N/metrics (env
+        --metrics-port N          serve Prometheus metrics at http://ADDRESS:N/metrics and the
+                                  probes /startupz, /livez, /readyz beside them (env
                                   FLEETWAVE_METRICS_PORT); off when not given, 0 = any free port
         --metrics-address ADDRESS where the metrics port listens (env FLEETWAVE_METRICS_ADDRESS),
                                   default 0.0.0.0
