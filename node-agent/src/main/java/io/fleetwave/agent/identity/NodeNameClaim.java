@@ -56,7 +56,7 @@ public final class NodeNameClaim {
                 + " ServiceAccountTokenPodNodeInfo), and "
                 + apiServer.get()
                 + ". Upgrade the cluster to 1.30 or later, or enroll with a join token"
-                + " (--join-token).");
+                + " (--join-token-file or FLEETWAVE_JOIN_TOKEN).");
     explained.initCause(refusal);
     return explained;
   }

@@ -56,7 +56,7 @@ public class NodeNameClaimTest {
             ". Service-account enrolment needs Kubernetes 1.30 or later: this pod's token names"
                 + " no node (claim kubernetes.io.node.name,")
         .contains("and the API server is v1.29.4. Upgrade the cluster to 1.30 or later, or enroll")
-        .endsWith("with a join token (--join-token).");
+        .endsWith("with a join token (--join-token-file or FLEETWAVE_JOIN_TOKEN).");
     assertThat(explained).hasCause(refusal);
   }
 
