@@ -108,6 +108,9 @@ class AgentProbesIT {
     AtomicInteger enrolAsked = new AtomicInteger();
     String url = controlPlane(enrolAccepted, enrolAsked);
     Path log = Files.createTempFile(Path.of("target"), "probed-agent-", ".log");
+    Path joinToken =
+        Files.writeString(
+            host.resolveSibling(host.getFileName() + ".join-token"), "probe-test-join-token\n");
     Probes probes =
         start(
             log,
@@ -120,8 +123,8 @@ class AgentProbesIT {
             "1",
             "--control-plane",
             url,
-            "--join-token",
-            "probe-test-join-token");
+            "--join-token-file",
+            joinToken.toString());
 
     await("the agent asks to enroll").atMost(WAIT).until(() -> enrolAsked.get() >= 1);
     assertThat(probes.ask(Probe.READINESS))
