@@ -202,7 +202,7 @@ public class NodeEventsConsumer {
     }
     int written = records;
     long oldest = oldestTimestamp(group);
-    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(rejections))
+    return deadLetter(rejections)
         .chain(() -> isolation.apply(events))
         .invoke(
             changes -> {
@@ -272,8 +272,23 @@ public class NodeEventsConsumer {
   private Uni<Void> refused(Pending pending, PgException refusal) {
     Rejection rejection =
         rejection(pending.record(), "refused by PostgreSQL: " + DatabaseFailures.describe(refusal));
-    return untilDone(DEAD_LETTER_TOPIC, () -> deadLetters.sendAll(List.of(rejection)))
-        .invoke(() -> metrics.recordRefused(1));
+    return deadLetter(List.of(rejection)).invoke(() -> metrics.recordRefused(1));
+  }
+
+  /**
+   * Until the broker has every one of them: all sent together, and an attempt that fails or times
+   * out is followed by one that sends only the letters not yet acknowledged, under a bound that
+   * grows with their number (a flood of junk neither stalls nor loops the projection).
+   */
+  private Uni<Void> deadLetter(List<Rejection> rejections) {
+    if (rejections.isEmpty()) {
+      return Uni.createFrom().voidItem();
+    }
+    DeadLetters.Delivery delivery = deadLetters.delivery(rejections);
+    return untilDone(
+        DEAD_LETTER_TOPIC,
+        () -> delivery.attemptBound(attemptTimeout),
+        delivery::sendUnacknowledged);
   }
 
   private static Rejection rejection(KafkaRecord<String, byte[]> record, String reason) {
@@ -306,6 +321,12 @@ public class NodeEventsConsumer {
    * for (it had logged "resumed" and a second "waiting" in the middle of one outage).
    */
   private <T> Uni<T> untilDone(String service, Supplier<Uni<? extends T>> step) {
+    return untilDone(service, () -> attemptTimeout, step);
+  }
+
+  /** As above, each attempt bounded by what {@code bound} answers as it starts. */
+  private <T> Uni<T> untilDone(
+      String service, Supplier<Duration> bound, Supplier<Uni<? extends T>> step) {
     return Uni.createFrom()
         .deferred(
             () -> {
@@ -317,10 +338,8 @@ public class NodeEventsConsumer {
                     }
                   };
               return Uni.createFrom()
-                  .<T>deferred(step)
-                  .ifNoItem()
-                  .after(attemptTimeout)
-                  .fail()
+                  .deferred(
+                      () -> Uni.createFrom().<T>deferred(step).ifNoItem().after(bound.get()).fail())
                   .onFailure(this::retryable)
                   .invoke(
                       failure -> {

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.driver.NodeDriverFacts;
+import io.fleetwave.controlplane.projection.NodePosition;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.smallrye.mutiny.Uni;
@@ -19,7 +20,7 @@ public final class RolloutReadModel {
   public static Uni<List<NodeProgress>> progress(SqlClient client, Collection<String> nodes) {
     return client
         .preparedQuery(
-            "SELECT n.name, n.driver_version, r.applied_generation, r.failure_generation,"
+            "SELECT n.name, n.last_epoch, n.last_seq, n.driver_version, r.applied_generation, r.failure_generation,"
                 + " r.failure_step, r.failure_reason, r.failure_holder, r.rejection_generation,"
                 + " r.rejection_code, r.rejection_reason, (SELECT string_agg('GPU ' ||"
                 + " g.gpu_index || ' ' || g.health, ', ' ORDER BY g.gpu_index) FROM gpus g"
@@ -60,6 +61,7 @@ public final class RolloutReadModel {
   private static NodeProgress progress(Row row) {
     return new NodeProgress(
         row.getString("name"),
+        new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq")),
         orZero(row.getLong("applied_generation")),
         orZero(row.getLong("failure_generation")),
         row.getString("failure_step"),

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
+import io.fleetwave.controlplane.projection.NodePosition;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.NodeProgress;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;
@@ -47,6 +48,12 @@ import org.jboss.logging.Logger;
  * are checked and decoded) so a node's result reaches the engine in milliseconds; and the
  * projection, read when a node is first watched (after a takeover its result may be older than the
  * head) and as a periodic safety net.
+ *
+ * <p>Both order a node's events alike, by (epoch, seq) ({@link NodePosition}): the head takes a
+ * record only when it comes after everything it and the projection hold for the node, and a fact
+ * from the head counts only while it is newer than the projection. A replay of the node's own older
+ * signed records (its old driver, a healthy inventory from before a GPU failed) passes the
+ * signature check, but changes nothing here, as it changes nothing in the projection.
  */
 public final class FleetObserver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(FleetObserver.class);
@@ -69,7 +76,7 @@ public final class FleetObserver implements AutoCloseable {
   private final NodeEventAuthenticity.BatchCheck authenticity;
   private final Map<String, LiveNode> live = new ConcurrentHashMap<>();
   private final Set<String> watched = ConcurrentHashMap.newKeySet();
-  private final Map<String, Observation> projected = new ConcurrentHashMap<>();
+  private final Map<String, Projected> projected = new ConcurrentHashMap<>();
   private volatile KafkaConsumer<String, byte[]> consumer;
   private volatile boolean running = true;
   private volatile java.time.Instant rewindTo;
@@ -214,21 +221,33 @@ public final class FleetObserver implements AutoCloseable {
     } catch (EventRejectedException e) {
       return false; // the projection dead-letters it with the reason
     }
+    if (!(envelope.data() instanceof NodeEvent)) {
+      return false;
+    }
+    NodePosition at = NodePosition.of(envelope);
+    NodePosition projectedAt = projected.getOrDefault(record.key(), Projected.NONE).position();
     LiveNode node = live.computeIfAbsent(record.key(), k -> new LiveNode());
     synchronized (node) {
+      if (!node.position.precedes(at) || !projectedAt.precedes(at)) {
+        return false; // a redelivery, a replay or an older record after a newer one: as applied
+      }
       switch (envelope.data()) {
         // The projection's own fold, so the head and the projection agree on a node's result.
         case SpecApplied _, SpecRejected _, StepFailed _ ->
             node.reconcile = node.reconcile.apply((NodeEvent) envelope.data());
-        case NodeRegistered registered -> node.driver = registered.driverVersion();
+        case NodeRegistered registered -> {
+          node.driver = registered.driverVersion();
+          node.driverAt = at;
+        }
         case GpuInventoryReported inventory -> {
-          node.healthKnown = true;
           node.unhealthy = unhealthy(inventory.gpus());
+          node.healthAt = at;
         }
         default -> {
           return false;
         }
       }
+      node.position = at;
     }
     return true;
   }
@@ -280,7 +299,7 @@ public final class FleetObserver implements AutoCloseable {
     RolloutReadModel.progress(pool, nodes)
         .await()
         .atMost(timeout)
-        .forEach(row -> projected.put(row.node(), observation(row)));
+        .forEach(row -> projected.put(row.node(), new Projected(observation(row), row.position())));
   }
 
   private static Observation observation(NodeProgress row) {
@@ -298,9 +317,14 @@ public final class FleetObserver implements AutoCloseable {
         row.appliedGeneration(), failed, reason, row.driverVersion(), row.unhealthy());
   }
 
-  /** The freshest view of a node: the head of the log over the projection. */
+  /**
+   * The freshest view of a node: the head of the log over the projection, where the head is newer.
+   * The driver and the health are the newest the node reported: the head's only where it read them
+   * after the projection's position, which otherwise holds them or newer ones.
+   */
   public Observation of(String node) {
-    Observation base = projected.getOrDefault(node, Observation.NONE);
+    Projected projection = projected.getOrDefault(node, Projected.NONE);
+    Observation base = projection.observation();
     LiveNode head = live.get(node);
     if (head == null) {
       return base;
@@ -326,8 +350,8 @@ public final class FleetObserver implements AutoCloseable {
           Math.max(head.reconcile.appliedGeneration(), base.appliedGeneration()),
           headFailure ? failedGeneration : base.failedGeneration(),
           headFailure ? reason : base.failure(),
-          head.driver != null ? head.driver : base.driverVersion(),
-          head.healthKnown ? head.unhealthy : base.unhealthy());
+          projection.position().precedes(head.driverAt) ? head.driver : base.driverVersion(),
+          projection.position().precedes(head.healthAt) ? head.unhealthy : base.unhealthy());
     }
   }
 
@@ -347,11 +371,21 @@ public final class FleetObserver implements AutoCloseable {
     }
   }
 
-  /** A watched node as the head of the log shows it. */
+  /** A node as the projection showed it when last read, and the projection's position then. */
+  private record Projected(Observation observation, NodePosition position) {
+    static final Projected NONE = new Projected(Observation.NONE, NodePosition.NONE);
+  }
+
+  /**
+   * A watched node as the head of the log shows it: the position of the newest record taken, and
+   * that of the records its driver and health came from ({@link NodePosition#NONE} for none yet).
+   */
   private static final class LiveNode {
+    NodePosition position = NodePosition.NONE;
     ReconcileState reconcile = ReconcileState.NONE;
     String driver;
+    NodePosition driverAt = NodePosition.NONE;
     String unhealthy;
-    boolean healthKnown;
+    NodePosition healthAt = NodePosition.NONE;
   }
 }
