@@ -13,7 +13,6 @@ import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
@@ -27,7 +26,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
@@ -36,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Invariant 7 for records that decode but whose data PostgreSQL refuses: each of an inventory and a
- * registration with a NUL byte and an oversized event in the middle of one batch lands on
+ * registration with a NUL byte in the middle of one batch lands on
  * fleet.node-events.dlq unchanged, with the SQLSTATE and the server's message as its cause, and the
  * events before and after it in the same batch, of the same node and of another, are projected; a
  * rebuild from offset 0 leaves the same events out and ends equal.
@@ -68,11 +66,6 @@ class RefusedByPostgresIT {
             "SQLSTATE 22");
     Refused nulByte =
         new Refused(Events.envelope(NODE, 1, 3, kernel("6.8.0\u0000-85")), "SQLSTATE 22");
-    Refused oversized =
-        new Refused(
-            Events.envelope(
-                NODE, 1, 4, new GpuInventoryReported(List.of(withDeviceId(randomText(4000))))),
-            "SQLSTATE 54000");
     List<Envelope<NodeEvent>> batch =
         List.of(
             Events.envelope(
@@ -85,11 +78,12 @@ class RefusedByPostgresIT {
                 0,
                 Events.registered(NEIGHBOUR, HostKind.TALOS, "580.95.05", Map.of())),
             nulByte.event(),
-            oversized.event(),
             Events.envelope(NEIGHBOUR, 1, 1, Events.inventory(Events.H200, 1, MigMode.DISABLED)),
-            Events.envelope(NODE, 1, 5, Events.heartbeat(5)),
-            Events.envelope(NODE, 1, 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
-    List<Refused> refused = List.of(nulByteInGpu, nulByte, oversized);
+            Events.envelope(NODE, 1, 4, Events.heartbeat(4)),
+            Events.envelope(NODE, 1, 5, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
+    // An oversized PCI device id (too large for its index, SQLSTATE 54000) was the third case until
+    // the codec took only 0x and eight hex digits there: it is refused when decoded now.
+    List<Refused> refused = List.of(nulByteInGpu, nulByte);
 
     try (TopicClient topic = new TopicClient(bootstrap)) {
       List<RecordMetadata> sent = topic.publishTogether(batch);
@@ -101,7 +95,7 @@ class RefusedByPostgresIT {
           .atMost(Duration.ofSeconds(60))
           .until(
               () ->
-                  Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 6})
+                  Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 5})
                       && Arrays.equals(ProjectionRows.position(NEIGHBOUR), new long[] {1, 1}));
       await("every refused event on the dead-letter topic")
           .atMost(Duration.ofSeconds(30))
@@ -111,10 +105,10 @@ class RefusedByPostgresIT {
         .get("/api/v1/nodes/" + NODE + "/events")
         .then()
         .statusCode(200)
-        .body("items.seq", contains(6, 1, 0));
+        .body("items.seq", contains(5, 1, 0));
     assertThat(ProjectionRows.count("SELECT missed_events FROM nodes WHERE name = '" + NODE + "'"))
-        .as("the three refused events, counted on the node row")
-        .isEqualTo(3);
+        .as("the two refused events, counted on the node row")
+        .isEqualTo(2);
     given()
         .get("/api/v1/nodes/" + NODE)
         .then()
@@ -170,23 +164,6 @@ class RefusedByPostgresIT {
   private static NodeRegistered kernel(String kernel) {
     NodeRegistered base = Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of());
     return NodeRegisteredBuilder.from(base).kernel(kernel).build();
-  }
-
-  /** A GPU whose PCI device id is too large for the btree index on it (2704 bytes at most). */
-  private static Gpu withDeviceId(String deviceId) {
-    Gpu base = Events.gpu(0, Events.H100, MigMode.DISABLED);
-    return GpuBuilder.from(base).pciDeviceId(deviceId).build();
-  }
-
-  /** Letters and digits that do not compress, so the index entry stays as large as the text. */
-  private static String randomText(int length) {
-    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    Random random = new Random(11);
-    StringBuilder text = new StringBuilder(length);
-    for (int i = 0; i < length; i++) {
-      text.append(alphabet.charAt(random.nextInt(alphabet.length())));
-    }
-    return text.toString();
   }
 
   private static String header(ConsumerRecord<String, byte[]> record, String name) {
