@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The control plane as deploy/install renders it. */
@@ -174,6 +175,15 @@ class ControlPlaneTest {
     assertThat(probe).as("probe on %s", path).isNotNull();
     assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
     assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("management");
+  }
+
+  /** The literal environment values of the control plane's container (references left out). */
+  static Map<String, String> envOf(Deployment deployment) {
+    Map<String, String> env = new TreeMap<>();
+    deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv().stream()
+        .filter(e -> e.getValue() != null)
+        .forEach(e -> env.put(e.getName(), e.getValue()));
+    return env;
   }
 
   private EnvVar env(String name) {
