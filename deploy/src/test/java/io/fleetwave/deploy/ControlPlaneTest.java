@@ -149,6 +149,34 @@ class ControlPlaneTest {
   }
 
   @Test
+  void controlPlaneReachesPostgresOnlyOverTlsVerifyingTheClustersCaAndHostName() {
+    String cluster = install.custom("Cluster", "fleetwave-db").getMetadata().getName();
+
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE"))
+        .as("TLS, the certificate's chain and its host name checked")
+        .isEqualTo("verify-full");
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_HOSTNAME_VERIFICATION_ALGORITHM"))
+        .isEqualTo("HTTPS");
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM")).isEqualTo("true");
+    assertThat(literal("FLEETWAVE_DATABASE_REQUIRE_TLS")).isEqualTo("true");
+    // The trusted CA is CloudNativePG's server CA, <cluster>-ca, key ca.crt, as mounted.
+    String caFile = literal("QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM_CERTS");
+    var mount =
+        container.getVolumeMounts().stream()
+            .filter(m -> caFile.startsWith(m.getMountPath() + "/"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing is mounted where " + caFile + " is"));
+    Volume ca = volume(mount.getName());
+    assertThat(ca.getSecret().getSecretName()).isEqualTo(cluster + "-ca");
+    assertThat(ca.getSecret().getItems())
+        .anySatisfy(
+            item -> {
+              assertThat(item.getKey()).isEqualTo("ca.crt");
+              assertThat(mount.getMountPath() + "/" + item.getPath()).isEqualTo(caFile);
+            });
+  }
+
+  @Test
   void controlPlaneSignsWithThePrivateKeyFromItsSecret() {
     EnvVar key = env("FLEETWAVE_COMMANDS_PRIVATE_KEY");
     assertThat(key.getValue()).isNull();
