@@ -240,6 +240,29 @@ class AgentOverlaysTest {
 
   @ParameterizedTest
   @EnumSource(HostKind.class)
+  void everyAgentEnrollsWithAShortLivedTokenProjectedForTheAudienceTheControlPlaneAsksFor(
+      HostKind kind) {
+    AgentOverlay agent = AgentOverlay.of(kind);
+    String tokenFile = agent.envValue("FLEETWAVE_SERVICE_ACCOUNT_TOKEN");
+    Volume volume = agent.volumeAt(parent(tokenFile));
+    assertThat(volume.getProjected())
+        .as("%s: the enrolment token must be a projected volume, not the pod's default token", kind)
+        .isNotNull();
+    var token = volume.getProjected().getSources().getFirst().getServiceAccountToken();
+    assertThat(parent(tokenFile) + "/" + token.getPath()).isEqualTo(tokenFile);
+    // The least Kubernetes issues; the kubelet renews it before it ends.
+    assertThat(token.getExpirationSeconds()).isEqualTo(600L);
+    var controlPlane =
+        Kustomize.render("install")
+            .one(io.fabric8.kubernetes.api.model.apps.Deployment.class, ControlPlaneTest.NAME);
+    assertThat(ControlPlaneTest.envOf(controlPlane))
+        .as("the control plane asks the TokenReview API for the agents' token audience")
+        .containsEntry("FLEETWAVE_NODE_IDENTITY_TOKEN_AUDIENCES", token.getAudience());
+    assertThat(token.getAudience()).isEqualTo("fleetwave-enrolment");
+  }
+
+  @ParameterizedTest
+  @EnumSource(HostKind.class)
   void everyAgentReadsItsKafkaSettingsAndThePublicKeyFromMountedFiles(HostKind kind) {
     AgentOverlay agent = AgentOverlay.of(kind);
     // Kafka runs in the control plane's namespace, so its Service's namespace-qualified name.

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The control plane as deploy/install renders it. */
@@ -148,6 +149,34 @@ class ControlPlaneTest {
   }
 
   @Test
+  void controlPlaneReachesPostgresOnlyOverTlsVerifyingTheClustersCaAndHostName() {
+    String cluster = install.custom("Cluster", "fleetwave-db").getMetadata().getName();
+
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE"))
+        .as("TLS, the certificate's chain and its host name checked")
+        .isEqualTo("verify-full");
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_HOSTNAME_VERIFICATION_ALGORITHM"))
+        .isEqualTo("HTTPS");
+    assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM")).isEqualTo("true");
+    assertThat(literal("FLEETWAVE_DATABASE_REQUIRE_TLS")).isEqualTo("true");
+    // The trusted CA is CloudNativePG's server CA, <cluster>-ca, key ca.crt, as mounted.
+    String caFile = literal("QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM_CERTS");
+    var mount =
+        container.getVolumeMounts().stream()
+            .filter(m -> caFile.startsWith(m.getMountPath() + "/"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing is mounted where " + caFile + " is"));
+    Volume ca = volume(mount.getName());
+    assertThat(ca.getSecret().getSecretName()).isEqualTo(cluster + "-ca");
+    assertThat(ca.getSecret().getItems())
+        .anySatisfy(
+            item -> {
+              assertThat(item.getKey()).isEqualTo("ca.crt");
+              assertThat(mount.getMountPath() + "/" + item.getPath()).isEqualTo(caFile);
+            });
+  }
+
+  @Test
   void controlPlaneSignsWithThePrivateKeyFromItsSecret() {
     EnvVar key = env("FLEETWAVE_COMMANDS_PRIVATE_KEY");
     assertThat(key.getValue()).isNull();
@@ -174,6 +203,15 @@ class ControlPlaneTest {
     assertThat(probe).as("probe on %s", path).isNotNull();
     assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
     assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("management");
+  }
+
+  /** The literal environment values of the control plane's container (references left out). */
+  static Map<String, String> envOf(Deployment deployment) {
+    Map<String, String> env = new TreeMap<>();
+    deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv().stream()
+        .filter(e -> e.getValue() != null)
+        .forEach(e -> env.put(e.getName(), e.getValue()));
+    return env;
   }
 
   private EnvVar env(String name) {

@@ -2,11 +2,13 @@ package io.fleetwave.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chart and the Kustomize tree are one install: rendered with the same settings they give the
@@ -46,6 +48,29 @@ class HelmEquivalenceTest {
             "the chart deploy/helm/fleetwave and the Kustomize install (%s) differ; change both"
                 + " together",
             kustomizeInstall())
+        .isEmpty();
+  }
+
+  @Test
+  void withTheKubernetesJobExecutorTheChartRendersWhatTheKustomizeComponentAdds(
+      @TempDir Path workspace) {
+    List<Rendered> renders = new ArrayList<>();
+    renders.add(
+        Kustomize.render(
+            ComponentOverlay.write(workspace, "install", List.of(RbacTest.JOB_EXECUTOR))));
+    kustomizeInstall().stream()
+        .filter(dir -> !dir.equals("install"))
+        .map(Kustomize::render)
+        .forEach(renders::add);
+    Map<String, String> values = new TreeMap<>(equalSettings());
+    values.put("controlPlane.driverExecutor", "kubernetes-job");
+    InstallContent chart = InstallContent.of(List.of(Helm.template("fleetwave", values)));
+
+    assertThat(chart.differencesFrom(InstallContent.of(renders), "chart", "kustomize"))
+        .as(
+            "controlPlane.driverExecutor=kubernetes-job and the component %s differ; change both"
+                + " together",
+            RbacTest.JOB_EXECUTOR)
         .isEmpty();
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -13,8 +14,10 @@ import io.fabric8.kubernetes.api.model.rbac.Subject;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,6 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * them from the calls the code makes), no wildcard anywhere.
  */
 class RbacTest {
+  /** The component that turns the kubernetes-job driver executor on, with its Job grant. */
+  static final String JOB_EXECUTOR = "control-plane/components/kubernetes-job-executor";
+
   private final Rendered install = Kustomize.render("install");
 
   @Test
@@ -39,18 +45,45 @@ class RbacTest {
   }
 
   @Test
-  void controlPlaneMayCreateAndGetJobsOnlyInItsOwnNamespace() {
-    Role role = install.one(Role.class, "fleetwave-control-plane-driver-jobs");
+  void withoutTheKubernetesJobExecutorTheControlPlaneMayCreateNoJobAnywhere() {
+    List<PolicyRule> rules = new ArrayList<>();
+    install.all(Role.class).forEach(r -> rules.addAll(r.getRules()));
+    install.all(ClusterRole.class).forEach(r -> rules.addAll(r.getRules()));
+    assertThat(rules)
+        .as("the install's driver executor is none: no rule may grant Jobs (or any pod creation)")
+        .noneMatch(
+            r ->
+                r.getResources().contains("jobs")
+                    || (r.getResources().contains("pods") && r.getVerbs().contains("create")));
+    assertThat(ControlPlaneTest.envOf(install.one(Deployment.class, ControlPlaneTest.NAME)))
+        .containsEntry("FLEETWAVE_ROLLOUT_DRIVER_EXECUTOR", "none")
+        .doesNotContainKey("FLEETWAVE_ROLLOUT_DRIVER_JOB_TEMPLATE");
+  }
+
+  @Test
+  void theKubernetesJobExecutorComponentGrantsCreateAndGetOnJobsOnlyInTheControlPlanesNamespace(
+      @TempDir Path workspace) {
+    Rendered withJobs =
+        Kustomize.render(ComponentOverlay.write(workspace, "install", List.of(JOB_EXECUTOR)));
+    Role role = withJobs.one(Role.class, "fleetwave-control-plane-driver-jobs");
     assertThat(Rules.of(role.getRules()))
         .containsExactlyInAnyOrder(
             new Rules.Rule("batch", "jobs", "create"), new Rules.Rule("batch", "jobs", "get"));
-    RoleBinding binding = install.one(RoleBinding.class, "fleetwave-control-plane-driver-jobs");
-    assertThat(binding.getMetadata().getNamespace()).isEqualTo(role.getMetadata().getNamespace());
+    String namespace =
+        withJobs.one(Deployment.class, ControlPlaneTest.NAME).getMetadata().getNamespace();
+    assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
+    RoleBinding binding = withJobs.one(RoleBinding.class, "fleetwave-control-plane-driver-jobs");
+    assertThat(binding.getMetadata().getNamespace()).isEqualTo(namespace);
     assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
     assertThat(binding.getSubjects())
         .extracting(Subject::getKind, Subject::getName, Subject::getNamespace)
-        .containsExactly(
-            tuple("ServiceAccount", ControlPlaneTest.NAME, role.getMetadata().getNamespace()));
+        .containsExactly(tuple("ServiceAccount", ControlPlaneTest.NAME, namespace));
+    Map<String, String> env =
+        ControlPlaneTest.envOf(withJobs.one(Deployment.class, ControlPlaneTest.NAME));
+    assertThat(env)
+        .containsEntry("FLEETWAVE_ROLLOUT_DRIVER_EXECUTOR", "kubernetes-job")
+        .containsEntry(
+            "FLEETWAVE_ROLLOUT_DRIVER_JOB_TEMPLATE", "/etc/fleetwave/driver-job/job.yaml");
   }
 
   @Test

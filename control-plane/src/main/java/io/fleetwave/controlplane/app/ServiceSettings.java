@@ -130,7 +130,7 @@ public final class ServiceSettings {
     if (reactive.isPresent()) {
       PostgresUrl url = PostgresUrl.parse(DATABASE, reactive.get());
       if (jdbc.isEmpty()) {
-        derived.put(JDBC.property(), url.jdbc());
+        derived.put(JDBC.property(), url.jdbc(new DatabaseTls(this::value).jdbcParameters()));
       }
       if (url.user().isPresent() && value(USERNAME).isEmpty()) {
         derived.put(USERNAME.property(), url.user().get());
@@ -143,7 +143,43 @@ public final class ServiceSettings {
     return derived;
   }
 
-  private Optional<String> value(Setting setting) {
+  /**
+   * Why PostgreSQL could be reached in plain text although {@code FLEETWAVE_DATABASE_REQUIRE_TLS}
+   * is on, one line per connection (the reactive pool, Flyway's JDBC URL); empty when it is off or
+   * both are encrypted.
+   *
+   * @throws IllegalArgumentException naming the setting, when a TLS setting has no valid value
+   */
+  public List<String> plainDatabaseConnections() {
+    Optional<String> jdbc = value(JDBC);
+    if (jdbc.isEmpty()) {
+      jdbc = Optional.ofNullable(derivedDatabaseProperties().get(JDBC.property()));
+    }
+    return new DatabaseTls(this::value).plainConnections(jdbc);
+  }
+
+  /**
+   * What the production control plane prints before it exits for {@link
+   * #plainDatabaseConnections()}.
+   */
+  public String plainDatabaseRefusal() {
+    StringBuilder text =
+        new StringBuilder(
+            "fleetwave: the control plane cannot start: "
+                + DatabaseTls.REQUIRE.variable()
+                + " is true, and PostgreSQL could be reached in plain text:");
+    for (String plain : plainDatabaseConnections()) {
+      text.append("\n  ").append(plain);
+    }
+    return text.append(
+            "\nThe database holds the enrolled node keys and the specs the control plane signs;"
+                + " connect with TLS (deploy/README.md, Settings), or set "
+                + DatabaseTls.REQUIRE.variable()
+                + "=false to allow plain connections.")
+        .toString();
+  }
+
+  Optional<String> value(Setting setting) {
     String fromEnv = env.get(setting.variable());
     if (fromEnv != null && !fromEnv.isBlank()) {
       return Optional.of(fromEnv.strip());
@@ -194,8 +230,14 @@ public final class ServiceSettings {
       return new PostgresUrl(withoutUser, Optional.of(decode(user)), password);
     }
 
-    String jdbc() {
-      return "jdbc:postgresql://" + rest;
+    String jdbc(List<String> parameters) {
+      if (parameters.isEmpty()) {
+        return "jdbc:postgresql://" + rest;
+      }
+      return "jdbc:postgresql://"
+          + rest
+          + (rest.contains("?") ? "&" : "?")
+          + String.join("&", parameters);
     }
 
     String reactive() {

@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * of the configured service accounts, and have been issued to a pod that runs on the node that
  * enrolls. The node comes from the token itself: {@code authentication.kubernetes.io/node-name},
  * which Kubernetes 1.30 and later put in every pod-bound token (so no pod is read, and the control
- * plane needs no permission beyond creating TokenReviews).
+ * plane needs no permission beyond creating TokenReviews). With {@code
+ * fleetwave.node-identity.token-audiences} set, the review asks for those audiences and the answer
+ * must grant one: only a token projected for Fleetwave enrolls, never one the API server accepts.
  */
 @ApplicationScoped
 public class ServiceAccountReview {
@@ -94,6 +96,23 @@ public class ServiceAccountReview {
       throw new EnrolmentRefusedException(
           "Kubernetes did not authenticate the service-account token"
               + (error == null || error.isBlank() ? "" : ": " + error));
+    }
+    if (!audiences.isEmpty()) {
+      // The API server authenticates a token for the audiences asked if it carries one of them,
+      // and names those in status.audiences; the TokenReview API asks clients to check that, since
+      // an authenticator that ignores audiences answers without them. A token without one of ours
+      // (e.g. the pod's default token, for the API server) is one a thief could use elsewhere.
+      List<String> granted =
+          review.getStatus().getAudiences() == null ? List.of() : review.getStatus().getAudiences();
+      if (granted.stream().noneMatch(audiences::contains)) {
+        throw new EnrolmentRefusedException(
+            "the service-account token is not for Fleetwave's enrolment: Kubernetes authenticated"
+                + " it for "
+                + granted
+                + ", enrolment needs one of "
+                + audiences
+                + " (a projected token with that audience; fleetwave.node-identity.token-audiences)");
+      }
     }
     UserInfo user = review.getStatus().getUser();
     String account = user == null ? null : user.getUsername();

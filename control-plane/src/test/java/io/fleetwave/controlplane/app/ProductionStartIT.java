@@ -66,6 +66,30 @@ class ProductionStartIT {
   }
 
   @Test
+  void withTlsRequiredAPlainDatabaseConfigurationExitsBeforeConnectingNamingTheSetting(
+      EmbeddedPostgres postgres) throws Exception {
+    Path log = dir.resolve("start.log");
+    ProcessBuilder builder = packaged(log);
+    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
+    // A real server that accepts plain connections: the control plane must not even try it.
+    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl());
+    builder.environment().put("QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER);
+    builder.environment().put("QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD);
+    builder.environment().put("FLEETWAVE_DATABASE_REQUIRE_TLS", "true");
+    builder.environment().put("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
+    int exit = exitOf(builder.start());
+
+    String output = Files.readString(log);
+    assertThat(exit).as(output).isEqualTo(2);
+    assertThat(output)
+        .contains("FLEETWAVE_DATABASE_REQUIRE_TLS is true")
+        .contains("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE")
+        .as("stopped before Quarkus starts: no migration, no listener")
+        .doesNotContain("Migrating schema")
+        .doesNotContain("Listening on");
+  }
+
+  @Test
   void withNothingConfiguredItExitsAtOnceNamingEverySetting() throws Exception {
     Path log = dir.resolve("start.log");
     int exit = exitOf(packaged(log).start());

@@ -104,4 +104,101 @@ class ServiceSettingsTest {
         .hasMessageContaining("root:***")
         .hasMessageNotContaining("secret");
   }
+
+  private static final String[] DEPLOY_TLS = {
+    "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://fleetwave-db-rw:5432/app",
+    "QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE", "verify-full",
+    "QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM", "true",
+    "QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM_CERTS", "/etc/fleetwave/postgres-ca/ca.crt",
+    "QUARKUS_DATASOURCE_REACTIVE_HOSTNAME_VERIFICATION_ALGORITHM", "HTTPS",
+    "FLEETWAVE_DATABASE_REQUIRE_TLS", "true"
+  };
+
+  @Test
+  void flywaysDerivedJdbcUrlCarriesTheReactivePoolsTlsModeAndCa() {
+    assertThat(env(DEPLOY_TLS).derivedDatabaseProperties())
+        .containsEntry(
+            "quarkus.datasource.jdbc.url",
+            "jdbc:postgresql://fleetwave-db-rw:5432/app?sslmode=verify-full"
+                + "&sslrootcert=/etc/fleetwave/postgres-ca/ca.crt");
+    assertThat(env(DEPLOY_TLS).plainDatabaseConnections()).isEmpty();
+    assertThat(
+            env(
+                    "QUARKUS_DATASOURCE_REACTIVE_URL",
+                    "postgresql://db/app?application_name=fw",
+                    "QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE",
+                    "REQUIRE")
+                .derivedDatabaseProperties())
+        .containsEntry(
+            "quarkus.datasource.jdbc.url",
+            "jdbc:postgresql://db/app?application_name=fw&sslmode=require");
+  }
+
+  @Test
+  void requiredTlsRefusesAReactivePoolWithoutTlsNamingTheSetting() {
+    ServiceSettings plain =
+        env(
+            "QUARKUS_DATASOURCE_REACTIVE_URL",
+            "postgresql://db/app",
+            "FLEETWAVE_DATABASE_REQUIRE_TLS",
+            "true");
+    assertThat(plain.plainDatabaseConnections())
+        .as("the reactive pool, and Flyway's URL derived from it: both would go in plain text")
+        .satisfiesExactly(
+            reactive ->
+                assertThat(reactive)
+                    .contains("reactive pool", "QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE"),
+            jdbc -> assertThat(jdbc).contains("Flyway's JDBC URL has sslmode=prefer"));
+    assertThat(plain.plainDatabaseRefusal())
+        .contains("FLEETWAVE_DATABASE_REQUIRE_TLS is true", "plain text");
+    ServiceSettings prefer =
+        env(
+            "QUARKUS_DATASOURCE_REACTIVE_URL",
+            "postgresql://db/app",
+            "QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE",
+            "prefer",
+            "FLEETWAVE_DATABASE_REQUIRE_TLS",
+            "true");
+    assertThat(prefer.plainDatabaseConnections())
+        .as("prefer falls back to plain text: both connections are refused")
+        .hasSize(2);
+  }
+
+  @Test
+  void requiredTlsRefusesAnExplicitJdbcUrlWithoutTls() {
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(DEPLOY_TLS));
+    args.addAll(java.util.List.of("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://db/app"));
+    assertThat(env(args.toArray(String[]::new)).plainDatabaseConnections())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("Flyway's JDBC URL has sslmode=prefer", "QUARKUS_DATASOURCE_JDBC_URL");
+    assertThat(DatabaseTls.jdbcMode("jdbc:postgresql://db/app?ssl=true")).isEqualTo("verify-full");
+    assertThat(DatabaseTls.jdbcMode("jdbc:postgresql://db/app?sslmode=disable&ssl=true"))
+        .isEqualTo("disable");
+  }
+
+  @Test
+  void plainConnectionsAreAllowedUnlessTlsIsRequired() {
+    assertThat(
+            env("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://db/app")
+                .plainDatabaseConnections())
+        .isEmpty();
+    assertThatThrownBy(
+            () ->
+                env(
+                        "QUARKUS_DATASOURCE_REACTIVE_URL",
+                        "postgresql://db/app",
+                        "FLEETWAVE_DATABASE_REQUIRE_TLS",
+                        "yes")
+                    .plainDatabaseConnections())
+        .hasMessageContaining("FLEETWAVE_DATABASE_REQUIRE_TLS must be true or false");
+    assertThatThrownBy(
+            () ->
+                env(
+                        "QUARKUS_DATASOURCE_REACTIVE_URL",
+                        "postgresql://db/app",
+                        "QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE",
+                        "on")
+                    .derivedDatabaseProperties())
+        .hasMessageContaining("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE must be one of");
+  }
 }

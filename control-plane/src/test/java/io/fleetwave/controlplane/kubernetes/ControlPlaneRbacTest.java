@@ -42,12 +42,19 @@ import org.junit.jupiter.api.io.TempDir;
  * The control plane's RBAC in deploy/ grants exactly what its code calls: every Kubernetes effect
  * (cordon and drain with every option, GPU Operator labels, driver Jobs) runs against the mock API
  * server, each request becomes (API group, resource, verb), and that set must equal the rules of
- * deploy/control-plane/rbac.yaml: a call the RBAC lacks would be a 403 on a real cluster, a rule no
- * call uses is a privilege nobody needs. The device-plugin gate labels (GateLabels) edit nodes the
- * same way the drain does (get, then patch).
+ * deploy/control-plane/rbac.yaml and of the kubernetes-job executor's component (the Job grant,
+ * only there): a call the RBAC lacks would be a 403 on a real cluster, a rule no call uses is a
+ * privilege nobody needs. The device-plugin gate labels (GateLabels) edit nodes the same way the
+ * drain does (get, then patch).
  */
 class ControlPlaneRbacTest {
   private static final Path RBAC = Path.of("..", "deploy", "control-plane", "rbac.yaml");
+
+  /** The Job grant, only in the component that turns the kubernetes-job executor on. */
+  private static final Path JOB_EXECUTOR_RBAC =
+      Path.of(
+          "..", "deploy", "control-plane", "components", "kubernetes-job-executor", "rbac.yaml");
+
   private static final Duration BOUND = Duration.ofSeconds(20);
 
   /** The batch pod ending while the drain waits for it: the test's request, not the code's. */
@@ -117,9 +124,22 @@ class ControlPlaneRbacTest {
         .skip(before)
         .filter(r -> !(r.method().equals("DELETE") && r.path().endsWith(TESTS_OWN_DELETE)))
         .forEach(r -> used.add(permission(r.method(), r.path())));
-    Set<Permission> granted = granted();
+    Set<Permission> granted = granted(RBAC);
+    granted.addAll(granted(JOB_EXECUTOR_RBAC));
 
-    assertThat(granted).as("RBAC rules of " + RBAC + " against the calls").isEqualTo(used);
+    assertThat(granted)
+        .as("RBAC rules of " + RBAC + " and " + JOB_EXECUTOR_RBAC + " against the calls")
+        .isEqualTo(used);
+  }
+
+  @Test
+  void onlyTheKubernetesJobExecutorsComponentGrantsJobs() throws Exception {
+    assertThat(granted(RBAC))
+        .as("%s is applied whatever the driver executor: it may grant no Job", RBAC)
+        .noneMatch(p -> p.resource().equals("jobs"));
+    assertThat(granted(JOB_EXECUTOR_RBAC))
+        .containsExactlyInAnyOrder(
+            new Permission("batch", "jobs", "create"), new Permission("batch", "jobs", "get"));
   }
 
   @Test
@@ -216,9 +236,9 @@ class ControlPlaneRbacTest {
     return new Permission(group, resource, verb);
   }
 
-  private Set<Permission> granted() throws Exception {
+  private Set<Permission> granted(Path rbac) throws Exception {
     Set<Permission> granted = new TreeSet<>();
-    try (InputStream yaml = Files.newInputStream(RBAC)) {
+    try (InputStream yaml = Files.newInputStream(rbac)) {
       for (HasMetadata object : client.load(yaml).items()) {
         List<PolicyRule> rules =
             switch (object) {
