@@ -34,10 +34,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Invariant 7 for records that decode but whose data PostgreSQL refuses: each of an inventory and a
- * registration with a NUL byte in the middle of one batch lands on
- * fleet.node-events.dlq unchanged, with the SQLSTATE and the server's message as its cause, and the
- * events before and after it in the same batch, of the same node and of another, are projected; a
- * rebuild from offset 0 leaves the same events out and ends equal.
+ * registration with a NUL byte in the middle of one batch lands on fleet.node-events.dlq unchanged,
+ * with the SQLSTATE and the server's message as its cause, and the events before and after it in
+ * the same batch, of the same node and of another, are projected; a rebuild from offset 0 leaves
+ * the same events out and ends equal.
  */
 @QuarkusTest
 class RefusedByPostgresIT {
