@@ -109,6 +109,35 @@ class AgentEnrolmentIT {
     assertThat(second.keyId()).isNotEqualTo(first.keyId());
   }
 
+  /**
+   * Enrolment is rate-limited per node (6 a minute in this profile): an agent answered 429 waits
+   * the Retry-After and tries again within its patience, instead of stopping as on a refusal.
+   */
+  @Test
+  void anAgentAnswered429TriesAgainAfterRetryAfter() throws Exception {
+    String node = "agent-throttled";
+    for (int i = 0; i < 6; i++) {
+      io.restassured.RestAssured.given()
+          .contentType("application/json")
+          .body(
+              Map.of(
+                  "publicKey",
+                  NodeEventSigner.generate().publicKeyPem(),
+                  "joinToken",
+                  "nosuch.0123456789abcdef"))
+          .post("/api/v1/nodes/" + node + "/enrolment")
+          .then()
+          .statusCode(401);
+    }
+    NodeEventSigner key =
+        new Enrolment(
+                controlPlane,
+                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+                BOUND)
+            .establish(node, Optional.empty());
+    assertThat(key.keyId()).startsWith("sha256:");
+  }
+
   private static Path keyFile(Path state) throws Exception {
     try (var files = Files.list(state)) {
       return files

@@ -21,8 +21,8 @@ import java.util.Optional;
  * Gives the node its identity: the key (kept in the state directory of a writable host, made anew
  * in memory at each start of a read-only one) enrolled with the control plane against the bootstrap
  * credential, once per key. An unreachable control plane is tried again (each call bounded, 1 s, 2
- * s, 4 s... at most 30 s apart) until {@code patience} runs out; a refusal stops at once with the
- * control plane's reason.
+ * s, 4 s... at most 30 s apart) until {@code patience} runs out, and so is a 429 (too many
+ * attempts), after its Retry-After; a refusal stops at once with the control plane's reason.
  */
 public final class Enrolment {
   private static final System.Logger LOG = System.getLogger(Enrolment.class.getName());
@@ -78,7 +78,11 @@ public final class Enrolment {
         if (answer.statusCode() == 201 || answer.statusCode() == 200) {
           return;
         }
-        if (answer.statusCode() >= 400 && answer.statusCode() < 500) {
+        if (answer.statusCode() == 429) {
+          // Too many attempts (a fleet restarting at once): wait as long as asked, within patience.
+          pause = retryAfter(answer).orElse(pause);
+          failure = "answered 429: " + detail(answer.body());
+        } else if (answer.statusCode() >= 400 && answer.statusCode() < 500) {
           throw new EnrolmentRefusedException(
               "the control plane at "
                   + controlPlane
@@ -88,8 +92,9 @@ public final class Enrolment {
                   + answer.statusCode()
                   + "): "
                   + detail(answer.body()));
+        } else {
+          failure = "answered " + answer.statusCode() + ": " + detail(answer.body());
         }
-        failure = "answered " + answer.statusCode() + ": " + detail(answer.body());
       } catch (IOException e) {
         failure = e.toString();
       }
@@ -129,6 +134,24 @@ public final class Enrolment {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
         .build();
+  }
+
+  /** The Retry-After in seconds the answer carries, at most the longest pause. */
+  private static Optional<Duration> retryAfter(HttpResponse<String> answer) {
+    return answer
+        .headers()
+        .firstValue("Retry-After")
+        .flatMap(
+            value -> {
+              try {
+                long seconds = Long.parseLong(value.strip());
+                return seconds < 0
+                    ? Optional.empty()
+                    : Optional.of(Duration.ofSeconds(Math.min(seconds, MAX_PAUSE.toSeconds())));
+              } catch (NumberFormatException e) {
+                return Optional.empty(); // an HTTP date: the usual back-off instead
+              }
+            });
   }
 
   /** The problem's detail, else the start of the body. */
