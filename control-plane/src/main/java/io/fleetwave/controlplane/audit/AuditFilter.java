@@ -9,7 +9,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -53,15 +52,28 @@ public class AuditFilter {
     this.log = log;
   }
 
-  /**
-   * Records an admin-only operation before it runs; refuses it (503) if that cannot be done. Runs
-   * on the event loop (Hibernate Reactive's) whatever the endpoint.
-   */
-  @ServerRequestFilter(nonBlocking = true, priority = Priorities.AUTHENTICATION - 1)
+  /** Records an admin-only operation before it runs; refuses it (503) if that cannot be done. */
+  @ServerRequestFilter
   public Uni<Response> recordAdminRequest(ContainerRequestContext request, ResourceInfo resource) {
     if (READS.contains(request.getMethod()) || !adminOnly(resource)) {
       return Uni.createFrom().nullItem();
     }
+    Uni<Response> recorded = adminRequestEntry(request, resource);
+    if (Context.isOnEventLoopThread()) {
+      return recorded;
+    }
+    // A blocking endpoint's worker thread: Hibernate Reactive runs on a Vert.x context only.
+    try {
+      return Uni.createFrom().item(VertxContextSupport.subscribeAndAwait(() -> recorded));
+    } catch (Throwable e) {
+      LOG.errorf(
+          "admin operation %s refused: its audit entry could not be written: %s",
+          target(request), e);
+      return Uni.createFrom().item(auditUnavailable());
+    }
+  }
+
+  private Uni<Response> adminRequestEntry(ContainerRequestContext request, ResourceInfo resource) {
     return actor
         .subjectInRole(Roles.ADMIN)
         .chain(
