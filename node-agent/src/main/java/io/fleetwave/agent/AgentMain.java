@@ -19,6 +19,7 @@ import io.fleetwave.agent.hostclients.SystemdReboot;
 import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
 import io.fleetwave.agent.identity.EnrolmentRefusedException;
+import io.fleetwave.agent.identity.NodeIdentity;
 import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.logging.AgentLogging;
@@ -33,7 +34,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.security.CommandVerifier;
-import io.fleetwave.events.security.NodeEventSigner;
+import io.fleetwave.events.security.EnrolledKey;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -107,8 +108,12 @@ public final class AgentMain {
     // 0.4 s of the sequential start, simulator/BENCH.md) that the first event waits for anyway.
     Optional<CompletableFuture<EventPublisher>> publisher = kafka.map(AgentMain::startPublisher);
     HostFacts facts = probe(options);
+    // Started early only without an identity: with one, the read needs the node's own keys, which
+    // enrolment gives (HostPublishing starts it then).
     Optional<CompletableFuture<OptionalLong>> lastEpoch =
-        kafka.filter(k -> HostPublishing.readsTopic(facts)).map(k -> startEpochRead(k, facts));
+        kafka
+            .filter(k -> HostPublishing.readsTopic(facts) && options.controlPlane().isEmpty())
+            .map(k -> startEpochRead(k, facts, Optional.empty()));
     Placement placement =
         Placement.of(
             options,
@@ -156,8 +161,8 @@ public final class AgentMain {
    * Without one the events are unsigned, and a control plane that requires node identity (the
    * production default) dead-letters them.
    */
-  private static Optional<NodeEventSigner> identity(
-      AgentOptions options, HostFacts facts, String node) throws InterruptedException {
+  private static Optional<NodeIdentity> identity(AgentOptions options, HostFacts facts, String node)
+      throws InterruptedException {
     if (options.controlPlane().isEmpty()) {
       LOG.log(
           Level.WARNING,
@@ -185,7 +190,7 @@ public final class AgentMain {
         facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
     return Optional.of(
         new Enrolment(URI.create(options.controlPlane().get()), credential, ENROLMENT_PATIENCE)
-            .establish(node, stateDirectory));
+            .establishIdentity(node, stateDirectory));
   }
 
   /**
@@ -314,7 +319,7 @@ public final class AgentMain {
 
   /** The node's newest epoch on the topic (read-only host, or no epoch kept), on its own thread. */
   private static CompletableFuture<OptionalLong> startEpochRead(
-      KafkaClients kafka, HostFacts facts) {
+      KafkaClients kafka, HostFacts facts, Optional<Map<String, EnrolledKey>> ownKeys) {
     return CompletableFuture.supplyAsync(
         () ->
             LastEpochOnTopic.find(
@@ -322,7 +327,8 @@ public final class AgentMain {
                 Topics.NODE_EVENTS,
                 facts.hostname(),
                 kafka.overrides(),
-                Duration.ofSeconds(10)),
+                Duration.ofSeconds(10),
+                ownKeys),
         task -> Thread.ofPlatform().daemon().name("kafka-epoch-read").start(task));
   }
 
@@ -371,8 +377,8 @@ public final class AgentMain {
     Optional<DriverWait> driverWait = Optional.empty();
     try (EventPublisher publisher = awaited(startedPublisher)) {
       NodeRegistered registered = registered(first, placement);
-      identity(options, facts, registered.hostname())
-          .ifPresent(key -> publisher.signAs(registered.hostname(), key));
+      Optional<NodeIdentity> identity = identity(options, facts, registered.hostname());
+      identity.ifPresent(id -> publisher.signAs(registered.hostname(), id.key()));
       Optional<GpuBackend> openedNow =
           first instanceof DriverWait.Opened opened ? Optional.of(opened.gpus()) : Optional.empty();
       openedNow.ifPresent(gpus::set);
@@ -391,7 +397,12 @@ public final class AgentMain {
                   publisher,
                   options.spoolBytes(),
                   options.memoryQueueBytes(),
-                  () -> awaited(lastEpoch.orElseGet(() -> startEpochRead(kafka, facts)))));
+                  () ->
+                      awaited(
+                          lastEpoch.orElseGet(
+                              () ->
+                                  startEpochRead(
+                                      kafka, facts, identity.map(NodeIdentity::ownKeys))))));
       agent.start();
       if (options.metricsPort().isPresent()) {
         metrics = serveMetrics(agent, options);

@@ -198,13 +198,14 @@ public class NodeEnrolment {
   private static Uni<Enrolled> store(
       SqlClient tx, EnrolmentAudit.Attempt attempt, String pem, String keyId, String credential) {
     return NodeKeyStore.enroll(tx, keyId, attempt.node(), pem, credential, attempt.at())
-        .map(
+        .invoke(
             conflict -> {
               if (conflict != null) {
                 throw new EnrolmentRefusedException(conflict);
               }
-              return new Enrolled(attempt.node(), keyId, credential, attempt.at());
             })
+        .chain(() -> NodeKeyStore.validKeys(tx, attempt.node()))
+        .map(keys -> new Enrolled(attempt.node(), keyId, credential, attempt.at(), keys))
         .call(enrolled -> EnrolmentAudit.accepted(tx, attempt, enrolled));
   }
 

@@ -8,8 +8,10 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
@@ -67,6 +69,24 @@ public final class NodeKeyStore {
                     : sql.preparedQuery("SELECT node, revoked_at FROM node_keys WHERE key_id = $1")
                         .execute(Tuple.of(keyId))
                         .map(rows -> conflict(rows.iterator().next(), keyId, node)));
+  }
+
+  /** The node's keys that are not revoked, oldest first. */
+  static Uni<List<Enrolled.NodeKey>> validKeys(SqlClient sql, String node) {
+    return sql.preparedQuery(
+            "SELECT key_id, public_key FROM node_keys WHERE node = $1 AND revoked_at IS NULL"
+                + " ORDER BY enrolled_at, key_id")
+        .execute(Tuple.of(node))
+        .map(
+            rows -> {
+              List<Enrolled.NodeKey> keys = new ArrayList<>();
+              rows.forEach(
+                  row ->
+                      keys.add(
+                          new Enrolled.NodeKey(
+                              row.getString("key_id"), row.getString("public_key"))));
+              return keys;
+            });
   }
 
   private static String conflict(Row existing, String keyId, String node) {
