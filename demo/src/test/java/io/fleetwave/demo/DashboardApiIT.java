@@ -10,12 +10,20 @@ import static org.hamcrest.Matchers.everyItem;
 import io.fleetwave.controlplane.fixtures.ApiTokens;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.demo.fixtures.DashboardFleetProfile;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +35,9 @@ import org.junit.jupiter.api.Test;
 @TestProfile(DashboardFleetProfile.class)
 class DashboardApiIT {
   static final String OLD_DRIVER_NODE = "mixed-old-0";
+
+  @TestHTTPResource("/")
+  URI base;
 
   @BeforeEach
   void fleetIsProjected() {
@@ -117,6 +128,89 @@ class DashboardApiIT {
         .get("/api/v1/security/whoami")
         .then()
         .statusCode(403);
+  }
+
+  /**
+   * The sign-in cookie rides along with any request a same-site page (or, for a lax cookie, any
+   * page) makes the browser send; a change with no body needs no content type and so no preflight.
+   * Pause, abort, rollback and the projection rebuild sent that way, with the cookie only, are
+   * refused unless the browser says the request comes from the dashboard's own origin.
+   */
+  @Test
+  void aCookieOnlyChangeWithoutBodyIsRefusedFromAnotherOrigin() throws Exception {
+    String cookie = DashboardSignIn.COOKIE + "=" + ApiTokens.admin();
+    String self = "http://" + base.getHost() + ":" + base.getPort();
+    List<String> changes =
+        List.of(
+            "/api/v1/rollouts/" + UUID.randomUUID() + "/pause",
+            "/api/v1/rollouts/" + UUID.randomUUID() + "/abort",
+            "/api/v1/rollouts/" + UUID.randomUUID() + "/rollback",
+            "/api/v1/admin/projection/rebuild?timeoutSeconds=0");
+    List<Map<String, String>> crossSite =
+        List.of(
+            Map.of("Origin", "http://evil." + base.getHost(), "Sec-Fetch-Site", "same-site"),
+            Map.of("Origin", "https://attacker.example"),
+            Map.of("Origin", "http://" + base.getHost() + ":" + (base.getPort() + 1)),
+            Map.of("Origin", "null"),
+            Map.of());
+    for (String change : changes) {
+      for (Map<String, String> headers : crossSite) {
+        HttpResponse<String> refused = postWithoutBody(change, cookie, headers);
+        assertThat(refused.statusCode()).as(change + " with " + headers).isEqualTo(403);
+        assertThat(refused.body()).contains("own origin");
+      }
+      for (Map<String, String> headers :
+          List.of(
+              Map.of("Origin", self, "Sec-Fetch-Site", "same-origin"), Map.of("Origin", self))) {
+        HttpResponse<String> accepted = postWithoutBody(change, cookie, headers);
+        assertThat(accepted.statusCode())
+            .as(change + " from the dashboard's origin: " + accepted.body())
+            .isNotIn(401, 403, 415)
+            .isLessThan(500);
+      }
+    }
+  }
+
+  /** The sign-in link turns only a token the API accepts into the sign-in cookie. */
+  @Test
+  void theSignInLinkSetsItsCookieOnlyForATokenTheApiAccepts() throws Exception {
+    HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    for (String token :
+        List.of(
+            "not-a-token",
+            "x; Path=/; Domain=elsewhere.example",
+            ApiTokens.of("expired"),
+            ApiTokens.of("other-key"),
+            ApiTokens.of("other-audience"))) {
+      HttpResponse<String> refused = signIn(http, token);
+      assertThat(refused.statusCode()).as(token).isEqualTo(401);
+      assertThat(refused.headers().firstValue("Set-Cookie")).as(token).isEmpty();
+      assertThat(refused.body()).contains("not one this control plane accepts");
+    }
+    HttpResponse<String> signedIn = signIn(http, ApiTokens.viewer());
+    assertThat(signedIn.statusCode()).isEqualTo(303);
+    assertThat(signedIn.headers().firstValue("Set-Cookie"))
+        .hasValueSatisfying(
+            cookie ->
+                assertThat(cookie).startsWith(DashboardSignIn.COOKIE + "=" + ApiTokens.viewer()));
+  }
+
+  private HttpResponse<String> signIn(HttpClient http, String token) throws Exception {
+    URI link = base.resolve("/?token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    return http.send(
+        HttpRequest.newBuilder(link).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> postWithoutBody(
+      String path, String cookie, Map<String, String> headers) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Cookie", cookie)
+            .POST(HttpRequest.BodyPublishers.noBody());
+    headers.forEach(request::header);
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

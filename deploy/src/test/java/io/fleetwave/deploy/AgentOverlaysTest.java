@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
@@ -20,10 +21,13 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fleetwave.agent.AgentMain;
+import io.fleetwave.agent.health.Probe;
 import io.fleetwave.agent.kafka.KafkaConfigFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -109,6 +113,45 @@ class AgentOverlaysTest {
             "memory capped at 192Mi (RSS 105-110 MB measured in a pod, about 140 MB with a full"
                 + " heap; simulator/BENCH.md); no CPU limit to be throttled by")
         .containsExactlyInAnyOrderEntriesOf(Map.of("memory", new Quantity("192Mi")));
+  }
+
+  @ParameterizedTest
+  @EnumSource(HostKind.class)
+  void everyAgentIsProbedOnItsMetricsPortAtThePathsTheAgentServes(HostKind kind) {
+    AgentOverlay agent = AgentOverlay.of(kind);
+    ContainerPort metrics =
+        agent.agent().getPorts().stream()
+            .filter(p -> "metrics".equals(p.getName()))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(kind.dir() + ": no port named metrics"));
+    assertThat(agent.envValue("FLEETWAVE_METRICS_PORT"))
+        .as("the probes ride on the metrics port, which the agent opens only when it is set")
+        .isEqualTo(String.valueOf(metrics.getContainerPort()));
+    Map<Probe, io.fabric8.kubernetes.api.model.Probe> probes =
+        Map.of(
+            Probe.STARTUP, agent.agent().getStartupProbe(),
+            Probe.LIVENESS, agent.agent().getLivenessProbe(),
+            Probe.READINESS, agent.agent().getReadinessProbe());
+    probes.forEach(
+        (probe, declared) -> {
+          assertThat(declared).as(kind.dir() + ": " + probe + " probe").isNotNull();
+          assertThat(declared.getHttpGet()).as(kind.dir() + ": " + probe).isNotNull();
+          assertThat(declared.getHttpGet().getPath()).as(probe.name()).isEqualTo(probe.path());
+          assertThat(declared.getHttpGet().getPort().getStrVal()).isEqualTo("metrics");
+          assertThat(declared.getHttpGet().getScheme()).isIn(null, "HTTP");
+          assertThat(declared.getTimeoutSeconds())
+              .as("an answer read from memory; more than the 1 s default for a GC pause")
+              .isGreaterThanOrEqualTo(2);
+        });
+    io.fabric8.kubernetes.api.model.Probe startup = probes.get(Probe.STARTUP);
+    assertThat(
+            Duration.ofSeconds((long) startup.getPeriodSeconds() * startup.getFailureThreshold()))
+        .as(
+            "the kubelet must not kill a start the agent would still finish: its enrolment waits"
+                + " up to "
+                + AgentMain.ENROLMENT_PATIENCE
+                + ", its other start steps are bounded in seconds")
+        .isGreaterThanOrEqualTo(AgentMain.ENROLMENT_PATIENCE.plusMinutes(1));
   }
 
   @ParameterizedTest

@@ -311,15 +311,15 @@ class HelmChartTest {
       assertThat(image)
           .isEqualTo(
               "fleetwave/node-agent:"
-                  + (kind == HostKind.TALOS
-                      ? "0.0.9"
-                      : System.getProperty("fleetwave.project.version")));
+                  + (kind == HostKind.TALOS ? "0.0.9" : ImageVersionsTest.releaseVersion()));
     }
   }
 
   @Test
-  void theChartAndItsImagesCarryTheProjectsVersion() throws IOException {
-    String version = System.getProperty("fleetwave.project.version");
+  void theChartAndItsImagesCarryTheDeclaredRelease() throws IOException {
+    // deploy/RELEASE_VERSION, as every manifest (ImageVersionsTest; docs/release.md): a release,
+    // never the poms' development version, because the images are pulled IfNotPresent.
+    String version = ImageVersionsTest.releaseVersion();
     String chart = Files.readString(Helm.chartDir().resolve("Chart.yaml"));
     assertThat(field(chart, "version")).isEqualTo(version);
     assertThat(field(chart, "appVersion")).isEqualTo(version);

@@ -81,11 +81,12 @@ class KustomizationsTest {
 
   @Test
   void imagesAreFleetwavesOwnAndAKustomizeImagesEntryReplacesThem() throws IOException {
+    String release = ImageVersionsTest.releaseVersion();
     assertThat(images(Kustomize.render("install")))
-        .containsExactly("fleetwave/control-plane:0.1.0-SNAPSHOT");
+        .containsExactly("fleetwave/control-plane:" + release);
     for (HostKind kind : HostKind.values()) {
       assertThat(images(Kustomize.render(kind.dir())))
-          .containsExactly("fleetwave/node-agent:0.1.0-SNAPSHOT");
+          .containsExactly("fleetwave/node-agent:" + release);
     }
 
     // As deploy/README.md tells an operator: their own kustomization with an images: entry.

@@ -122,7 +122,8 @@ class NetworkPoliciesTest {
    * the operator reaches 5432 and 8000 (CloudNativePG's "Networking" page).
    */
   @Test
-  void theDatabaseTakesConnectionsOnlyFromTheControlPlaneTheOperatorItsInstancesAndTheScrape() {
+  void
+      theDatabaseTakesConnectionsOnlyFromTheControlPlaneTheOperatorItsInstancesTheScrapeAndGrafana() {
     NetworkPolicy policy = install.one(NetworkPolicy.class, "fleetwave-db");
     assertThat(policy.getMetadata().getNamespace())
         .isEqualTo(database.getMetadata().getNamespace())
@@ -149,7 +150,8 @@ class NetworkPoliciesTest {
             rule(null, "control plane", "TCP/" + postgres),
             rule(CNPG_OPERATOR, "CloudNativePG operator", "TCP/" + postgres + ", TCP/8000"),
             rule(null, "database instances", "TCP/" + postgres + ", TCP/8000"),
-            rule(MONITORING, null, "TCP/9187"));
+            rule(MONITORING, null, "TCP/9187"),
+            rule(MONITORING, "Grafana", "TCP/" + postgres));
   }
 
   /**
@@ -184,6 +186,9 @@ class NetworkPoliciesTest {
     pods.put("database instances", databaseInstances());
     // The operator's pods, as CloudNativePG's manifest and Helm chart label them.
     pods.put("CloudNativePG operator", Map.of("app.kubernetes.io/name", "cloudnative-pg"));
+    // Grafana, whose datasource (deploy/grafana) reads the reports schema: kube-prometheus-stack's
+    // Grafana chart labels its pods so.
+    pods.put("Grafana", Map.of("app.kubernetes.io/name", "grafana"));
     return pods;
   }
 

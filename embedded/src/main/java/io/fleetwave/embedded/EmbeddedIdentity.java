@@ -28,6 +28,13 @@ public final class EmbeddedIdentity {
   /** The issuer (the {@code iss} claim) of every token this identity signs. */
   public static final String ISSUER = "https://fleetwave.invalid/embedded-identity";
 
+  /**
+   * The client Fleetwave is registered as (the control plane's default {@code
+   * quarkus.oidc.client-id}): its tokens name it as their audience and carry its roles as this
+   * client's roles, as Keycloak issues them.
+   */
+  public static final String CLIENT_ID = "fleetwave";
+
   private final KeyPair keys;
   private final String issuer;
 
@@ -85,21 +92,41 @@ public final class EmbeddedIdentity {
     return new JsonWebKeySet(key).toJson();
   }
 
-  /** A signed token for {@code subject} with {@code roles} (the {@code groups} claim). */
+  /**
+   * A signed token for {@code subject} with Fleetwave's {@code roles}: issued for {@link
+   * #CLIENT_ID} (the {@code aud} claim), the roles as that client's roles ({@code
+   * resource_access.fleetwave.roles}).
+   */
   public String token(String subject, Duration lifetime, String... roles) {
     return token(subject, Instant.now().plus(lifetime), roles);
   }
 
   /** As above, expiring at {@code expiry} (in the past: an expired token, for tests). */
   public String token(String subject, Instant expiry, String... roles) {
+    return token(
+        subject,
+        expiry,
+        Map.of("aud", CLIENT_ID, "resource_access", clientRoles(CLIENT_ID, roles)));
+  }
+
+  /**
+   * A signed token for {@code subject} with exactly the given {@code claims} besides issuer,
+   * subject and times: for tests of tokens issued for another audience or carrying roles elsewhere
+   * (realm roles, another client's roles).
+   */
+  public String token(String subject, Duration lifetime, Map<String, Object> claims) {
+    return token(subject, Instant.now().plus(lifetime), claims);
+  }
+
+  private String token(String subject, Instant expiry, Map<String, Object> extra) {
     Instant issuedAt = expiry.isBefore(Instant.now()) ? expiry.minusSeconds(60) : Instant.now();
     JwtClaims claims = new JwtClaims();
     claims.setIssuer(issuer);
     claims.setSubject(subject);
     claims.setClaim("upn", subject);
-    claims.setStringListClaim("groups", List.of(roles));
     claims.setIssuedAt(NumericDate.fromSeconds(issuedAt.getEpochSecond()));
     claims.setExpirationTime(NumericDate.fromSeconds(expiry.getEpochSecond()));
+    extra.forEach(claims::setClaim);
     JsonWebSignature signature = new JsonWebSignature();
     signature.setPayload(claims.toJson());
     signature.setKey(keys.getPrivate());
@@ -110,5 +137,10 @@ public final class EmbeddedIdentity {
     } catch (JoseException e) {
       throw new IllegalStateException("cannot sign a token for " + subject, e);
     }
+  }
+
+  /** Keycloak's {@code resource_access} claim: {@code client}'s roles. */
+  public static Map<String, Object> clientRoles(String client, String... roles) {
+    return Map.of(client, Map.of("roles", List.of(roles)));
   }
 }

@@ -26,8 +26,13 @@ import java.util.stream.Collectors;
  * container; it shows what Fleetwave's build puts on top of a base and how it overrides the base's
  * entrypoint and command.
  *
+ * <p>The production base is a multi-platform index (linux/amd64, linux/arm64); Jib writes a tarball
+ * for one platform only, so the stand-in is one tarball per platform, {@code
+ * stand-in-base-<architecture>.tar}, each declaring its architecture. Their layers differ (the
+ * marker names the architecture), as a real base's do, so an image shows which one it was built on.
+ *
  * <p>The control-plane and node-agent builds run this file as a single-file program before their
- * image step (no classpath, no dependencies): {@code java StandInBase.java OUTPUT.tar}. The output
+ * image step (no classpath, no dependencies): {@code java StandInBase.java DIRECTORY}. The output
  * is byte-for-byte the same on every run (fixed times and owners), so Jib's base-layer cache keeps
  * one copy.
  */
@@ -53,24 +58,43 @@ public final class StandInBase {
   /** Label that names an image as the stand-in (it is copied into every image built on it). */
   public static final String LABEL = "io.fleetwave.image.stand-in-base";
 
-  static final String REPO_TAG = "fleetwave/stand-in-base:offline-check";
+  /** The platforms Fleetwave's images are built for (all linux): Grace nodes are arm64. */
+  public static final List<String> ARCHITECTURES = List.of("amd64", "arm64");
+
+  static final String REPO_TAG = "fleetwave/stand-in-base:offline-check-";
 
   private StandInBase() {}
 
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
-      System.err.println("usage: java StandInBase.java OUTPUT.tar");
+      System.err.println("usage: java StandInBase.java DIRECTORY");
       System.exit(2);
     }
-    write(Path.of(args[0]));
+    for (String architecture : ARCHITECTURES) {
+      write(Path.of(args[0]).resolve(fileName(architecture)), architecture);
+    }
   }
 
-  /** Writes the stand-in base tarball to {@code target} (atomically: a reader never sees half). */
-  public static void write(Path target) throws IOException {
-    byte[] layer = layer();
+  /** The name of the stand-in tarball of one architecture, in the directory main writes to. */
+  public static String fileName(String architecture) {
+    return "stand-in-base-" + architecture + ".tar";
+  }
+
+  /**
+   * Writes the stand-in base tarball of {@code architecture} (one of {@link #ARCHITECTURES}) to
+   * {@code target}, atomically: a reader never sees half.
+   */
+  public static void write(Path target, String architecture) throws IOException {
+    if (!ARCHITECTURES.contains(architecture)) {
+      throw new IllegalArgumentException(
+          "architecture " + architecture + " is not one of " + ARCHITECTURES);
+    }
+    byte[] layer = layer(architecture);
     String diffId = "sha256:" + sha256(layer);
     String config =
-        "{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{"
+        "{\"architecture\":"
+            + quote(architecture)
+            + ",\"os\":\"linux\",\"config\":{"
             + ("\"Env\":" + json(ENV))
             + (",\"Entrypoint\":" + json(ENTRYPOINT))
             + (",\"Cmd\":" + json(CMD))
@@ -80,7 +104,7 @@ public final class StandInBase {
             + "]}}";
     String manifest =
         "[{\"Config\":\"config.json\",\"RepoTags\":["
-            + quote(REPO_TAG)
+            + quote(REPO_TAG + architecture)
             + "],\"Layers\":[\"layer.tar\"]}]";
     TarWriter archive = new TarWriter();
     archive.file("layer.tar", layer);
@@ -98,12 +122,12 @@ public final class StandInBase {
     }
   }
 
-  /** The layer's diff id ({@code sha256:...} of the uncompressed layer tar). */
-  public static String diffId() {
-    return "sha256:" + sha256(layer());
+  /** The layer's diff id ({@code sha256:...} of the uncompressed layer tar) of one architecture. */
+  public static String diffId(String architecture) {
+    return "sha256:" + sha256(layer(architecture));
   }
 
-  private static byte[] layer() {
+  private static byte[] layer(String architecture) {
     TarWriter layer = new TarWriter();
     layer.directory("opt/");
     layer.directory("opt/java/");
@@ -112,6 +136,7 @@ public final class StandInBase {
     layer.file(
         MARKER,
         ("Stand-in base of Fleetwave's offline image check: no operating system, no JRE.\n"
+                + ("Architecture: linux/" + architecture + "\n")
                 + "Build with -Pimages for an image that runs"
                 + " (docs/images.md, \"The offline check\").\n")
             .getBytes(StandardCharsets.UTF_8));

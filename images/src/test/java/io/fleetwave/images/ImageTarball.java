@@ -131,6 +131,21 @@ final class ImageTarball {
         .findFirst();
   }
 
+  /** The config's {@code architecture} (amd64, arm64...). */
+  String architecture() {
+    return config.path("architecture").asText();
+  }
+
+  /** The config's {@code os}. */
+  String os() {
+    return config.path("os").asText();
+  }
+
+  /** The whole image config (architecture, os, config, rootfs, history...). */
+  JsonNode config() {
+    return config;
+  }
+
   List<String> diffIds() {
     List<String> ids = new ArrayList<>();
     config.path("rootfs").path("diff_ids").forEach(id -> ids.add(id.asText()));

@@ -3,17 +3,24 @@ package io.fleetwave.images;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
@@ -29,7 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the tests, the demo, the simulator, the embedded broker or the embedded PostgreSQL is in any
  * layer. Then it runs each image's entrypoint on the files of its application layers.
  *
- * <p>By default ({@code ./mvnw verify}) the images are built on the stand-in base ({@link
+ * <p>Each image is built for linux/amd64 and linux/arm64, one tarball each (Jib writes one platform
+ * per tarball): the checks of configuration and content run on the amd64 tarball, and {@link
+ * #bothPlatformsCarryTheSameImageApartFromTheirBase} requires the arm64 one to be the same image
+ * for its own platform.
+ *
+ * <p>By default ({@code ./mvnw verify}) the images are built on the stand-in bases ({@link
  * StandInBase}); under {@code -Pimages} on the production base. What this proves and what it does
  * not: docs/images.md, "The offline check".
  */
@@ -93,11 +105,137 @@ class ImageTarballsIT {
 
   private static ImageTarball controlPlane;
   private static ImageTarball agent;
+  private static ImageTarball controlPlaneArm64;
+  private static ImageTarball agentArm64;
 
   @BeforeAll
   static void open() throws IOException {
-    controlPlane = tarball("fleetwave.image.control-plane.tar");
-    agent = tarball("fleetwave.image.node-agent.tar");
+    controlPlane = tarball("fleetwave.image.control-plane.tar.amd64");
+    agent = tarball("fleetwave.image.node-agent.tar.amd64");
+    controlPlaneArm64 = tarball("fleetwave.image.control-plane.tar.arm64");
+    agentArm64 = tarball("fleetwave.image.node-agent.tar.arm64");
+  }
+
+  /**
+   * The arm64 tarball of each image is the amd64 one for its platform: each declares its own
+   * architecture (what a runtime on a Grace node pulls by), both carry the same name and run
+   * configuration (entrypoint, user, environment...), and the same application files: every file
+   * under the application's root has the same content, and every jar the same entries with the same
+   * content. Times are left out: Quarkus' image build stamps the jars it writes and the files it
+   * layers with the time of each build, and the control plane's two platforms are two builds. Only
+   * the base differs: on the stand-in, each image's lowest layer is its own platform's.
+   */
+  @Test
+  void bothPlatformsCarryTheSameImageApartFromTheirBase() throws IOException {
+    for (List<ImageTarball> pair :
+        List.of(List.of(controlPlane, controlPlaneArm64), List.of(agent, agentArm64))) {
+      ImageTarball amd64 = pair.get(0);
+      ImageTarball arm64 = pair.get(1);
+      String root = amd64 == controlPlane ? CONTROL_PLANE_ROOT : AGENT_ROOT;
+      assertThat(amd64.architecture()).as(amd64.file().toString()).isEqualTo("amd64");
+      assertThat(arm64.architecture()).as(arm64.file().toString()).isEqualTo("arm64");
+      assertThat(List.of(amd64.os(), arm64.os())).containsOnly("linux");
+      assertThat(arm64.names()).isEqualTo(amd64.names());
+      assertThat(arm64.format()).isEqualTo(amd64.format());
+      assertThat(arm64.runConfig()).isEqualTo(amd64.runConfig());
+
+      // Byte for byte first (cheap); only jars that differ are compared entry by entry.
+      Map<String, String> amd64Files = applicationContent(amd64, root, Set.of());
+      Map<String, String> arm64Files = applicationContent(arm64, root, Set.of());
+      Set<String> rebuiltJars = new TreeSet<>();
+      amd64Files.forEach(
+          (path, content) -> {
+            if (path.endsWith(".jar") && !content.equals(arm64Files.get(path))) {
+              rebuiltJars.add(path);
+            }
+          });
+      if (!rebuiltJars.isEmpty()) {
+        amd64Files.putAll(applicationContent(amd64, root, rebuiltJars));
+        arm64Files.putAll(applicationContent(arm64, root, rebuiltJars));
+      }
+      assertThat(amd64Files).as("the application's files under /" + root).hasSizeGreaterThan(2);
+      List<String> differences = new ArrayList<>();
+      for (String path : new TreeSet<>(union(amd64Files.keySet(), arm64Files.keySet()))) {
+        if (!Objects.equals(amd64Files.get(path), arm64Files.get(path))) {
+          differences.add(
+              path
+                  + (amd64Files.containsKey(path)
+                      ? arm64Files.containsKey(path) ? " differs" : " only in amd64"
+                      : " only in arm64"));
+        }
+      }
+      assertThat(differences).as(arm64.file() + " against " + amd64.file()).isEmpty();
+      if (standIn()) {
+        assertThat(amd64.diffIds()).first().isEqualTo(StandInBase.diffId("amd64"));
+        assertThat(arm64.diffIds()).first().isEqualTo(StandInBase.diffId("arm64"));
+      }
+    }
+  }
+
+  /**
+   * Path to a digest of the content of every regular file under {@code root} (later layers win), or
+   * with {@code byEntries} of those jars only: a digest of their entries' names and content, not
+   * their times.
+   */
+  private static Map<String, String> applicationContent(
+      ImageTarball image, String root, Set<String> byEntries) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    image.visitLayers(
+        (layer, entry, content) -> {
+          String path = ImageTarball.path(entry);
+          if (!entry.isFile() || !path.startsWith(root)) {
+            return;
+          }
+          if (byEntries.isEmpty()) {
+            files.put(path, digest(content));
+          } else if (byEntries.contains(path)) {
+            files.put(path, path.equals(GENERATED) ? jarEntryNames(content) : jarDigest(content));
+          }
+        });
+    return files;
+  }
+
+  /** The jar of the classes Quarkus generates at build time (augmentation). */
+  private static final String GENERATED = CONTROL_PLANE_ROOT + "quarkus/generated-bytecode.jar";
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> union = new TreeSet<>(a);
+    union.addAll(b);
+    return union;
+  }
+
+  private static String jarEntryNames(InputStream content) throws IOException {
+    ZipArchiveInputStream zip =
+        new ZipArchiveInputStream(content, StandardCharsets.UTF_8.name(), true, true);
+    Set<String> names = new TreeSet<>();
+    for (ZipArchiveEntry entry; (entry = zip.getNextEntry()) != null; ) {
+      names.add(entry.getName());
+    }
+    return digest(
+        new ByteArrayInputStream(String.join("\n", names).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String jarDigest(InputStream content) throws IOException {
+    ZipArchiveInputStream zip =
+        new ZipArchiveInputStream(content, StandardCharsets.UTF_8.name(), true, true);
+    Map<String, String> entries = new TreeMap<>();
+    for (ZipArchiveEntry entry; (entry = zip.getNextEntry()) != null; ) {
+      entries.put(entry.getName(), digest(zip));
+    }
+    return digest(new ByteArrayInputStream(entries.toString().getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String digest(InputStream content) throws IOException {
+    try {
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+      byte[] buffer = new byte[8192];
+      for (int n; (n = content.read(buffer)) > 0; ) {
+        sha256.update(buffer, 0, n);
+      }
+      return HexFormat.of().formatHex(sha256.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
@@ -152,12 +290,12 @@ class ImageTarballsIT {
 
   @Test
   void bothImagesSitOnTheConfiguredBase() throws IOException {
-    for (ImageTarball image : List.of(controlPlane, agent)) {
+    for (ImageTarball image : List.of(controlPlane, agent, controlPlaneArm64, agentArm64)) {
       assertThat(image.env("PATH")).as("PATH from the base, so that 'java' resolves").isPresent();
       if (standIn()) {
         assertThat(image.strings("Env")).containsAll(StandInBase.ENV);
         assertThat(image.runConfig().path("Labels").has(StandInBase.LABEL)).isTrue();
-        assertThat(image.diffIds()).first().isEqualTo(StandInBase.diffId());
+        assertThat(image.diffIds()).first().isEqualTo(StandInBase.diffId(image.architecture()));
         Set<String> lowest = new TreeSet<>();
         image.visitLayers(
             (layer, entry, content) -> {

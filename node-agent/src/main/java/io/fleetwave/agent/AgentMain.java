@@ -9,6 +9,8 @@ import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.gate.AgentGate;
 import io.fleetwave.agent.gate.GateFile;
 import io.fleetwave.agent.gpu.GpuBackend;
+import io.fleetwave.agent.health.AgentHealth;
+import io.fleetwave.agent.health.Probe;
 import io.fleetwave.agent.host.DriverLocator;
 import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostProbe;
@@ -20,7 +22,9 @@ import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
 import io.fleetwave.agent.identity.EnrolmentRefusedException;
 import io.fleetwave.agent.identity.NodeIdentity;
+import io.fleetwave.agent.identity.NodeNameClaim;
 import io.fleetwave.agent.kafka.KafkaRefusal;
+import io.fleetwave.agent.kubernetes.ApiServerVersion;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.logging.AgentLogging;
 import io.fleetwave.agent.metrics.AgentMetrics;
@@ -74,8 +78,11 @@ public final class AgentMain {
   // agent's own user) can have put there.
   private static final TrustedPaths HOST_FILES = TrustedPaths.rootOrSelf();
 
-  /** How long the agent waits for the control plane to enroll it before it gives up (exit 1). */
-  private static final Duration ENROLMENT_PATIENCE = Duration.ofMinutes(5);
+  /**
+   * How long the agent waits for the control plane to enroll it before it gives up (exit 1): the
+   * longest step of its start, which a startup probe must outlast (deploy/ tests check it does).
+   */
+  public static final Duration ENROLMENT_PATIENCE = Duration.ofMinutes(5);
 
   private AgentMain() {}
 
@@ -103,10 +110,32 @@ public final class AgentMain {
       System.exit(2);
       return;
     }
+    AgentHealth health = new AgentHealth(Clock.systemUTC());
+    // AutoCloseable, not AgentMetrics: no Prometheus class is loaded unless the port is set. The
+    // port opens first, so that the startup probe can tell what the start is waiting for.
+    AutoCloseable metrics =
+        options.probeOnly() || options.metricsPort().isEmpty()
+            ? null
+            : serveMetrics(health, options);
+    try {
+      start(options, kafka, following, health, metrics);
+    } finally {
+      closeMetrics(metrics);
+    }
+  }
+
+  private static void start(
+      AgentOptions options,
+      Optional<KafkaClients> kafka,
+      Optional<SpecFollowing> following,
+      AgentHealth health,
+      AutoCloseable metrics)
+      throws Exception {
     // The Kafka clients start while the host is probed, the Node object read and NVML opened: the
     // producer's metadata and the previous epoch's read are network round trips (about 0.5 and
     // 0.4 s of the sequential start, simulator/BENCH.md) that the first event waits for anyway.
     Optional<CompletableFuture<EventPublisher>> publisher = kafka.map(AgentMain::startPublisher);
+    health.starting("probing the host");
     HostFacts facts = probe(options);
     // Started early only without an identity: with one, the read needs the node's own keys, which
     // enrolment gives (HostPublishing starts it then).
@@ -114,12 +143,14 @@ public final class AgentMain {
         kafka
             .filter(k -> HostPublishing.readsTopic(facts) && options.controlPlane().isEmpty())
             .map(k -> startEpochRead(k, facts, Optional.empty()));
+    health.starting("reading the Node object");
     Placement placement =
         Placement.of(
             options,
             System.getenv(),
             () -> Fabric8NodeReader.inCluster(Placement.NODE_OBJECT_BOUND),
             Placement.NODE_OBJECT_BOUND);
+    health.starting("opening the GPUs");
     DriverWait.Attempt first = openGpus(options, facts);
     if (options.probeOnly()) {
       System.out.println(json(registered(first, placement)));
@@ -142,7 +173,9 @@ public final class AgentMain {
           lastEpoch,
           placement,
           first,
-          following);
+          following,
+          health,
+          metrics);
     } catch (EnrolmentRefusedException | IllegalArgumentException e) {
       System.err.println("fleetwave-agent: " + e.getMessage());
       System.exit(2);
@@ -161,9 +194,11 @@ public final class AgentMain {
    * Without one the events are unsigned, and a control plane that requires node identity (the
    * production default) dead-letters them.
    */
-  private static Optional<NodeIdentity> identity(AgentOptions options, HostFacts facts, String node)
+  private static Optional<NodeIdentity> identity(
+      AgentOptions options, HostFacts facts, String node, AgentHealth health)
       throws InterruptedException {
     if (options.controlPlane().isEmpty()) {
+      health.enrolmentNotConfigured("no --control-plane: events unsigned");
       LOG.log(
           Level.WARNING,
           "node {0}: no --control-plane: the node does not enroll and its events are unsigned (a"
@@ -172,14 +207,17 @@ public final class AgentMain {
       return Optional.empty();
     }
     BootstrapCredential credential;
-    if (options.joinToken().isPresent()) {
+    if (options.joinTokenFile().isPresent()) {
+      credential = new BootstrapCredential.JoinTokenFile(options.joinTokenFile().get());
+    } else if (options.joinToken().isPresent()) {
       credential = new BootstrapCredential.JoinToken(options.joinToken().get());
     } else {
       Path token =
           Path.of(options.serviceAccountToken().orElse(AgentOptions.POD_SERVICE_ACCOUNT_TOKEN));
       if (!Files.isRegularFile(token)) {
         throw new IllegalArgumentException(
-            "--control-plane needs a bootstrap credential: --join-token, or a service-account"
+            "--control-plane needs a bootstrap credential: --join-token-file (or FLEETWAVE_JOIN_TOKEN),"
+                + " or a service-account"
                 + " token (none at "
                 + token
                 + ")");
@@ -188,9 +226,42 @@ public final class AgentMain {
     }
     Optional<Path> stateDirectory =
         facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
-    return Optional.of(
-        new Enrolment(URI.create(options.controlPlane().get()), credential, ENROLMENT_PATIENCE)
-            .establishIdentity(node, stateDirectory));
+    String controlPlane = options.controlPlane().get();
+    health.enrolling(controlPlane);
+    NodeIdentity identity;
+    try {
+      identity =
+          new Enrolment(URI.create(controlPlane), credential, ENROLMENT_PATIENCE)
+              .establishIdentity(node, stateDirectory);
+    } catch (EnrolmentRefusedException refused) {
+      throw credential instanceof BootstrapCredential.ServiceAccountToken token
+          ? explained(refused, token)
+          : refused;
+    }
+    health.enrolled(identity.key().keyId(), controlPlane);
+    return Optional.of(identity);
+  }
+
+  /**
+   * A service-account enrolment refused: where the pod's token names no node, the refusal says that
+   * Kubernetes 1.30 or later is needed and which version the API server is (one GET of /version).
+   */
+  private static EnrolmentRefusedException explained(
+      EnrolmentRefusedException refused, BootstrapCredential.ServiceAccountToken token) {
+    String secret;
+    try {
+      secret = token.secret();
+    } catch (RuntimeException unreadable) {
+      return refused;
+    }
+    return NodeNameClaim.explain(
+        refused,
+        secret,
+        () ->
+            ApiServerVersion.describe(
+                System.getenv(),
+                () -> Fabric8NodeReader.inCluster(Placement.NODE_OBJECT_BOUND),
+                Placement.NODE_OBJECT_BOUND));
   }
 
   /**
@@ -271,20 +342,23 @@ public final class AgentMain {
     return new HostProbe(settings).probe();
   }
 
-  private static AutoCloseable serveMetrics(NodeAgent agent, AgentOptions options) {
+  private static AutoCloseable serveMetrics(AgentHealth health, AgentOptions options) {
     AgentMetrics served =
-        AgentMetrics.serve(
-            agent.delivery(),
-            agent::gpusUp,
-            options.metricsAddress(),
-            options.metricsPort().getAsInt(),
-            Clock.systemUTC());
+        AgentMetrics.serve(health, options.metricsAddress(), options.metricsPort().getAsInt());
     LOG.log(
         Level.INFO,
-        "metrics at http://{0}:{1}/metrics",
+        "metrics at http://{0}:{1}/metrics, probes at {2}, {3} and {4}",
         options.metricsAddress(),
-        String.valueOf(served.port()));
+        String.valueOf(served.port()),
+        Probe.STARTUP_PATH,
+        Probe.LIVENESS_PATH,
+        Probe.READINESS_PATH);
     return served;
+  }
+
+  /** Called only where the metrics port is served: the cast loads AgentMetrics, nothing else. */
+  private static void trackRun(AutoCloseable metrics, NodeAgent agent) {
+    ((AgentMetrics) metrics).track(agent.delivery(), agent::gpusUp, Clock.systemUTC());
   }
 
   private static void closeMetrics(AutoCloseable metrics) {
@@ -354,7 +428,9 @@ public final class AgentMain {
       Optional<CompletableFuture<OptionalLong>> lastEpoch,
       Placement placement,
       DriverWait.Attempt first,
-      Optional<SpecFollowing> following)
+      Optional<SpecFollowing> following,
+      AgentHealth health,
+      AutoCloseable metrics)
       throws InterruptedException {
     kafka
         .file()
@@ -372,12 +448,11 @@ public final class AgentMain {
         Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("gpu-reads").factory());
     AtomicReference<GpuBackend> gpus = new AtomicReference<>();
     AtomicReference<CommandFollower> follower = new AtomicReference<>();
-    // AutoCloseable, not AgentMetrics: no Prometheus class is loaded unless the port is set.
-    AutoCloseable metrics = null;
     Optional<DriverWait> driverWait = Optional.empty();
+    health.starting("waiting for Kafka to serve " + Topics.NODE_EVENTS);
     try (EventPublisher publisher = awaited(startedPublisher)) {
       NodeRegistered registered = registered(first, placement);
-      Optional<NodeIdentity> identity = identity(options, facts, registered.hostname());
+      Optional<NodeIdentity> identity = identity(options, facts, registered.hostname(), health);
       identity.ifPresent(id -> publisher.signAs(registered.hostname(), id.key()));
       Optional<GpuBackend> openedNow =
           first instanceof DriverWait.Opened opened ? Optional.of(opened.gpus()) : Optional.empty();
@@ -403,13 +478,22 @@ public final class AgentMain {
                               () ->
                                   startEpochRead(
                                       kafka, facts, identity.map(NodeIdentity::ownKeys))))));
+      health.starting("publishing the registration and the inventory");
       agent.start();
-      if (options.metricsPort().isPresent()) {
-        metrics = serveMetrics(agent, options);
+      health.running(
+          agent::lastHeartbeat, agent.delivery()::lastAcknowledged, options.heartbeatInterval());
+      if (metrics != null) {
+        trackRun(metrics, agent);
       }
       switch (first) {
-        case DriverWait.Opened opened ->
-            follower.set(takeUp(kafka, opened, agent, following, scheduler));
+        case DriverWait.Opened opened -> {
+          follower.set(takeUp(kafka, opened, agent, following, scheduler));
+          health.started(
+              "GPUs up (driver "
+                  + opened.driverVersion()
+                  + "), inventory published"
+                  + (following.isPresent() ? ", following the node's spec" : ""));
+        }
         case DriverWait.NotReady notReady -> {
           DriverWait wait =
               new DriverWait(
@@ -428,6 +512,7 @@ public final class AgentMain {
                   });
           wait.start(notReady);
           driverWait = Optional.of(wait);
+          health.started("waiting for the driver (" + notReady.reason() + ")");
         }
       }
       // NVML has no change callback for MIG or SR-IOV state: re-read on an interval.
@@ -453,7 +538,6 @@ public final class AgentMain {
       stopped.await();
     } finally {
       driverWait.ifPresent(DriverWait::close);
-      closeMetrics(metrics);
       scheduler.shutdownNow();
       gpuReads.shutdownNow();
       Optional.ofNullable(gpus.get()).ifPresent(GpuBackend::close);

@@ -40,6 +40,7 @@ record AgentOptions(
     long memoryQueueBytes,
     Optional<String> controlPlane,
     Optional<String> joinToken,
+    Optional<Path> joinTokenFile,
     Optional<String> serviceAccountToken,
     OptionalInt metricsPort,
     String metricsAddress) {
@@ -49,6 +50,15 @@ record AgentOptions(
       "/var/run/secrets/kubernetes.io/serviceaccount/token";
 
   static final String DEFAULT_ZONE = "default";
+
+  /**
+   * Why a join token is never an argument: every local user reads a process's arguments (ps,
+   * /proc/PID/cmdline) and could enroll with the token before the agent does.
+   */
+  static final String JOIN_TOKEN_ARGUMENT =
+      "--join-token is not accepted: a command line is readable by every local user (ps), who could"
+          + " enroll with the token first; give --join-token-file FILE (readable by the agent"
+          + " only), or the token in the environment variable FLEETWAVE_JOIN_TOKEN";
 
   static final String USAGE =
       """
@@ -100,13 +110,15 @@ record AgentOptions(
                                   every event with it (env FLEETWAVE_CONTROL_PLANE_URL); the key
                                   is kept 0600 in the state directory (writable hosts) or made
                                   anew in memory at each start (read-only hosts)
-        --join-token TOKEN|FILE   one-time join token to enroll with, hosts outside Kubernetes
-                                  (env FLEETWAVE_JOIN_TOKEN)
+        --join-token-file FILE    file holding the one-time join token to enroll with, hosts
+                                  outside Kubernetes (env FLEETWAVE_JOIN_TOKEN_FILE; or the
+                                  token itself in env FLEETWAVE_JOIN_TOKEN, never as an argument)
         --service-account-token FILE
                                   the pod's service-account token to enroll with (env
                                   FLEETWAVE_SERVICE_ACCOUNT_TOKEN; default in a pod:
                                   /var/run/secrets/kubernetes.io/serviceaccount/token)
-        --metrics-port N          serve Prometheus metrics at http://ADDRESS:N/metrics (env
+        --metrics-port N          serve Prometheus metrics at http://ADDRESS:N/metrics and the
+                                  probes /startupz, /livez, /readyz beside them (env
                                   FLEETWAVE_METRICS_PORT); off when not given, 0 = any free port
         --metrics-address ADDRESS where the metrics port listens (env FLEETWAVE_METRICS_ADDRESS),
                                   default 0.0.0.0
@@ -123,6 +135,7 @@ record AgentOptions(
       String arg = args[i];
       switch (arg) {
         case "--allow-reboot" -> reboot = true;
+        case "--join-token" -> throw new IllegalArgumentException(JOIN_TOKEN_ARGUMENT);
         case "--probe-only" -> probeOnly = true;
         case "--bootstrap",
             "--kafka-config",
@@ -143,7 +156,7 @@ record AgentOptions(
             "--clock-skew-seconds",
             "--public-key",
             "--control-plane",
-            "--join-token",
+            "--join-token-file",
             "--service-account-token",
             "--metrics-port",
             "--metrics-address" -> {
@@ -162,6 +175,17 @@ record AgentOptions(
       throw new IllegalArgumentException(
           "--bootstrap HOST:PORT (or FLEETWAVE_KAFKA_BOOTSTRAP, or bootstrap.servers in a"
               + " --kafka-config file) is required");
+    }
+    Optional<String> joinToken =
+        Optional.ofNullable(env.get("FLEETWAVE_JOIN_TOKEN"))
+            .filter(token -> !token.isBlank())
+            .map(String::strip);
+    Optional<Path> joinTokenFile =
+        option(values, env, "--join-token-file", "FLEETWAVE_JOIN_TOKEN_FILE").map(Path::of);
+    if (joinToken.isPresent() && joinTokenFile.isPresent()) {
+      throw new IllegalArgumentException(
+          "give one join token: --join-token-file (FLEETWAVE_JOIN_TOKEN_FILE) or"
+              + " FLEETWAVE_JOIN_TOKEN, not both");
     }
     return new AgentOptions(
         bootstrap,
@@ -187,7 +211,8 @@ record AgentOptions(
         mebibytes(values, env, "--spool-mib", "FLEETWAVE_SPOOL_MIB", 64),
         mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8),
         option(values, env, "--control-plane", "FLEETWAVE_CONTROL_PLANE_URL"),
-        option(values, env, "--join-token", "FLEETWAVE_JOIN_TOKEN"),
+        joinToken,
+        joinTokenFile,
         option(values, env, "--service-account-token", "FLEETWAVE_SERVICE_ACCOUNT_TOKEN"),
         port(option(values, env, "--metrics-port", "FLEETWAVE_METRICS_PORT")),
         option(values, env, "--metrics-address", "FLEETWAVE_METRICS_ADDRESS").orElse("0.0.0.0"));

@@ -13,6 +13,7 @@ import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import java.lang.System.Logger.Level;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,6 +56,7 @@ public final class NodeAgent {
   private final Object inventoryLock = new Object();
   private volatile List<Gpu> lastInventory;
   private long startedMillis;
+  private volatile Instant lastTick;
   private ScheduledFuture<?> heartbeats;
 
   /**
@@ -173,6 +175,18 @@ public final class NodeAgent {
     return delivery;
   }
 
+  /**
+   * When the heartbeat loop last ran (its start before the first tick): the agent's liveness. Set
+   * as the tick begins, whatever the send does: a Kafka outage does not stop the loop.
+   */
+  public Instant lastHeartbeat() {
+    Instant tick = lastTick;
+    if (tick == null) {
+      throw new IllegalStateException("agent of " + nodeName() + " has not started");
+    }
+    return tick;
+  }
+
   /** Whether the GPUs are up (a backend is open); false while the driver is awaited. */
   public boolean gpusUp() {
     return backend != null;
@@ -208,6 +222,7 @@ public final class NodeAgent {
       throw new IllegalStateException("agent of " + nodeName() + " already started");
     }
     startedMillis = settings.clock().millis();
+    lastTick = Instant.ofEpochMilli(startedMillis);
     delivery.start();
     events.send(facts);
     publishInventory(true);
@@ -303,6 +318,7 @@ public final class NodeAgent {
   }
 
   private void tick() {
+    lastTick = settings.clock().instant();
     guarded("heartbeat", () -> events.send(new Heartbeat(bootId.get(), uptimeSeconds())));
     // Real backends have no change callback: the heartbeat doubles as the inventory poll, which
     // runs elsewhere so that a GPU call that blocks never delays a heartbeat.

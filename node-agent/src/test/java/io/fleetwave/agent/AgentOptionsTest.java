@@ -42,6 +42,47 @@ class AgentOptionsTest {
   }
 
   @Test
+  void aJoinTokenOnTheCommandLineIsRefusedWhateverItsValue() {
+    for (String value : new String[] {"fwj_0123456789abcdef", "/etc/fleetwave/join-token"}) {
+      assertThatThrownBy(
+              () -> parse(NO_ENV, "--bootstrap", "k:9092", "--join-token", value, "--zone", "a"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("--join-token is not accepted")
+          .hasMessageContaining("--join-token-file FILE", "FLEETWAVE_JOIN_TOKEN")
+          .hasMessageNotContaining(value);
+    }
+  }
+
+  @Test
+  void aJoinTokenComesFromAFileOrTheEnvironment() {
+    AgentOptions fromFile =
+        parse(NO_ENV, "--bootstrap", "k:9092", "--join-token-file", "/etc/fleetwave/join-token");
+    assertThat(fromFile.joinTokenFile())
+        .contains(java.nio.file.Path.of("/etc/fleetwave/join-token"));
+    assertThat(fromFile.joinToken()).isEmpty();
+
+    AgentOptions fileFromEnv =
+        parse(Map.of("FLEETWAVE_JOIN_TOKEN_FILE", "/run/token"), "--bootstrap", "k:9092");
+    assertThat(fileFromEnv.joinTokenFile()).contains(java.nio.file.Path.of("/run/token"));
+
+    AgentOptions fromEnv =
+        parse(Map.of("FLEETWAVE_JOIN_TOKEN", " fwj_secret \n"), "--bootstrap", "k:9092");
+    assertThat(fromEnv.joinToken()).contains("fwj_secret");
+    assertThat(fromEnv.joinTokenFile()).isEmpty();
+
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("FLEETWAVE_JOIN_TOKEN", "fwj_secret"),
+                    "--bootstrap",
+                    "k:9092",
+                    "--join-token-file",
+                    "/run/token"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not both");
+  }
+
+  @Test
   void unknownOptionsAreRefusedByName() {
     assertThatThrownBy(() -> parse(NO_ENV, "--bootstrap", "k:9092", "--nodename", "x"))
         .isInstanceOf(IllegalArgumentException.class)

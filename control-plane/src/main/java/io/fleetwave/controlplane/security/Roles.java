@@ -1,10 +1,10 @@
 package io.fleetwave.controlplane.security;
 
 /**
- * The API's roles, as the identity provider puts them in a token's {@code groups} claim (or the
- * claim {@code quarkus.oidc.roles.role-claim-path} names). Each role includes the ones before it:
- * the endpoints list every role that may call them, so nothing depends on a role hierarchy being
- * configured.
+ * The API's roles: Fleetwave's own client roles in the identity provider (Keycloak's {@code
+ * resource_access.<client id>.roles}, or the claim {@code quarkus.oidc.roles.role-claim-path}
+ * names), never realm-wide roles or groups. Each role includes the ones before it: the endpoints
+ * list every role that may call them, so nothing depends on a role hierarchy being configured.
  */
 public final class Roles {
   /** Every read: nodes, specs, rollouts, MIG configs, the audit log, the signing public key. */

@@ -174,6 +174,29 @@ class MigConfigParserTest {
         .hasMessageContaining("not valid YAML");
   }
 
+  /**
+   * An alias reached the parser as a string holding the anchor's name: here {@code *all} stood for
+   * GPU 0 but read as {@code all}, every GPU of the node.
+   */
+  @Test
+  void aliasesAreRejectedWithTheirLine() {
+    String yaml =
+        """
+        version: v1
+        mig-configs:
+          first:
+            - devices: &all [0]
+              mig-enabled: false
+          second:
+            - devices: *all
+              mig-enabled: false
+        """;
+    assertThatThrownBy(() -> parse(yaml))
+        .isInstanceOf(MigConfigException.class)
+        .hasMessageContaining("line 7")
+        .hasMessageContaining("YAML aliases are not supported (*all)");
+  }
+
   private static MigConfigFile parse(String yaml) {
     return MigConfigParser.parse(yaml);
   }

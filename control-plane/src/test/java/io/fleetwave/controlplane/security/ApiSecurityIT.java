@@ -252,6 +252,26 @@ class ApiSecurityIT {
     assertThat(response.statusCode()).isEqualTo(403);
   }
 
+  /**
+   * The provider's tokens name their user's roles in several places; only Fleetwave's own client
+   * roles count. A realm admin, another application's admin or a member of a group called admin,
+   * each with a token issued for Fleetwave, is nobody here.
+   */
+  @Test
+  void rolesComeOnlyFromFleetwavesClientRoles() throws Exception {
+    Operation rebuild = new Operation("POST", "/api/v1/admin/projection/rebuild", null);
+    Operation nodes = new Operation("GET", "/api/v1/nodes", null);
+    for (String elsewhere : List.of("realm-admin", "other-client-admin", "groups-admin")) {
+      for (Operation operation : List.of(rebuild, nodes)) {
+        HttpResponse<String> refused = call(operation, ApiTokens.of(elsewhere));
+        assertThat(refused.statusCode()).as(elsewhere + ": " + operation.key()).isEqualTo(403);
+        assertProblem(refused, elsewhere);
+      }
+    }
+    HttpResponse<String> clientAdmin = call(rebuild, ApiTokens.admin());
+    assertThat(clientAdmin.statusCode()).as(clientAdmin.body()).isNotIn(401, 403).isLessThan(500);
+  }
+
   @Test
   void refusedTokensAre401WithAReasonAndNeverLogged() throws Exception {
     Map<String, String> expectations =
@@ -259,6 +279,8 @@ class ApiSecurityIT {
             "expired", "expired",
             "other-issuer", "another issuer",
             "other-key", "signature does not verify",
+            "other-audience", "another audience",
+            "no-audience", "another audience",
             "garbage", "malformed");
     List<String> logged = new ArrayList<>();
     Handler capture =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.OidcProviderStandIn;
+import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
@@ -18,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The packaged control plane with an OIDC provider and the dashboard's sign-in on, configured only
  * through the environment as the Deployment does: a browser without a session is sent to the
  * provider's authorization endpoint, while the API stays bearer-only (401 without a token, never a
- * redirect; 200 with one the provider issued).
+ * redirect; 200 with one the provider issued for Fleetwave, with Fleetwave's client role; 401 for
+ * its tokens for another audience, 403 for a role the realm gives).
  */
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
 class DashboardSignInIT {
@@ -76,8 +79,24 @@ class DashboardSignInIT {
       String token = provider.identity().token("alice", Duration.ofMinutes(5), "viewer");
       HttpResponse<String> nodes = get(controlPlane.port, "/api/v1/nodes", token);
       assertThat(nodes.statusCode()).as(nodes.body()).isEqualTo(200);
+      // The provider's tokens for other applications, or for no one in particular, are not
+      // Fleetwave's; nor is a realm-wide role one of Fleetwave's roles.
+      Map<String, Object> viewerRole =
+          Map.of("resource_access", EmbeddedIdentity.clientRoles("fleetwave", "viewer"));
+      String noAudience = provider.identity().token("alice", Duration.ofMinutes(5), viewerRole);
+      HttpResponse<String> refused = get(controlPlane.port, "/api/v1/nodes", noAudience);
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+      assertThat(refused.body()).contains("another audience");
+      String realmViewer =
+          provider
+              .identity()
+              .token(
+                  "alice",
+                  Duration.ofMinutes(5),
+                  Map.of("aud", "fleetwave", "realm_access", Map.of("roles", List.of("viewer"))));
+      assertThat(get(controlPlane.port, "/api/v1/nodes", realmViewer).statusCode()).isEqualTo(403);
       String stranger =
-          io.fleetwave.embedded.EmbeddedIdentity.generate(provider.url())
+          EmbeddedIdentity.generate(provider.url())
               .token("mallory", Duration.ofMinutes(5), "viewer");
       assertThat(get(controlPlane.port, "/api/v1/nodes", stranger).statusCode()).isEqualTo(401);
     }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.fleetwave.events.codec.MappingPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -103,6 +104,18 @@ public final class StrictYaml {
 
   private static YamlNode node(JsonParser parser, JsonToken token) throws IOException {
     int line = line(parser);
+    if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+      // The parser hands an alias over as a string holding the anchor's name: the value it stands
+      // for would silently become that name.
+      throw new YamlException(
+          null,
+          line,
+          "",
+          "YAML aliases are not supported (*"
+              + parser.getText()
+              + "): write the value out where it is used",
+          null);
+    }
     return switch (token) {
       case START_OBJECT -> mapping(parser, line);
       case START_ARRAY -> sequence(parser, line);

@@ -82,6 +82,22 @@ class EventCodecTest {
     assertRejected(edit(j -> j.put("type", "io.fleetwave.node.registered")), "no version suffix");
   }
 
+  /**
+   * A GPU whose PCI device id is not 0x + device + vendor is refused when the record is read (it
+   * goes to the dead-letter topic), before the read model stores it: one such GPU used to make
+   * /fleet/summary answer 500 for everyone.
+   */
+  @Test
+  void rejectsAGpuWhosePciDeviceIdIsNotDeviceAndVendor() throws Exception {
+    for (String id :
+        new String[] {"x", "0", "0x", "0x2330", "0x233010DE0", "2330 10DE", "0xZZZZ10DE"}) {
+      ObjectNode json = json(envelope(inventory()));
+      ((ObjectNode) json.at("/data/gpus/0")).put("pciDeviceId", id);
+      assertRejected(
+          EventCodec.mapper().writeValueAsBytes(json), "'pciDeviceId' must be 0x and eight hex");
+    }
+  }
+
   @Test
   void rejectsAMissingSubject() {
     assertRejected(edit(j -> j.remove("subject")), "'subject'");

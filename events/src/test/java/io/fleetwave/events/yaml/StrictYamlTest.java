@@ -81,4 +81,24 @@ class StrictYamlTest {
             YamlException.class,
             e -> assertThat(e.reason()).isEqualTo("only one YAML document is allowed"));
   }
+
+  /** An alias would reach the checks as a string holding the anchor's name, not its value. */
+  @Test
+  void theTreeRefusesAliasesNamingTheLine() {
+    String[] aliased = {
+      "base: &b 4\ncount: *b\n",
+      "base: &b {a: 1}\nother:\n  - *b\n",
+      "base: &b\n  a: 1\nother:\n  <<: *b\n"
+    };
+    for (String yaml : aliased) {
+      assertThatThrownBy(() -> StrictYaml.tree(yaml))
+          .as(yaml)
+          .isInstanceOfSatisfying(
+              YamlException.class,
+              e -> {
+                assertThat(e.reason()).startsWith("YAML aliases are not supported (*b)");
+                assertThat(e.line()).isGreaterThan(1);
+              });
+    }
+  }
 }

@@ -55,16 +55,17 @@ import java.util.function.Supplier;
  *
  * <p>Replays and downgrades. A spec is applied only if its generation is at least the highest this
  * node accepted: the same generation again is the desired state read again (it converges if the
- * node drifted and is a no-op otherwise), an older one is rejected as replayed. The highest
- * accepted generation outlives agent runs in the {@link ReplayFloor} (writable hosts); where none
- * is kept (read-only hosts), the follower hands over the newest trusted spec of the topic before
- * its latest record, so an old spec re-published there is refused too. One-shot commands (ResetGpu,
- * Reprobe) follow the strict rule: the generation must be newer than the last one-shot command
- * accepted (kept in the floor as well), and a command issued before this agent run started is
- * refused, since it was meant for an earlier run (the commands topic is read from its end). A
- * record on the wrong stream, past its expiry, issued in the future beyond the clock-skew
- * tolerance, or signed by a key not trusted, and a tombstone, are refused. Every refusal gives
- * SpecRejected with its code and reason (and a log line) and changes nothing.
+ * node drifted and is a no-op otherwise), an older one is rejected as replayed, and so is the same
+ * generation with other content than this run accepted under it. The highest accepted generation
+ * outlives agent runs in the {@link ReplayFloor} (writable hosts); where none is kept (read-only
+ * hosts), the follower hands over the newest trusted spec of the topic before its latest record, so
+ * an old spec re-published there is refused too. One-shot commands (ResetGpu, Reprobe) follow the
+ * strict rule: the generation must be newer than the last one-shot command accepted (kept in the
+ * floor as well), and a command issued before this agent run started is refused, since it was meant
+ * for an earlier run (the commands topic is read from its end). A record on the wrong stream, past
+ * its expiry, issued in the future beyond the clock-skew tolerance, or signed by a key not trusted,
+ * and a tombstone, are refused. Every refusal gives SpecRejected with its code and reason (and a
+ * log line) and changes nothing.
  *
  * <p>All work of a node runs on its {@link NodeStrand}, one task at a time, on a shared pool.
  */
@@ -87,6 +88,9 @@ public final class SpecConverger implements CommandSink {
 
   // Strand only.
   private NodeSpec desired;
+  // The spec accepted at knownGeneration in this run (null before the first): a spec read again
+  // at that generation must be this one.
+  private NodeSpec acceptedAtKnown;
   private long knownGeneration;
   private long appliedGeneration;
   private long lastOneShot;
@@ -273,7 +277,24 @@ public final class SpecConverger implements CommandSink {
       return;
     }
     // The verifier refused every other kind on this stream (wrong-stream).
-    accept(((ApplyNodeSpec) command.data()).spec(), command);
+    NodeSpec spec = ((ApplyNodeSpec) command.data()).spec();
+    if (acceptedAtKnown != null
+        && spec.generation() == acceptedAtKnown.generation()
+        && !spec.equals(acceptedAtKnown)) {
+      // Read again, a generation is the same desired state; other content under it is not that
+      // state but a spec issued without a new generation, so it could never be told apart.
+      report(
+          new SpecRejected(
+              spec.generation(),
+              command.id(),
+              Rejection.REPLAYED.code(),
+              "generation "
+                  + spec.generation()
+                  + " was already accepted with other content: a changed spec needs a newer"
+                  + " generation"));
+      return;
+    }
+    accept(spec, command);
   }
 
   private void onCommand(byte[] value) {
@@ -362,6 +383,9 @@ public final class SpecConverger implements CommandSink {
     boolean newer = spec.generation() > knownGeneration;
     if (newer && !remember(() -> floor.rememberSpec(spec.generation()), command)) {
       return;
+    }
+    if (spec.generation() >= knownGeneration) {
+      acceptedAtKnown = spec;
     }
     knownGeneration = Math.max(knownGeneration, spec.generation());
     NodeSpec previous = desired;

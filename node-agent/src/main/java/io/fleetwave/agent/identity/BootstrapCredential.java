@@ -17,8 +17,8 @@ public sealed interface BootstrapCredential {
   /** The credential itself; never logged. */
   String secret();
 
-  /** A join token given as itself or as a file holding it. */
-  record JoinToken(String tokenOrFile) implements BootstrapCredential {
+  /** A join token given as itself (from the environment; never from the command line). */
+  record JoinToken(String token) implements BootstrapCredential {
     @Override
     public String field() {
       return "joinToken";
@@ -26,10 +26,20 @@ public sealed interface BootstrapCredential {
 
     @Override
     public String secret() {
-      Path file = Path.of(tokenOrFile);
-      return tokenOrFile.contains("/") || Files.isRegularFile(file)
-          ? read(file, "join token")
-          : tokenOrFile.strip();
+      return token.strip();
+    }
+  }
+
+  /** A join token in a file, read at each enrolment. */
+  record JoinTokenFile(Path file) implements BootstrapCredential {
+    @Override
+    public String field() {
+      return "joinToken";
+    }
+
+    @Override
+    public String secret() {
+      return read(file, "join token");
     }
   }
 

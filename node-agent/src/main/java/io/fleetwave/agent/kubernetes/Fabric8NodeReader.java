@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +16,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The one class of the agent that uses fabric8: a GET of one Node over the JDK's HttpClient, no
- * retries, connect and request timeouts at the bound. Only {@link NodeObject} creates it, and only
- * in a pod, so an agent off Kubernetes never loads the client.
+ * The one class of the agent that uses fabric8: a GET of one Node (or of the API server's version)
+ * over the JDK's HttpClient, no retries, connect and request timeouts at the bound. Only {@link
+ * NodeObject} creates it, and only in a pod, so an agent off Kubernetes never loads the client.
  */
-public final class Fabric8NodeReader implements NodeReader {
+public final class Fabric8NodeReader implements NodeReader, VersionReader {
   private final Config config;
 
   public Fabric8NodeReader(Config config, Duration bound) {
@@ -53,6 +54,25 @@ public final class Fabric8NodeReader implements NodeReader {
       }
       Map<String, String> labels = found.getMetadata().getLabels();
       return Optional.of(labels == null ? Map.of() : Map.copyOf(labels));
+    } catch (KubernetesClientException e) {
+      throw new NodeUnreadableException(why(e), e);
+    }
+  }
+
+  /** GET /version: readable by every authenticated client (system:public-info-viewer). */
+  @Override
+  public String gitVersion() {
+    try (KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withHttpClientFactory(new JdkHttpClientFactory())
+            .build()) {
+      VersionInfo version = client.getKubernetesVersion();
+      if (version == null || version.getGitVersion() == null) {
+        throw new NodeUnreadableException(
+            "the API server at " + config.getMasterUrl() + " told no gitVersion at /version", null);
+      }
+      return version.getGitVersion();
     } catch (KubernetesClientException e) {
       throw new NodeUnreadableException(why(e), e);
     }

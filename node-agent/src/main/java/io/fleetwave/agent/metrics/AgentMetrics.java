@@ -1,5 +1,7 @@
 package io.fleetwave.agent.metrics;
 
+import io.fleetwave.agent.health.AgentHealth;
+import io.fleetwave.agent.health.Probe;
 import io.fleetwave.agent.publish.OrderedDelivery;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.EventsDropped;
@@ -14,37 +16,61 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
- * A running agent's metrics on {@code /metrics}: what it published, what waits in its outbox, what
- * it had to drop, how long since Kafka last acknowledged, whether its GPUs are up. Read from the
- * agent as it is, never kept apart from it; the publish counters follow Kafka's acknowledgements,
- * so an event counts once even when it was sent again.
+ * A running agent's metrics on {@code /metrics}, and its probes beside them: what it published,
+ * what waits in its outbox, what it had to drop, how long since Kafka last acknowledged, whether
+ * its GPUs are up. Read from the agent as it is, never kept apart from it; the publish counters
+ * follow Kafka's acknowledgements, so an event counts once even when it was sent again.
  */
 public final class AgentMetrics implements AutoCloseable {
   private static final String PREFIX = "fleetwave_agent_";
 
   private final HTTPServer server;
+  private final PrometheusRegistry registry;
 
-  private AgentMetrics(HTTPServer server) {
+  private AgentMetrics(HTTPServer server, PrometheusRegistry registry) {
     this.server = server;
+    this.registry = registry;
   }
 
   /**
-   * Registers the metrics of this run and starts serving them.
+   * Starts serving, at the very start of the agent: its probes at once ({@link Probe}'s paths, on
+   * the Prometheus server's default handler: one port, one server), {@code /metrics} from {@link
+   * #track} on.
    *
-   * @param delivery the run's delivery (its outbox and Kafka's acknowledgements)
-   * @param gpusUp whether the GPUs are up now
    * @param port 0 for any free port ({@link #port()} tells which)
    * @throws UncheckedIOException naming the address when the port cannot be bound
    */
-  public static AgentMetrics serve(
-      OrderedDelivery delivery, BooleanSupplier gpusUp, String address, int port, Clock clock) {
+  public static AgentMetrics serve(AgentHealth health, String address, int port) {
+    Objects.requireNonNull(health, "health");
+    PrometheusRegistry registry = new PrometheusRegistry();
+    try {
+      return new AgentMetrics(
+          HTTPServer.builder()
+              .hostname(address)
+              .port(port)
+              .registry(registry)
+              .defaultHandler(new ProbeHandler(health))
+              .buildAndStart(),
+          registry);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot serve metrics on " + address + ":" + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Registers the metrics of this run.
+   *
+   * @param delivery the run's delivery (its outbox and Kafka's acknowledgements)
+   * @param gpusUp whether the GPUs are up now
+   */
+  public void track(OrderedDelivery delivery, BooleanSupplier gpusUp, Clock clock) {
     Objects.requireNonNull(delivery, "delivery");
     Objects.requireNonNull(gpusUp, "gpusUp");
-    PrometheusRegistry registry = new PrometheusRegistry();
+    Instant tracked = clock.instant();
     Counter published =
         Counter.builder()
             .name(PREFIX + "events_published_total")
@@ -56,14 +82,12 @@ public final class AgentMetrics implements AutoCloseable {
             .name(PREFIX + "events_dropped_total")
             .help("Events dropped while the outbox was full, as declared by EventsDropped")
             .register(registry);
-    AtomicReference<Instant> lastAcknowledged = new AtomicReference<>(clock.instant());
     delivery.onAcknowledged(
         (Envelope<NodeEvent> envelope) -> {
           published.labelValues(envelope.type()).inc();
           if (envelope.data() instanceof EventsDropped gap) {
             dropped.inc(gap.count());
           }
-          lastAcknowledged.set(clock.instant());
         });
     GaugeWithCallback.builder()
         .name(PREFIX + "outbox_events")
@@ -81,20 +105,15 @@ public final class AgentMetrics implements AutoCloseable {
         .callback(
             callback ->
                 callback.call(
-                    Duration.between(lastAcknowledged.get(), clock.instant()).toMillis() / 1000.0))
+                    Duration.between(delivery.lastAcknowledged().orElse(tracked), clock.instant())
+                            .toMillis()
+                        / 1000.0))
         .register(registry);
     GaugeWithCallback.builder()
         .name(PREFIX + "gpus_ready")
         .help("1 when the GPUs are up, 0 while the driver is awaited")
         .callback(callback -> callback.call(gpusUp.getAsBoolean() ? 1 : 0))
         .register(registry);
-    try {
-      return new AgentMetrics(
-          HTTPServer.builder().hostname(address).port(port).registry(registry).buildAndStart());
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot serve metrics on " + address + ":" + port + ": " + e.getMessage(), e);
-    }
   }
 
   /** The port bound, the chosen one when 0 was asked. */

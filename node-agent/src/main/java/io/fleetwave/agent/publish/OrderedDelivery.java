@@ -59,6 +59,7 @@ public final class OrderedDelivery implements AutoCloseable {
   private Instant lastDepthLog;
   private long deliveredInBacklog;
   private volatile Consumer<Envelope<NodeEvent>> onAcknowledged = envelope -> {};
+  private volatile Instant lastAcknowledged;
 
   /**
    * @param executor where sends and retries run (never the producer's I/O thread); {@link
@@ -127,6 +128,14 @@ public final class OrderedDelivery implements AutoCloseable {
   }
 
   /**
+   * When Kafka last acknowledged an event of this delivery; empty until the first one. Read by the
+   * agent's readiness (publishing) and metrics.
+   */
+  public Optional<Instant> lastAcknowledged() {
+    return Optional.ofNullable(lastAcknowledged);
+  }
+
+  /**
    * Told of every event Kafka acknowledged, once, after it left the outbox (metrics); must not
    * block: it runs on the delivery executor.
    */
@@ -180,6 +189,7 @@ public final class OrderedDelivery implements AutoCloseable {
         return;
       }
       outbox.removeHead();
+      lastAcknowledged = clock.instant();
       if (backlogSince != null) {
         deliveredInBacklog++;
       }

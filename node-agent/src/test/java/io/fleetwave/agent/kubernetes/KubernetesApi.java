@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -73,6 +74,18 @@ public final class KubernetesApi implements AutoCloseable {
                         + " \"nodes\"")
                 .build())
         .always();
+    return this;
+  }
+
+  /** GET /version answers as an API server of this version does (e.g. 1, 29, v1.29.4). */
+  public KubernetesApi version(String major, String minor, String gitVersion) {
+    server.setVersionInfo(
+        new VersionInfo.Builder()
+            .withMajor(major)
+            .withMinor(minor)
+            .withGitVersion(gitVersion)
+            .withPlatform("linux/amd64")
+            .build());
     return this;
   }
 

@@ -489,6 +489,13 @@ class SpecFollowingIT {
     Instant now = Instant.now();
     GpuSpec other = new GpuSpec(0, true, Map.of("7g.141gb", 1), 0, Map.of());
 
+    // Validly signed and fresh, but the generation the node accepted with other content: a
+    // changed spec comes with a newer generation, so this is not the desired state read again.
+    control.desired(spec(name, 1, other));
+    awaitRejected(name, "replayed", 1);
+    assertThat(log.of(name, SpecRejected.class).getLast().reason())
+        .contains("already accepted with other content");
+
     CommandSigner impostor = CommandSigner.generate();
     control.send(
         Topics.NODE_DESIRED,
@@ -534,6 +541,9 @@ class SpecFollowingIT {
         .noneMatch(e -> e instanceof SpecAccepted a && a.generation() > 1 && a.generation() < 10)
         .noneMatch(e -> e instanceof SpecAccepted a && a.generation() == 10)
         .noneMatch(e -> e instanceof StepStarted s && s.generation() > 1);
+    assertThat(events)
+        .filteredOn(e -> e instanceof SpecAccepted a && a.generation() == 1)
+        .hasSize(1);
     assertThat(log.of(name, SpecRejected.class))
         .allSatisfy(r -> assertThat(r.commandId()).isNotNull());
   }

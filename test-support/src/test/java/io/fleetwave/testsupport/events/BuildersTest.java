@@ -83,7 +83,7 @@ class BuildersTest {
             3,
             "GPU-x",
             "0000:01:00.0",
-            "0x1",
+            "0x20B510DE",
             "P",
             10,
             true,

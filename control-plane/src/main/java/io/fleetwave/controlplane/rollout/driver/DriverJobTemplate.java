@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
  * The batch/v1 Job a {@code kubernetes-job} driver executor creates per node, read from {@code
  * fleetwave.rollout.driver-job.template}: YAML with {@code ${NAME}} placeholders (see {@link
  * #PLACEHOLDERS}), each replaced verbatim by the request's value. Values are restricted to
- * characters that need no YAML quoting ({@link #SAFE_VALUE}); an empty value (e.g. {@code ${IMAGE}}
- * for a host package) reads as null unless the template quotes it.
+ * characters that need no YAML quoting ({@link #SAFE_VALUE}) and may not start with {@code -} (an
+ * option to the command it is passed to); an empty value (e.g. {@code ${IMAGE}} for a host package)
+ * reads as null unless the template quotes it.
  *
  * <p>Checked once at load: the file must be readable, use only known placeholders, and render to a
  * batch/v1 Job with at least one container; any fault names the file.
@@ -139,6 +140,16 @@ public final class DriverJobTemplate {
                     + "' has characters a Job template cannot take unquoted (allowed: "
                     + SAFE_VALUE.pattern()
                     + ")");
+          }
+          if (value.startsWith("-")) {
+            // Templates pass values to commands (args, env read by scripts): a leading - would
+            // make the value an option of the command it is given to.
+            throw new IllegalArgumentException(
+                "value of ${"
+                    + name
+                    + "} '"
+                    + value
+                    + "' must not start with '-' (a command would read it as an option)");
           }
         });
     return values;

@@ -238,6 +238,21 @@ public class KubernetesJobDriverExecutorTest {
         .hasMessageContaining("${NODE}");
   }
 
+  /**
+   * A template passes values to commands ({@code args}): one starting with - reads as an option.
+   */
+  @Test
+  void aValueThatWouldReadAsAnOptionIsRefusedNamingThePlaceholder() throws IOException {
+    for (String node : List.of("-", "--force", "-rf")) {
+      DriverChangeRequest request = request("r:option:1", node);
+      assertThatThrownBy(() -> executor(NAMESPACE).request(request).await().atMost(BOUND))
+          .as(node)
+          .isInstanceOf(DriverChangeException.class)
+          .hasMessageContaining("${NODE}")
+          .hasMessageContaining("must not start with '-'");
+    }
+  }
+
   @Test
   // "try": the server socket is closed early on purpose, so that the acceptor thread ends
   // before it is joined; the resource's own close afterwards does nothing.
