@@ -21,6 +21,7 @@ import io.fleetwave.agent.hostclients.SystemdReboot;
 import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
 import io.fleetwave.agent.identity.EnrolmentRefusedException;
+import io.fleetwave.agent.identity.NodeIdentity;
 import io.fleetwave.agent.identity.NodeNameClaim;
 import io.fleetwave.agent.kafka.KafkaRefusal;
 import io.fleetwave.agent.kubernetes.ApiServerVersion;
@@ -37,7 +38,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.security.CommandVerifier;
-import io.fleetwave.events.security.NodeEventSigner;
+import io.fleetwave.events.security.EnrolledKey;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -136,8 +137,12 @@ public final class AgentMain {
     Optional<CompletableFuture<EventPublisher>> publisher = kafka.map(AgentMain::startPublisher);
     health.starting("probing the host");
     HostFacts facts = probe(options);
+    // Started early only without an identity: with one, the read needs the node's own keys, which
+    // enrolment gives (HostPublishing starts it then).
     Optional<CompletableFuture<OptionalLong>> lastEpoch =
-        kafka.filter(k -> HostPublishing.readsTopic(facts)).map(k -> startEpochRead(k, facts));
+        kafka
+            .filter(k -> HostPublishing.readsTopic(facts) && options.controlPlane().isEmpty())
+            .map(k -> startEpochRead(k, facts, Optional.empty()));
     health.starting("reading the Node object");
     Placement placement =
         Placement.of(
@@ -189,7 +194,7 @@ public final class AgentMain {
    * Without one the events are unsigned, and a control plane that requires node identity (the
    * production default) dead-letters them.
    */
-  private static Optional<NodeEventSigner> identity(
+  private static Optional<NodeIdentity> identity(
       AgentOptions options, HostFacts facts, String node, AgentHealth health)
       throws InterruptedException {
     if (options.controlPlane().isEmpty()) {
@@ -223,18 +228,18 @@ public final class AgentMain {
         facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
     String controlPlane = options.controlPlane().get();
     health.enrolling(controlPlane);
-    NodeEventSigner key;
+    NodeIdentity identity;
     try {
-      key =
+      identity =
           new Enrolment(URI.create(controlPlane), credential, ENROLMENT_PATIENCE)
-              .establish(node, stateDirectory);
+              .establishIdentity(node, stateDirectory);
     } catch (EnrolmentRefusedException refused) {
       throw credential instanceof BootstrapCredential.ServiceAccountToken token
           ? explained(refused, token)
           : refused;
     }
-    health.enrolled(key.keyId(), controlPlane);
-    return Optional.of(key);
+    health.enrolled(identity.key().keyId(), controlPlane);
+    return Optional.of(identity);
   }
 
   /**
@@ -388,7 +393,7 @@ public final class AgentMain {
 
   /** The node's newest epoch on the topic (read-only host, or no epoch kept), on its own thread. */
   private static CompletableFuture<OptionalLong> startEpochRead(
-      KafkaClients kafka, HostFacts facts) {
+      KafkaClients kafka, HostFacts facts, Optional<Map<String, EnrolledKey>> ownKeys) {
     return CompletableFuture.supplyAsync(
         () ->
             LastEpochOnTopic.find(
@@ -396,7 +401,8 @@ public final class AgentMain {
                 Topics.NODE_EVENTS,
                 facts.hostname(),
                 kafka.overrides(),
-                Duration.ofSeconds(10)),
+                Duration.ofSeconds(10),
+                ownKeys),
         task -> Thread.ofPlatform().daemon().name("kafka-epoch-read").start(task));
   }
 
@@ -446,8 +452,8 @@ public final class AgentMain {
     health.starting("waiting for Kafka to serve " + Topics.NODE_EVENTS);
     try (EventPublisher publisher = awaited(startedPublisher)) {
       NodeRegistered registered = registered(first, placement);
-      identity(options, facts, registered.hostname(), health)
-          .ifPresent(key -> publisher.signAs(registered.hostname(), key));
+      Optional<NodeIdentity> identity = identity(options, facts, registered.hostname(), health);
+      identity.ifPresent(id -> publisher.signAs(registered.hostname(), id.key()));
       Optional<GpuBackend> openedNow =
           first instanceof DriverWait.Opened opened ? Optional.of(opened.gpus()) : Optional.empty();
       openedNow.ifPresent(gpus::set);
@@ -466,7 +472,12 @@ public final class AgentMain {
                   publisher,
                   options.spoolBytes(),
                   options.memoryQueueBytes(),
-                  () -> awaited(lastEpoch.orElseGet(() -> startEpochRead(kafka, facts)))));
+                  () ->
+                      awaited(
+                          lastEpoch.orElseGet(
+                              () ->
+                                  startEpochRead(
+                                      kafka, facts, identity.map(NodeIdentity::ownKeys))))));
       health.starting("publishing the registration and the inventory");
       agent.start();
       health.running(

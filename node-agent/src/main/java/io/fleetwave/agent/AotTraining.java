@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
@@ -70,7 +71,8 @@ public final class AotTraining {
       publisher.close(Duration.ZERO);
     }
     try {
-      LastEpochOnTopic.find(NOWHERE, Topics.NODE_EVENTS, registered.hostname(), Map.of(), BOUND);
+      LastEpochOnTopic.find(
+          NOWHERE, Topics.NODE_EVENTS, registered.hostname(), Map.of(), BOUND, Optional.empty());
     } catch (RuntimeException expected) {
       // The same: the consumer's path up to the broker is loaded.
     }

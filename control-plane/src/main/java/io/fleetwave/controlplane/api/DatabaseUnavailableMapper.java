@@ -17,7 +17,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  */
 public class DatabaseUnavailableMapper {
   private static final Logger LOG = Logger.getLogger(DatabaseUnavailableMapper.class);
-  static final int RETRY_AFTER_S = 5;
+  public static final int RETRY_AFTER_S = 5;
 
   @ServerExceptionMapper({VertxException.class, IOException.class, CompletionException.class})
   public Response unavailable(Exception e) {

@@ -1,7 +1,9 @@
 package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.identity.EnrolmentRefusedException;
+import io.fleetwave.controlplane.identity.EnrolmentThrottledException;
 import io.fleetwave.controlplane.identity.InvalidEnrolmentException;
+import io.fleetwave.controlplane.identity.NodeNotRevokedException;
 import io.fleetwave.controlplane.security.SigningKeyMissingException;
 import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.InvalidSpecException;
@@ -55,6 +57,24 @@ public class DomainProblemMapper {
   public Response enrolmentRefused(EnrolmentRefusedException e) {
     return ProblemMapper.render(
         new ProblemException(401, "enrolment-refused", "Unauthorized", e.getMessage()));
+  }
+
+  /** Too many enrolment attempts: 429, and when the next one may be made. */
+  @ServerExceptionMapper
+  public Response enrolmentThrottled(EnrolmentThrottledException e) {
+    long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
+    return Response.fromResponse(
+            ProblemMapper.render(
+                new ProblemException(
+                    429, "too-many-enrolments", "Too Many Requests", e.getMessage())))
+        .header("Retry-After", seconds)
+        .build();
+  }
+
+  @ServerExceptionMapper
+  public Response notRevoked(NodeNotRevokedException e) {
+    return ProblemMapper.render(
+        new ProblemException(409, "node-not-revoked", "Conflict", e.getMessage()));
   }
 
   @ServerExceptionMapper

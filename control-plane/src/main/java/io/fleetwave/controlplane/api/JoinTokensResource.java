@@ -35,8 +35,8 @@ public class JoinTokensResource {
       summary = "Create a one-time join token for a host outside Kubernetes",
       description =
           "The token (<id>.<secret>) is shown once; only the hash of its secret is stored. It"
-              + " enrolls one node once, before it expires (default 24 h); given a node name, only"
-              + " that node.")
+              + " enrolls the node it names (node is required), once, before it expires (default"
+              + " 24 h).")
   public Uni<JoinTokenCreated> create(JoinTokenRequest request) {
     return actor
         .subject()

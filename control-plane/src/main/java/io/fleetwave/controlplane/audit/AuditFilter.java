@@ -1,19 +1,25 @@
 package io.fleetwave.controlplane.audit;
 
+import io.fleetwave.controlplane.api.DatabaseUnavailableMapper;
 import io.fleetwave.controlplane.api.Problem;
 import io.fleetwave.controlplane.security.CurrentActor;
+import io.fleetwave.controlplane.security.Roles;
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
@@ -21,8 +27,15 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * endpoint) in the audit log: the token's subject, the time, the operation and the request's path
  * and query, the status and the outcome ("accepted", or the problem's detail). Refused requests of
  * a known caller (403, 409, 422...) are recorded too; a request without a valid token (401) has no
- * actor and is not. An audit entry that cannot be written is logged and does not change the answer:
- * the change itself has already happened.
+ * actor and is not.
+ *
+ * <p>An admin-only operation (MIG config import, projection rebuild, join tokens, revoking and
+ * re-admitting a node, re-signing the specs) is recorded before it runs too: an entry with status 0
+ * and outcome {@code requested}, and the operation runs only once that entry is stored. If it
+ * cannot be stored the request is refused with 503, so no admin operation takes effect unaudited
+ * (fail closed). The entry of the answer follows as for any change; one that cannot be written is
+ * logged and does not change the answer, because the change has already happened and its request
+ * entry stands.
  */
 public class AuditFilter {
   private static final Logger LOG = Logger.getLogger(AuditFilter.class);
@@ -37,6 +50,86 @@ public class AuditFilter {
   public AuditFilter(CurrentActor actor, AuditLog log) {
     this.actor = actor;
     this.log = log;
+  }
+
+  /** Records an admin-only operation before it runs; refuses it (503) if that cannot be done. */
+  @ServerRequestFilter
+  public Uni<Response> recordAdminRequest(ContainerRequestContext request, ResourceInfo resource) {
+    if (READS.contains(request.getMethod()) || !adminOnly(resource)) {
+      return Uni.createFrom().nullItem();
+    }
+    Uni<Response> recorded = adminRequestEntry(request, resource);
+    if (Context.isOnEventLoopThread()) {
+      return recorded;
+    }
+    // A blocking endpoint's worker thread: Hibernate Reactive runs on a Vert.x context only.
+    try {
+      return Uni.createFrom().item(VertxContextSupport.subscribeAndAwait(() -> recorded));
+    } catch (Throwable e) {
+      LOG.errorf(
+          "admin operation %s refused: its audit entry could not be written: %s",
+          target(request), e);
+      return Uni.createFrom().item(auditUnavailable());
+    }
+  }
+
+  private Uni<Response> adminRequestEntry(ContainerRequestContext request, ResourceInfo resource) {
+    return actor
+        .subjectInRole(Roles.ADMIN)
+        .chain(
+            subject -> {
+              if (subject.isEmpty()) {
+                // Not an admin: the role check refuses it, and the answer's entry records that.
+                return Uni.createFrom().<Response>nullItem();
+              }
+              AuditEntry entry = new AuditEntry();
+              entry.at = clock.instant();
+              entry.actor = subject.get();
+              entry.action = request.getMethod() + " " + template(resource);
+              entry.target = clip(target(request));
+              entry.status = 0;
+              entry.outcome = "requested";
+              return log.append(entry)
+                  .ifNoItem()
+                  .after(WRITE_BOUND)
+                  .fail()
+                  .replaceWith((Response) null)
+                  .onFailure()
+                  .recoverWithItem(
+                      e -> {
+                        LOG.errorf(
+                            "admin operation %s %s refused: its audit entry could not be written:"
+                                + " %s",
+                            entry.action, entry.target, e);
+                        return auditUnavailable();
+                      });
+            });
+  }
+
+  private static Response auditUnavailable() {
+    return Response.status(503)
+        .type(Problem.MEDIA_TYPE)
+        .header("Retry-After", DatabaseUnavailableMapper.RETRY_AFTER_S)
+        .entity(
+            new Problem(
+                URI.create("https://fleetwave.io/problems/audit-unavailable"),
+                "Service unavailable",
+                503,
+                "the audit log cannot be written, so admin operations are refused until it can"
+                    + " (nothing was changed); try again shortly"))
+        .build();
+  }
+
+  /** Whether only admins may call the operation (its roles, else its class's, are just admin). */
+  static boolean adminOnly(ResourceInfo resource) {
+    if (resource == null || resource.getResourceMethod() == null) {
+      return false;
+    }
+    RolesAllowed roles = resource.getResourceMethod().getAnnotation(RolesAllowed.class);
+    if (roles == null) {
+      roles = resource.getResourceClass().getAnnotation(RolesAllowed.class);
+    }
+    return roles != null && Set.of(roles.value()).equals(Set.of(Roles.ADMIN));
   }
 
   @ServerResponseFilter

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +41,24 @@ public interface NodeIdentityConfig {
 
   /** The audiences the agent's projected service-account token must carry, if any. */
   Optional<List<String>> tokenAudiences();
+
+  /**
+   * Enrolment attempts one source address may make at once, refilled at this many per {@link
+   * #enrolmentRatePeriod()}; more are answered 429 with Retry-After. Per replica.
+   */
+  @WithDefault("20")
+  @Min(1)
+  int enrolmentsPerSource();
+
+  /** Enrolment attempts for one node name, as {@link #enrolmentsPerSource()}. */
+  @WithDefault("6")
+  @Min(1)
+  int enrolmentsPerNode();
+
+  /** The period the enrolment limits refill over. */
+  @WithDefault("1m")
+  @DurationMin(seconds = 1)
+  Duration enrolmentRatePeriod();
 
   /** Bound on each database call of an enrolment and on reading keys. */
   @WithDefault("10s")

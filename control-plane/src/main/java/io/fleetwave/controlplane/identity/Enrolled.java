@@ -1,6 +1,22 @@
 package io.fleetwave.controlplane.identity;
 
 import java.time.Instant;
+import java.util.List;
 
-/** A node's key, enrolled: what the agent is told and the node_keys row records. */
-public record Enrolled(String node, String keyId, String credential, Instant enrolledAt) {}
+/**
+ * A node's key, enrolled: what the agent is told and the node_keys row records.
+ *
+ * @param nodeKeys every key of the node that is not revoked, this one included: an agent that keeps
+ *     nothing on its host (read-only root) checks with them which records of the topic its own
+ *     earlier runs signed, before it takes its last epoch from them
+ */
+public record Enrolled(
+    String node, String keyId, String credential, Instant enrolledAt, List<NodeKey> nodeKeys) {
+
+  /** One enrolled public key of the node (X.509 PEM). */
+  public record NodeKey(String keyId, String publicKey) {}
+
+  public Enrolled {
+    nodeKeys = List.copyOf(nodeKeys);
+  }
+}

@@ -5,6 +5,6 @@ import java.time.Instant;
 /**
  * A new join token, shown once: only its id and the hash of its secret are stored.
  *
- * @param node the node it may enroll, or null for any
+ * @param node the only node it may enroll
  */
 public record JoinTokenCreated(String token, String id, String node, Instant expiresAt) {}

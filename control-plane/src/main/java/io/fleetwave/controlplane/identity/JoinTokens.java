@@ -86,7 +86,17 @@ final class JoinTokens {
                 return refused("join token " + id + " expired at " + expires.toInstant());
               }
               String boundTo = row.getString("node");
-              if (boundTo != null && !boundTo.equals(node)) {
+              if (boundTo == null) {
+                // Made before tokens had to name their node: it would enroll any name.
+                return refused(
+                    "join token "
+                        + id
+                        + " names no node, so it could enroll a key for any node, one already"
+                        + " enrolled included; create a join token for node '"
+                        + node
+                        + "' instead");
+              }
+              if (!boundTo.equals(node)) {
                 return refused("join token " + id + " is for node '" + boundTo + "'");
               }
               return tx.preparedQuery(

@@ -5,11 +5,13 @@ import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeKeyId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
 
 /**
  * Enrolls node keys against a bootstrap credential (a one-time join token, or a Kubernetes
@@ -22,26 +24,70 @@ public class NodeEnrolment {
   private static final Pattern NODE_NAME =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
+  /** A join token's id, the part before the dot: what the audit log may name. */
+  private static final Pattern JOIN_TOKEN_ID = Pattern.compile("([a-z0-9]{6})\\..*");
+
+  private static final Logger LOG = Logger.getLogger(NodeEnrolment.class);
+
   private final Pool pool;
   private final ServiceAccountReview serviceAccounts;
+  private final EnrolmentRateLimit limit;
   private final NodeIdentityConfig config;
   private final Clock clock = Clock.systemUTC();
 
-  public NodeEnrolment(Pool pool, ServiceAccountReview serviceAccounts, NodeIdentityConfig config) {
+  public NodeEnrolment(
+      Pool pool,
+      ServiceAccountReview serviceAccounts,
+      EnrolmentRateLimit limit,
+      NodeIdentityConfig config) {
     this.pool = pool;
     this.serviceAccounts = serviceAccounts;
+    this.limit = limit;
     this.config = config;
   }
 
   /**
+   * Enrolls the node's key if its credential allows it; every attempt is logged and audited (see
+   * {@link EnrolmentAudit}), and bounded per source and per node ({@link EnrolmentRateLimit}).
+   *
+   * @param source the caller's address
+   * @throws EnrolmentThrottledException (failed Uni) when the source or the node made too many
+   *     attempts (logged, not audited: an audit row per attempt is what a flood must not cost)
    * @throws EnrolmentRefusedException (failed Uni) when the credential does not allow it
    * @throws InvalidEnrolmentException (failed Uni) when the request is malformed
    */
-  public Uni<Enrolled> enroll(String node, EnrolmentRequest request) {
+  public Uni<Enrolled> enroll(String node, EnrolmentRequest request, String source) {
+    try {
+      limit.takeForSource(source);
+      checkNodeName(node);
+      limit.takeForNode(node);
+    } catch (EnrolmentThrottledException e) {
+      if (e.first()) {
+        LOG.warnf(
+            "enrolment of node '%s' from %s refused (429): %s (further refusals are not logged"
+                + " until an attempt is allowed again)",
+            node, source, e.getMessage());
+      }
+      return Uni.createFrom().failure(e);
+    } catch (InvalidEnrolmentException e) {
+      LOG.warnf("enrolment from %s refused (400): %s", source, e.getMessage());
+      return Uni.createFrom().failure(e);
+    }
+    EnrolmentAudit.Attempt attempt =
+        new EnrolmentAudit.Attempt(node, source, credentialOf(request), clock.instant());
+    return attempt(attempt, request)
+        .ifNoItem()
+        .after(config.timeout())
+        .failWith(() -> new IllegalStateException("enrolment did not finish within the bound"))
+        .onFailure()
+        .call(e -> auditRefusal(attempt, e));
+  }
+
+  private Uni<Enrolled> attempt(EnrolmentAudit.Attempt attempt, EnrolmentRequest request) {
+    String node = attempt.node();
     return Uni.createFrom()
         .deferred(
             () -> {
-              checkNodeName(node);
               boolean join = present(request == null ? null : request.joinToken());
               boolean account = present(request == null ? null : request.serviceAccountToken());
               if (!join && !account) {
@@ -63,51 +109,122 @@ public class NodeEnrolment {
               } catch (IllegalArgumentException e) {
                 throw new InvalidEnrolmentException(e.getMessage());
               }
-              Instant now = clock.instant();
-              return join
-                  ? enrollWithJoinToken(node, request.joinToken().strip(), pem, keyId, now)
-                  : serviceAccounts
-                      .nodeOf(request.serviceAccountToken().strip(), node)
-                      .chain(credential -> store(pool, node, pem, keyId, credential, now));
-            })
+              Instant now = attempt.at();
+              if (join) {
+                String token = request.joinToken().strip();
+                return pool.withTransaction(
+                    tx ->
+                        admitted(tx, node)
+                            .chain(() -> JoinTokens.consume(tx, token, node, now))
+                            .chain(credential -> store(tx, attempt, pem, keyId, credential)));
+              }
+              // The TokenReview call is made before the transaction, which it would hold open.
+              return serviceAccounts
+                  .nodeOf(request.serviceAccountToken().strip(), node)
+                  .chain(
+                      credential ->
+                          pool.withTransaction(
+                              tx ->
+                                  admitted(tx, node)
+                                      .chain(() -> store(tx, attempt, pem, keyId, credential))));
+            });
+  }
+
+  /**
+   * A refused or failed attempt's audit entry, in its own statement (the refusal rolled back
+   * anything it had begun). If it cannot be written, that is logged and the caller still gets the
+   * refusal: nothing was changed.
+   */
+  private Uni<Void> auditRefusal(EnrolmentAudit.Attempt attempt, Throwable failure) {
+    int status =
+        switch (failure) {
+          case EnrolmentRefusedException refused -> 401;
+          case InvalidEnrolmentException invalid -> 400;
+          default -> 500;
+        };
+    return EnrolmentAudit.refused(pool, attempt, status, String.valueOf(failure.getMessage()))
         .ifNoItem()
         .after(config.timeout())
-        .failWith(() -> new IllegalStateException("enrolment did not finish within the bound"));
+        .fail()
+        .onFailure()
+        .invoke(
+            e ->
+                LOG.errorf(
+                    "audit entry of the refused enrolment of node '%s' not written: %s",
+                    attempt.node(), e))
+        .onFailure()
+        .recoverWithNull();
   }
 
-  private Uni<Enrolled> enrollWithJoinToken(
-      String node, String token, String pem, String keyId, Instant now) {
-    return pool.withTransaction(
-        tx ->
-            JoinTokens.consume(tx, token, node, now)
-                .chain(credential -> store(tx, node, pem, keyId, credential, now)));
+  /** The credential's kind and subject as the audit log names it: never the secret. */
+  private static String credentialOf(EnrolmentRequest request) {
+    if (request != null && present(request.joinToken())) {
+      var id = JOIN_TOKEN_ID.matcher(request.joinToken().strip());
+      return id.matches() ? "join token " + id.group(1) : "join token (malformed)";
+    }
+    if (request != null && present(request.serviceAccountToken())) {
+      return "service-account token (not authenticated)";
+    }
+    return "no credential";
   }
 
-  private static Uni<Enrolled> store(
-      io.vertx.mutiny.sqlclient.SqlClient sql,
-      String node,
-      String pem,
-      String keyId,
-      String credential,
-      Instant now) {
-    return NodeKeyStore.enroll(sql, keyId, node, pem, credential, now)
+  /**
+   * Refuses a revoked node, whatever its credential: revocation applies to the node, not only to
+   * the keys it had, until an admin re-admits it. Takes the node's lock for the transaction.
+   */
+  private static Uni<Void> admitted(SqlClient tx, String node) {
+    return NodeKeyStore.lockNode(tx, node)
+        .chain(() -> NodeKeyStore.revocation(tx, node))
         .map(
+            revoked -> {
+              if (revoked != null) {
+                throw new EnrolmentRefusedException(
+                    "node '"
+                        + node
+                        + "' was revoked at "
+                        + revoked.revokedAt()
+                        + " by "
+                        + revoked.revokedBy()
+                        + "; it enrolls again only after an admin re-admits it (POST"
+                        + " /api/v1/nodes/"
+                        + node
+                        + "/enrolment/readmission)");
+              }
+              return null;
+            });
+  }
+
+  /** Stores the key and its audit entry in the same transaction. */
+  private static Uni<Enrolled> store(
+      SqlClient tx, EnrolmentAudit.Attempt attempt, String pem, String keyId, String credential) {
+    return NodeKeyStore.enroll(tx, keyId, attempt.node(), pem, credential, attempt.at())
+        .invoke(
             conflict -> {
               if (conflict != null) {
                 throw new EnrolmentRefusedException(conflict);
               }
-              return new Enrolled(node, keyId, credential, now);
-            });
+            })
+        .chain(() -> NodeKeyStore.validKeys(tx, attempt.node()))
+        .map(keys -> new Enrolled(attempt.node(), keyId, credential, attempt.at(), keys))
+        .call(enrolled -> EnrolmentAudit.accepted(tx, attempt, enrolled));
   }
 
-  /** A one-time join token, valid for the lifetime (the configured default when null). */
+  /**
+   * A one-time join token for one node, valid for the lifetime (the configured default when null).
+   * A token must name its node: one that enrolled any name would let its holder enroll a key for a
+   * node that already has one (and sign that node's events), or claim a Kubernetes node's name
+   * before its agent enrolls.
+   */
   public Uni<JoinTokenCreated> createJoinToken(JoinTokenRequest request, String actor) {
-    String node = request == null || !present(request.node()) ? null : request.node().strip();
-    if (node != null) {
-      checkNodeName(node);
+    if (request == null || !present(request.node())) {
+      throw new InvalidEnrolmentException(
+          "node is missing: a join token enrolls the one node it names (e.g. {\"node\":"
+              + " \"gpu-17\"}); create one per host");
     }
+    String node = request.node().strip();
+    checkNodeName(node);
     Duration lifetime =
-        request == null || request.lifetimeSeconds() == null
+        request.lifetimeSeconds() == null
             ? config.joinTokenLifetime()
             : Duration.ofSeconds(request.lifetimeSeconds());
     if (lifetime.isNegative()
@@ -124,10 +241,35 @@ public class NodeEnrolment {
         .map(c -> new JoinTokenCreated(c.token(), c.id(), c.node(), c.expiresAt()));
   }
 
-  /** Revokes every key of the node: from the next batch on, nothing it signed is accepted. */
+  /**
+   * Revokes the node: every key it enrolled, and every later enrolment for it, by any credential,
+   * until an admin re-admits it. From the next batch on nothing it signed is accepted.
+   */
   public Uni<Revoked> revoke(String node, String actor) {
-    return NodeKeyStore.revoke(pool, node, actor, clock.instant())
+    checkNodeName(node);
+    return pool.withTransaction(
+            tx ->
+                NodeKeyStore.lockNode(tx, node)
+                    .chain(() -> NodeKeyStore.revoke(tx, node, actor, clock.instant())))
         .map(count -> new Revoked(node, count));
+  }
+
+  /**
+   * Admits a revoked node again, so that it may enroll a new key with a new credential.
+   *
+   * @throws NodeNotRevokedException (failed Uni) when the node is not revoked
+   */
+  public Uni<Readmitted> readmit(String node) {
+    checkNodeName(node);
+    return pool.withTransaction(
+            tx -> NodeKeyStore.lockNode(tx, node).chain(() -> NodeKeyStore.readmit(tx, node)))
+        .map(
+            ended -> {
+              if (ended == null) {
+                throw new NodeNotRevokedException(node);
+              }
+              return new Readmitted(node, ended.revokedAt(), ended.revokedBy());
+            });
   }
 
   private static void checkNodeName(String node) {

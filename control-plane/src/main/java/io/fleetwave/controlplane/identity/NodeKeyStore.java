@@ -8,8 +8,10 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
@@ -69,6 +71,24 @@ public final class NodeKeyStore {
                         .map(rows -> conflict(rows.iterator().next(), keyId, node)));
   }
 
+  /** The node's keys that are not revoked, oldest first. */
+  static Uni<List<Enrolled.NodeKey>> validKeys(SqlClient sql, String node) {
+    return sql.preparedQuery(
+            "SELECT key_id, public_key FROM node_keys WHERE node = $1 AND revoked_at IS NULL"
+                + " ORDER BY enrolled_at, key_id")
+        .execute(Tuple.of(node))
+        .map(
+            rows -> {
+              List<Enrolled.NodeKey> keys = new ArrayList<>();
+              rows.forEach(
+                  row ->
+                      keys.add(
+                          new Enrolled.NodeKey(
+                              row.getString("key_id"), row.getString("public_key"))));
+              return keys;
+            });
+  }
+
   private static String conflict(Row existing, String keyId, String node) {
     if (!existing.getString("node").equals(node)) {
       return "key " + keyId + " is enrolled by another node";
@@ -79,12 +99,62 @@ public final class NodeKeyStore {
     return null;
   }
 
-  /** Revokes every key of the node; the number of keys it revoked. */
-  static Uni<Integer> revoke(SqlClient sql, String node, String actor, Instant at) {
-    return sql.preparedQuery(
-            "UPDATE node_keys SET revoked_at = $2, revoked_by = $3"
-                + " WHERE node = $1 AND revoked_at IS NULL")
+  /**
+   * Serializes enrolment, revocation and re-admission of one node: each runs in a transaction that
+   * first takes this lock, so a key cannot slip in between a revocation's marking of the node and
+   * of its keys.
+   */
+  static Uni<Void> lockNode(SqlClient tx, String node) {
+    return tx.preparedQuery(
+            "SELECT pg_advisory_xact_lock(hashtextextended('node-identity:' || $1, 0))")
+        .execute(Tuple.of(node))
+        .replaceWithVoid();
+  }
+
+  /** The node's revocation, or null when it is admitted. */
+  static Uni<NodeRevocation> revocation(SqlClient sql, String node) {
+    return sql.preparedQuery("SELECT revoked_at, revoked_by FROM revoked_nodes WHERE node = $1")
+        .execute(Tuple.of(node))
+        .map(
+            rows ->
+                rows.size() == 0
+                    ? null
+                    : new NodeRevocation(
+                        node,
+                        rows.iterator().next().getOffsetDateTime("revoked_at").toInstant(),
+                        rows.iterator().next().getString("revoked_by")));
+  }
+
+  /**
+   * Revokes the node (kept from the first revocation on until it is re-admitted) and every key it
+   * enrolled; the number of keys it revoked.
+   */
+  static Uni<Integer> revoke(SqlClient tx, String node, String actor, Instant at) {
+    return tx.preparedQuery(
+            "INSERT INTO revoked_nodes (node, revoked_at, revoked_by) VALUES ($1, $2, $3)"
+                + " ON CONFLICT (node) DO NOTHING")
         .execute(Tuple.of(node, at.atOffset(ZoneOffset.UTC), actor))
+        .chain(
+            marked ->
+                tx.preparedQuery(
+                        "UPDATE node_keys SET revoked_at = $2, revoked_by = $3"
+                            + " WHERE node = $1 AND revoked_at IS NULL")
+                    .execute(Tuple.of(node, at.atOffset(ZoneOffset.UTC), actor)))
         .map(rows -> rows.rowCount());
+  }
+
+  /** Admits a revoked node again: the revocation it ends, or null when it was not revoked. */
+  static Uni<NodeRevocation> readmit(SqlClient tx, String node) {
+    return tx.preparedQuery(
+            "DELETE FROM revoked_nodes WHERE node = $1 RETURNING revoked_at, revoked_by")
+        .execute(Tuple.of(node))
+        .map(
+            rows ->
+                rows.size() == 0
+                    ? null
+                    : new NodeRevocation(
+                        node,
+                        rows.iterator().next().getOffsetDateTime("revoked_at").toInstant(),
+                        rows.iterator().next().getString("revoked_by")));
   }
 }

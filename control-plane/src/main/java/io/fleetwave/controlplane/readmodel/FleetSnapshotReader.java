@@ -16,8 +16,10 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -47,7 +49,8 @@ public class FleetSnapshotReader {
                             FROM gpu_instances i
                            WHERE i.node = g.node AND i.gpu_index = g.gpu_index), '[]'::json))
                       ORDER BY g.gpu_index)
-                 FROM gpus g WHERE g.node = n.name), '[]'::json)::text AS gpus
+                 FROM gpus g WHERE g.node = n.name), '[]'::json)::text AS gpus,
+             EXISTS (SELECT 1 FROM revoked_nodes r WHERE r.node = n.name) AS revoked
         FROM nodes n
        WHERE n.host_kind IS NOT NULL
        ORDER BY n.name
@@ -69,8 +72,15 @@ public class FleetSnapshotReader {
         .map(
             rows -> {
               List<FleetNode> nodes = new ArrayList<>();
-              rows.forEach(row -> nodes.add(node(row)));
-              return new FleetSnapshot(nodes);
+              Set<String> revoked = new HashSet<>();
+              rows.forEach(
+                  row -> {
+                    nodes.add(node(row));
+                    if (row.getBoolean("revoked")) {
+                      revoked.add(row.getString("name"));
+                    }
+                  });
+              return new FleetSnapshot(nodes, revoked);
             });
   }
 

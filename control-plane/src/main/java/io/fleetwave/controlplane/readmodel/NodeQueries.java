@@ -26,8 +26,9 @@ import java.util.TreeMap;
 public class NodeQueries {
   /** Node rows with their desired generation; a condition over {@code n} follows. */
   private static final String NODE_ROWS =
-      "SELECT n.*, d.generation AS desired_generation FROM nodes n"
-          + " LEFT JOIN desired_specs d ON d.node = n.name";
+      "SELECT n.*, d.generation AS desired_generation, r.revoked_at, r.revoked_by FROM nodes n"
+          + " LEFT JOIN desired_specs d ON d.node = n.name"
+          + " LEFT JOIN revoked_nodes r ON r.node = n.name";
 
   /** The GPUs, MIG instances and reconcile states of the nodes named by the array $1. */
   private static final String GPU_ROWS =
@@ -242,6 +243,7 @@ public class NodeQueries {
       List<NodeView.GpuModelView> gpuModels,
       ReconcileState reconcile) {
     OffsetDateTime lastSeen = row.getOffsetDateTime("last_seen");
+    OffsetDateTime revokedAt = row.getOffsetDateTime("revoked_at");
     Long desired = row.getLong("desired_generation");
     Convergence convergence = Convergence.of(desired, reconcile);
     return new NodeView(
@@ -264,6 +266,9 @@ public class NodeQueries {
         reconcile == null ? 0 : reconcile.appliedGeneration(),
         convergence.converged(),
         convergence.reason(),
+        revokedAt != null,
+        revokedAt == null ? null : revokedAt.toInstant(),
+        row.getString("revoked_by"),
         gpus,
         gpuModels);
   }

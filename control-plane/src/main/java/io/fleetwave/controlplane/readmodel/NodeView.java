@@ -8,7 +8,9 @@ import java.util.Map;
 /**
  * A node as the API shows it. Facts are null until the node's first NodeRegistered; {@code
  * desiredGeneration} is null until the node's first spec; {@code notConvergedReason} is null when
- * {@code converged}.
+ * {@code converged}. {@code revoked} is true while an admin's revocation of the node stands ({@code
+ * revokedAt} and {@code revokedBy} say when and who; null otherwise): it enrolls no key and no
+ * rollout includes it until it is re-admitted.
  *
  * <p>In full ({@link NodeListView#FULL}, and always for one node) it lists every GPU in {@code
  * gpus} and has no {@code gpuModels}; in a brief listing ({@link NodeListView#BRIEF}) it has {@code
@@ -35,6 +37,9 @@ public record NodeView(
     long appliedGeneration,
     boolean converged,
     String notConvergedReason,
+    boolean revoked,
+    Instant revokedAt,
+    String revokedBy,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuView> gpus,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuModelView> gpuModels) {
 

@@ -25,6 +25,13 @@ public class CurrentActor {
     return identities.getDeferredIdentity().map(CurrentActor::subjectOf);
   }
 
+  /** The caller of the current request if it holds the role; empty otherwise or when anonymous. */
+  public Uni<Optional<String>> subjectInRole(String role) {
+    return identities
+        .getDeferredIdentity()
+        .map(identity -> identity.hasRole(role) ? subjectOf(identity) : Optional.empty());
+  }
+
   /** The token's subject, else the principal's name; empty for an anonymous identity. */
   public static Optional<String> subjectOf(SecurityIdentity identity) {
     if (identity == null || identity.isAnonymous()) {

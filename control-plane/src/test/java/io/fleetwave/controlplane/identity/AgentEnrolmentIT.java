@@ -7,10 +7,16 @@ import static org.awaitility.Awaitility.await;
 import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
 import io.fleetwave.agent.identity.EnrolmentRefusedException;
+import io.fleetwave.agent.identity.NodeIdentity;
 import io.fleetwave.agent.publish.EventPublisher;
+import io.fleetwave.agent.publish.LastEpochOnTopic;
+import io.fleetwave.agent.publish.NodeEventStream;
 import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -20,6 +26,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -107,6 +114,94 @@ class AgentEnrolmentIT {
                 BOUND)
             .establish(node, Optional.empty());
     assertThat(second.keyId()).isNotEqualTo(first.keyId());
+  }
+
+  /**
+   * Enrolment is rate-limited per node (6 a minute in this profile): an agent answered 429 waits
+   * the Retry-After and tries again within its patience, instead of stopping as on a refusal.
+   */
+  @Test
+  void anAgentAnswered429TriesAgainAfterRetryAfter() throws Exception {
+    String node = "agent-throttled";
+    for (int i = 0; i < 6; i++) {
+      io.restassured.RestAssured.given()
+          .contentType("application/json")
+          .body(
+              Map.of(
+                  "publicKey",
+                  NodeEventSigner.generate().publicKeyPem(),
+                  "joinToken",
+                  "nosuch.0123456789abcdef"))
+          .post("/api/v1/nodes/" + node + "/enrolment")
+          .then()
+          .statusCode(401);
+    }
+    NodeEventSigner key =
+        new Enrolment(
+                controlPlane,
+                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+                BOUND)
+            .establish(node, Optional.empty());
+    assertThat(key.keyId()).startsWith("sha256:");
+  }
+
+  /**
+   * Issue 32 finding 6: a read-only host learns its last epoch from the topic, where anyone who can
+   * write may plant a record under its name. Only records its own keys signed count: an unsigned
+   * record and one signed by a stranger, both at Long.MAX_VALUE - 1, are skipped, and the next
+   * run's events are projected.
+   */
+  @Test
+  void aReadOnlyAgentTakesItsEpochOnlyFromRecordsItsOwnKeysSigned() throws Exception {
+    String node = "agent-planted";
+    NodeIdentity first =
+        new Enrolment(
+                controlPlane,
+                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+                BOUND)
+            .establishIdentity(node, Optional.empty());
+    NodeEventSigner stranger = NodeEventSigner.generate();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      topic.publishSigned(
+          Events.envelope(
+              node, 7, 0, Events.registered(node, HostKind.TALOS, "580.95.05", Map.of())),
+          first.key());
+      await()
+          .atMost(BOUND)
+          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {7, 0}));
+      byte[] planted =
+          EventCodec.encode(Events.envelope(node, Long.MAX_VALUE - 1, 0, Events.heartbeat(1)));
+      topic.publishRaw(node, planted);
+      topic.publishRaw(node, planted, stranger.keyId(), stranger.sign(planted));
+
+      // The next start of the read-only host: a new key, and the node's keys from the answer.
+      NodeIdentity second =
+          new Enrolment(
+                  controlPlane,
+                  new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+                  BOUND)
+              .establishIdentity(node, Optional.empty());
+      assertThat(second.ownKeys()).containsKeys(first.key().keyId(), second.key().keyId());
+      long learned =
+          LastEpochOnTopic.find(
+                  bootstrap,
+                  Topics.NODE_EVENTS,
+                  node,
+                  Map.of(),
+                  BOUND,
+                  Optional.of(second.ownKeys()))
+              .orElseThrow();
+      assertThat(learned).isEqualTo(7);
+
+      long next = NodeEventStream.nextEpoch(learned, Clock.systemUTC());
+      topic.publishSigned(
+          Events.envelope(
+              node, next, 0, Events.registered(node, HostKind.TALOS, "580.95.05", Map.of())),
+          second.key());
+      await()
+          .atMost(BOUND)
+          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {next, 0}));
+    }
   }
 
   private static Path keyFile(Path state) throws Exception {

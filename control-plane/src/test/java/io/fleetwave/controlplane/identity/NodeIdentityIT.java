@@ -140,8 +140,63 @@ class NodeIdentityIT {
                       List.of(new Expected(refused, "signed by a revoked key"))));
     }
     assertThat(ProjectionRows.position(node)).containsExactly(1, 0);
-    given().get("/api/v1/nodes/" + node).then().body("driverVersion", equalTo("580.95.05"));
-    // Enrolling the revoked key again is refused; the node needs a new key.
+    given()
+        .get("/api/v1/nodes/" + node)
+        .then()
+        .body("driverVersion", equalTo("580.95.05"))
+        .body("revoked", equalTo(true))
+        .body("revokedBy", equalTo("test-admin"));
+    // Enrolling the revoked key again is refused; so is a new key, with a new join token: the node
+    // is revoked, not only its keys. The refusals do not use the token up.
+    String token = NodeEnrolments.joinToken(node, 600);
+    NodeEventSigner fresh = NodeEventSigner.generate();
+    for (NodeEventSigner tried : List.of(key, fresh)) {
+      given()
+          .contentType("application/json")
+          .body(Map.of("publicKey", tried.publicKeyPem(), "joinToken", token))
+          .post("/api/v1/nodes/" + node + "/enrolment")
+          .then()
+          .statusCode(401)
+          .body("detail", containsString("node '" + node + "' was revoked at"))
+          .body("detail", containsString("re-admits it"));
+    }
+    // A rollout planned while it is revoked leaves it out.
+    given()
+        .contentType("application/json")
+        .body(
+            """
+            {"name": "revoked-out", "target": {"nodes": ["%s"]},
+             "change": {"migConfig": "all-balanced"},
+             "strategy": {"waves": ["100%%"], "maxUnavailable": "1", "soakSeconds": 0,
+                          "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
+                          "manualPromotion": false, "nodeTimeoutSeconds": 600}}
+            """
+                .formatted(node))
+        .post("/api/v1/rollouts?dryRun=true")
+        .then()
+        .statusCode(200)
+        .body("plannedNodes", equalTo(0))
+        .body("excluded[0].node", equalTo(node))
+        .body("excluded[0].reason", equalTo("REVOKED"));
+
+    // An admin re-admits it: the new key enrolls (the old one stays revoked).
+    given()
+        .post("/api/v1/nodes/" + node + "/enrolment/readmission")
+        .then()
+        .statusCode(200)
+        .body("revokedBy", equalTo("test-admin"));
+    given()
+        .post("/api/v1/nodes/" + node + "/enrolment/readmission")
+        .then()
+        .statusCode(409)
+        .body("detail", containsString("is not revoked"));
+    given().get("/api/v1/nodes/" + node).then().body("revoked", equalTo(false));
+    given()
+        .contentType("application/json")
+        .body(Map.of("publicKey", fresh.publicKeyPem(), "joinToken", token))
+        .post("/api/v1/nodes/" + node + "/enrolment")
+        .then()
+        .statusCode(201);
     given()
         .contentType("application/json")
         .body(
@@ -150,12 +205,163 @@ class NodeIdentityIT {
         .post("/api/v1/nodes/" + node + "/enrolment")
         .then()
         .statusCode(401)
-        .body("detail", containsString("was revoked"));
+        .body("detail", containsString("was revoked; enroll a new key"));
+  }
+
+  /**
+   * Issue 32 finding 3: a join token that names no node (as the API made them before) cannot enroll
+   * a key for a node that already has one and sign that node's events; and no such token is made
+   * any more.
+   */
+  @Test
+  void aJoinTokenWithoutANodeCannotTakeOverAnEnrolledNode() throws Exception {
+    String node = "ident-victim";
+    NodeEventSigner key = NodeEnrolments.enroll(node);
+    NodeEventSigner attacker = NodeEventSigner.generate();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      topic.publishSigned(registered(node, 0, "580.95.05"), key);
+      await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
+
+      String unbound = unboundJoinTokenAsStoredBefore();
+      given()
+          .contentType("application/json")
+          .body(Map.of("publicKey", attacker.publicKeyPem(), "joinToken", unbound))
+          .post("/api/v1/nodes/" + node + "/enrolment")
+          .then()
+          .statusCode(401)
+          .body("detail", containsString("names no node, so it could enroll a key for any node"));
+
+      RecordMetadata forged = topic.publishSigned(registered(node, 1, "999.99.99"), attacker);
+      topic.publishSigned(Events.envelope(node, 1, 2, Events.heartbeat(5)), key);
+      await()
+          .atMost(BOUND)
+          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 2}));
+      await()
+          .atMost(BOUND)
+          .untilAsserted(
+              () ->
+                  assertDeadLettered(
+                      topic.deadLetters(),
+                      List.of(new Expected(forged, "signed by a key no node enrolled"))));
+    }
+    given().get("/api/v1/nodes/" + node).then().body("driverVersion", equalTo("580.95.05"));
+
+    for (Map<String, Object> request :
+        List.<Map<String, Object>>of(Map.of("lifetimeSeconds", 600), Map.of("node", " "))) {
+      given()
+          .contentType("application/json")
+          .body(request)
+          .post("/api/v1/join-tokens")
+          .then()
+          .statusCode(400)
+          .body("detail", containsString("node is missing: a join token enrolls the one node"));
+    }
+  }
+
+  /**
+   * Issue 32 finding 9: every enrolment attempt, accepted or refused, is in the audit log under its
+   * credential (the join token's id, never its secret), with the node, the source and the reason.
+   */
+  @Test
+  void everyEnrolmentAttemptIsAudited() {
+    String node = "ident-audited";
+    String token = NodeEnrolments.joinToken(node, 600);
+    String id = token.substring(0, token.indexOf('.'));
+    enroll("ident-audited-not", token).then().statusCode(401);
+    NodeEventSigner key = NodeEventSigner.generate();
+    given()
+        .contentType("application/json")
+        .body(Map.of("publicKey", key.publicKeyPem(), "joinToken", token))
+        .post("/api/v1/nodes/" + node + "/enrolment")
+        .then()
+        .statusCode(201);
+
+    io.restassured.path.json.JsonPath audit =
+        given()
+            .queryParam("actor", "join token " + id)
+            .get("/api/v1/audit")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(audit.getList("items.status", Integer.class)).containsExactly(201, 401);
+    assertThat(audit.getList("items.action", String.class))
+        .containsOnly("POST /api/v1/nodes/{name}/enrolment");
+    assertThat(audit.getString("items[0].target"))
+        .isEqualTo("/api/v1/nodes/ident-audited/enrolment from 127.0.0.1");
+    assertThat(audit.getString("items[0].outcome")).isEqualTo("accepted: key " + key.keyId());
+    assertThat(audit.getString("items[1].target")).startsWith("/api/v1/nodes/ident-audited-not/");
+    assertThat(audit.getString("items[1].outcome"))
+        .isEqualTo("refused (401): join token " + id + " is for node 'ident-audited'");
+    assertThat(audit.getString("items.outcome")).doesNotContain(token.substring(7));
+  }
+
+  /**
+   * Issue 32 finding 9: an admin operation is audited before it takes effect, and refused when its
+   * audit entry cannot be written (here PostgreSQL refuses every insert into audit_log).
+   */
+  @Test
+  void anAdminOperationWhoseAuditEntryCannotBeWrittenChangesNothing() throws Exception {
+    String node = "ident-unaudited";
+    NodeEnrolments.enroll(node);
+    try (java.sql.Connection db = ProjectionRows.connect();
+        var statement = db.createStatement()) {
+      statement.execute(
+          "CREATE FUNCTION audit_down() RETURNS trigger LANGUAGE plpgsql AS"
+              + " $$ BEGIN RAISE EXCEPTION 'audit log down (test)'; END $$");
+      statement.execute(
+          "CREATE TRIGGER audit_down BEFORE INSERT ON audit_log"
+              + " FOR EACH ROW EXECUTE FUNCTION audit_down()");
+      try {
+        given()
+            .contentType("application/json")
+            .body(Map.of("node", node))
+            .post("/api/v1/join-tokens")
+            .then()
+            .statusCode(503)
+            .header("Retry-After", org.hamcrest.Matchers.notNullValue())
+            .body("detail", containsString("the audit log cannot be written"));
+        given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(503);
+      } finally {
+        statement.execute("DROP TRIGGER audit_down ON audit_log");
+        statement.execute("DROP FUNCTION audit_down()");
+      }
+    }
+    assertThat(ProjectionRows.count("SELECT count(*) FROM join_tokens WHERE node = '" + node + "'"))
+        .as("the join token enrolled the node once; no other was made")
+        .isEqualTo(1);
+    assertThat(
+            ProjectionRows.count(
+                "SELECT count(*) FROM node_keys WHERE node = '"
+                    + node
+                    + "' AND revoked_at IS NULL"))
+        .as("the node was not revoked")
+        .isEqualTo(1);
+  }
+
+  /** A join token without a node, stored as the API stored them before tokens had to name one. */
+  private static String unboundJoinTokenAsStoredBefore() throws Exception {
+    String id = "unb" + (int) (Math.random() * 900 + 100);
+    String secret = "0123456789abcdef";
+    try (java.sql.Connection db = ProjectionRows.connect();
+        var insert =
+            db.prepareStatement(
+                "INSERT INTO join_tokens (id, secret_hash, node, created_by, created_at,"
+                    + " expires_at) VALUES (?, ?, NULL, 'test-admin', now(), now() + interval '1"
+                    + " hour')")) {
+      insert.setString(1, id);
+      insert.setBytes(
+          2,
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(secret.getBytes(StandardCharsets.UTF_8)));
+      insert.executeUpdate();
+    }
+    return id + "." + secret;
   }
 
   @Test
   void aJoinTokenEnrollsOneNodeOnceAndNotAfterItExpires() {
-    String token = NodeEnrolments.joinToken(null, 600);
+    String token = NodeEnrolments.joinToken("ident-join-1", 600);
     enroll("ident-join-1", token).then().statusCode(201).body("node", equalTo("ident-join-1"));
     enroll("ident-join-2", token)
         .then()
@@ -163,7 +369,7 @@ class NodeIdentityIT {
         .body("detail", containsString("was already used (by node 'ident-join-1'"));
     enroll("ident-join-1", token).then().statusCode(401);
 
-    String shortLived = NodeEnrolments.joinToken(null, 1);
+    String shortLived = NodeEnrolments.joinToken("ident-join-3", 1);
     Instant created = Instant.now();
     await()
         .atMost(Duration.ofSeconds(5))
@@ -195,7 +401,12 @@ class NodeIdentityIT {
         .body("detail", containsString("needs a bootstrap credential"));
     given()
         .contentType("application/json")
-        .body(Map.of("publicKey", "not a key", "joinToken", NodeEnrolments.joinToken(null, 60)))
+        .body(
+            Map.of(
+                "publicKey",
+                "not a key",
+                "joinToken",
+                NodeEnrolments.joinToken("ident-join-6", 60)))
         .post("/api/v1/nodes/ident-join-6/enrolment")
         .then()
         .statusCode(400)

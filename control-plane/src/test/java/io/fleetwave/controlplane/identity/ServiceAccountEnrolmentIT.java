@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.startsWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.junit.QuarkusTest;
@@ -61,6 +62,8 @@ class ServiceAccountEnrolmentIT {
                   "agent-a")),
           "token-of-pod-on-sa-node-2",
           authenticated(AGENT, Map.of("authentication.kubernetes.io/node-name", "sa-node-2")),
+          "token-of-pod-on-sa-node-4",
+          authenticated(AGENT, Map.of("authentication.kubernetes.io/node-name", "sa-node-4")),
           "token-of-another-account",
           authenticated(
               "system:serviceaccount:default:builder",
@@ -105,6 +108,37 @@ class ServiceAccountEnrolmentIT {
         .then()
         .statusCode(401)
         .body("detail", containsString("is enrolled by another node"));
+  }
+
+  /**
+   * Issue 32 finding 2: a revoked node does not come back by enrolling a new key, neither with its
+   * pod's service-account token nor with a join token, until an admin re-admits it.
+   */
+  @Test
+  void aRevokedNodeEnrollsWithNoCredentialUntilAnAdminReadmitsIt() {
+    String node = "sa-node-4";
+    enroll(node, "token-of-pod-on-sa-node-4").then().statusCode(201);
+    given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
+
+    enroll(node, "token-of-pod-on-sa-node-4")
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("node '" + node + "' was revoked at"));
+    given()
+        .contentType("application/json")
+        .body(
+            Map.of(
+                "publicKey",
+                NodeEventSigner.generate().publicKeyPem(),
+                "joinToken",
+                NodeEnrolments.joinToken(node, 600)))
+        .post("/api/v1/nodes/" + node + "/enrolment")
+        .then()
+        .statusCode(401)
+        .body("detail", containsString("node '" + node + "' was revoked at"));
+
+    given().post("/api/v1/nodes/" + node + "/enrolment/readmission").then().statusCode(200);
+    enroll(node, "token-of-pod-on-sa-node-4").then().statusCode(201);
   }
 
   @Test

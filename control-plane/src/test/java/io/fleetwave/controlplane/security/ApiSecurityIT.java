@@ -44,7 +44,7 @@ class ApiSecurityIT {
 
   /**
    * Operations only an admin may call: MIG config import, the projection rebuild, re-signing the
-   * specs, join tokens and revoking a node.
+   * specs, join tokens, revoking a node and re-admitting it.
    */
   private static final Set<String> ADMIN_ONLY =
       Set.of(
@@ -52,6 +52,7 @@ class ApiSecurityIT {
           "POST /api/v1/admin/projection/rebuild",
           "POST /api/v1/join-tokens",
           "DELETE /api/v1/nodes/{name}/enrolment",
+          "POST /api/v1/nodes/{name}/enrolment/readmission",
           "POST /api/v1/admin/specs/re-sign");
 
   @TestHTTPResource("/")

@@ -3,6 +3,7 @@ package io.fleetwave.agent.identity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeEventSigner;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -15,14 +16,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Gives the node its identity: the key (kept in the state directory of a writable host, made anew
  * in memory at each start of a read-only one) enrolled with the control plane against the bootstrap
  * credential, once per key. An unreachable control plane is tried again (each call bounded, 1 s, 2
- * s, 4 s... at most 30 s apart) until {@code patience} runs out; a refusal stops at once with the
- * control plane's reason.
+ * s, 4 s... at most 30 s apart) until {@code patience} runs out, and so is a 429 (too many
+ * attempts), after its Retry-After; a refusal stops at once with the control plane's reason.
  */
 public final class Enrolment {
   private static final System.Logger LOG = System.getLogger(Enrolment.class.getName());
@@ -49,13 +52,26 @@ public final class Enrolment {
    */
   public NodeEventSigner establish(String node, Optional<Path> stateDirectory)
       throws InterruptedException {
+    return establishIdentity(node, stateDirectory).key();
+  }
+
+  /**
+   * The node's enrolled key and the keys it may trust as its own (see {@link NodeIdentity}): on a
+   * host that enrolled earlier and keeps its key, only that key.
+   *
+   * @param stateDirectory where a writable host keeps its key; empty on a read-only host
+   * @throws EnrolmentRefusedException when the control plane refuses, naming why
+   * @throws IllegalStateException when it did not answer within the patience
+   */
+  public NodeIdentity establishIdentity(String node, Optional<Path> stateDirectory)
+      throws InterruptedException {
     Optional<NodeKeyFile> kept = stateDirectory.map(NodeKeyFile::new);
     NodeEventSigner key = kept.map(NodeKeyFile::loadOrCreate).orElseGet(NodeEventSigner::generate);
     if (kept.isPresent() && kept.get().enrolledWith(key).isPresent()) {
       LOG.log(Level.INFO, "node {0}: key {1} is enrolled already", node, key.keyId());
-      return key;
+      return new NodeIdentity(key, Map.of(key.keyId(), own(node, key)));
     }
-    enroll(node, key);
+    String answer = enroll(node, key);
     kept.ifPresent(file -> file.markEnrolled(key, controlPlane.toString()));
     LOG.log(
         Level.INFO,
@@ -64,10 +80,49 @@ public final class Enrolment {
         key.keyId(),
         controlPlane,
         stateDirectory.isPresent() ? "kept in the state directory" : "in memory: read-only host");
-    return key;
+    return new NodeIdentity(key, ownKeys(node, key, answer));
   }
 
-  private void enroll(String node, NodeEventSigner key) throws InterruptedException {
+  private static EnrolledKey own(String node, NodeEventSigner key) {
+    return EnrolledKey.of(node, key.publicKeyPem(), false);
+  }
+
+  /**
+   * This key and the node's keys the answer lists ({@code nodeKeys}); a key whose id does not match
+   * its PEM is left out. An answer without the list (an older control plane) gives this key.
+   */
+  private static Map<String, EnrolledKey> ownKeys(String node, NodeEventSigner key, String answer) {
+    Map<String, EnrolledKey> keys = new HashMap<>();
+    keys.put(key.keyId(), own(node, key));
+    try {
+      JsonNode listed = EventCodec.mapper().readTree(answer).path("nodeKeys");
+      for (JsonNode one : listed) {
+        EnrolledKey enrolled = EnrolledKey.of(node, one.path("publicKey").asText(), false);
+        if (enrolled.keyId().equals(one.path("keyId").asText())) {
+          keys.put(enrolled.keyId(), enrolled);
+        } else {
+          LOG.log(
+              Level.WARNING,
+              "node {0}: the control plane listed key {1} with a public key of another id;"
+                  + " not trusted",
+              node,
+              one.path("keyId").asText());
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      LOG.log(
+          Level.WARNING,
+          "node {0}: the enrolment answer lists no readable node keys ({1}); only key {2} is"
+              + " trusted as the node's own",
+          node,
+          e.toString(),
+          key.keyId());
+    }
+    return keys;
+  }
+
+  /** The answer's body once enrolled. */
+  private String enroll(String node, NodeEventSigner key) throws InterruptedException {
     Instant deadline = Instant.now().plus(patience);
     Duration pause = Duration.ofSeconds(1);
     while (true) {
@@ -76,9 +131,13 @@ public final class Enrolment {
         HttpResponse<String> answer =
             http.send(request(node, key), HttpResponse.BodyHandlers.ofString());
         if (answer.statusCode() == 201 || answer.statusCode() == 200) {
-          return;
+          return answer.body();
         }
-        if (answer.statusCode() >= 400 && answer.statusCode() < 500) {
+        if (answer.statusCode() == 429) {
+          // Too many attempts (a fleet restarting at once): wait as long as asked, within patience.
+          pause = retryAfter(answer).orElse(pause);
+          failure = "answered 429: " + detail(answer.body());
+        } else if (answer.statusCode() >= 400 && answer.statusCode() < 500) {
           throw new EnrolmentRefusedException(
               "the control plane at "
                   + controlPlane
@@ -88,8 +147,9 @@ public final class Enrolment {
                   + answer.statusCode()
                   + "): "
                   + detail(answer.body()));
+        } else {
+          failure = "answered " + answer.statusCode() + ": " + detail(answer.body());
         }
-        failure = "answered " + answer.statusCode() + ": " + detail(answer.body());
       } catch (IOException e) {
         failure = e.toString();
       }
@@ -129,6 +189,24 @@ public final class Enrolment {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
         .build();
+  }
+
+  /** The Retry-After in seconds the answer carries, at most the longest pause. */
+  private static Optional<Duration> retryAfter(HttpResponse<String> answer) {
+    return answer
+        .headers()
+        .firstValue("Retry-After")
+        .flatMap(
+            value -> {
+              try {
+                long seconds = Long.parseLong(value.strip());
+                return seconds < 0
+                    ? Optional.empty()
+                    : Optional.of(Duration.ofSeconds(Math.min(seconds, MAX_PAUSE.toSeconds())));
+              } catch (NumberFormatException e) {
+                return Optional.empty(); // an HTTP date: the usual back-off instead
+              }
+            });
   }
 
   /** The problem's detail, else the start of the body. */

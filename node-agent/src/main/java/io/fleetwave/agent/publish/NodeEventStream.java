@@ -62,9 +62,22 @@ public final class NodeEventStream {
    * An epoch for a new run: above the previous run's, and its start time in ms where the clock is
    * ahead of that. Epochs therefore grow across restarts even when the clock went back, as long as
    * {@code previousEpoch} is known (see {@link EpochFile} and {@link LastEpochOnTopic}).
+   *
+   * @throws IllegalStateException when {@code previousEpoch} is the largest long: no epoch follows
+   *     it
    */
   public static long nextEpoch(long previousEpoch, Clock clock) {
-    return Math.max(clock.millis(), previousEpoch + 1);
+    try {
+      return Math.max(clock.millis(), Math.addExact(previousEpoch, 1));
+    } catch (ArithmeticException e) {
+      // Wrapping round to a negative epoch would put every later event behind the old ones.
+      throw new IllegalStateException(
+          "the node's last epoch is "
+              + previousEpoch
+              + ", the largest there is: no later epoch exists, so no new run's events would be"
+              + " projected; remove the node's events from fleet.node-events (or its epoch file)"
+              + " and start again");
+    }
   }
 
   /**

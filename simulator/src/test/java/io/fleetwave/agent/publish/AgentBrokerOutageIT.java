@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -164,7 +165,12 @@ class AgentBrokerOutageIT {
       assertThatThrownBy(
               () ->
                   LastEpochOnTopic.find(
-                      kafka.bootstrapServers(), TOPIC, "queued-0", Map.of(), Duration.ofSeconds(3)))
+                      kafka.bootstrapServers(),
+                      TOPIC,
+                      "queued-0",
+                      Map.of(),
+                      Duration.ofSeconds(3),
+                      Optional.empty()))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("could not read the last epoch of node queued-0 from " + TOPIC)
           .hasMessageContaining("within PT3S");
@@ -324,7 +330,12 @@ class AgentBrokerOutageIT {
         NodeEventsReader reader = new NodeEventsReader(kafka.bootstrapServers(), EPOCH_TOPIC)) {
       OptionalLong none =
           LastEpochOnTopic.find(
-              kafka.bootstrapServers(), EPOCH_TOPIC, node, Map.of(), Duration.ofSeconds(10));
+              kafka.bootstrapServers(),
+              EPOCH_TOPIC,
+              node,
+              Map.of(),
+              Duration.ofSeconds(10),
+              Optional.empty());
       assertThat(none).isEmpty();
       NodeAgent first =
           agent(
@@ -356,7 +367,12 @@ class AgentBrokerOutageIT {
       Clock setBack = Clock.offset(Clock.systemUTC(), Duration.ofDays(-1));
       long learned =
           LastEpochOnTopic.find(
-                  kafka.bootstrapServers(), EPOCH_TOPIC, node, Map.of(), Duration.ofSeconds(10))
+                  kafka.bootstrapServers(),
+                  EPOCH_TOPIC,
+                  node,
+                  Map.of(),
+                  Duration.ofSeconds(10),
+                  Optional.empty())
               .orElseThrow();
       assertThat(learned).isEqualTo(first.epoch());
       assertThat(NodeEventStream.nextEpoch(0, setBack)).isLessThan(first.epoch());

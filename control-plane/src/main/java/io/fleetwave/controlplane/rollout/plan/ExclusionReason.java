@@ -11,5 +11,7 @@ public enum ExclusionReason {
   /** The driver version cannot serve its GPUs, or cannot be delivered to its OS or kernel. */
   DRIVER_CANNOT_SERVE,
   /** Nothing would change. */
-  ALREADY_AT_TARGET
+  ALREADY_AT_TARGET,
+  /** An admin revoked the node (its identity); it is left out until it is re-admitted. */
+  REVOKED
 }

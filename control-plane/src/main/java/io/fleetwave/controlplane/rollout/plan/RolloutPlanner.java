@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>Validate the request ({@link RolloutSpecValidator}); refuse it whole if anything is wrong.
  *   <li>Select the targeted nodes (target fields AND together); named nodes missing from the fleet
- *       are excluded as {@link ExclusionReason#NOT_IN_FLEET}.
+ *       are excluded as {@link ExclusionReason#NOT_IN_FLEET}, revoked ones as {@link
+ *       ExclusionReason#REVOKED}.
  *   <li>Per node, work out the exact actions or the reason it is excluded ({@link
  *       NodeChangePlanner}).
  *   <li>Order the planned nodes for coverage and cut them into waves and batches ({@link
@@ -58,6 +59,14 @@ public final class RolloutPlanner {
     List<WaveScheduler.Candidate> planned = new ArrayList<>();
     for (FleetNode node : fleet.nodes()) {
       if (!target.matches(node)) {
+        continue;
+      }
+      if (fleet.revoked().contains(node.name())) {
+        excluded.add(
+            new ExcludedNode(
+                node.name(),
+                ExclusionReason.REVOKED,
+                "an admin revoked the node; it is left out until it is re-admitted"));
         continue;
       }
       switch (nodes.plan(node, rollout, zone(node, strategy.zoneLabel()))) {

@@ -1,0 +1,66 @@
+package io.fleetwave.controlplane.identity;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.jboss.logging.Logger;
+
+/**
+ * Every enrolment attempt in the log and in the audit log (GET /api/v1/audit), accepted or refused:
+ * the credential as actor (its kind and subject: a join token's id, a service account; never the
+ * secret), the node, the source address, the status and the outcome with its reason. An accepted
+ * enrolment's entry is written in the transaction that stores the key, so no key is stored
+ * unaudited; a refused one's afterwards, as the refusal changed nothing.
+ */
+final class EnrolmentAudit {
+  static final String ACTION = "POST /api/v1/nodes/{name}/enrolment";
+  private static final Logger LOG = Logger.getLogger(EnrolmentAudit.class);
+  private static final int MAX_TEXT = 2000;
+
+  private EnrolmentAudit() {}
+
+  /** One attempt: the node, where it came from, and its credential's kind and subject. */
+  record Attempt(String node, String source, String credential, Instant at) {
+    String target() {
+      return clip("/api/v1/nodes/" + node + "/enrolment from " + source);
+    }
+  }
+
+  static Uni<Void> accepted(SqlClient tx, Attempt attempt, Enrolled enrolled) {
+    String outcome = "accepted: key " + enrolled.keyId();
+    LOG.infof(
+        "enrolment of node '%s' by %s from %s: %s",
+        attempt.node(), enrolled.credential(), attempt.source(), outcome);
+    return insert(tx, attempt, enrolled.credential(), 201, outcome);
+  }
+
+  static Uni<Void> refused(SqlClient sql, Attempt attempt, int status, String reason) {
+    String outcome = (status < 500 ? "refused (" : "failed (") + status + "): " + reason;
+    LOG.warnf(
+        "enrolment of node '%s' by %s from %s: %s",
+        attempt.node(), attempt.credential(), attempt.source(), outcome);
+    return insert(sql, attempt, attempt.credential(), status, outcome);
+  }
+
+  private static Uni<Void> insert(
+      SqlClient sql, Attempt attempt, String actor, int status, String outcome) {
+    return sql.preparedQuery(
+            "INSERT INTO audit_log (at, actor, action, target, status, outcome)"
+                + " VALUES ($1, $2, $3, $4, $5, $6)")
+        .execute(
+            Tuple.tuple()
+                .addOffsetDateTime(attempt.at().atOffset(ZoneOffset.UTC))
+                .addString(clip(actor))
+                .addString(ACTION)
+                .addString(attempt.target())
+                .addInteger(status)
+                .addString(clip(outcome)))
+        .replaceWithVoid();
+  }
+
+  private static String clip(String text) {
+    return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 1) + "…";
+  }
+}

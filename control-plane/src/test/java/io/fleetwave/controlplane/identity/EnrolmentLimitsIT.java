@@ -1,0 +1,69 @@
+package io.fleetwave.controlplane.identity;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import io.fleetwave.events.security.NodeEventSigner;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 32 finding 9: enrolment is open to the network, so attempts are bounded per source address
+ * and per node (here 5 and 3 an hour, so that no refill happens during the test), answered 429 with
+ * Retry-After past the bound.
+ */
+@QuarkusTest
+@TestProfile(EnrolmentLimitsIT.Limits.class)
+class EnrolmentLimitsIT {
+  public static class Limits implements QuarkusTestProfile {
+    @Override
+    public Map<String, String> getConfigOverrides() {
+      return Map.of(
+          "fleetwave.node-identity.required", "true",
+          "fleetwave.node-identity.enrolments-per-source", "5",
+          "fleetwave.node-identity.enrolments-per-node", "3",
+          "fleetwave.node-identity.enrolment-rate-period", "1h");
+    }
+  }
+
+  @Test
+  void aBurstOfEnrolmentsIsRefusedPastTheBoundPerNodeAndPerSource() {
+    for (int i = 0; i < 3; i++) {
+      enroll("limit-a").then().statusCode(401);
+    }
+    enroll("limit-a")
+        .then()
+        .statusCode(429)
+        .header("Retry-After", Integer::parseInt, org.hamcrest.Matchers.greaterThan(0))
+        .body("detail", containsString("too many enrolment attempts for node 'limit-a'"));
+    // Four attempts of this source so far: one more is allowed, then none, whatever the node.
+    enroll("limit-b").then().statusCode(401);
+    Response refused = enroll("limit-c");
+    refused
+        .then()
+        .statusCode(429)
+        .body(
+            "detail",
+            containsString("too many enrolment attempts for source address 127.0.0.1: at most 5"));
+    assertThat(Long.parseLong(refused.header("Retry-After")))
+        .as("an attempt refills in a fifth of the hour")
+        .isBetween(1L, 720L);
+  }
+
+  private static Response enroll(String node) {
+    return given()
+        .contentType("application/json")
+        .body(
+            Map.of(
+                "publicKey",
+                NodeEventSigner.generate().publicKeyPem(),
+                "joinToken",
+                "nosuch.0123456789abcdef"))
+        .post("/api/v1/nodes/" + node + "/enrolment");
+  }
+}
