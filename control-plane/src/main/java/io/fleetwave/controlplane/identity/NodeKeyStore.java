@@ -4,6 +4,7 @@ import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodePublicKey;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
@@ -115,14 +116,7 @@ public final class NodeKeyStore {
   static Uni<NodeRevocation> revocation(SqlClient sql, String node) {
     return sql.preparedQuery("SELECT revoked_at, revoked_by FROM revoked_nodes WHERE node = $1")
         .execute(Tuple.of(node))
-        .map(
-            rows ->
-                rows.size() == 0
-                    ? null
-                    : new NodeRevocation(
-                        node,
-                        rows.iterator().next().getOffsetDateTime("revoked_at").toInstant(),
-                        rows.iterator().next().getString("revoked_by")));
+        .map(rows -> revocationIn(rows, node));
   }
 
   /**
@@ -148,13 +142,16 @@ public final class NodeKeyStore {
     return tx.preparedQuery(
             "DELETE FROM revoked_nodes WHERE node = $1 RETURNING revoked_at, revoked_by")
         .execute(Tuple.of(node))
-        .map(
-            rows ->
-                rows.size() == 0
-                    ? null
-                    : new NodeRevocation(
-                        node,
-                        rows.iterator().next().getOffsetDateTime("revoked_at").toInstant(),
-                        rows.iterator().next().getString("revoked_by")));
+        .map(rows -> revocationIn(rows, node));
+  }
+
+  /** The revocation a query's one row describes, or null when it found none. */
+  private static NodeRevocation revocationIn(RowSet<Row> rows, String node) {
+    if (rows.size() == 0) {
+      return null;
+    }
+    Row row = rows.iterator().next();
+    return new NodeRevocation(
+        node, row.getOffsetDateTime("revoked_at").toInstant(), row.getString("revoked_by"));
   }
 }
