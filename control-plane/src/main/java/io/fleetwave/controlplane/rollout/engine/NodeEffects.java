@@ -17,11 +17,7 @@ import io.fleetwave.controlplane.security.SigningKeyMissingException;
 import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.RolloutSpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
-import io.fleetwave.events.Envelope;
-import io.fleetwave.events.rollout.NodeFailed;
-import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.Phase;
-import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -159,18 +155,19 @@ final class NodeEffects {
                   ? NodeChanges.forward(plan)
                   : NodeChanges.back(plan, node.restore()),
               generation);
-      String driver = RolloutDecider.driverTarget(plan, phase, node.restore());
+      // The driver change as the decider logged it for this start (never worked out again here).
+      NodeRun.DriverRequest driver = node.driverRequest();
       Uni<Void> driverRequest = null;
       if (driver != null) {
         NodeOutage outage = drain.active() ? outage(run, rules, node) : null;
         driverRequest =
-            driverArtifact(plan, name, phase, driver)
+            driverArtifact(plan, name, phase, driver.driverVersion())
                 .chain(
                     artifact ->
                         drivers
                             .request(
                                 new DriverChangeRequest(
-                                    RolloutDecider.requestId(rollout, name, generation),
+                                    driver.requestId(),
                                     rollout,
                                     name,
                                     plan.hostKind(),
@@ -316,35 +313,11 @@ final class NodeEffects {
   }
 
   /**
-   * Nodes of these events that finished while out of service: those that succeeded go back into
-   * service, those that failed are kept out (their pauses undone). What happens is reported; a
-   * drain that cannot answer is reported as {@link EffectReport.ReleaseFailed} with the cause, so
-   * the node's slot is never held forever.
+   * Puts one finished node back in service (or keeps it out after a failure, its pauses undone), if
+   * it still waits for that. What happens is reported; a drain that cannot answer is reported as
+   * {@link EffectReport.ReleaseFailed} with the cause, so the node's slot is never held forever.
    */
   void release(
-      RolloutRun run,
-      RolloutRules rules,
-      List<Envelope<RolloutEvent>> appended,
-      java.util.Queue<EffectReport> reports,
-      Runnable wakeUp) {
-    if (!drain.active()) {
-      return;
-    }
-    for (Envelope<RolloutEvent> envelope : appended) {
-      String node =
-          switch (envelope.data()) {
-            case NodeSucceeded done -> done.node();
-            case NodeFailed failed -> failed.node();
-            default -> null;
-          };
-      if (node != null) {
-        releaseAgain(run, rules, run.nodeRun(node), reports, wakeUp);
-      }
-    }
-  }
-
-  /** Puts one finished node back in service (or keeps it out), if it still waits for that. */
-  void releaseAgain(
       RolloutRun run,
       RolloutRules rules,
       NodeRun node,

@@ -18,7 +18,8 @@ public final class NodeRun {
   private Instant finishedAt;
   private FailureCause cause;
   private RestorePoint restore;
-  private boolean driverRequested;
+  // The driver request logged for this start (DriverInstallRequested or OsUpgradeRequested).
+  private DriverRequest driverRequest;
   private Instant outOfServiceAt;
   private boolean released;
   private boolean forwardOutOfService;
@@ -45,7 +46,7 @@ public final class NodeRun {
     this.startedAt = at;
     this.finishedAt = null;
     this.cause = null;
-    this.driverRequested = false;
+    this.driverRequest = null;
     this.outOfServiceAt = null;
     this.released = false;
   }
@@ -67,8 +68,8 @@ public final class NodeRun {
     this.finishedAt = at;
   }
 
-  void driverRequested() {
-    this.driverRequested = true;
+  void driverRequested(DriverRequest request) {
+    this.driverRequest = request;
   }
 
   public String node() {
@@ -130,8 +131,19 @@ public final class NodeRun {
   }
 
   public boolean isDriverRequested() {
-    return driverRequested;
+    return driverRequest != null;
   }
+
+  /**
+   * The driver change logged for this start, which its effect hands to the executor as logged; null
+   * when the start changes no driver.
+   */
+  public DriverRequest driverRequest() {
+    return driverRequest;
+  }
+
+  /** A logged driver change: the executor's idempotency key and the version the node must reach. */
+  public record DriverRequest(String requestId, String driverVersion) {}
 
   public boolean inFlight() {
     return state == NodeState.IN_FLIGHT;

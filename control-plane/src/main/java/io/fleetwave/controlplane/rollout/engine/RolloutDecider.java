@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
 import io.fleetwave.controlplane.rollout.plan.NodePlan;
+import io.fleetwave.events.Topics;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
@@ -18,6 +19,7 @@ import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutCompleted;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.events.rollout.RolloutFailed;
 import io.fleetwave.events.rollout.RolloutPaused;
 import io.fleetwave.events.rollout.RolloutResumed;
 import io.fleetwave.events.rollout.WaveCompleted;
@@ -79,6 +81,35 @@ public final class RolloutDecider {
   public static RolloutCreated created(
       String name, List<List<String>> waves, JsonNode spec, JsonNode plan, String actor) {
     return new RolloutCreated(name, waves, spec, plan, actor);
+  }
+
+  /**
+   * The verdict on a rollout whose own log holds a record that cannot be folded (it does not
+   * decode, contradicts the rollout, or is too large): it stops for good, naming the record.
+   */
+  public static RolloutFailed cannotFold(String topic, int partition, long offset, String why) {
+    return new RolloutFailed(topic, partition, offset, why);
+  }
+
+  /**
+   * The verdict on a rollout the API stored that cannot be logged as created (its request does not
+   * read, or its plan has no wave): it fails alone, the others go on.
+   */
+  public static RolloutFailed cannotLog(String name, String why) {
+    return new RolloutFailed(
+        Topics.ROLLOUT_EVENTS,
+        RolloutFailed.NOT_LOGGED,
+        RolloutFailed.NOT_LOGGED,
+        "rollout " + name + " as stored cannot be logged: " + why);
+  }
+
+  /**
+   * The verdict on a rollout one of whose decided events Kafka refused for good (too large): sent
+   * again it would be refused forever.
+   */
+  public static RolloutFailed refusedByTheLog(String why) {
+    return new RolloutFailed(
+        Topics.ROLLOUT_EVENTS, RolloutFailed.NOT_LOGGED, RolloutFailed.NOT_LOGGED, why);
   }
 
   /** The answer to requests on a rollout that is no longer active. */
@@ -468,7 +499,7 @@ public final class RolloutDecider {
   }
 
   /** The driver version this phase moves the node to, or null when the driver does not change. */
-  static String driverTarget(NodePlan plan, Phase phase, RestorePoint restore) {
+  private static String driverTarget(NodePlan plan, Phase phase, RestorePoint restore) {
     if (plan.driver() == null) {
       return null;
     }
@@ -476,7 +507,7 @@ public final class RolloutDecider {
   }
 
   /** The id a node's driver request goes by, the same on every (re)send of one start. */
-  static String requestId(UUID rollout, String node, long generation) {
+  private static String requestId(UUID rollout, String node, long generation) {
     return rollout + ":" + node + ":" + generation;
   }
 

@@ -3,11 +3,27 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.RolloutChunks;
+import io.fleetwave.events.rollout.DriverInstallRequested;
+import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeKeptOutOfService;
+import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeStarted;
+import io.fleetwave.events.rollout.NodeSucceeded;
+import io.fleetwave.events.rollout.NodeTakenOutOfService;
+import io.fleetwave.events.rollout.OsUpgradeRequested;
+import io.fleetwave.events.rollout.RollbackStarted;
+import io.fleetwave.events.rollout.RolloutAborted;
+import io.fleetwave.events.rollout.RolloutCompleted;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutFailed;
+import io.fleetwave.events.rollout.RolloutPaused;
 import io.fleetwave.events.rollout.RolloutPlanChunk;
+import io.fleetwave.events.rollout.RolloutResumed;
+import io.fleetwave.events.rollout.WaveCompleted;
+import io.fleetwave.events.rollout.WavePromoted;
+import io.fleetwave.events.rollout.WaveStarted;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -183,7 +199,7 @@ public final class RolloutFold {
             .ifPresent(
                 why ->
                     verdict =
-                        new RolloutFailed(
+                        RolloutDecider.cannotFold(
                             record.topic(), record.partition(), record.offset(), why));
       }
       return new Folded(run, verdict, List.copyOf(folded), maxSeq + 1, List.of());
@@ -224,7 +240,25 @@ public final class RolloutFold {
           folded.add(envelope);
           yield Optional.empty();
         }
-        default ->
+        // Listed, not defaulted: a new event type must say whether it may open a rollout's log.
+        case RolloutFailed _,
+            RolloutPlanChunk _,
+            WaveStarted _,
+            NodeStarted _,
+            NodeSucceeded _,
+            NodeFailed _,
+            WaveCompleted _,
+            WavePromoted _,
+            RolloutPaused _,
+            RolloutResumed _,
+            RolloutAborted _,
+            RollbackStarted _,
+            RolloutCompleted _,
+            DriverInstallRequested _,
+            OsUpgradeRequested _,
+            NodeTakenOutOfService _,
+            NodeReturnedToService _,
+            NodeKeptOutOfService _ ->
             Optional.of(
                 envelope.type()
                     + " at seq "

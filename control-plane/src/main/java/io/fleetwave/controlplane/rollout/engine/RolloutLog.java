@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -269,5 +271,35 @@ public final class RolloutLog implements AutoCloseable {
     public RolloutLogException(String message, Throwable cause) {
       super(message, cause);
     }
+  }
+
+  /**
+   * The records of the rollouts the engine runs: the logged active ones, each partition read from
+   * the first record of its oldest live rollout. Rollouts the API stored but the engine has not
+   * logged yet need none (they are logged when taken up; one logged but not yet projected is read
+   * like the others). A live rollout whose start is not known (logged before the projection kept
+   * it) makes this read the whole topic, once: the takeover records its start.
+   */
+  Map<UUID, List<LoggedRecord>> readLive(List<RolloutProgressStore.ActiveRollout> active) {
+    Set<UUID> live = new HashSet<>();
+    Map<Integer, Long> from = new HashMap<>();
+    boolean unknownStart = false;
+    for (RolloutProgressStore.ActiveRollout rollout : active) {
+      if (!rollout.logged() && rollout.logOffset() == null) {
+        continue;
+      }
+      live.add(rollout.id());
+      if (rollout.logOffset() == null) {
+        unknownStart = true;
+      } else {
+        from.merge(rollout.logPartition(), rollout.logOffset(), Math::min);
+      }
+    }
+    if (unknownStart) {
+      Map<UUID, List<LoggedRecord>> all = readAll();
+      all.keySet().retainAll(live);
+      return all;
+    }
+    return read(from, live);
   }
 }

@@ -92,7 +92,7 @@ public final class RolloutRebuild {
     for (Map.Entry<UUID, List<LoggedRecord>> entry : log.entrySet()) {
       LoggedPlan.Check check = new LoggedPlan.Check(json);
       RolloutFold.Folded fold = RolloutFold.fold(entry.getKey(), entry.getValue(), check);
-      RolloutEngine.logIgnored(entry.getKey(), fold);
+      RolloutAppender.logIgnored(entry.getKey(), fold);
       RolloutRun run = fold.run();
       if (run == null || run.created() == null || !run.created().selfContained()) {
         LOG.infof(

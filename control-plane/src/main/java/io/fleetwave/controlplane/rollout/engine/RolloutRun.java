@@ -158,8 +158,18 @@ public final class RolloutRun {
       case RolloutCompleted completed ->
           status(
               completed.rolledBack() ? RunStatus.ROLLED_BACK : RunStatus.COMPLETED, statusReason);
-      case DriverInstallRequested requested -> change(requested.node(), NodeRun::driverRequested);
-      case OsUpgradeRequested requested -> change(requested.node(), NodeRun::driverRequested);
+      case DriverInstallRequested requested ->
+          change(
+              requested.node(),
+              n ->
+                  n.driverRequested(
+                      new NodeRun.DriverRequest(requested.requestId(), requested.driverVersion())));
+      case OsUpgradeRequested requested ->
+          change(
+              requested.node(),
+              n ->
+                  n.driverRequested(
+                      new NodeRun.DriverRequest(requested.requestId(), requested.driverVersion())));
       case NodeTakenOutOfService out ->
           change(out.node(), n -> n.outOfService(out.migConfigBefore(), at));
       case NodeReturnedToService back -> change(back.node(), NodeRun::released);

@@ -88,7 +88,7 @@ class LargeRolloutIT {
       // What a leader that stopped after the header and two chunks left in the log.
       RolloutProgressStore.Creation creation =
           new RolloutProgressStore(pool, json, BOUND).creation(id);
-      List<RolloutEvent> chunked = RolloutChunks.of(RolloutEngine.creation(json, "cut", creation));
+      List<RolloutEvent> chunked = RolloutChunks.of(RolloutBook.creation(json, "cut", creation));
       assertThat(chunked).hasSizeGreaterThan(3);
       List<Envelope<RolloutEvent>> cut =
           RolloutLog.envelopes(id, 0, 0, chunked.subList(0, 3), creation.createdAt());

@@ -86,7 +86,7 @@ class RolloutCreatedSizeTest {
   /** The creation the engine logs for a rollout the API stored with the planner's plan. */
   static RolloutCreated created(int nodes, int gpus) throws IOException {
     String prefix = "size";
-    return RolloutEngine.creation(
+    return RolloutBook.creation(
         JSON,
         prefix,
         new RolloutProgressStore.Creation(

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.FailureCause;
-import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
 import io.fleetwave.events.rollout.NodeStarted;
-import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RolloutCreated;
@@ -287,13 +285,19 @@ class RolloutDeciderProperties {
       return out;
     }
 
-    /** What carrying out an appended event does: specs sent, nodes drained and released. */
+    /**
+     * What carrying out an appended event does, by the engine's own dispatch ({@link
+     * RolloutEffects#of}): specs sent, nodes drained and released.
+     */
     private void effectOf(RolloutRun r, RolloutEvent event) {
-      switch (event) {
-        case NodeStarted started -> start(r.nodeRun(started.node()));
-        case NodeSucceeded done -> release(r.nodeRun(done.node()));
-        case NodeFailed failed -> release(r.nodeRun(failed.node()));
-        default -> {}
+      switch (RolloutEffects.of(event)) {
+        case RolloutEffects.Effect.Start started -> start(r.nodeRun(started.node()));
+        case RolloutEffects.Effect.Release released -> release(r.nodeRun(released.node()));
+        // Spec sent once out of service: the simulated fleet reads it from the desired generation.
+        case RolloutEffects.Effect.HandOver _ -> {}
+        // The simulated drain leaves nothing to undo.
+        case RolloutEffects.Effect.Abandon _ -> {}
+        case RolloutEffects.Effect.None _ -> {}
       }
     }
 

@@ -46,7 +46,7 @@ class RolloutTakeoverIT {
   @Test
   void takeoverTimeStaysFlatWhileFinishedRolloutsGrowAHundredfold() throws Exception {
     RolloutCreated created =
-        RolloutEngine.creation(
+        RolloutBook.creation(
             json,
             "takeover",
             new RolloutProgressStore.Creation(
