@@ -21,6 +21,7 @@ import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
@@ -98,7 +99,9 @@ public final class EventTypes {
           // for one record is logged in chunks.
           new EventType("io.fleetwave.rollout.failed", 1, RolloutFailed.class),
           new EventType("io.fleetwave.rollout.created-in-chunks", 1, RolloutCreatedInChunks.class),
-          new EventType("io.fleetwave.rollout.plan-chunk", 1, RolloutPlanChunk.class));
+          new EventType("io.fleetwave.rollout.plan-chunk", 1, RolloutPlanChunk.class),
+          // Issue 32: a node revoked before its rollout started it is skipped, never sent the spec.
+          new EventType("io.fleetwave.rollout.node-skipped", 1, NodeSkipped.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

@@ -285,7 +285,7 @@ public class RolloutsResource {
           "id, name, state, actor, change, strategy, createdAt/updatedAt, currentWave,"
               + " awaitingPromotion, pausedBy (while paused: \"system\" for a failure threshold,"
               + " else the operator), statusReason, plannedNodes, counts (nodes per state:"
-              + " pending, in-flight, succeeded, failed), failures, and per wave {index, nodes,"
+              + " pending, in-flight, succeeded, failed, skipped), failures, and per wave {index, nodes,"
               + " counts, startedAt, finishedAt}. A few KB whatever the number of nodes: what a"
               + " page or `fleetctl rollout status --watch` polls.")
   @APIResponse(
@@ -311,7 +311,7 @@ public class RolloutsResource {
       @PathParam("id") String id,
       @Parameter(
               description =
-                  "only nodes in one of these states: pending, in-flight, succeeded, failed",
+                  "only nodes in one of these states: pending, in-flight, succeeded, failed, skipped",
               example = "failed,in-flight")
           @QueryParam("state")
           List<String> state,

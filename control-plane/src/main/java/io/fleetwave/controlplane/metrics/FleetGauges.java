@@ -126,7 +126,10 @@ public class FleetGauges {
               "succeeded", rollout.succeeded(),
               "failed", rollout.failed());
       for (String state : RolloutProgressReader.NODE_STATES) {
-        nodes.add(MultiGauge.Row.of(tags.and("state", state), byState.get(state)));
+        // The overview counts no skipped node (few, revoked ones): no gauge rather than a false 0.
+        if (byState.containsKey(state)) {
+          nodes.add(MultiGauge.Row.of(tags.and("state", state), byState.get(state)));
+        }
       }
       waves.add(MultiGauge.Row.of(tags, rollout.currentWave()));
       paused.add(

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = FailureCause.UnhealthyAfterSoak.class, name = "unhealthy-after-soak"),
   @JsonSubTypes.Type(value = FailureCause.HandOverFailed.class, name = "hand-over-failed"),
   @JsonSubTypes.Type(value = FailureCause.NotTakenOutOfService.class, name = "not-taken-out"),
+  @JsonSubTypes.Type(value = FailureCause.Revoked.class, name = "revoked"),
   @JsonSubTypes.Type(value = FailureCause.Unclassified.class, name = "unclassified")
 })
 public sealed interface FailureCause {
@@ -97,6 +98,17 @@ public sealed interface FailureCause {
     @Override
     public String describe() {
       return reason;
+    }
+  }
+
+  /**
+   * The node was revoked while the rollout had it in flight: whatever it reports is no longer
+   * trusted, so its result never counts as a success.
+   */
+  record Revoked() implements FailureCause {
+    @Override
+    public String describe() {
+      return NodeSkipped.REVOKED;
     }
   }
 

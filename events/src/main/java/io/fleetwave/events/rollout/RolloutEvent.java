@@ -27,7 +27,8 @@ public sealed interface RolloutEvent extends FleetEvent
         NodeKeptOutOfService,
         RolloutFailed,
         RolloutCreatedInChunks,
-        RolloutPlanChunk {
+        RolloutPlanChunk,
+        NodeSkipped {
 
   /** The actor of the engine's own decisions (a threshold crossed, a wave promoted by itself). */
   String SYSTEM = "system";

@@ -93,7 +93,9 @@ class RolloutEventCodecTest {
             "n2", Phase.FORWARD, List.of("dcgm"), "the node failed: stays cordoned"),
         new RolloutFailed("fleet.rollout-events", 2, 17, "does not decode: not JSON"),
         new RolloutCreatedInChunks("big", "alice", 3, "ab".repeat(32)),
-        new RolloutPlanChunk(0, "{\"name\":\"big\","));
+        new RolloutPlanChunk(0, "{\"name\":\"big\","),
+        new NodeSkipped(2, "n4", NodeSkipped.REVOKED),
+        new NodeFailed(2, "n5", Phase.FORWARD, new FailureCause.Revoked(), 1200));
   }
 
   @ParameterizedTest

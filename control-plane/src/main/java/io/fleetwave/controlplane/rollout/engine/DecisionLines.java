@@ -4,6 +4,7 @@ import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
@@ -43,6 +44,7 @@ final class DecisionLines {
           case NodeTakenOutOfService e -> e.node();
           case NodeReturnedToService e -> e.node();
           case NodeKeptOutOfService e -> e.node();
+          case NodeSkipped e -> e.node();
           case RolloutCreated _,
               RolloutCreatedInChunks _,
               RolloutPlanChunk _,
@@ -116,6 +118,7 @@ final class DecisionLines {
       case NodeTakenOutOfService e -> "NodeTakenOutOfService " + e.node();
       case NodeReturnedToService e -> "NodeReturnedToService " + e.node();
       case NodeKeptOutOfService e -> "NodeKeptOutOfService " + e.node() + ": " + e.reason();
+      case NodeSkipped e -> "NodeSkipped " + e.node() + " (wave " + e.wave() + "): " + e.reason();
       case WaveCompleted e ->
           "WaveCompleted "
               + e.wave()

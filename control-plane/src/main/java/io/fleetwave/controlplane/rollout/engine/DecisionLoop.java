@@ -60,7 +60,8 @@ final class DecisionLoop {
               gathered.requests(),
               node -> seen.computeIfAbsent(node, gathered.fleet()),
               gathered.desired(),
-              gathered.reports());
+              gathered.reports(),
+              gathered.revoked());
       Decision decision = decider.decide(run, input);
       if (decision.isEmpty()) {
         break;

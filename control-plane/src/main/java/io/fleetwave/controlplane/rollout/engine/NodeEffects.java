@@ -24,8 +24,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -84,6 +86,23 @@ final class NodeEffects {
       return Map.of();
     }
     return specs.currentSpecs(pool, nodes).await().atMost(timeout);
+  }
+
+  /**
+   * The revoked nodes of the fleet (admin revocation, until re-admitted): few, read whole once a
+   * round, so a revocation takes effect in the engine's next round.
+   */
+  Set<String> revokedNodes() {
+    return pool.query("SELECT node FROM revoked_nodes")
+        .execute()
+        .map(
+            rows -> {
+              Set<String> revoked = new HashSet<>();
+              rows.forEach(row -> revoked.add(row.getString("node")));
+              return revoked;
+            })
+        .await()
+        .atMost(timeout);
   }
 
   /** How long taking a node out of service may take; zero when nodes are never taken out. */

@@ -17,6 +17,7 @@ public final class NodeRun {
   private Instant startedAt;
   private Instant finishedAt;
   private FailureCause cause;
+  private String skipped;
   private RestorePoint restore;
   // The driver request logged for this start (DriverInstallRequested or OsUpgradeRequested).
   private DriverRequest driverRequest;
@@ -65,6 +66,17 @@ public final class NodeRun {
   void finish(NodeState outcome, FailureCause cause, Instant at) {
     this.state = outcome;
     this.cause = cause;
+    this.finishedAt = at;
+  }
+
+  /** Left out of the rollout while pending; only a pending node can be. */
+  void skip(String reason, Instant at) {
+    if (state != NodeState.PENDING) {
+      throw new IllegalStateException(
+          "node " + node + " is " + state.wireName() + ", only a pending node can be skipped");
+    }
+    this.state = NodeState.SKIPPED;
+    this.skipped = reason;
     this.finishedAt = at;
   }
 
@@ -121,9 +133,9 @@ public final class NodeRun {
     return cause;
   }
 
-  /** Why it failed in this phase, in words, or null. */
+  /** Why it failed in this phase (or why it was skipped), in words, or null. */
   public String reason() {
-    return cause == null ? null : cause.describe();
+    return cause != null ? cause.describe() : skipped;
   }
 
   public RestorePoint restore() {

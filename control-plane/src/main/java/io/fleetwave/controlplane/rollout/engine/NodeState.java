@@ -5,7 +5,9 @@ public enum NodeState {
   PENDING("pending"),
   IN_FLIGHT("in-flight"),
   SUCCEEDED("succeeded"),
-  FAILED("failed");
+  FAILED("failed"),
+  /** Never started: left out while pending (revoked), see NodeSkipped. */
+  SKIPPED("skipped");
 
   private final String wireName;
 
@@ -18,6 +20,6 @@ public enum NodeState {
   }
 
   public boolean finished() {
-    return this == SUCCEEDED || this == FAILED;
+    return this == SUCCEEDED || this == FAILED || this == SKIPPED;
   }
 }

@@ -9,6 +9,7 @@ import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.OsUpgradeRequested;
@@ -40,16 +41,18 @@ import java.util.function.Function;
 /**
  * Decides a rollout's next step from its folded events and what it is given ({@link DeciderInput}:
  * the clock, operator requests, what the fleet shows, the desired specs of the nodes it may start,
- * what effects reported). Pure, and the only place a rollout decision is made: it returns the
- * events themselves, and the engine appends them (acknowledged), folds them, carries out their
- * effects, and asks again until nothing is left to decide, so every decision is made on state that
- * is already in the log.
+ * what effects reported, the revoked nodes). Pure, and the only place a rollout decision is made,
+ * every rollout event included (its verdicts too: {@link #cannotFold}, {@link #cannotLog}, {@link
+ * #refusedByTheLog}): it returns the events themselves, and the engine appends them (acknowledged),
+ * folds them, carries out their effects, and asks again until nothing is left to decide, so every
+ * decision is made on state that is already in the log.
  *
  * <p>One call returns one kind of step, in this order: operator requests; what effects reported (a
  * node out of service or back, a hand-over or a drain that failed); nodes in flight that finished,
- * failed or timed out; the failure thresholds; the wave's end, soak, health gate and promotion; the
- * next nodes to start, each {@code NodeStarted} with the generation after its desired spec's and
- * its restore point, followed by its driver request if its driver changes.
+ * failed, timed out or were revoked; the failure thresholds; the wave's end, soak, health gate and
+ * promotion; the next nodes to start, each {@code NodeStarted} with the generation after its
+ * desired spec's and its restore point, followed by its driver request if its driver changes (a
+ * pending node revoked since the plan is skipped instead, {@code NodeSkipped}, and never started).
  *
  * <p>With a drain (a non-zero {@code drainBound}) a started node first has to be taken out of
  * service (NodeTakenOutOfService) before it can succeed; its node timeout counts from then, and
@@ -132,7 +135,7 @@ public final class RolloutDecider {
     if (!reported.isEmpty()) {
       return Decision.of(reported);
     }
-    List<RolloutEvent> finished = finishedNodes(run, input.fleet(), input.now());
+    List<RolloutEvent> finished = finishedNodes(run, input);
     if (!finished.isEmpty()) {
       return Decision.of(finished);
     }
@@ -240,12 +243,19 @@ public final class RolloutDecider {
     return out;
   }
 
-  /** In-flight nodes (either phase) whose result is in: applied and healthy, refused, timed out. */
-  private List<RolloutEvent> finishedNodes(
-      RolloutRun run, Function<String, Observation> fleet, Instant now) {
+  /**
+   * In-flight nodes (either phase) whose result is in: applied and healthy, refused, timed out; or
+   * revoked, whose results are no longer trusted, so they fail whatever they report.
+   */
+  private List<RolloutEvent> finishedNodes(RolloutRun run, DeciderInput input) {
+    Instant now = input.now();
     List<RolloutEvent> out = new ArrayList<>();
     for (NodeRun node : run.inFlight()) {
-      Observation seen = fleet.apply(node.node());
+      if (input.revoked().contains(node.node())) {
+        out.add(failed(node, new FailureCause.Revoked(), now));
+        continue;
+      }
+      Observation seen = input.fleet().apply(node.node());
       boolean drained = !draining() || node.outOfService();
       String unmet = drained ? unmet(node, seen) : "not out of service yet (draining)";
       Duration limit = drained ? rules.nodeTimeout() : rules.nodeTimeout().plus(drainBound);
@@ -320,7 +330,8 @@ public final class RolloutDecider {
       if (run.waveSettled(wave)) {
         List<NodeRun> nodes = nodesOf(run, wave);
         int failed = (int) nodes.stream().filter(n -> n.state() == NodeState.FAILED).count();
-        return Decision.of(new WaveCompleted(wave, nodes.size() - failed, failed));
+        int skipped = (int) nodes.stream().filter(n -> n.state() == NodeState.SKIPPED).count();
+        return Decision.of(new WaveCompleted(wave, nodes.size() - failed - skipped, failed));
       }
       return rules.windowOpen(now)
           ? Decision.of(starts(run, run.pending(wave), input))
@@ -335,7 +346,9 @@ public final class RolloutDecider {
     }
     if (wave == run.waveCount()) {
       int failed = run.failed(Phase.FORWARD, 0);
-      return Decision.of(new RolloutCompleted(false, run.plannedNodes() - failed, failed));
+      int skipped = (int) run.nodes().stream().filter(n -> n.state() == NodeState.SKIPPED).count();
+      return Decision.of(
+          new RolloutCompleted(false, run.plannedNodes() - failed - skipped, failed));
     }
     if (rules.manualPromotion() && !run.promoted(wave)) {
       return Decision.NONE;
@@ -463,6 +476,18 @@ public final class RolloutDecider {
       RolloutRun run, Collection<NodeRun> candidates, DeciderInput input) {
     Phase phase = run.status() == RunStatus.ROLLING_BACK ? Phase.ROLLBACK : Phase.FORWARD;
     List<RolloutEvent> out = new ArrayList<>();
+    if (phase == Phase.FORWARD && !input.revoked().isEmpty()) {
+      // Revoked since the plan was made: never sent the spec, and no slot taken.
+      List<NodeRun> trusted = new ArrayList<>();
+      for (NodeRun node : candidates) {
+        if (input.revoked().contains(node.node())) {
+          out.add(new NodeSkipped(node.wave(), node.node(), NodeSkipped.REVOKED));
+        } else {
+          trusted.add(node);
+        }
+      }
+      candidates = trusted;
+    }
     for (NodeRun node : pick(run, candidates)) {
       NodePlan plan = rules.plan(node.node());
       NodeSpec desired = input.desired().get(node.node());

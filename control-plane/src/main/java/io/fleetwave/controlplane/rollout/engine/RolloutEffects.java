@@ -6,6 +6,7 @@ import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
@@ -92,6 +93,8 @@ final class RolloutEffects {
       case DriverInstallRequested _, OsUpgradeRequested _ -> NONE;
       // The drain's own reports: what they announce has happened.
       case NodeReturnedToService _, NodeKeptOutOfService _ -> NONE;
+      // Left out before it was started: nothing was sent, nothing is.
+      case NodeSkipped _ -> NONE;
       // A log that cannot be folded says nothing to act on: its nodes stay as they are.
       case RolloutFailed _ -> NONE;
       case RolloutCreated _,

@@ -7,6 +7,7 @@ import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
@@ -258,7 +259,8 @@ public final class RolloutFold {
             OsUpgradeRequested _,
             NodeTakenOutOfService _,
             NodeReturnedToService _,
-            NodeKeptOutOfService _ ->
+            NodeKeptOutOfService _,
+            NodeSkipped _ ->
             Optional.of(
                 envelope.type()
                     + " at seq "

@@ -5,6 +5,7 @@ import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One round of one rollout: gather, decide, append (acknowledged), fold, dispatch the effects of
@@ -43,6 +44,7 @@ final class RolloutRound {
     }
     effects.carryOutDue(run, limits);
     List<EffectReport> reported = effects.reportsOf(run.id());
+    Set<String> revoked = effects.nodeEffects().revokedNodes();
     soakGateReadings(run, limits);
     StepTimings timings = new StepTimings();
     DecisionLoop.Settled settled =
@@ -58,7 +60,8 @@ final class RolloutRound {
                       waiting,
                       observer::of,
                       effects.nodeEffects().desiredSpecs(candidates),
-                      reported);
+                      reported,
+                      revoked);
               timings.gathered(candidates.size(), gathering);
               return input;
             },

@@ -6,6 +6,7 @@ import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.NodeSucceeded;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;
@@ -143,6 +144,7 @@ public final class RolloutRun {
       case NodeSucceeded done -> change(done.node(), n -> n.finish(NodeState.SUCCEEDED, null, at));
       case NodeFailed failed ->
           change(failed.node(), n -> n.finish(NodeState.FAILED, failed.cause(), at));
+      case NodeSkipped skipped -> change(skipped.node(), n -> n.skip(skipped.reason(), at));
       case WaveCompleted completed -> waveCompletedAt.put(completed.wave(), at);
       case WavePromoted promotedWave -> promoted.add(promotedWave.wave());
       case RolloutPaused paused -> status(RunStatus.PAUSED, paused.reason());

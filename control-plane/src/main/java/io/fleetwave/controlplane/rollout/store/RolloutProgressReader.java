@@ -40,7 +40,7 @@ public class RolloutProgressReader {
    * keeps the two equal).
    */
   public static final List<String> NODE_STATES =
-      List.of("pending", "in-flight", "succeeded", "failed");
+      List.of("pending", "in-flight", "succeeded", "failed", "skipped");
 
   private static final String FAILED = "failed";
 

@@ -19,9 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /** Runs the engine's decision loop with the real decider against a fleet the test controls. */
@@ -36,6 +38,10 @@ final class DeciderHarness {
   final List<OperatorRequest> requests = new ArrayList<>();
   final List<EffectReport> reports = new ArrayList<>();
   final List<String> refusals = new ArrayList<>();
+
+  /** The nodes an admin revoked (the engine reads them each round). */
+  final Set<String> revoked = new HashSet<>();
+
   int maxInFlight;
   Instant now = Instant.parse("2026-11-29T12:00:00Z");
   private long seq;
@@ -111,7 +117,8 @@ final class DeciderHarness {
                   waiting,
                   n -> fleet.getOrDefault(n, Observation.NONE),
                   desired,
-                  List.copyOf(reports));
+                  List.copyOf(reports),
+                  revoked);
             },
             (r, events) -> {
               List<Envelope<RolloutEvent>> envelopes = new ArrayList<>();
@@ -144,7 +151,7 @@ final class DeciderHarness {
 
   private DeciderInput input() {
     return new DeciderInput(
-        now, requests, n -> fleet.getOrDefault(n, Observation.NONE), Map.of(), List.of());
+        now, requests, n -> fleet.getOrDefault(n, Observation.NONE), Map.of(), List.of(), revoked);
   }
 
   /** Appends a report-derived event as the engine would after the decider recorded it. */

@@ -3,7 +3,9 @@ package io.fleetwave.controlplane.rollout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.rollout.plan.FailureAction;
+import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
+import io.fleetwave.events.rollout.NodeSkipped;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutCompleted;
@@ -58,6 +60,38 @@ class RolloutDeciderTest {
 
     assertThat(h.started(Phase.FORWARD)).containsExactly("n1");
     assertThat(h.log).doesNotContain(new WaveStarted(2));
+  }
+
+  @Test
+  void aPendingNodeRevokedIsSkippedAsRevokedAndNeverStarted() {
+    DeciderHarness h = harness(2, "0", FailureAction.PAUSE, false, Duration.ZERO);
+    h.settle();
+    h.revoked.add("n3");
+
+    h.runAllApplying();
+
+    assertThat(h.started(Phase.FORWARD)).doesNotContain("n3").hasSize(9);
+    assertThat(h.log).contains(new NodeSkipped(2, "n3", "revoked"));
+    assertThat(h.run.nodeRun("n3").state()).isEqualTo(NodeState.SKIPPED);
+    assertThat(h.run.nodeRun("n3").reason()).isEqualTo("revoked");
+    assertThat(h.log.getLast()).isEqualTo(new RolloutCompleted(false, 9, 0));
+  }
+
+  @Test
+  void aNodeInFlightRevokedFailsAsRevokedWhateverItReports() {
+    DeciderHarness h = harness(1, "1", FailureAction.PAUSE, false, Duration.ZERO);
+    h.settle();
+    h.applyInFlight(); // n1 reports its generation applied, but it is revoked
+    h.revoked.add("n1");
+
+    h.settle();
+
+    NodeFailed failed =
+        (NodeFailed) h.log.stream().filter(NodeFailed.class::isInstance).findFirst().orElseThrow();
+    assertThat(failed.node()).isEqualTo("n1");
+    assertThat(failed.cause()).isEqualTo(new FailureCause.Revoked());
+    assertThat(h.run.nodeRun("n1").reason()).isEqualTo("revoked");
+    assertThat(h.run.failed(Phase.FORWARD, 0)).isEqualTo(1);
   }
 
   @Test

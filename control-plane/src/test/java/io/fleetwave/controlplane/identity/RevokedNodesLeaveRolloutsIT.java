@@ -1,0 +1,184 @@
+package io.fleetwave.controlplane.identity;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.security.NodeEventSigner;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 32, finding 2: a node revoked while a rollout runs is taken out of it, by the decider and
+ * through the log. A pending node revoked is never started (the rollout never writes its spec): it
+ * is logged as NodeSkipped and shown as {@code skipped}, reason {@code revoked}. A node in flight
+ * that is revoked fails with that reason, whatever it reports.
+ */
+@QuarkusTest
+@TestProfile(NodeEnrolments.Required.class)
+class RevokedNodesLeaveRolloutsIT {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Test
+  void aRevokedPendingNodeIsSkippedAndARevokedNodeInFlightFails() {
+    List<String> names = List.of("revoked-rollout-1", "revoked-rollout-2", "revoked-rollout-3");
+    Map<String, NodeEventSigner> keys = new HashMap<>();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (String name : names) {
+        NodeEventSigner key = NodeEnrolments.enroll(name);
+        keys.put(name, key);
+        FleetNodes.Node node =
+            new FleetNodes.Node(
+                name,
+                HostKind.UBUNTU,
+                "z1",
+                "550.127.05",
+                "H100-80GB",
+                1,
+                Map.of("revoked-pool", "r"));
+        topic.publishSigned(Events.envelope(name, 1, 0, FleetNodes.registered(node)), key);
+        topic.publishSigned(Events.envelope(name, 1, 1, FleetNodes.inventory(node)), key);
+      }
+      for (String name : names) {
+        await(name + " projected")
+            .atMost(BOUND)
+            .until(() -> Arrays.equals(ProjectionRows.position(name), new long[] {1, 1}));
+      }
+      String rollout = startCanaryThatToleratesFailures();
+      String canary = nodes(rollout, "in-flight").getFirst();
+      List<String> pending = nodes(rollout, "pending");
+      String revokedPending = pending.getFirst();
+      String trusted = pending.getLast();
+
+      revoke(revokedPending);
+      revoke(canary);
+
+      await("the revoked canary failed and the rollout went on to wave 2")
+          .atMost(BOUND)
+          .until(() -> nodes(rollout, "in-flight").equals(List.of(trusted)));
+      assertThat(reasons(rollout, "failed")).containsExactly(Map.entry(canary, "revoked"));
+      assertThat(reasons(rollout, "skipped"))
+          .as("the pending node revoked before its wave")
+          .containsExactly(Map.entry(revokedPending, "revoked"));
+
+      long generation = desiredGeneration(trusted);
+      topic.publishSigned(
+          Events.envelope(trusted, 1, 2, new SpecApplied(generation)), keys.get(trusted));
+      await("the rollout completed with its trusted node")
+          .atMost(BOUND)
+          .until(
+              () -> "completed".equals(given().get("/api/v1/rollouts/" + rollout).path("state")));
+
+      List<Map<String, Object>> log =
+          given().get("/api/v1/rollouts/" + rollout + "/events").jsonPath().getList("$");
+      assertThat(log)
+          .as("the rollout log: %s", log)
+          .anySatisfy(
+              event -> {
+                assertThat((String) event.get("type")).contains("node-skipped");
+                assertThat(event.get("data"))
+                    .isEqualTo(Map.of("wave", 2, "node", revokedPending, "reason", "revoked"));
+              })
+          .noneSatisfy(
+              event -> {
+                assertThat((String) event.get("type")).contains("node-started");
+                assertThat(((Map<?, ?>) event.get("data")).get("node")).isEqualTo(revokedPending);
+              });
+      assertThat(
+              given()
+                  .get("/api/v1/nodes/" + revokedPending + "/spec")
+                  .then()
+                  .statusCode(200)
+                  .extract()
+                  .jsonPath()
+                  .getMap("desired"))
+          .as("the skipped node's desired spec: the rollout never wrote one")
+          .isNull();
+    }
+  }
+
+  /**
+   * Waves of one node then the rest, one at a time, every failure tolerated: it runs to its end.
+   */
+  private static String startCanaryThatToleratesFailures() {
+    String id =
+        given()
+            .contentType("application/json")
+            .body(
+                """
+                {"name": "revoked-mid-rollout",
+                 "target": {"selector": "revoked-pool=r"},
+                 "change": {"migConfig": "all-balanced"},
+                 "strategy": {"waves": ["1", "100%"], "maxUnavailable": "1",
+                              "soakSeconds": 0, "manualPromotion": false,
+                              "failureThreshold": {"perWave": "100%", "total": "100%",
+                                                   "action": "pause"},
+                              "nodeTimeoutSeconds": 600}}
+                """)
+            .post("/api/v1/rollouts")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    await("the engine starts the canary of rollout " + id)
+        .atMost(BOUND)
+        .until(() -> nodes(id, "in-flight").size() == 1);
+    return id;
+  }
+
+  private static void revoke(String node) {
+    given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
+  }
+
+  private static long desiredGeneration(String node) {
+    return given()
+        .get("/api/v1/nodes/" + node + "/spec")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getLong("desired.generation");
+  }
+
+  private static List<String> nodes(String rollout, String state) {
+    return page(rollout, state).getList("items.node", String.class);
+  }
+
+  private static Map<String, String> reasons(String rollout, String state) {
+    JsonPath page = page(rollout, state);
+    Map<String, String> reasons = new HashMap<>();
+    List<String> nodes = page.getList("items.node", String.class);
+    List<String> why = page.getList("items.reason", String.class);
+    for (int i = 0; i < nodes.size(); i++) {
+      reasons.put(nodes.get(i), why.get(i));
+    }
+    return reasons;
+  }
+
+  private static JsonPath page(String rollout, String state) {
+    return given()
+        .get("/api/v1/rollouts/" + rollout + "/nodes?state=" + state)
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath();
+  }
+}
