@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
@@ -62,7 +63,9 @@ class RevokedNodesLeaveRolloutsIT {
             .atMost(BOUND)
             .until(() -> Arrays.equals(ProjectionRows.position(name), new long[] {1, 1}));
       }
-      String rollout = startCanaryThatToleratesFailures();
+      String rollout =
+          CanaryRollouts.startCanaryToleratingFailures(
+              "revoked-mid-rollout", "revoked-pool=r", BOUND);
       String canary = nodes(rollout, "in-flight").getFirst();
       List<String> pending = nodes(rollout, "pending");
       String revokedPending = pending.getFirst();
@@ -113,35 +116,6 @@ class RevokedNodesLeaveRolloutsIT {
           .as("the skipped node's desired spec: the rollout never wrote one")
           .isNull();
     }
-  }
-
-  /**
-   * Waves of one node then the rest, one at a time, every failure tolerated: it runs to its end.
-   */
-  private static String startCanaryThatToleratesFailures() {
-    String id =
-        given()
-            .contentType("application/json")
-            .body(
-                """
-                {"name": "revoked-mid-rollout",
-                 "target": {"selector": "revoked-pool=r"},
-                 "change": {"migConfig": "all-balanced"},
-                 "strategy": {"waves": ["1", "100%"], "maxUnavailable": "1",
-                              "soakSeconds": 0, "manualPromotion": false,
-                              "failureThreshold": {"perWave": "100%", "total": "100%",
-                                                   "action": "pause"},
-                              "nodeTimeoutSeconds": 600}}
-                """)
-            .post("/api/v1/rollouts")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
-    await("the engine starts the canary of rollout " + id)
-        .atMost(BOUND)
-        .until(() -> nodes(id, "in-flight").size() == 1);
-    return id;
   }
 
   private static void revoke(String node) {
