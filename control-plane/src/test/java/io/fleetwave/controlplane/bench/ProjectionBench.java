@@ -299,7 +299,7 @@ public final class ProjectionBench {
           Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
             API visibility                %s
             bare Kafka round trip         %s
-            (its last warm-up round trips %s)
+            (the warm-up's round trips  %s)
             ratio p99 API / p99 Kafka     %12.2f   (target <= 2)
             probes not visible within 10 s: %d
           %s\
