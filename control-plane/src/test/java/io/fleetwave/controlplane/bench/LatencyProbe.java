@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -66,8 +67,10 @@ final class LatencyProbe {
       BenchKeys keys)
       throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    long[] nextSeq = new long[settings.nodes()];
-    java.util.Arrays.fill(nextSeq, settings.eventsPerNode());
+    AtomicLongArray nextSeq = new AtomicLongArray(settings.nodes());
+    for (int node = 0; node < settings.nodes(); node++) {
+      nextSeq.set(node, settings.eventsPerNode());
+    }
     AtomicBoolean loading = new AtomicBoolean(true);
     List<Probe> probes = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicInteger timeouts = new AtomicInteger();
@@ -124,35 +127,15 @@ final class LatencyProbe {
   }
 
   /** One prober: its own probe nodes ({@code node % probers == prober}), one probe at a time. */
-  private static final class Prober {
-    private final HttpClient http;
-    private final int port;
-    private final String token;
-    private final KafkaProducer<String, byte[]> producer;
-    private final BenchKeys keys;
-    private final long[] nextSeq; // shared; each prober touches only its own probe nodes' seqs
-    private final AtomicInteger roundTrips;
-    private final long countedFrom;
-
-    Prober(
-        HttpClient http,
-        int port,
-        String token,
-        KafkaProducer<String, byte[]> producer,
-        BenchKeys keys,
-        long[] nextSeq,
-        AtomicInteger roundTrips,
-        long countedFrom) {
-      this.http = http;
-      this.port = port;
-      this.token = token;
-      this.producer = producer;
-      this.keys = keys;
-      this.nextSeq = nextSeq;
-      this.roundTrips = roundTrips;
-      this.countedFrom = countedFrom;
-    }
-
+  private record Prober(
+      HttpClient http,
+      int port,
+      String token,
+      KafkaProducer<String, byte[]> producer,
+      BenchKeys keys,
+      AtomicLongArray nextSeq, // shared; each prober moves only its own probe nodes' seqs
+      AtomicInteger roundTrips,
+      long countedFrom) {
     /** Probes under the load, not counted, until the warm-up ends. */
     void warmUp(int prober, int probers, int probeNodes) throws Exception {
       for (int i = 0; System.nanoTime() < countedFrom; i++) {
@@ -187,7 +170,14 @@ final class LatencyProbe {
 
     private Probe probeOnce(int node, long started) throws IOException, InterruptedException {
       return LatencyProbe.probeOnce(
-          http, port, token, producer, keys, node, nextSeq[node]++, started - countedFrom);
+          http,
+          port,
+          token,
+          producer,
+          keys,
+          node,
+          nextSeq.getAndIncrement(node),
+          started - countedFrom);
     }
 
     private static int node(int prober, int probers, int probeNodes, int i) {
@@ -254,7 +244,7 @@ final class LatencyProbe {
   @SuppressWarnings("FutureReturnValueIgnored")
   private static void heartbeats(
       KafkaProducer<String, byte[]> producer,
-      long[] nextSeq,
+      AtomicLongArray nextSeq,
       AtomicBoolean loading,
       ProjectionBench.BenchSettings settings,
       BenchKeys keys) {
@@ -262,7 +252,7 @@ final class LatencyProbe {
     long due = System.nanoTime();
     int node = settings.probeNodes();
     while (loading.get()) {
-      producer.send(EventLoad.record(node, nextSeq[node]++, keys));
+      producer.send(EventLoad.record(node, nextSeq.getAndIncrement(node), keys));
       node = node + 1 < settings.nodes() ? node + 1 : settings.probeNodes();
       due += intervalNanos;
       long wait = due - System.nanoTime();

@@ -98,24 +98,11 @@ public final class RolloutBench {
       kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       kafka.createTopics(
           settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
-      Map<String, String> env =
-          Map.of(
-              "KAFKA_BOOTSTRAP_SERVERS",
-              kafka.bootstrapServers(),
-              "QUARKUS_DATASOURCE_REACTIVE_URL",
-              postgres.reactiveUrl(),
-              "QUARKUS_DATASOURCE_JDBC_URL",
-              postgres.jdbcUrl(),
-              "QUARKUS_DATASOURCE_USERNAME",
-              EmbeddedPostgres.USER,
-              "QUARKUS_DATASOURCE_PASSWORD",
-              EmbeddedPostgres.PASSWORD,
-              "FLEETWAVE_DEMO_ENABLED",
-              "false",
-              "FLEETWAVE_NODE_IDENTITY_REQUIRED",
-              NODE_IDENTITY_REQUIRED,
-              "FLEETWAVE_COMMANDS_PRIVATE_KEY",
-              signing.privateKeyPem());
+      // As the other benches' control plane, with the demo's own parts off and its signing key.
+      Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
+      env.put("FLEETWAVE_DEMO_ENABLED", "false");
+      env.put("FLEETWAVE_NODE_IDENTITY_REQUIRED", NODE_IDENTITY_REQUIRED);
+      env.put("FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
       long started = System.nanoTime();
       try (Connection db =
               DriverManager.getConnection(
