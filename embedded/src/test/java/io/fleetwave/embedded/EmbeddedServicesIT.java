@@ -177,6 +177,43 @@ class EmbeddedServicesIT {
     }
   }
 
+  @Test
+  void aDurableServerFlushesEveryCommitAsPostgresDoesByDefaultAndKeepsItAcrossARestart()
+      throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.startDurable()) {
+      try (Connection db = connect(pg)) {
+        assertThat(durability(db)).isEqualTo(List.of("on", "on", "on"));
+      }
+      pg.stop();
+      pg.restart();
+      try (Connection db = connect(pg)) {
+        assertThat(durability(db)).isEqualTo(List.of("on", "on", "on"));
+      }
+    }
+  }
+
+  @Test
+  void aTestServerSkipsTheFlush() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.start();
+        Connection db = connect(pg)) {
+      assertThat(durability(db).subList(0, 2)).isEqualTo(List.of("off", "off"));
+    }
+  }
+
+  /** fsync, synchronous_commit and full_page_writes as the server reports them. */
+  private static List<String> durability(Connection db) throws SQLException {
+    List<String> values = new java.util.ArrayList<>();
+    try (var statement = db.createStatement()) {
+      for (String setting : List.of("fsync", "synchronous_commit", "full_page_writes")) {
+        try (ResultSet row = statement.executeQuery("SHOW " + setting)) {
+          row.next();
+          values.add(row.getString(1));
+        }
+      }
+    }
+    return values;
+  }
+
   private static Connection connect(EmbeddedPostgres pg) throws SQLException {
     return DriverManager.getConnection(
         pg.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);

@@ -16,10 +16,16 @@ final class BenchServices {
     kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
   }
 
-  /** The control plane's settings for these services (a mutable map, for a bench to add to). */
+  /**
+   * The control plane's settings for these services (a mutable map, for a bench to add to), with
+   * node identity required, as production runs it (the test fixture's process turns it off unless
+   * told).
+   */
   static Map<String, String> controlPlane(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
     return new HashMap<>(
         Map.of(
+            "FLEETWAVE_NODE_IDENTITY_REQUIRED",
+            "true",
             "KAFKA_BOOTSTRAP_SERVERS",
             kafka.bootstrapServers(),
             "QUARKUS_DATASOURCE_REACTIVE_URL",

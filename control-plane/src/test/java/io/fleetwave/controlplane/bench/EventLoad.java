@@ -35,7 +35,7 @@ final class EventLoad {
         new ByteArraySerializer());
   }
 
-  static ProducerRecord<String, byte[]> record(int node, long seq) {
+  private static ProducerRecord<String, byte[]> unsigned(int node, long seq) {
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(
             Topics.NODE_EVENTS, BenchFleet.nodeName(node), BenchFleet.encoded(node, seq));
@@ -47,10 +47,9 @@ final class EventLoad {
     return record;
   }
 
-  /** Event {@code seq} of node {@code node}, signed by the node's key when {@code keys} is set. */
+  /** Event {@code seq} of node {@code node}, signed by the node's key. */
   static ProducerRecord<String, byte[]> record(int node, long seq, BenchKeys keys) {
-    ProducerRecord<String, byte[]> record = record(node, seq);
-    return keys == null ? record : keys.sign(node, record);
+    return keys.sign(node, unsigned(node, seq));
   }
 
   /** Publishes every event, interleaving nodes as a fleet does; returns events per second. */

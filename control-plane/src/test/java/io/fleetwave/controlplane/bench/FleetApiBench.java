@@ -34,12 +34,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * Issue 14 items 5 and 6: the read API a dashboard polls, at 1k, 5k and 10k nodes in one run, under
  * a concurrent read load while the projection ingests node events. Prints figures, asserts nothing.
  *
- * <p>One packaged control plane (its rollout engine off) against an embedded Kafka and PostgreSQL.
- * For each size of {@code bench.fleetApiSizes} (default 1000,5000,10000) the fleet grows to that
- * many nodes through Kafka (the projection applies each node's registration and its inventory of 8
- * H100s, some in MIG mode), and a running rollout of that many nodes is written into the projection
- * (as {@link RolloutApiBench} does). Then, for {@code bench.fleetApiSeconds} (default 20, after 5 s
- * of warm-up):
+ * <p>One packaged control plane (its rollout engine off, node identity required) against an
+ * embedded Kafka and a PostgreSQL with its default durability; every node event is signed by its
+ * node's enrolled key ({@link BenchKeys}). For each size of {@code bench.fleetApiSizes} (default
+ * 1000,5000,10000) the fleet grows to that many nodes through Kafka (the projection applies each
+ * node's registration and its inventory of 8 H100s, some in MIG mode), and a running rollout of
+ * that many nodes is written into the projection (as {@link RolloutApiBench} does). Then, for
+ * {@code bench.fleetApiSeconds} (default 20, after 15 s of warm-up, 15 s):
  *
  * <ul>
  *   <li>an ingest load publishes {@code bench.fleetApiEventsPerSecond} (default 1000) node events
@@ -68,7 +69,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 public final class FleetApiBench {
   private static final Duration BOUND = Duration.ofMinutes(3);
   private static final int GPUS_PER_NODE = 8;
-  private static final Duration WARM_UP = Duration.ofSeconds(5);
+  private static final Duration WARM_UP = Duration.ofSeconds(15);
 
   private FleetApiBench() {}
 
@@ -110,6 +111,7 @@ public final class FleetApiBench {
       double engineChanges,
       double requests,
       String pacing,
+      String conditions,
       String loadBefore,
       String loadAfter) {}
 
@@ -119,7 +121,7 @@ public final class FleetApiBench {
     Files.createDirectories(out);
     System.out.println("Fleetwave fleet API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
+        EmbeddedPostgres postgres = EmbeddedPostgres.startDurable()) {
       BenchServices.createTopics(kafka);
       Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
       Vertx vertx = Vertx.vertx();
@@ -136,10 +138,11 @@ public final class FleetApiBench {
           KafkaProducer<String, byte[]> producer = EventLoad.producer(kafka.bootstrapServers())) {
         Pool pool = MigratedDatabase.pool(postgres, vertx);
         long[] nextSeq = new long[settings.sizes().getLast()];
+        BenchKeys keys = BenchKeys.generate(settings.sizes().getLast());
         int fleet = 0;
         for (int size : settings.sizes()) {
           long growing = System.nanoTime();
-          grow(producer, db, fleet, size, nextSeq);
+          grow(producer, db, keys, fleet, size, nextSeq);
           fleet = size;
           UUID rollout = RolloutApiBench.seed(pool, "rollout-" + size, size);
           try (var analyze = db.createStatement()) {
@@ -148,7 +151,8 @@ public final class FleetApiBench {
           System.out.printf(
               "fleet of %,d nodes projected and a running rollout of %,d nodes seeded in %.1f s%n",
               size, size, (System.nanoTime() - growing) / 1e9);
-          Round round = measure(postgres, producer, controlPlane, rollout, size, nextSeq, settings);
+          Round round =
+              measure(postgres, producer, keys, controlPlane, rollout, size, nextSeq, settings);
           rounds.add(round);
           String text = format(round);
           System.out.print(text);
@@ -171,17 +175,23 @@ public final class FleetApiBench {
   }
 
   /**
-   * Nodes {@code from..to-1} register and report their GPUs; returns once the projection holds
-   * every node with its GPUs.
+   * Nodes {@code from..to-1} enroll, register and report their GPUs; returns once the projection
+   * holds every node with its GPUs.
    */
   // Bulk load: flush() waits for every send.
   @SuppressWarnings("FutureReturnValueIgnored")
   private static void grow(
-      KafkaProducer<String, byte[]> producer, Connection db, int from, int to, long[] nextSeq)
+      KafkaProducer<String, byte[]> producer,
+      Connection db,
+      BenchKeys keys,
+      int from,
+      int to,
+      long[] nextSeq)
       throws Exception {
+    keys.enroll(db, from, to);
     for (long seq = 0; seq < 2; seq++) {
       for (int node = from; node < to; node++) {
-        producer.send(EventLoad.record(node, seq));
+        producer.send(EventLoad.record(node, seq, keys));
         nextSeq[node] = seq + 1;
       }
     }
@@ -231,6 +241,7 @@ public final class FleetApiBench {
   private static Round measure(
       EmbeddedPostgres postgres,
       KafkaProducer<String, byte[]> producer,
+      BenchKeys keys,
       ControlPlaneProcess controlPlane,
       UUID rollout,
       int size,
@@ -252,7 +263,7 @@ public final class FleetApiBench {
     threads.add(
         Thread.ofPlatform()
             .name("bench-ingest")
-            .start(() -> ingest(producer, size, nextSeq, settings, running, published)));
+            .start(() -> ingest(producer, keys, size, nextSeq, settings, running, published)));
     threads.add(
         Thread.ofPlatform()
             .name("bench-engine-writer")
@@ -284,8 +295,10 @@ public final class FleetApiBench {
     Thread.sleep(WARM_UP.toMillis()); // warm-up: the same load, not recorded
     String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
     long seqBefore;
+    String conditions;
     try (Connection db = connect(postgres)) {
       seqBefore = scalar(db, "SELECT coalesce(sum(last_seq), 0) FROM nodes");
+      conditions = conditions(db, size, settings).text();
     }
     long publishedBefore = published.get();
     long changesBefore = engineChanges.get();
@@ -328,8 +341,35 @@ public final class FleetApiBench {
         (changesAfter - changesBefore) / seconds,
         answered / seconds,
         pacing,
+        conditions,
         loadBefore,
         loadAfter);
+  }
+
+  /** The settings one size runs with, printed with its figures. */
+  private static BenchConditions conditions(Connection db, int size, Settings settings)
+      throws java.sql.SQLException {
+    return BenchConditions.of(BenchKeys.describe(), db)
+        .with(
+            "sizes",
+            "%,d nodes x %d GPUs, a running rollout of %,d nodes"
+                .formatted(size, GPUS_PER_NODE, size))
+        .with(
+            "load",
+            "%,d node events/s; %d clients (%s); stand-in engine every 100 ms"
+                .formatted(
+                    settings.eventsPerSecond(),
+                    settings.clients(),
+                    settings.pollMillis() > 0
+                        ? "each round every %d ms".formatted(settings.pollMillis())
+                        : "back to back"))
+        .with(
+            "warm-up, window",
+            "%d s of the same load not recorded, then %d s recorded"
+                .formatted(WARM_UP.toSeconds(), settings.seconds()))
+        .with(
+            "bare SQL baseline",
+            "one nodes page (500 nodes and their GPUs) every 500 ms on the database measured");
   }
 
   /** Publishes node events at the set rate, node after node, each node's seq going on. */
@@ -337,6 +377,7 @@ public final class FleetApiBench {
   @SuppressWarnings("FutureReturnValueIgnored")
   private static void ingest(
       KafkaProducer<String, byte[]> producer,
+      BenchKeys keys,
       int size,
       long[] nextSeq,
       Settings settings,
@@ -348,7 +389,7 @@ public final class FleetApiBench {
       while (running.get()) {
         long due = (System.nanoTime() - start) * settings.eventsPerSecond() / 1_000_000_000L;
         while (published.get() < due) {
-          producer.send(EventLoad.record(node, nextSeq[node]++));
+          producer.send(EventLoad.record(node, nextSeq[node]++, keys));
           published.incrementAndGet();
           node = (node + 1) % size;
         }
@@ -476,6 +517,7 @@ public final class FleetApiBench {
         ("Fleet API at %,d nodes (8 GPUs each) with a running rollout of %,d nodes; load average"
                 + " %s -> %s%n")
             .formatted(round.nodes(), round.nodes(), round.loadBefore(), round.loadAfter()));
+    text.append(round.conditions());
     text.append(
         "  ingest: published %,.0f events/s, projected %,.0f events/s; stand-in engine %,.0f node"
                 .formatted(round.published(), round.projected(), round.engineChanges())

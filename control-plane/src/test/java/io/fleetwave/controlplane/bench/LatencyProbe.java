@@ -12,31 +12,39 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Publish-to-visible delay. A background thread sends heartbeats round-robin over every node but
- * the probe nodes at a fixed rate; the probe sends a heartbeat with a unique time to a probe node
- * and polls the API until the node's lastSeen shows it. The Kafka round trip runs beside it.
+ * Publish-to-visible delay. A background thread sends the fleet's events round-robin over every
+ * node but the probe nodes at a fixed rate; {@code bench.probers} probers (4) each send a heartbeat
+ * with a unique time to one of their own probe nodes and poll the API until the node's lastSeen
+ * shows it, one probe every 100 ms each, until {@code bench.probes} (2,000) probes are counted:
+ * enough for a p99 that is not the second-worst call. A bare Kafka round trip runs beside each
+ * probe. Before any is counted, {@code bench.latencyWarmupSeconds} (20) of the same load, probes
+ * and round trips warm the broker, the control plane and the bench's own clients: a cold broker's
+ * round trip was 4x its warm one (control-plane/BENCH.md, sixth pass), which made the ratio look
+ * better than it is.
  */
 final class LatencyProbe {
   private static final Duration PROBE_BOUND = Duration.ofSeconds(10);
   private static final Duration PROBE_EVERY = Duration.ofMillis(100);
-  // -Dbench.probePollMillis: how often the probe asks the API (1 ms by default, as before). Each
-  // ask
-  // is a request with a bearer token (an RSA check): at 1 ms the probe itself is up to 1,000
-  // requests a second on the machine it measures.
+  // -Dbench.probePollMillis: how often a probe asks the API (1 ms by default). Each ask is a
+  // request with a bearer token (an RSA check): at 1 ms a prober is up to 1,000 requests a second
+  // on the machine it measures.
   private static final long POLL_MILLIS = Long.getLong("bench.probePollMillis", 1);
-  // -Dbench.latencyWarmupSeconds: probes run this long under the load before any is counted. The
-  // first probe of a run took about a second on its own: the bench's new HttpClient and the
-  // endpoint's first request in the control plane (JFR of both JVMs, control-plane/BENCH.md).
-  private static final Duration WARM_UP =
-      Duration.ofSeconds(Long.getLong("bench.latencyWarmupSeconds", 3));
 
-  record Result(Percentiles api, Percentiles kafka, int timeouts, String tail) {}
+  /**
+   * The probes counted, and what the broker's round trip was at the end of the warm-up (so that a
+   * reader sees it had settled).
+   */
+  record Result(
+      Percentiles api, Percentiles kafka, Percentiles kafkaWarmUp, int timeouts, String tail) {}
 
   /**
    * Where one probe's delay went, in microseconds from its send: Kafka acknowledged the record
@@ -59,50 +67,129 @@ final class LatencyProbe {
       BenchKeys keys)
       throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    long[] nextSeq = new long[settings.nodes()];
-    java.util.Arrays.fill(nextSeq, settings.eventsPerNode());
+    AtomicLongArray nextSeq = new AtomicLongArray(settings.nodes());
+    for (int node = 0; node < settings.nodes(); node++) {
+      nextSeq.set(node, settings.eventsPerNode());
+    }
     AtomicBoolean loading = new AtomicBoolean(true);
-    List<Probe> probes = new ArrayList<>();
-    int timeouts = 0;
+    List<Probe> probes = java.util.Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger timeouts = new AtomicInteger();
+    AtomicInteger roundTrips = new AtomicInteger();
+    int probers = Math.min(settings.probers(), settings.probeNodes());
+    int perProber = Math.ceilDiv(settings.probes(), probers);
     try (KafkaProducer<String, byte[]> producer = EventLoad.producer(bootstrap);
         RoundTrip roundTrip = new RoundTrip(bootstrap)) {
       Thread load =
           Thread.ofPlatform()
               .name("bench-heartbeats")
               .start(() -> heartbeats(producer, nextSeq, loading, settings, keys));
-      long counted = System.nanoTime() + WARM_UP.toNanos();
-      long end = counted + settings.latencyDuration().toNanos();
-      int probe = 0;
-      while (System.nanoTime() < end) {
-        long started = System.nanoTime();
-        int node = probe % settings.probeNodes();
-        boolean warmingUp = started < counted;
-        if (!warmingUp) {
-          RoundTrip.send(producer, probe);
-        }
-        Probe shown =
-            probeOnce(
-                http, port, token, producer, keys, node, nextSeq[node]++, (started - counted));
-        if (warmingUp) {
-          // under the load like the others, not counted
-        } else if (shown == null) {
-          timeouts++;
-        } else {
-          probes.add(shown);
-        }
-        probe++;
-        long rest = PROBE_EVERY.toNanos() - (System.nanoTime() - started);
-        if (rest > 0) {
-          Thread.sleep(rest / 1_000_000, (int) (rest % 1_000_000)); // probe pacing
-        }
+      long counted = System.nanoTime() + settings.latencyWarmUp().toNanos();
+      CountDownLatch warm = new CountDownLatch(probers);
+      CountDownLatch counting = new CountDownLatch(1);
+      List<Thread> threads = new ArrayList<>();
+      for (int p = 0; p < probers; p++) {
+        int prober = p;
+        threads.add(
+            Thread.ofPlatform()
+                .name("bench-prober-" + p)
+                .start(
+                    () -> {
+                      try {
+                        Prober probing =
+                            new Prober(
+                                http, port, token, producer, keys, nextSeq, roundTrips, counted);
+                        probing.warmUp(prober, probers, settings.probeNodes());
+                        warm.countDown();
+                        counting.await();
+                        probing.count(
+                            prober, probers, settings.probeNodes(), perProber, probes, timeouts);
+                      } catch (Exception e) {
+                        throw new IllegalStateException("prober " + prober + " failed", e);
+                      }
+                    }));
+      }
+      warm.await();
+      Percentiles warmUpRoundTrips = roundTrip.result();
+      roundTrip.clear(); // counted from here: the broker has been under this load for the warm-up
+      counting.countDown();
+      for (Thread thread : threads) {
+        thread.join();
       }
       loading.set(false);
       EventLoad.awaitQuietly(load);
       return new Result(
           Percentiles.of(probes.stream().mapToLong(Probe::shown).toArray()),
           roundTrip.result(),
-          timeouts,
+          warmUpRoundTrips,
+          timeouts.get(),
           tail(probes));
+    }
+  }
+
+  /** One prober: its own probe nodes ({@code node % probers == prober}), one probe at a time. */
+  private record Prober(
+      HttpClient http,
+      int port,
+      String token,
+      KafkaProducer<String, byte[]> producer,
+      BenchKeys keys,
+      AtomicLongArray nextSeq, // shared; each prober moves only its own probe nodes' seqs
+      AtomicInteger roundTrips,
+      long countedFrom) {
+    /** Probes under the load, not counted, until the warm-up ends. */
+    void warmUp(int prober, int probers, int probeNodes) throws Exception {
+      for (int i = 0; System.nanoTime() < countedFrom; i++) {
+        long started = System.nanoTime();
+        RoundTrip.send(producer, roundTrips.getAndIncrement());
+        probeOnce(node(prober, probers, probeNodes, i), started);
+        pace(started);
+      }
+    }
+
+    /** {@code count} probes, each beside a round trip. */
+    void count(
+        int prober,
+        int probers,
+        int probeNodes,
+        int count,
+        List<Probe> probes,
+        AtomicInteger timeouts)
+        throws Exception {
+      for (int i = 0; i < count; i++) {
+        long started = System.nanoTime();
+        RoundTrip.send(producer, roundTrips.getAndIncrement());
+        Probe shown = probeOnce(node(prober, probers, probeNodes, i), started);
+        if (shown == null) {
+          timeouts.incrementAndGet();
+        } else {
+          probes.add(shown);
+        }
+        pace(started);
+      }
+    }
+
+    private Probe probeOnce(int node, long started) throws IOException, InterruptedException {
+      return LatencyProbe.probeOnce(
+          http,
+          port,
+          token,
+          producer,
+          keys,
+          node,
+          nextSeq.getAndIncrement(node),
+          started - countedFrom);
+    }
+
+    private static int node(int prober, int probers, int probeNodes, int i) {
+      int own = Math.max(1, (probeNodes - prober + probers - 1) / probers);
+      return prober + (i % own) * probers;
+    }
+
+    private static void pace(long started) throws InterruptedException {
+      long rest = PROBE_EVERY.toNanos() - (System.nanoTime() - started);
+      if (rest > 0) {
+        Thread.sleep(rest / 1_000_000, (int) (rest % 1_000_000)); // probe pacing
+      }
     }
   }
 
@@ -157,7 +244,7 @@ final class LatencyProbe {
   @SuppressWarnings("FutureReturnValueIgnored")
   private static void heartbeats(
       KafkaProducer<String, byte[]> producer,
-      long[] nextSeq,
+      AtomicLongArray nextSeq,
       AtomicBoolean loading,
       ProjectionBench.BenchSettings settings,
       BenchKeys keys) {
@@ -165,7 +252,7 @@ final class LatencyProbe {
     long due = System.nanoTime();
     int node = settings.probeNodes();
     while (loading.get()) {
-      producer.send(EventLoad.record(node, nextSeq[node]++, keys));
+      producer.send(EventLoad.record(node, nextSeq.getAndIncrement(node), keys));
       node = node + 1 < settings.nodes() ? node + 1 : settings.probeNodes();
       due += intervalNanos;
       long wait = due - System.nanoTime();
@@ -203,7 +290,7 @@ final class LatencyProbe {
     ProducerRecord<String, byte[]> record =
         new ProducerRecord<>(io.fleetwave.events.Topics.NODE_EVENTS, name, value);
     producer.send(
-        keys == null ? record : keys.sign(node, record),
+        keys.sign(node, record),
         (metadata, failure) -> {
           if (failure == null) {
             acked.set((System.nanoTime() - sent) / 1000);

@@ -19,17 +19,22 @@ import java.util.Map;
  * Issue 2's benchmark: prints figures, asserts nothing.
  *
  * <ol>
- *   <li>Projection throughput: 1,000,000 events of 10,000 nodes are published first; the packaged
- *       control plane then projects them and the rate is measured from the database. Baseline: the
- *       same events COPY'd as rows into a plain table of the same database, in the same run.
+ *   <li>Projection throughput: 1,000,000 events of 10,000 nodes, each signed by its node's enrolled
+ *       key, are published first; the packaged control plane (node identity required) then projects
+ *       them into a PostgreSQL with its default durability, and the rate is measured from the
+ *       database. Baseline: the same events COPY'd as rows into the projection's history table (its
+ *       keys, its partitions) of the same database, in the same run ({@link CopyBaseline}).
  *   <li>Latency: p99 from publishing a heartbeat to seeing it in {@code GET /api/v1/nodes/{name}}
- *       under a heartbeat load across the 10,000 nodes. Baseline: p99 of a bare Kafka
- *       produce-to-consume round trip measured at the same time, on the same broker.
+ *       under a heartbeat load across the 10,000 nodes, over at least 2,000 probes after a warm-up
+ *       ({@link LatencyProbe}). Baseline: p99 of a bare Kafka produce-to-consume round trip
+ *       measured at the same time, on the same broker.
  * </ol>
  *
- * Run: {@code ./mvnw -Pbench -pl control-plane -am verify -DskipTests} (sizes via -Dbench.*; {@code
- * -Dbench.sizes=1000,5000,10000} measures several fleet sizes in one run, each on a fresh broker,
- * database and control plane, and ends with a table of the figures per size).
+ * <p>Each report starts with the settings it ran with ({@link BenchConditions}).
+ *
+ * <p>Run: {@code ./mvnw -Pbench -pl control-plane -am verify -DskipTests} (sizes via -Dbench.*;
+ * {@code -Dbench.sizes=1000,5000,10000} measures several fleet sizes in one run, each on a fresh
+ * broker, database and control plane, and ends with a table of the figures per size).
  */
 public final class ProjectionBench {
   private ProjectionBench() {}
@@ -70,13 +75,13 @@ public final class ProjectionBench {
   /** One fleet size on a fresh broker, database and control plane, so sizes do not mix. */
   private static SizeResult runOne(BenchSettings settings, Path out) throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
+        EmbeddedPostgres postgres = EmbeddedPostgres.startDurable()) {
       kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
       kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       kafka.createTopics(
           settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
 
-      BenchKeys keys = BenchKeys.forBench(settings.nodes());
+      BenchKeys keys = BenchKeys.generate(settings.nodes());
       double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings, keys);
       Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
       // -Dbench.consumers=N: the projection's consumers in the process (the channel's partitions
@@ -89,12 +94,9 @@ public final class ProjectionBench {
       try (Connection db =
           DriverManager.getConnection(
               postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
-        if (keys != null) {
-          // Enrolled before the control plane starts, so that no record meets an unknown key.
-          MigratedDatabase.migrate(postgres);
-          keys.enroll(db);
-          env.put("FLEETWAVE_NODE_IDENTITY_REQUIRED", "true");
-        }
+        // Enrolled before the control plane starts, so that no record meets an unknown key.
+        MigratedDatabase.migrate(postgres);
+        keys.enroll(db, 0, settings.nodes());
       }
       try (Connection db =
               DriverManager.getConnection(
@@ -105,16 +107,20 @@ public final class ProjectionBench {
                   settings.port(),
                   env,
                   out.resolve("control-plane-" + settings.nodes() + ".log"))) {
+        BenchConditions conditions = conditions(db, settings);
+        System.out.print(conditions.text());
         ProjectionRate.Result projection;
-        String sessions;
         if (PgStatementProfile.requested()) {
           PgStatementProfile.reset(db);
         }
-        try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
+        if (PgWaitSampler.requested()) {
+          try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
+            projection = ProjectionRate.measure(db, kafka.bootstrapServers(), settings);
+            System.out.print(waits.report());
+          }
+        } else {
           projection = ProjectionRate.measure(db, kafka.bootstrapServers(), settings);
-          sessions = waits.report();
         }
-        System.out.print(sessions);
         if (PgStatementProfile.requested()) {
           System.out.print(PgStatementProfile.report(db));
         }
@@ -136,11 +142,9 @@ public final class ProjectionBench {
                 + "\n"
                 + ProjectionMeters.read(controlPlane.managementPort);
         double load = load();
-        byte[] rows = CopyBaseline.csv(settings);
-        double copyRate = CopyBaseline.measure(db, rows);
-        double copyJsonbRate = CopyBaseline.measureJsonb(db, rows);
+        double copyRate = CopyBaseline.measure(db, CopyBaseline.csv(settings));
         return new SizeResult(
-            settings, publishRate, projection, copyRate, copyJsonbRate, latency, meters, load);
+            settings, conditions, publishRate, projection, copyRate, latency, meters, load);
       }
     }
   }
@@ -206,6 +210,41 @@ public final class ProjectionBench {
     }
   }
 
+  /** The settings this size runs with, printed before its figures and in its report. */
+  private static BenchConditions conditions(Connection db, BenchSettings settings)
+      throws java.sql.SQLException {
+    return BenchConditions.of(BenchKeys.describe(), db)
+        .with(
+            "sizes",
+            "%,d nodes x %,d events (%,d), %d partitions"
+                .formatted(
+                    settings.nodes(),
+                    settings.eventsPerNode(),
+                    settings.totalEvents(),
+                    settings.partitions()))
+        .with(
+            "latency load",
+            "%,d events/s over the fleet; %d probers, %d probe nodes, %,d probes counted"
+                .formatted(
+                    settings.heartbeatsPerSecond(),
+                    settings.probers(),
+                    settings.probeNodes(),
+                    settings.probes()))
+        .with(
+            "warm-up",
+            "%d s of the same load, probes and Kafka round trips, not counted"
+                .formatted(settings.latencyWarmUp().toSeconds()))
+        .with(
+            "COPY baseline",
+            "the same events into node_events (its keys and partitions), same database, after"
+                + " the latency phase")
+        .with(
+            "session sampler",
+            PgWaitSampler.requested()
+                ? "on during the backlog (" + PgWaitSampler.OVERHEAD + ")"
+                : "off (-Dbench.pgWaits=true)");
+  }
+
   /** The machine's load average over the last minute, printed next to each figure. */
   private static double load() {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -242,26 +281,26 @@ public final class ProjectionBench {
   /** The figures of one fleet size. */
   record SizeResult(
       BenchSettings settings,
+      BenchConditions conditions,
       double publishRate,
       ProjectionRate.Result projection,
       double copyRate,
-      double copyJsonbRate,
       LatencyProbe.Result latency,
       String meters,
       double load) {
     String report() {
       return """
           Projection throughput (%,d events, %,d nodes)
+          %s\
             publish to Kafka (setup)      %,12.0f events/s
             projection (control plane)    %,12.0f events/s
-            COPY into a plain table       %,12.0f rows/s   (payload text, as the history stores it)
+            COPY into node_events         %,12.0f rows/s   (same table, keys and durability)
             ratio projection / COPY       %12.2f   (target >= 0.30)
-            COPY, payload jsonb           %,12.0f rows/s   (the baseline before V25)
-            ratio projection / that COPY  %12.2f   (comparable with runs before 2026-12-01 09:30)
           Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
             API visibility                %s
             bare Kafka round trip         %s
-            ratio p99 API / p99 Kafka     %12.2f   (target <= 3)
+            (the warm-up's round trips  %s)
+            ratio p99 API / p99 Kafka     %12.2f   (target <= 2)
             probes not visible within 10 s: %d
           %s\
             load average (1 min) after the latency phase: %.2f
@@ -273,16 +312,16 @@ public final class ProjectionBench {
           .formatted(
               settings.totalEvents(),
               settings.nodes(),
+              conditions.text(),
               publishRate,
               projection.eventsPerSecond(),
               copyRate,
               projection.eventsPerSecond() / copyRate,
-              copyJsonbRate,
-              projection.eventsPerSecond() / copyJsonbRate,
               settings.heartbeatsPerSecond(),
               settings.nodes(),
               latency.api(),
               latency.kafka(),
+              latency.kafkaWarmUp(),
               latency.api().p99Ms() / latency.kafka().p99Ms(),
               latency.timeouts(),
               latency.tail(),
@@ -297,7 +336,9 @@ public final class ProjectionBench {
       int eventsPerNode,
       int partitions,
       int heartbeatsPerSecond,
-      Duration latencyDuration,
+      int probes,
+      int probers,
+      Duration latencyWarmUp,
       int probeNodes,
       Path app,
       int port) {
@@ -307,7 +348,9 @@ public final class ProjectionBench {
           Integer.getInteger("bench.eventsPerNode", 100),
           Integer.getInteger("bench.partitions", 8),
           Integer.getInteger("bench.heartbeatsPerSecond", 1_000),
-          Duration.ofSeconds(Integer.getInteger("bench.latencySeconds", 30)),
+          atLeast("bench.probes", 2_000, 2_000),
+          atLeast("bench.probers", 4, 1),
+          Duration.ofSeconds(Integer.getInteger("bench.latencyWarmupSeconds", 20)),
           100,
           Path.of(System.getProperty("bench.app", "target/quarkus-app")),
           Integer.getInteger("bench.port", 18080));
@@ -319,10 +362,23 @@ public final class ProjectionBench {
           eventsPerNode,
           partitions,
           heartbeatsPerSecond,
-          latencyDuration,
+          probes,
+          probers,
+          latencyWarmUp,
           Math.min(probeNodes, fleet / 2),
           app,
           port);
+    }
+
+    /** {@code -Dname}, refused below {@code minimum}: fewer than 2,000 probes make no p99. */
+    private static int atLeast(String name, int byDefault, int minimum) {
+      int value = Integer.getInteger(name, byDefault);
+      if (value < minimum) {
+        throw new IllegalArgumentException(
+            "-D%s=%d: at least %,d (a p99 of fewer probes is its second-worst call)"
+                .formatted(name, value, minimum));
+      }
+      return value;
     }
 
     long totalEvents() {

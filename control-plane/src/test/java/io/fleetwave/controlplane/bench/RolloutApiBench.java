@@ -75,7 +75,7 @@ public final class RolloutApiBench {
     Files.createDirectories(out);
     System.out.println("Fleetwave large-rollout API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
+        EmbeddedPostgres postgres = EmbeddedPostgres.startDurable()) {
       BenchServices.createTopics(kafka);
       Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
       Vertx vertx = Vertx.vertx();
@@ -173,6 +173,20 @@ public final class RolloutApiBench {
   private static String measure(
       Connection db, ControlPlaneProcess controlPlane, UUID id, Settings settings)
       throws Exception {
+    // Read before the writer thread takes the connection over.
+    BenchConditions conditions =
+        BenchConditions.of(
+                "none published (the rollout is seeded into the tables); node identity required",
+                db)
+            .with(
+                "sizes",
+                "one running rollout of %,d nodes; %,d calls per endpoint, %,d of the full view"
+                    .formatted(settings.nodes(), settings.calls(), settings.fullViewCalls()))
+            .with("warm-up", "a tenth of each endpoint's calls (at least 5) before, not counted")
+            .with(
+                "load",
+                "a stand-in engine writes %d node state changes every 100 ms; one client"
+                    .formatted(settings.stepNodes()));
     HttpClient http = HttpClient.newHttpClient();
     String base = "http://localhost:" + controlPlane.port + "/api/v1/rollouts";
     String token = controlPlane.token("viewer");
@@ -211,6 +225,7 @@ public final class RolloutApiBench {
         ("Rollout API, one running rollout of %,d nodes (plan included in the full view), %,d"
                 + " node state changes written meanwhile (%.0f/s)%n")
             .formatted(settings.nodes(), written.get(), written.get() / seconds));
+    report.append(conditions.text());
     for (Measured measured : results) {
       report.append(
           "  %-58s %s, %,11d bytes%n"

@@ -58,6 +58,11 @@ final class RoundTrip implements AutoCloseable {
     producer.send(new ProducerRecord<>(TOPIC, "rt-" + key, now));
   }
 
+  /** Forgets the round trips so far: the next result counts from here (after a warm-up). */
+  void clear() {
+    delaysMicros.clear();
+  }
+
   Percentiles result() {
     return Percentiles.of(delaysMicros.stream().mapToLong(Long::longValue).toArray());
   }
