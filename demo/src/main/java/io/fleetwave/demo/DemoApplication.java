@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.app.FleetwaveApplication;
 import io.fleetwave.controlplane.readmodel.SummaryQueries;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.quarkus.arc.Arc;
+import io.quarkus.runtime.Quarkus;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
@@ -22,8 +23,13 @@ public class DemoApplication extends FleetwaveApplication {
   @Override
   protected void awaitReady(URI base) throws InterruptedException {
     awaitFleetVisible();
+    if (StopSignals.requested()) {
+      // A signal during the start: Quarkus forgot the exit it asked for when it began to start.
+      Quarkus.asyncExit();
+      return;
+    }
     // Standard output, not the log: the tokens are for the person at the console.
-    DemoIdentity.current().ifPresent(identity -> System.out.println(identity.announcement(base)));
+    System.out.println(DemoConsole.banner(base, DemoIdentity.current()));
   }
 
   private void awaitFleetVisible() throws InterruptedException {
@@ -37,7 +43,7 @@ public class DemoApplication extends FleetwaveApplication {
     SummaryQueries summaries = Arc.container().instance(SummaryQueries.class).get();
     long deadline = System.nanoTime() + VISIBLE_BOUND.toNanos();
     long visible = 0;
-    while (System.nanoTime() < deadline) {
+    while (System.nanoTime() < deadline && !StopSignals.requested()) {
       try {
         visible = summaries.summary().await().atMost(QUERY_BOUND).totalNodes();
         if (visible >= expected) {

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * whichever of Kafka and PostgreSQL is not configured, an embedded one, a generated signing key
  * when none is configured, a stand-in identity provider (tokens printed at start) when none is
  * configured, and the simulated fleet. The embedded services stop after Quarkus has stopped, also
- * on Ctrl-C (a shutdown hook holds the JVM until they are down, for at most {@link #STOP_BOUND_S}
- * s).
+ * on Ctrl-C and SIGTERM ({@link StopSignals}; where the JVM stops for another reason, a shutdown
+ * hook holds it until they are down, for at most {@link #STOP_BOUND_S} s). The console shows a
+ * short banner; the logs go to a file ({@link DemoConsole}).
  */
 @QuarkusMain(name = "demo")
 public final class DemoMain {
@@ -38,13 +39,16 @@ public final class DemoMain {
       System.setProperty(DemoFleet.ENABLED, "true");
     }
     DemoIdentity.configure(System.getenv(), System.getProperties());
+    DemoConsole.configure(System.getenv(), System.getProperties());
     EmbeddedServices embedded = EmbeddedServices.startMissing(external, System.getProperties());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(new Thread(() -> awaitQuietly(stopped), "fleetwave-await-embedded-stop"));
     AtomicInteger exitCode = new AtomicInteger();
+    StopSignals.install();
     try {
       Quarkus.run(DemoApplication.class, (code, failure) -> exitCode.set(code), args);
+      System.err.println("fleetwave demo: application stopped");
     } finally {
       embedded.close();
       stopped.countDown();

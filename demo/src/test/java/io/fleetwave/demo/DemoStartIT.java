@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The packaged demo as {@code ./fleetwave demo} runs it, with nothing configured: it starts its own
  * Kafka and PostgreSQL, says "Fleetwave is ready" only once its whole fleet is visible in the API,
- * and SIGTERM stops everything it started.
+ * in a short banner that ends the console (the services' and Quarkus' logs go to a file it names),
+ * serves health on a management port of its own, and SIGTERM stops the application before the
+ * services, with a clean exit and not one error line.
  */
 class DemoStartIT {
   private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
@@ -36,6 +38,13 @@ class DemoStartIT {
   private static final Pattern OPERATOR_TOKEN = Pattern.compile("operator token[^:]*: (\\S+)");
   private static final Pattern SIGN_IN_LINK = Pattern.compile("sign in[^:]*: (\\S+)");
   private static final long STOP_BOUND_S = 60;
+  private static final String BANNER_END = "Ctrl-C stops the demo.";
+  private static final Pattern LOG_FILE = Pattern.compile("logs \\([^)]*\\): (\\S+)");
+  private static final Pattern HEALTH =
+      Pattern.compile("health and metrics: (http://\\S+:(\\d+)\\S*)");
+
+  /** At most this many console lines before the banner (about a thousand before the log file). */
+  private static final int LINES_BEFORE_BANNER = 10;
 
   @TempDir Path dir;
 
@@ -60,10 +69,25 @@ class DemoStartIT {
       await("the ready line")
           .atMost(Duration.ofSeconds(READY_BOUND_S))
           .pollInterval(Duration.ofMillis(100))
-          .until(() -> !demo.isAlive() || Files.readString(log).contains("Fleetwave is ready"));
+          .until(() -> !demo.isAlive() || Files.readString(log).contains(BANNER_END));
       assertThat(demo.isAlive()).as(Files.readString(log)).isTrue();
 
       String output = Files.readString(log);
+      List<String> console = output.lines().toList();
+      int banner =
+          console.indexOf(
+              console.stream()
+                  .filter(l -> l.startsWith("Fleetwave is ready"))
+                  .findFirst()
+                  .orElseThrow());
+      assertThat(console.subList(0, banner))
+          .as("the console before the banner")
+          .hasSizeLessThanOrEqualTo(LINES_BEFORE_BANNER);
+      assertThat(console.getLast())
+          .as("the banner's last line ends the console: " + output)
+          .isEqualTo(BANNER_END);
+      assertServicesLogged(output);
+      assertHealthOnItsOwnPort(output, port);
       Matcher printed = OPERATOR_TOKEN.matcher(output);
       assertThat(printed.find()).as("an operator token is printed: " + output).isTrue();
       String token = printed.group(1);
@@ -102,8 +126,48 @@ class DemoStartIT {
       }
       assertThat(stopped).as("the demo stopped within %d s of SIGTERM", STOP_BOUND_S).isTrue();
     }
-    assertThat(Files.readString(log))
-        .contains("embedded Kafka broker stopped", "embedded PostgreSQL stopped");
+    String output = Files.readString(log);
+    assertThat(demo.exitValue()).as("exit status after SIGTERM: " + output).isZero();
+    assertThat(output.lines())
+        .as("the console, stop included")
+        .noneMatch(
+            l ->
+                l.contains("ERROR")
+                    || l.contains("Exception")
+                    || l.contains("Pool closed")
+                    || l.startsWith("\tat "));
+    assertThat(output)
+        .containsSubsequence(
+            "application stopped", "embedded Kafka broker stopped", "embedded PostgreSQL stopped");
+  }
+
+  /** The log file the console names holds the broker's, the database's and Quarkus' own logs. */
+  private static void assertServicesLogged(String output) throws IOException {
+    Matcher named = LOG_FILE.matcher(output);
+    assertThat(named.find()).as("the log file is named: " + output).isTrue();
+    String logged = Files.readString(Path.of(named.group(1)));
+    assertThat(logged)
+        .as("the log file " + named.group(1))
+        .contains(
+            "[BrokerServer id=0] Transition from STARTING to STARTED",
+            "database system is ready to accept connections",
+            "Fleetwave is ready");
+  }
+
+  /** Health on the management port the banner names: a port of this demo's, not the fixed 9000. */
+  private static void assertHealthOnItsOwnPort(String output, int port)
+      throws IOException, InterruptedException {
+    Matcher health = HEALTH.matcher(output);
+    assertThat(health.find()).as("the health URL is printed: " + output).isTrue();
+    assertThat(Integer.parseInt(health.group(2))).isNotIn(port, 9000);
+    HttpResponse<String> answer =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(health.group(1)))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
   }
 
   private static int visibleNodes(int port, String... headers)

@@ -9,9 +9,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,7 @@ public class FleetGauges {
   private final MultiGauge rolloutOverdue;
   private final AtomicReference<Integer> active = new AtomicReference<>(0);
   private volatile boolean failing;
+  private volatile boolean stopping;
 
   public FleetGauges(OperationsQueries queries, MetricsConfig config, MeterRegistry registry) {
     this.queries = queries;
@@ -93,7 +96,9 @@ public class FleetGauges {
         .onFailure()
         .recoverWithItem(
             e -> {
-              if (!failing) {
+              // A refresh the application's own stop cut (its pool closed under the query) is
+              // not a failure to report: the gauges end with the application.
+              if (!failing && !stopping) {
                 // A timeout carries no message of its own: name the bound it ran past.
                 String why =
                     e instanceof TimeoutException
@@ -104,6 +109,10 @@ public class FleetGauges {
               failing = true;
               return null;
             });
+  }
+
+  void stopping(@Observes ShutdownEvent stop) {
+    stopping = true;
   }
 
   private void publish(FleetHealth health, List<ActiveRollout> rollouts) {

@@ -24,10 +24,18 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * A rollout of 100,000 planned nodes against the real embedded Kafka with its default limits: its
- * creation is logged in chunks, each record below {@code max.message.bytes}; an engine takes it
- * over, the rebuild folds it to the same rows, and a creation cut between its chunks (a leader that
- * stopped there) is logged again and folds once.
+ * A rollout too large for one record ({@code -Dscale.largeRollout.nodes}, 20,000 planned nodes)
+ * against the real embedded Kafka with its default limits: its creation is logged in chunks, each
+ * record below {@code max.message.bytes}; an engine takes it over, the rebuild folds it to the same
+ * rows, and a creation cut between its chunks (a leader that stopped there) is logged again and
+ * folds once.
+ *
+ * <p>20,000 nodes, not the 100,000 this test ran with until 2026-12-04: a chunk's bound does not
+ * depend on the plan's size, so every assertion holds alike from a few thousand nodes (a creation
+ * in several chunks) up; {@code RolloutCreatedSizeTest} checks the chunks of a 100,000-node
+ * creation without a broker, and {@code -Dscale.largeRollout.nodes=100000} runs this test at that
+ * size (233 s against 40 s at 20,000, back to back on a loaded two-core machine; see
+ * docs/testing.md).
  *
  * <p>Runs after the other tests of its application (OrderThenClassName): its rollout stays in the
  * shared log, and the tests that fold every rollout would fold it again.
@@ -36,6 +44,7 @@ import org.junit.jupiter.api.Test;
 @RunsLast
 class LargeRolloutIT {
   private static final Duration BOUND = Duration.ofSeconds(120);
+  private static final int NODES = Integer.getInteger("scale.largeRollout.nodes", 20_000);
 
   /** Kafka's default {@code max.message.bytes}. */
   private static final int KAFKA_DEFAULT_LIMIT = 1_048_588;
@@ -49,8 +58,8 @@ class LargeRolloutIT {
   @Inject RolloutEngines engines;
 
   @Test
-  void aRolloutOfOneHundredThousandNodesIsLoggedInChunksTakenOverAndRebuilt() {
-    UUID id = store("huge", 100_000);
+  void aRolloutTooLargeForOneRecordIsLoggedInChunksTakenOverAndRebuilt() {
+    UUID id = store("huge", NODES);
     try {
       await("the engine logs the rollout").atMost(BOUND).until(() -> !state(id).equals("created"));
 
@@ -63,16 +72,16 @@ class LargeRolloutIT {
       assertThat(chunks).isGreaterThan(1);
       assertThat(records).allSatisfy(r -> assertThat(r.bytes()).isLessThan(KAFKA_DEFAULT_LIMIT));
       System.out.printf(
-          "RolloutCreated of 100,000 nodes: a header and %d chunks, the largest record %d bytes%n",
-          chunks, records.stream().mapToInt(LoggedRecord::bytes).max().orElseThrow());
+          "RolloutCreated of %,d nodes: a header and %d chunks, the largest record %d bytes%n",
+          NODES, chunks, records.stream().mapToInt(LoggedRecord::bytes).max().orElseThrow());
 
       RolloutEngine successor = takeOver();
 
       System.out.printf(
-          "takeover of the 100,000-node rollout: %d ms%n", successor.lastTakeOver().toMillis());
+          "takeover of the %,d-node rollout: %d ms%n", NODES, successor.lastTakeOver().toMillis());
       assertThat(state(id)).isIn("running", "paused");
       assertThat(count("SELECT count(*) FROM rollout_node_states WHERE rollout = $1", id))
-          .isEqualTo(100_000);
+          .isEqualTo(NODES);
     } finally {
       abort(id);
     }
