@@ -101,13 +101,7 @@ class DemoStartIT {
       Matcher link = SIGN_IN_LINK.matcher(output);
       assertThat(link.find()).as("a sign-in link is printed: " + output).isTrue();
       assertThat(link.group(1)).isEqualTo("http://localhost:" + port + "/?token=" + token);
-      HttpResponse<String> signIn =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(link.group(1)))
-                      .timeout(Duration.ofSeconds(10))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> signIn = get(link.group(1));
       assertThat(signIn.statusCode()).isEqualTo(303);
       assertThat(signIn.headers().firstValue("Location")).hasValue("/");
       String cookie = signIn.headers().firstValue("Set-Cookie").orElseThrow();
@@ -160,14 +154,16 @@ class DemoStartIT {
     Matcher health = HEALTH.matcher(output);
     assertThat(health.find()).as("the health URL is printed: " + output).isTrue();
     assertThat(Integer.parseInt(health.group(2))).isNotIn(port, 9000);
-    HttpResponse<String> answer =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(health.group(1)))
-                    .timeout(Duration.ofSeconds(10))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> answer = get(health.group(1));
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+  }
+
+  /** A GET without redirects followed (the sign-in link's answer is the redirect). */
+  private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   private static int visibleNodes(int port, String... headers)
