@@ -76,7 +76,10 @@ public final class RolloutBench {
   /**
    * One size: fresh Kafka, PostgreSQL and control plane (no simulated agents of its own), and the
    * agents in their own process ({@link FleetMain}: following specs signed with the control plane's
-   * key, verified with its public half), so the figures are the control plane's.
+   * key, verified with its public half), so the figures are the control plane's. Node identity is
+   * required, as in production: each agent enrolls its key with a join token the bench minted as
+   * admin, and signs its events. They all enroll from this host, so the limit per source address is
+   * the fleet's size.
    */
   private static Measured runAtSize(Settings settings, int nodes, Path out) throws Exception {
     Path fleetFile = out.resolve("rollout-fleet-" + nodes + ".yaml");
@@ -98,7 +101,9 @@ public final class RolloutBench {
               "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
               "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD,
               "FLEETWAVE_DEMO_ENABLED", "false",
-              "FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
+              "FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem(),
+              "FLEETWAVE_NODE_IDENTITY_REQUIRED", "true",
+              "FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE", Integer.toString(nodes));
       long started = System.nanoTime();
       try (Connection db =
               DriverManager.getConnection(
@@ -115,6 +120,8 @@ public final class RolloutBench {
                   kafka.bootstrapServers(),
                   fleetFile,
                   publicKey,
+                  FleetProcess.Enrolling.with(
+                      controlPlane, fleetFile, out.resolve("rollout-join-tokens-" + nodes)),
                   settings,
                   out.resolve("rollout-fleet-" + nodes + ".log"))) {
         awaitProjected(db, nodes, fleet);
