@@ -30,7 +30,8 @@ public record FleetEnrolment(
   @FunctionalInterface
   public interface JoinTokens {
     /**
-     * A join token that enrolls {@code node} once.
+     * A join token that enrolls {@code node} once; a new one at each call (a node whose first token
+     * was used by an enrolment whose answer was lost asks again).
      *
      * @throws RuntimeException when none could be made; the node does not start
      */

@@ -5,9 +5,11 @@ import io.fleetwave.agent.desired.CommandFollower;
 import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
+import io.fleetwave.agent.identity.EnrolmentRefusedException;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.security.CommandVerifier;
+import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.simulator.fleet.NodeSpec;
 import java.lang.System.Logger.Level;
@@ -325,13 +327,19 @@ public final class SimulatedFleet implements AutoCloseable {
       return;
     }
     try {
-      var key =
-          new Enrolment(
-                  controlPlane,
-                  new BootstrapCredential.JoinToken(enrolment.joinTokens().mint(node.name())),
-                  enrolment.patience(),
-                  http)
-              .establish(node.name(), node.stateDirectory());
+      NodeEventSigner key;
+      try {
+        key = enrollOnce(node, controlPlane, enrolment, http);
+      } catch (EnrolmentRefusedException refused) {
+        // A call that ran past its bound on a loaded control plane may have enrolled the node
+        // anyway: the retry of its one-time token is then refused as used. A new token, once.
+        LOG.log(
+            Level.WARNING,
+            "node {0}: {1}; enrolling once more with a new join token",
+            node.name(),
+            refused.getMessage());
+        key = enrollOnce(node, controlPlane, enrolment, http);
+      }
       publisher.signAs(node.name(), key);
       synchronized (this) {
         if (!closed.get()) {
@@ -351,6 +359,17 @@ public final class SimulatedFleet implements AutoCloseable {
           e.getMessage());
       throw e;
     }
+  }
+
+  private static NodeEventSigner enrollOnce(
+      SimulatedNode node, URI controlPlane, FleetEnrolment enrolment, HttpClient http)
+      throws InterruptedException {
+    return new Enrolment(
+            controlPlane,
+            new BootstrapCredential.JoinToken(enrolment.joinTokens().mint(node.name())),
+            enrolment.patience(),
+            http)
+        .establish(node.name(), node.stateDirectory());
   }
 
   /**
