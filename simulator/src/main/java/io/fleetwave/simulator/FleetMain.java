@@ -4,10 +4,15 @@ import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.simulator.fleet.FleetFile;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
@@ -18,15 +23,20 @@ import java.util.regex.Pattern;
  * every agent in order. With {@code --public-key} every node also follows its signed desired spec
  * and commands, verified with that key (a spec signed with another key is rejected, as a real agent
  * does), taking {@code --apply-delay} before it starts converging each new spec: the rollout
- * benchmark's agents, out of the control plane's JVM.
+ * benchmark's agents, out of the control plane's JVM. With {@code --control-plane} every node
+ * enrolls its own key there, with its join token from the {@code --join-tokens} file (one {@code
+ * NODE TOKEN} per line, as an admin minted them: {@code POST /api/v1/join-tokens}), and signs its
+ * events, as a real agent does.
  *
  * <pre>{@value #USAGE}</pre>
  */
 public final class FleetMain {
   static final String USAGE =
       "usage: FleetMain --bootstrap HOST:PORT [--fleet FILE] [--heartbeat-seconds N]"
-          + " [--public-key FILE [--apply-delay DURATION]]";
+          + " [--public-key FILE [--apply-delay DURATION]]"
+          + " [--control-plane URL --join-tokens FILE]";
   private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m)");
+  private static final Pattern TOKEN_LINE = Pattern.compile("(\\S+)\\s+(\\S+)");
 
   private FleetMain() {}
 
@@ -36,13 +46,36 @@ public final class FleetMain {
    * @param publicKey the control plane's Ed25519 public key (X.509 PEM); empty: nodes follow no
    *     spec
    * @param applyDelay how long each following node waits before converging a new spec
+   * @param controlPlane where nodes enroll; empty: they publish unsigned
+   * @param joinTokens the file of each node's join token (with controlPlane)
    */
   record Options(
       String bootstrap,
       Optional<Path> fleetFile,
       Duration heartbeat,
       Optional<Path> publicKey,
-      Duration applyDelay) {
+      Duration applyDelay,
+      Optional<URI> controlPlane,
+      Optional<Path> joinTokens) {
+
+    /** The nodes' enrolment; the token file is read here, so a bad one fails the start. */
+    Optional<FleetEnrolment> enrolment() {
+      return controlPlane.map(
+          url -> {
+            Path file = joinTokens.orElseThrow();
+            Map<String, String> tokens = readJoinTokens(file);
+            return FleetEnrolment.of(
+                url,
+                node -> {
+                  String token = tokens.get(node);
+                  if (token == null) {
+                    throw new IllegalStateException(
+                        "--join-tokens: " + file + " has no join token for node " + node);
+                  }
+                  return token;
+                });
+          });
+    }
 
     /** The key's verifier; the file is read here, so a bad key fails the start naming the file. */
     Optional<SpecFollowing> following() {
@@ -81,7 +114,8 @@ public final class FleetMain {
             fleet,
             SimulatedFleet.Settings.of(options.bootstrap(), options.heartbeat()),
             following.orElse(null),
-            null);
+            null,
+            options.enrolment().orElse(null));
     System.out.println(
         "simulated fleet of "
             + running.nodes().size()
@@ -89,7 +123,8 @@ public final class FleetMain {
             + options.bootstrap()
             + (following.isPresent()
                 ? ", following signed specs (apply delay " + options.applyDelay() + ")"
-                : ""));
+                : "")
+            + options.controlPlane().map(url -> ", enrolling with " + url).orElse(""));
     return running;
   }
 
@@ -102,6 +137,8 @@ public final class FleetMain {
     Duration heartbeat = Duration.ofSeconds(10);
     Path publicKey = null;
     Duration applyDelay = null;
+    URI controlPlane = null;
+    Path joinTokens = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--fleet" -> fleetFile = Path.of(value(args, ++i, "--fleet"));
@@ -110,6 +147,8 @@ public final class FleetMain {
             heartbeat = heartbeat(value(args, ++i, "--heartbeat-seconds"));
         case "--public-key" -> publicKey = Path.of(value(args, ++i, "--public-key"));
         case "--apply-delay" -> applyDelay = duration(value(args, ++i, "--apply-delay"));
+        case "--control-plane" -> controlPlane = url(value(args, ++i, "--control-plane"));
+        case "--join-tokens" -> joinTokens = Path.of(value(args, ++i, "--join-tokens"));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -120,12 +159,60 @@ public final class FleetMain {
       throw new IllegalArgumentException(
           "--apply-delay needs --public-key: only nodes that follow their signed spec apply one");
     }
+    if ((controlPlane == null) != (joinTokens == null)) {
+      throw new IllegalArgumentException(
+          "--control-plane and --join-tokens go together: nodes enroll there with those tokens");
+    }
     return new Options(
         bootstrap,
         Optional.ofNullable(fleetFile),
         heartbeat,
         Optional.ofNullable(publicKey),
-        applyDelay == null ? Duration.ZERO : applyDelay);
+        applyDelay == null ? Duration.ZERO : applyDelay,
+        Optional.ofNullable(controlPlane),
+        Optional.ofNullable(joinTokens));
+  }
+
+  private static URI url(String value) {
+    try {
+      URI url = new URI(value);
+      if (("http".equals(url.getScheme()) || "https".equals(url.getScheme()))
+          && url.getHost() != null) {
+        return url;
+      }
+    } catch (URISyntaxException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "--control-plane: '" + value + "' is not an http(s) URL (e.g. http://localhost:8080)");
+  }
+
+  /** Each node's join token from the file: one {@code NODE TOKEN} per line, # for comments. */
+  static Map<String, String> readJoinTokens(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--join-tokens: cannot read " + file + ": " + e, e);
+    }
+    Map<String, String> tokens = new HashMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      Matcher fields = TOKEN_LINE.matcher(line);
+      if (!fields.matches()) {
+        throw new IllegalArgumentException(
+            "--join-tokens: "
+                + file
+                + " line "
+                + (i + 1)
+                + " is not 'NODE TOKEN' (two fields separated by spaces)");
+      }
+      tokens.put(fields.group(1), fields.group(2));
+    }
+    return tokens;
   }
 
   private static Duration heartbeat(String value) {

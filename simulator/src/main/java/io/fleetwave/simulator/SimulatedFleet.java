@@ -3,13 +3,18 @@ package io.fleetwave.simulator;
 import io.fleetwave.agent.AgentSettings;
 import io.fleetwave.agent.desired.CommandFollower;
 import io.fleetwave.agent.desired.SpecFollowing;
+import io.fleetwave.agent.identity.BootstrapCredential;
+import io.fleetwave.agent.identity.Enrolment;
+import io.fleetwave.agent.identity.EnrolmentRefusedException;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.security.CommandVerifier;
+import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.simulator.fleet.NodeSpec;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,6 +43,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * topics for all nodes and dispatches by key; reconciles run on a small shared pool, one at a time
  * per node. Without one (the {@link #start(FleetFile, String, Duration)} overload) nothing is
  * followed, as before.
+ *
+ * <p>With a {@link FleetEnrolment}, every node is an enrolled agent: it makes its own key, enrolls
+ * it through the control plane's enrolment API with a join token of its own, and the shared
+ * publisher signs each of its events with it; its agent starts once it is enrolled ({@link
+ * #enrolled()}). Nodes enroll in the background, a bounded number at once. A node enrolls once per
+ * fleet: its key outlives its agent runs (crash, restart, reboot), as a writable host's key file
+ * does. Without one, nodes publish unsigned, as an agent started without a control plane.
  */
 public final class SimulatedFleet implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(SimulatedFleet.class.getName());
@@ -46,7 +58,12 @@ public final class SimulatedFleet implements AutoCloseable {
   // thousands of nodes: those lines are for a real agent's own log. Held here: JUL keeps loggers
   // weakly, and a collected one would forget its level.
   @SuppressWarnings("UnusedVariable") // held, never read: see above
-  private static final java.util.logging.Logger EVENT_LINES = quietEventLines();
+  private static final java.util.logging.Logger EVENT_LINES =
+      quiet(io.fleetwave.agent.publish.EventLines.LOGGER);
+
+  // The same for the line each node's enrolment logs.
+  @SuppressWarnings("UnusedVariable") // held, never read: see above
+  private static final java.util.logging.Logger ENROLMENT_LINES = quiet(Enrolment.class.getName());
 
   /**
    * @param bootstrapServers Kafka bootstrap servers
@@ -129,14 +146,15 @@ public final class SimulatedFleet implements AutoCloseable {
   private final Following following;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private ExecutorService enrolling;
+  private CompletableFuture<Void> enrolled = CompletableFuture.completedFuture(null);
 
   /** What the nodes of a following fleet share. */
   record Following(
       SpecFollowing spec, CommandFollower follower, ExecutorService workers, Path stateRoot) {}
 
-  private static java.util.logging.Logger quietEventLines() {
-    java.util.logging.Logger lines =
-        java.util.logging.Logger.getLogger(io.fleetwave.agent.publish.EventLines.LOGGER);
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger lines = java.util.logging.Logger.getLogger(name);
     lines.setLevel(java.util.logging.Level.WARNING);
     return lines;
   }
@@ -190,6 +208,22 @@ public final class SimulatedFleet implements AutoCloseable {
    */
   public static SimulatedFleet start(
       FleetFile fleet, Settings settings, SpecFollowing following, Path stateRoot) {
+    return start(fleet, settings, following, stateRoot, null);
+  }
+
+  /**
+   * As {@link #start(FleetFile, Settings, SpecFollowing, Path)}; with {@code enrolment}, every node
+   * enrolls its own key and signs its events with it, its agent starting once it is enrolled
+   * ({@link #enrolled()}).
+   *
+   * @param enrolment null: nodes start at once and publish unsigned
+   */
+  public static SimulatedFleet start(
+      FleetFile fleet,
+      Settings settings,
+      SpecFollowing following,
+      Path stateRoot,
+      FleetEnrolment enrolment) {
     EventPublisher publisher =
         new EventPublisher(
             new EventPublisher.Settings(
@@ -240,15 +274,120 @@ public final class SimulatedFleet implements AutoCloseable {
       nodes.put(spec.name(), new SimulatedNode(spec, publisher, scheduler, agentSettings, shared));
     }
     SimulatedFleet started = new SimulatedFleet(settings, publisher, scheduler, nodes, shared);
-    nodes.values().forEach(SimulatedNode::restart);
-    LOG.log(Level.INFO, "simulated fleet of {0} nodes started", nodes.size());
+    if (enrolment == null) {
+      nodes.values().forEach(SimulatedNode::restart);
+      LOG.log(Level.INFO, "simulated fleet of {0} nodes started", nodes.size());
+    } else {
+      started.enrollAll(enrolment);
+    }
     return started;
   }
 
+  /**
+   * Enrolls every node, {@code concurrency} at once, once the control plane is reachable; each
+   * node's agent starts when its key is enrolled. One HTTP client serves every enrolment.
+   */
+  private synchronized void enrollAll(FleetEnrolment enrolment) {
+    enrolling =
+        Executors.newFixedThreadPool(
+            enrolment.concurrency(), daemonThreads("fleetwave-sim-enrol-"));
+    ExecutorService pool = enrolling;
+    enrolled =
+        enrolment
+            .controlPlane()
+            .toCompletableFuture()
+            .thenCompose(controlPlane -> enrollAllWith(controlPlane, enrolment, pool))
+            .whenComplete((done, failure) -> pool.shutdown());
+  }
+
+  private CompletableFuture<Void> enrollAllWith(
+      URI controlPlane, FleetEnrolment enrolment, ExecutorService pool) {
+    HttpClient http = Enrolment.httpClient();
+    long begun = System.nanoTime();
+    return CompletableFuture.allOf(
+            nodes.values().stream()
+                .map(
+                    node ->
+                        CompletableFuture.runAsync(
+                            () -> enroll(node, controlPlane, enrolment, http), pool))
+                .toArray(CompletableFuture[]::new))
+        .thenRun(
+            () ->
+                LOG.log(
+                    Level.INFO,
+                    "simulated fleet of {0} nodes enrolled with {1} in {2} ms, agents started",
+                    nodes.size(),
+                    controlPlane,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begun)));
+  }
+
+  private void enroll(
+      SimulatedNode node, URI controlPlane, FleetEnrolment enrolment, HttpClient http) {
+    if (closed.get()) {
+      return;
+    }
+    try {
+      NodeEventSigner key;
+      try {
+        key = enrollOnce(node, controlPlane, enrolment, http);
+      } catch (EnrolmentRefusedException refused) {
+        // A call that ran past its bound on a loaded control plane may have enrolled the node
+        // anyway: the retry of its one-time token is then refused as used. A new token, once.
+        LOG.log(
+            Level.WARNING,
+            "node {0}: {1}; enrolling once more with a new join token",
+            node.name(),
+            refused.getMessage());
+        key = enrollOnce(node, controlPlane, enrolment, http);
+      }
+      publisher.signAs(node.name(), key);
+      synchronized (this) {
+        if (!closed.get()) {
+          node.restart();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.util.concurrent.CancellationException(
+          "node " + node.name() + ": enrolment interrupted, the fleet is closing");
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "node {0} did not enroll with {1}, so its agent does not start: {2}",
+          node.name(),
+          controlPlane,
+          e.getMessage());
+      throw e;
+    }
+  }
+
+  private static NodeEventSigner enrollOnce(
+      SimulatedNode node, URI controlPlane, FleetEnrolment enrolment, HttpClient http)
+      throws InterruptedException {
+    return new Enrolment(
+            controlPlane,
+            new BootstrapCredential.JoinToken(enrolment.joinTokens().mint(node.name())),
+            enrolment.patience(),
+            http)
+        .establish(node.name(), node.stateDirectory());
+  }
+
+  /**
+   * Completes once every node is enrolled and its agent started (at once for a fleet that does not
+   * enroll); fails when a node could not enroll, naming it.
+   */
+  public CompletableFuture<Void> enrolled() {
+    return enrolled;
+  }
+
   private static ThreadFactory daemonThreads() {
+    return daemonThreads("fleetwave-sim-");
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
-      Thread thread = new Thread(runnable, "fleetwave-sim-" + count.incrementAndGet());
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
       thread.setDaemon(true);
       return thread;
     };
@@ -273,8 +412,13 @@ public final class SimulatedFleet implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return; // closed already (a test closes it before its try-with-resources does)
+    synchronized (this) {
+      if (!closed.compareAndSet(false, true)) {
+        return; // closed already (a test closes it before its try-with-resources does)
+      }
+      if (enrolling != null) {
+        enrolling.shutdownNow(); // nodes not enrolled yet never start
+      }
     }
     long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
     List<CompletableFuture<Void>> stops =

@@ -71,6 +71,47 @@ class FleetMainTest {
             "--public-key: " + garbage + " is not an Ed25519 public key in PEM");
   }
 
+  @Test
+  void withAControlPlaneEachNodeEnrollsWithItsTokenFromTheFile(@TempDir Path dir) throws Exception {
+    Path tokens =
+        Files.writeString(dir.resolve("tokens"), "# node token\ngpu-0 abc.def\n\ngpu-1  ghi.jkl\n");
+    FleetMain.Options options =
+        FleetMain.parse(
+            "--bootstrap",
+            "k:9092",
+            "--control-plane",
+            "http://cp:8080",
+            "--join-tokens",
+            tokens.toString());
+    FleetEnrolment enrolment = options.enrolment().orElseThrow();
+    assertThat(enrolment.controlPlane().toCompletableFuture().get()).hasToString("http://cp:8080");
+    assertThat(enrolment.joinTokens().mint("gpu-0")).isEqualTo("abc.def");
+    assertThat(enrolment.joinTokens().mint("gpu-1")).isEqualTo("ghi.jkl");
+    assertThatThrownBy(() -> enrolment.joinTokens().mint("gpu-2"))
+        .hasMessage("--join-tokens: " + tokens + " has no join token for node gpu-2");
+    assertThat(FleetMain.parse("--bootstrap", "k:9092").enrolment()).isEmpty();
+  }
+
+  @Test
+  void enrolmentOptionsAreRefusedAloneOrMalformed(@TempDir Path dir) throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad"), "gpu-0\n");
+    String b = bad.toString();
+    assertThatThrownBy(() -> FleetMain.parse("--bootstrap", "k", "--control-plane", "http://cp"))
+        .hasMessageStartingWith("--control-plane and --join-tokens go together");
+    assertThatThrownBy(() -> FleetMain.parse("--bootstrap", "k", "--join-tokens", b))
+        .hasMessageStartingWith("--control-plane and --join-tokens go together");
+    assertThatThrownBy(
+            () -> FleetMain.parse("--bootstrap", "k", "--control-plane", "cp", "--join-tokens", b))
+        .hasMessage("--control-plane: 'cp' is not an http(s) URL (e.g. http://localhost:8080)");
+    assertThatThrownBy(
+            () ->
+                FleetMain.parse(
+                        "--bootstrap", "k", "--control-plane", "http://cp", "--join-tokens", b)
+                    .enrolment())
+        .hasMessage(
+            "--join-tokens: " + b + " line 1 is not 'NODE TOKEN' (two fields separated by spaces)");
+  }
+
   private static String pem() {
     return CommandSigner.generate().publicKeyPem();
   }

@@ -46,13 +46,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * <p>Run: {@code ./mvnw -pl demo -am verify -DskipTests -Dbench.rollout=true}.
  */
 public final class RolloutBench {
-  /**
-   * The control plane's node identity setting for this bench, printed with its figures. "false"
-   * until the simulated fleet (FleetMain) enrols and signs its events (issue 33 item 1, being done
-   * on its own branch): then "true", as every other bench runs.
-   */
-  private static final String NODE_IDENTITY_REQUIRED = "false";
-
   private RolloutBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -84,7 +77,10 @@ public final class RolloutBench {
   /**
    * One size: fresh Kafka, PostgreSQL and control plane (no simulated agents of its own), and the
    * agents in their own process ({@link FleetMain}: following specs signed with the control plane's
-   * key, verified with its public half), so the figures are the control plane's.
+   * key, verified with its public half), so the figures are the control plane's. Node identity is
+   * required, as in production: each agent enrolls its key with a join token the bench minted as
+   * admin, and signs its events. They all enroll from this host, so the limit per source address is
+   * the fleet's size.
    */
   private static Measured runAtSize(Settings settings, int nodes, Path out) throws Exception {
     Path fleetFile = out.resolve("rollout-fleet-" + nodes + ".yaml");
@@ -98,11 +94,13 @@ public final class RolloutBench {
       kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       kafka.createTopics(
           settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
-      // As the other benches' control plane, with the demo's own parts off and its signing key.
+      // As the other benches' control plane (node identity required), with the demo's own parts
+      // off,
+      // its signing key, and room for every simulated node to enroll from this one host.
       Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
       env.put("FLEETWAVE_DEMO_ENABLED", "false");
-      env.put("FLEETWAVE_NODE_IDENTITY_REQUIRED", NODE_IDENTITY_REQUIRED);
       env.put("FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
+      env.put("FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE", Integer.toString(nodes));
       long started = System.nanoTime();
       try (Connection db =
               DriverManager.getConnection(
@@ -119,6 +117,8 @@ public final class RolloutBench {
                   kafka.bootstrapServers(),
                   fleetFile,
                   publicKey,
+                  FleetProcess.Enrolling.with(
+                      controlPlane, fleetFile, out.resolve("rollout-join-tokens-" + nodes)),
                   settings,
                   out.resolve("rollout-fleet-" + nodes + ".log"))) {
         awaitProjected(db, nodes, fleet);
@@ -127,8 +127,8 @@ public final class RolloutBench {
             nodes, (System.nanoTime() - started) / 1e9);
         BenchConditions conditions =
             BenchConditions.of(
-                    "as the simulated fleet publishes them; node identity required="
-                        + NODE_IDENTITY_REQUIRED,
+                    "as the simulated fleet publishes them: each node enrolled, signed (node identity"
+                        + " required)",
                     db)
                 .with(
                     "sizes",

@@ -35,12 +35,28 @@ public final class Enrolment {
   private final URI controlPlane;
   private final BootstrapCredential credential;
   private final Duration patience;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(CALL_BOUND).build();
+  private final HttpClient http;
 
   public Enrolment(URI controlPlane, BootstrapCredential credential, Duration patience) {
+    this(controlPlane, credential, patience, httpClient());
+  }
+
+  /**
+   * As {@link #Enrolment(URI, BootstrapCredential, Duration)}, over a client shared with other
+   * enrolments: a simulated fleet enrolls thousands of nodes, each with its own credential, and a
+   * client per node would hold a selector thread and a connection pool of its own.
+   */
+  public Enrolment(
+      URI controlPlane, BootstrapCredential credential, Duration patience, HttpClient http) {
     this.controlPlane = controlPlane;
     this.credential = credential;
     this.patience = patience;
+    this.http = http;
+  }
+
+  /** The HTTP client enrolments use (each call bounded by {@link #CALL_BOUND}). */
+  public static HttpClient httpClient() {
+    return HttpClient.newBuilder().connectTimeout(CALL_BOUND).build();
   }
 
   /**
