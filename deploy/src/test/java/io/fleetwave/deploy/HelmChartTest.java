@@ -51,7 +51,7 @@ class HelmChartTest {
     Rendered rendered = Helm.template("fleetwave", Map.of());
 
     assertThat(rendered.one(Deployment.class, "fleetwave-control-plane")).isNotNull();
-    assertThat(rendered.custom("KafkaTopic")).hasSize(6);
+    assertThat(rendered.custom("KafkaTopic")).hasSize(7);
     assertThat(rendered.custom("KafkaUser")).hasSize(2);
     assertThat(rendered.custom("Cluster")).hasSize(1);
     assertThat(rendered.all(DaemonSet.class)).isEmpty();
@@ -193,6 +193,7 @@ class HelmChartTest {
             "KafkaTopic/fleet.node-snapshots",
             "KafkaTopic/fleet.node-commands",
             "KafkaTopic/fleet.rollout-events",
+            "KafkaTopic/fleet.control-facts",
             "Cluster/fleetwave-db",
             "ObjectStore/fleetwave-db-backup");
   }

@@ -52,6 +52,8 @@ class KafkaTest {
             "topic literal " + Topics.NODE_COMMANDS + " Write",
             "topic literal " + Topics.ROLLOUT_EVENTS + " Read",
             "topic literal " + Topics.ROLLOUT_EVENTS + " Write",
+            "topic literal " + Topics.CONTROL_FACTS + " Read",
+            "topic literal " + Topics.CONTROL_FACTS + " Write",
             "group prefix fleetwave- Read");
   }
 
@@ -77,6 +79,13 @@ class KafkaTest {
     assertThat(config("fleet.node-snapshots")).containsEntry("cleanup.policy", "compact");
     assertThat(config("fleet.rollout-events")).containsEntry("retention.ms", "-1");
     assertThat(config("fleet.rollout-events")).doesNotContainEntry("cleanup.policy", "compact");
+  }
+
+  @Test
+  void controlFactsAreKeptForeverAndNeverCompacted() {
+    assertThat(config(Topics.CONTROL_FACTS))
+        .containsEntry("retention.ms", "-1")
+        .containsEntry("cleanup.policy", "delete");
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.fleetwave.embedded;
 
 import io.fleetwave.events.Topics;
+import java.util.Map;
+import org.apache.kafka.common.config.TopicConfig;
 
 /** Creates Fleetwave's topics on a broker that does not auto-create them. */
 public final class FleetTopics {
@@ -14,5 +16,12 @@ public final class FleetTopics {
     kafka.createTopics(
         NODE_PARTITIONS, KafkaBroker.compacted(), Topics.NODE_DESIRED, Topics.NODE_SNAPSHOTS);
     kafka.createTopics(4, Topics.ROLLOUT_EVENTS);
+    createControlFacts(kafka);
+  }
+
+  /** The control plane's facts topic, for callers that size the other topics themselves. */
+  public static void createControlFacts(KafkaBroker kafka) {
+    // Kept forever and never compacted (the broker's default cleanup): every fact counts.
+    kafka.createTopics(1, Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"), Topics.CONTROL_FACTS);
   }
 }

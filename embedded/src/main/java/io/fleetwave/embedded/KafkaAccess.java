@@ -47,7 +47,8 @@ public final class KafkaAccess {
    * The control plane: the projection reads node events in its group (the rebuild reads them from
    * offset 0 and the group's committed offsets) and writes dead letters; the spec API writes
    * desired specs and commands; snapshots are written and read back by the rebuild; the rollout
-   * engine reads and appends its own log and watches node events.
+   * engine reads and appends its own log and watches node events; the control plane alone appends
+   * and reads its facts (fleet.control-facts).
    */
   public static final List<Grant> CONTROL_PLANE =
       List.of(
@@ -59,6 +60,8 @@ public final class KafkaAccess {
           Grant.topic(Topics.NODE_COMMANDS, AclOperation.WRITE),
           Grant.topic(Topics.ROLLOUT_EVENTS, AclOperation.READ),
           Grant.topic(Topics.ROLLOUT_EVENTS, AclOperation.WRITE),
+          Grant.topic(Topics.CONTROL_FACTS, AclOperation.READ),
+          Grant.topic(Topics.CONTROL_FACTS, AclOperation.WRITE),
           new Grant(
               ResourceType.GROUP, CONTROL_PLANE_GROUPS, PatternType.PREFIXED, AclOperation.READ));
 

@@ -3,6 +3,11 @@ package io.fleetwave.events;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
+import io.fleetwave.events.fact.JoinTokenCreated;
+import io.fleetwave.events.fact.MigConfigsImported;
+import io.fleetwave.events.fact.NodeKeyEnrolled;
+import io.fleetwave.events.fact.NodeReadmitted;
+import io.fleetwave.events.fact.NodeRevoked;
 import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.GateHeld;
@@ -101,7 +106,14 @@ public final class EventTypes {
           new EventType("io.fleetwave.rollout.created-in-chunks", 1, RolloutCreatedInChunks.class),
           new EventType("io.fleetwave.rollout.plan-chunk", 1, RolloutPlanChunk.class),
           // Issue 32: a node revoked before its rollout started it is skipped, never sent the spec.
-          new EventType("io.fleetwave.rollout.node-skipped", 1, NodeSkipped.class));
+          new EventType("io.fleetwave.rollout.node-skipped", 1, NodeSkipped.class),
+          // Issue 33: the control plane's own facts, on fleet.control-facts, so that PostgreSQL
+          // holds nothing the log cannot rebuild.
+          new EventType("io.fleetwave.fact.node-key-enrolled", 1, NodeKeyEnrolled.class),
+          new EventType("io.fleetwave.fact.node-revoked", 1, NodeRevoked.class),
+          new EventType("io.fleetwave.fact.node-readmitted", 1, NodeReadmitted.class),
+          new EventType("io.fleetwave.fact.join-token-created", 1, JoinTokenCreated.class),
+          new EventType("io.fleetwave.fact.mig-configs-imported", 1, MigConfigsImported.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

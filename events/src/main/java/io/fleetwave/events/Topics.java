@@ -25,6 +25,13 @@ public final class Topics {
   /** The rollout engine's own event-sourced state. Key = rollout id. */
   public static final String ROLLOUT_EVENTS = "fleet.rollout-events";
 
+  /**
+   * The control plane's own facts (node keys enrolled, nodes revoked and re-admitted), kept forever
+   * and never compacted: the tables PostgreSQL keeps of them are rebuilt from it. One partition, so
+   * every fact has one place in one order. Key = the fact's subject (a node name).
+   */
+  public static final String CONTROL_FACTS = "fleet.control-facts";
+
   /** Header names carried on dead-lettered records. */
   public static final String DLQ_REASON_HEADER = "dead-letter-reason";
 

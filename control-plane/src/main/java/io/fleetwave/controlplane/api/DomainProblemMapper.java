@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.facts.FactNotRecordedException;
 import io.fleetwave.controlplane.identity.EnrolmentRefusedException;
 import io.fleetwave.controlplane.identity.EnrolmentThrottledException;
 import io.fleetwave.controlplane.identity.InvalidEnrolmentException;
@@ -35,10 +36,19 @@ public class DomainProblemMapper {
   /** As the database-unavailable problem: nothing to restart, the caller tries again shortly. */
   @ServerExceptionMapper
   public Response brokerUnavailable(BrokerUnavailableException e) {
+    return tryAgainShortly("broker-unavailable", e.getMessage());
+  }
+
+  /** As a broker that is away: the fact was not recorded, so nothing changed; try again. */
+  @ServerExceptionMapper
+  public Response factNotRecorded(FactNotRecordedException e) {
+    return tryAgainShortly("fact-not-recorded", e.getMessage());
+  }
+
+  /** 503 with the database-unavailable problem's Retry-After. */
+  private static Response tryAgainShortly(String type, String detail) {
     return Response.fromResponse(
-            ProblemMapper.render(
-                new ProblemException(
-                    503, "broker-unavailable", "Service unavailable", e.getMessage())))
+            ProblemMapper.render(new ProblemException(503, type, "Service unavailable", detail)))
         .header("Retry-After", DatabaseUnavailableMapper.RETRY_AFTER_S)
         .build();
   }

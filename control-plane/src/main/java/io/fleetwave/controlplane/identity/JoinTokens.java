@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import io.fleetwave.events.fact.JoinTokenCreated;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -11,12 +12,14 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HexFormat;
 import java.util.regex.Pattern;
 
 /**
  * SQL and format of one-time join tokens, {@code <id>.<secret>} as kubeadm's ({@code [a-z0-9]{6}}
- * and {@code [a-z0-9]{16}}): the id finds the row, only the SHA-256 of the secret is stored, and a
- * token is consumed in the transaction that stores the key it enrolls.
+ * and {@code [a-z0-9]{16}}): the id finds the row, only the SHA-256 of the secret is stored (in the
+ * table and in its {@link JoinTokenCreated} fact), and a token is used up by the fact of the
+ * enrolment it allowed, in the transaction that stores the key.
  */
 final class JoinTokens {
   private static final Pattern FORMAT = Pattern.compile("([a-z0-9]{6})\\.([a-z0-9]{16})");
@@ -28,31 +31,51 @@ final class JoinTokens {
   /** A token as handed to its creator once; only its id and the secret's hash are kept. */
   record Created(String token, String id, String node, Instant expiresAt) {}
 
-  static Uni<Created> create(
-      SqlClient sql, String node, Instant now, Instant expiresAt, String by) {
+  /** A new token: the secret for its creator, the fact (the secret's hash only) for the log. */
+  record Minted(Created created, JoinTokenCreated fact) {}
+
+  static Minted mint(String node, Instant now, Instant expiresAt, String by) {
     String id = random(6);
     String secret = random(16);
+    return new Minted(
+        new Created(id + "." + secret, id, node, expiresAt),
+        new JoinTokenCreated(id, HexFormat.of().formatHex(sha256(secret)), by, now, expiresAt));
+  }
+
+  /** Stores a created token (its fact's), unless a token of that id is stored. */
+  static Uni<Void> insert(SqlClient sql, String node, JoinTokenCreated token) {
     return sql.preparedQuery(
             "INSERT INTO join_tokens (id, secret_hash, node, created_by, created_at, expires_at)"
-                + " VALUES ($1, $2, $3, $4, $5, $6)")
+                + " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING")
         .execute(
             Tuple.tuple()
-                .addString(id)
-                .addBuffer(io.vertx.mutiny.core.buffer.Buffer.buffer(sha256(secret)))
+                .addString(token.id())
+                .addBuffer(
+                    io.vertx.mutiny.core.buffer.Buffer.buffer(
+                        HexFormat.of().parseHex(token.secretSha256())))
                 .addString(node)
-                .addString(by)
-                .addOffsetDateTime(now.atOffset(ZoneOffset.UTC))
-                .addOffsetDateTime(expiresAt.atOffset(ZoneOffset.UTC)))
-        .map(rows -> new Created(id + "." + secret, id, node, expiresAt));
+                .addString(token.createdBy())
+                .addOffsetDateTime(token.createdAt().atOffset(ZoneOffset.UTC))
+                .addOffsetDateTime(token.expiresAt().atOffset(ZoneOffset.UTC)))
+        .replaceWithVoid();
+  }
+
+  /** Marks the token used by the node's enrolment, unless it was marked before. */
+  static Uni<Void> use(SqlClient sql, String id, String node, Instant at) {
+    return sql.preparedQuery(
+            "UPDATE join_tokens SET used_at = $2, used_by = $3 WHERE id = $1 AND used_at IS NULL")
+        .execute(Tuple.of(id, at.atOffset(ZoneOffset.UTC), node))
+        .replaceWithVoid();
   }
 
   /**
-   * Consumes the token for this node (row locked until the transaction ends).
+   * Checks the token may enroll this node, its row locked until the transaction ends; the
+   * enrolment's fact uses it up ({@link #use}).
    *
-   * @return the credential as node_keys records it
+   * @return the token's id
    * @throws EnrolmentRefusedException naming why it cannot be used (never quoting the secret)
    */
-  static Uni<String> consume(SqlClient tx, String token, String node, Instant now) {
+  static Uni<String> check(SqlClient tx, String token, String node, Instant now) {
     var parts = FORMAT.matcher(token);
     if (!parts.matches()) {
       return refused("the join token is not of the form <6 characters>.<16 characters> (a-z, 0-9)");
@@ -99,10 +122,7 @@ final class JoinTokens {
               if (!boundTo.equals(node)) {
                 return refused("join token " + id + " is for node '" + boundTo + "'");
               }
-              return tx.preparedQuery(
-                      "UPDATE join_tokens SET used_at = $2, used_by = $3 WHERE id = $1")
-                  .execute(Tuple.of(id, now.atOffset(ZoneOffset.UTC), node))
-                  .map(done -> "join token " + id);
+              return Uni.createFrom().item(id);
             });
   }
 

@@ -1,6 +1,11 @@
 package io.fleetwave.controlplane.identity;
 
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
+import io.fleetwave.controlplane.facts.ControlFactLog;
+import io.fleetwave.controlplane.facts.FactNotRecordedException;
+import io.fleetwave.events.fact.NodeKeyEnrolled;
+import io.fleetwave.events.fact.NodeReadmitted;
+import io.fleetwave.events.fact.NodeRevoked;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeKeyId;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +22,12 @@ import org.jboss.logging.Logger;
  * Enrolls node keys against a bootstrap credential (a one-time join token, or a Kubernetes
  * service-account token bound to the node), creates join tokens and revokes nodes. A join token is
  * consumed in the transaction that stores the key, so a refused key leaves it usable.
+ *
+ * <p>Each enrolment, revocation and re-admission is a fact on fleet.control-facts ({@link
+ * NodeIdentityFacts}), appended and acknowledged inside the transaction, under the node's lock and
+ * after every check, then applied to the tables before the transaction commits: the request
+ * succeeds only once the log holds the fact, and the next signature check (the agent's first signed
+ * event) finds the key in the table.
  */
 @ApplicationScoped
 public class NodeEnrolment {
@@ -33,14 +44,17 @@ public class NodeEnrolment {
   private final ServiceAccountReview serviceAccounts;
   private final EnrolmentRateLimit limit;
   private final NodeIdentityConfig config;
+  private final ControlFactLog facts;
   private final Clock clock = Clock.systemUTC();
 
   public NodeEnrolment(
       Pool pool,
       ServiceAccountReview serviceAccounts,
       EnrolmentRateLimit limit,
-      NodeIdentityConfig config) {
+      NodeIdentityConfig config,
+      ControlFactLog facts) {
     this.pool = pool;
+    this.facts = facts;
     this.serviceAccounts = serviceAccounts;
     this.limit = limit;
     this.config = config;
@@ -115,8 +129,8 @@ public class NodeEnrolment {
                 return pool.withTransaction(
                     tx ->
                         admitted(tx, node)
-                            .chain(() -> JoinTokens.consume(tx, token, node, now))
-                            .chain(credential -> store(tx, attempt, pem, keyId, credential)));
+                            .chain(() -> JoinTokens.check(tx, token, node, now))
+                            .chain(id -> store(tx, attempt, pem, keyId, "join token " + id, id)));
               }
               // The TokenReview call is made before the transaction, which it would hold open.
               return serviceAccounts
@@ -126,7 +140,8 @@ public class NodeEnrolment {
                           pool.withTransaction(
                               tx ->
                                   admitted(tx, node)
-                                      .chain(() -> store(tx, attempt, pem, keyId, credential))));
+                                      .chain(
+                                          () -> store(tx, attempt, pem, keyId, credential, null))));
             });
   }
 
@@ -140,6 +155,7 @@ public class NodeEnrolment {
         switch (failure) {
           case EnrolmentRefusedException refused -> 401;
           case InvalidEnrolmentException invalid -> 400;
+          case FactNotRecordedException unrecorded -> 503;
           default -> 500;
         };
     return EnrolmentAudit.refused(pool, attempt, status, String.valueOf(failure.getMessage()))
@@ -194,18 +210,40 @@ public class NodeEnrolment {
             });
   }
 
-  /** Stores the key and its audit entry in the same transaction. */
-  private static Uni<Enrolled> store(
-      SqlClient tx, EnrolmentAudit.Attempt attempt, String pem, String keyId, String credential) {
-    return NodeKeyStore.enroll(tx, keyId, attempt.node(), pem, credential, attempt.at())
-        .invoke(
-            conflict -> {
-              if (conflict != null) {
-                throw new EnrolmentRefusedException(conflict);
+  /**
+   * Stores the key and uses up the join token, if any (their fact appended first; a key already
+   * this node's is left as it is, and its fact is appended only to use up a join token), and its
+   * audit entry, in the same transaction.
+   */
+  private Uni<Enrolled> store(
+      SqlClient tx,
+      EnrolmentAudit.Attempt attempt,
+      String pem,
+      String keyId,
+      String credential,
+      String joinToken) {
+    String node = attempt.node();
+    return NodeKeyStore.lockKey(tx, keyId)
+        .chain(() -> NodeKeyStore.holder(tx, keyId))
+        .chain(
+            holder -> {
+              if (holder != null) {
+                String conflict = NodeKeyStore.conflict(holder, keyId, node);
+                if (conflict != null) {
+                  throw new EnrolmentRefusedException(conflict);
+                }
+                if (joinToken == null) {
+                  return Uni.createFrom().voidItem();
+                }
               }
+              NodeKeyEnrolled enrolled =
+                  new NodeKeyEnrolled(keyId, pem, credential, attempt.at(), joinToken);
+              return facts
+                  .append(node, enrolled, attempt.at())
+                  .chain(fact -> NodeIdentityFacts.apply(tx, fact));
             })
-        .chain(() -> NodeKeyStore.validKeys(tx, attempt.node()))
-        .map(keys -> new Enrolled(attempt.node(), keyId, credential, attempt.at(), keys))
+        .chain(() -> NodeKeyStore.validKeys(tx, node))
+        .map(keys -> new Enrolled(node, keyId, credential, attempt.at(), keys))
         .call(enrolled -> EnrolmentAudit.accepted(tx, attempt, enrolled));
   }
 
@@ -237,8 +275,14 @@ public class NodeEnrolment {
               + lifetime.toSeconds());
     }
     Instant now = clock.instant();
-    return JoinTokens.create(pool, node, now, now.plus(lifetime), actor)
-        .map(c -> new JoinTokenCreated(c.token(), c.id(), c.node(), c.expiresAt()));
+    JoinTokens.Minted minted = JoinTokens.mint(node, now, now.plus(lifetime), actor);
+    JoinTokens.Created c = minted.created();
+    return pool.withTransaction(
+            tx ->
+                facts
+                    .append(node, minted.fact(), now)
+                    .chain(fact -> NodeIdentityFacts.apply(tx, fact)))
+        .replaceWith(new JoinTokenCreated(c.token(), c.id(), c.node(), c.expiresAt()));
   }
 
   /**
@@ -247,10 +291,12 @@ public class NodeEnrolment {
    */
   public Uni<Revoked> revoke(String node, String actor) {
     checkNodeName(node);
+    Instant at = clock.instant();
     return pool.withTransaction(
             tx ->
                 NodeKeyStore.lockNode(tx, node)
-                    .chain(() -> NodeKeyStore.revoke(tx, node, actor, clock.instant())))
+                    .chain(() -> facts.append(node, new NodeRevoked(at, actor), at))
+                    .chain(fact -> NodeIdentityFacts.revoked(tx, fact, new NodeRevoked(at, actor))))
         .map(count -> new Revoked(node, count));
   }
 
@@ -261,15 +307,22 @@ public class NodeEnrolment {
    */
   public Uni<Readmitted> readmit(String node) {
     checkNodeName(node);
+    Instant at = clock.instant();
     return pool.withTransaction(
-            tx -> NodeKeyStore.lockNode(tx, node).chain(() -> NodeKeyStore.readmit(tx, node)))
-        .map(
-            ended -> {
-              if (ended == null) {
-                throw new NodeNotRevokedException(node);
-              }
-              return new Readmitted(node, ended.revokedAt(), ended.revokedBy());
-            });
+        tx ->
+            NodeKeyStore.lockNode(tx, node)
+                .chain(() -> NodeKeyStore.revocation(tx, node))
+                .chain(
+                    ended -> {
+                      if (ended == null) {
+                        throw new NodeNotRevokedException(node);
+                      }
+                      return facts
+                          .append(
+                              node, new NodeReadmitted(ended.revokedAt(), ended.revokedBy()), at)
+                          .chain(fact -> NodeIdentityFacts.readmitted(tx, fact))
+                          .replaceWith(new Readmitted(node, ended.revokedAt(), ended.revokedBy()));
+                    }));
   }
 
   private static void checkNodeName(String node) {

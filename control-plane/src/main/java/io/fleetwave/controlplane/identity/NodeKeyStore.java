@@ -46,13 +46,41 @@ public final class NodeKeyStore {
             });
   }
 
+  /** Who holds a key: its node, and whether it was revoked. */
+  record Holder(String node, boolean revoked) {}
+
+  /** The key's holder, or null when no node enrolled it. */
+  static Uni<Holder> holder(SqlClient sql, String keyId) {
+    return sql.preparedQuery(
+            "SELECT node, revoked_at IS NOT NULL AS revoked FROM node_keys WHERE key_id = $1")
+        .execute(Tuple.of(keyId))
+        .map(
+            rows -> {
+              if (rows.size() == 0) {
+                return null;
+              }
+              Row row = rows.iterator().next();
+              return new Holder(row.getString("node"), row.getBoolean("revoked"));
+            });
+  }
+
   /**
-   * Stores a node's key. A key already enrolled for the same node is left as it is (an agent that
-   * enrolls again after a lost answer); one of another node, or revoked, is refused.
-   *
-   * @return null when stored, otherwise why not
+   * Why {@code node} may not enroll a key that {@code holder} holds, or null when it may: a key
+   * already enrolled for the same node is left as it is (an agent that enrolls again after a lost
+   * answer); one of another node, or revoked, is refused.
    */
-  static Uni<String> enroll(
+  static String conflict(Holder holder, String keyId, String node) {
+    if (!holder.node().equals(node)) {
+      return "key " + keyId + " is enrolled by another node";
+    }
+    if (holder.revoked()) {
+      return "key " + keyId + " of node '" + node + "' was revoked; enroll a new key";
+    }
+    return null;
+  }
+
+  /** Stores a node's key unless a key of that id is stored (the fact applied before). */
+  static Uni<Void> insert(
       SqlClient sql,
       String keyId,
       String node,
@@ -63,13 +91,7 @@ public final class NodeKeyStore {
             "INSERT INTO node_keys (key_id, node, public_key, credential, enrolled_at)"
                 + " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key_id) DO NOTHING")
         .execute(Tuple.of(keyId, node, publicKeyPem, credential, at.atOffset(ZoneOffset.UTC)))
-        .chain(
-            inserted ->
-                inserted.rowCount() == 1
-                    ? Uni.createFrom().<String>nullItem()
-                    : sql.preparedQuery("SELECT node, revoked_at FROM node_keys WHERE key_id = $1")
-                        .execute(Tuple.of(keyId))
-                        .map(rows -> conflict(rows.iterator().next(), keyId, node)));
+        .replaceWithVoid();
   }
 
   /** The node's keys that are not revoked, oldest first. */
@@ -90,25 +112,26 @@ public final class NodeKeyStore {
             });
   }
 
-  private static String conflict(Row existing, String keyId, String node) {
-    if (!existing.getString("node").equals(node)) {
-      return "key " + keyId + " is enrolled by another node";
-    }
-    if (existing.getValue("revoked_at") != null) {
-      return "key " + keyId + " of node '" + node + "' was revoked; enroll a new key";
-    }
-    return null;
-  }
-
   /**
    * Serializes enrolment, revocation and re-admission of one node: each runs in a transaction that
    * first takes this lock, so a key cannot slip in between a revocation's marking of the node and
    * of its keys.
    */
   static Uni<Void> lockNode(SqlClient tx, String node) {
-    return tx.preparedQuery(
-            "SELECT pg_advisory_xact_lock(hashtextextended('node-identity:' || $1, 0))")
-        .execute(Tuple.of(node))
+    return lock(tx, "node-identity:" + node);
+  }
+
+  /**
+   * Serializes the enrolments of one key: two nodes enrolling the same key at once would otherwise
+   * both find it new and both append their fact, and the log's order could differ from the table's.
+   */
+  static Uni<Void> lockKey(SqlClient tx, String keyId) {
+    return lock(tx, "node-key:" + keyId);
+  }
+
+  private static Uni<Void> lock(SqlClient tx, String name) {
+    return tx.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+        .execute(Tuple.of(name))
         .replaceWithVoid();
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** Row-by-row comparison of two projections, table by table, with EXCEPT ALL both ways. */
 final class ProjectionComparison {
@@ -48,31 +49,45 @@ final class ProjectionComparison {
       Duration timeout) {
     List<String> differences = new ArrayList<>();
     for (String table : ProjectionTables.TABLES) {
-      String a = rows(live, table, historyWindow);
-      String b = rows(rebuilt, table, historyWindow);
-      String sql =
-          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
-              + a
-              + " EXCEPT ALL "
-              + b
-              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM ("
-              + b
-              + " EXCEPT ALL "
-              + a
-              + ") y) LIMIT "
-              + MAX_DIFFERENCES;
-      pool.query(sql)
-          .execute()
-          .await()
-          .atMost(timeout)
-          .forEach(
-              row ->
-                  differences.add(
-                      table + ": " + row.getString("side") + " " + row.getString("row")));
+      differences.addAll(
+          differences(
+              pool,
+              table,
+              rows(live, table, historyWindow),
+              rows(rebuilt, table, historyWindow),
+              timeout));
     }
     return differences.size() > MAX_DIFFERENCES
         ? differences.subList(0, MAX_DIFFERENCES)
         : differences;
+  }
+
+  /**
+   * The rows only one of two queries over a table returns (EXCEPT ALL both ways, at most {@link
+   * #MAX_DIFFERENCES}), as "table: side row".
+   */
+  static List<String> differences(
+      Pool pool, String table, String liveRows, String rebuiltRows, Duration timeout) {
+    String sql =
+        "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
+            + liveRows
+            + " EXCEPT ALL "
+            + rebuiltRows
+            + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM ("
+            + rebuiltRows
+            + " EXCEPT ALL "
+            + liveRows
+            + ") y) LIMIT "
+            + MAX_DIFFERENCES;
+    List<String> differences = new ArrayList<>();
+    pool.query(sql)
+        .execute()
+        .await()
+        .atMost(timeout)
+        .forEach(
+            row ->
+                differences.add(table + ": " + row.getString("side") + " " + row.getString("row")));
+    return differences;
   }
 
   /**
@@ -113,7 +128,9 @@ final class ProjectionComparison {
     StringBuilder sql = new StringBuilder();
     sql.append("DROP SCHEMA IF EXISTS ").append(scratch.schema()).append(" CASCADE;");
     sql.append("CREATE SCHEMA ").append(scratch.schema()).append(';');
-    for (String table : ProjectionTables.TABLES) {
+    // The fact tables too: the rebuild folds fleet.control-facts into them (ControlFactRebuild).
+    for (String table :
+        Stream.concat(ProjectionTables.TABLES.stream(), ControlFacts.TABLES.stream()).toList()) {
       sql.append("CREATE TABLE ")
           .append(scratch.table(table))
           .append(" (LIKE ")

@@ -41,7 +41,10 @@ import org.jboss.logging.Logger;
  * every retained record of fleet.node-events (offset 0 until Kafka's retention deletes records),
  * with the live apply code, waits until the live consumer has committed at least as far, and
  * compares the two row by row; then the same for the rollout tables from fleet.rollout-events
- * ({@link RolloutRebuild}). Blocking: call it from a worker thread. One rebuild at a time.
+ * ({@link RolloutRebuild}). First of all it replays fleet.control-facts from offset 0 ({@link
+ * ControlFactRebuild}): into the live tables, restoring the node keys, revocations and
+ * re-admissions a lost database lacks, and into the scratch schema, compared like the others.
+ * Blocking: call it from a worker thread. One rebuild at a time.
  *
  * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
  * offsets are in the live projection only and show up as differences. The node history is compared
@@ -60,6 +63,7 @@ public class ProjectionRebuild {
   private final String liveGroup;
   private final ObjectMapper json;
   private final NodeEventAuthenticity authenticity;
+  private final ControlFacts controlFacts;
   private final Duration historyRetention;
   private final AtomicBoolean running = new AtomicBoolean();
 
@@ -70,7 +74,9 @@ public class ProjectionRebuild {
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String liveGroup,
       ObjectMapper json,
       ProjectionConfig config,
-      NodeEventAuthenticity authenticity) {
+      NodeEventAuthenticity authenticity,
+      ControlFacts controlFacts) {
+    this.controlFacts = controlFacts;
     this.json = json;
     this.authenticity = authenticity;
     this.historyRetention = config.history().retention();
@@ -98,6 +104,10 @@ public class ProjectionRebuild {
   private RebuildReport run(Deadline deadline) {
     long started = System.nanoTime();
     ProjectionComparison.recreate(pool, SCRATCH).await().atMost(deadline.remaining("preparing"));
+    // The facts first: a lost database gets its enrolled keys back before the node events, whose
+    // signatures are checked against them, are replayed.
+    ControlFactRebuild facts = new ControlFactRebuild(pool, controlFacts, SCRATCH.schema());
+    long factCount = facts.replay(kafkaConfig, deadline.remaining("replaying control facts"));
     long snapshots = loadSnapshots(deadline);
     long[] counts = new long[2];
     Map<TopicPartition, Long> ends = replay(deadline, counts);
@@ -126,11 +136,20 @@ public class ProjectionRebuild {
             SCRATCH.schema(),
             ProjectionComparison.MAX_DIFFERENCES));
     rows.putAll(rollouts.rowCounts(SCRATCH.schema()));
+    differences.addAll(facts.differences(deadline.remaining("comparing control facts")));
+    rows.putAll(facts.rowCounts(deadline.remaining("counting control facts")));
     long millis = (System.nanoTime() - started) / 1_000_000;
     LOG.infof(
-        "projection rebuilt from %d node snapshots and the retained node events: %d records"
-            + " (%d refused), %s, equal=%s (history compared from %s) in %d ms",
-        snapshots, counts[0], counts[1], rows, differences.isEmpty(), historyFrom, millis);
+        "projection rebuilt from %d control facts, %d node snapshots and the retained node events:"
+            + " %d records (%d refused), %s, equal=%s (history compared from %s) in %d ms",
+        factCount,
+        snapshots,
+        counts[0],
+        counts[1],
+        rows,
+        differences.isEmpty(),
+        historyFrom,
+        millis);
     return new RebuildReport(
         differences.isEmpty(),
         snapshots,

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
+import io.fleetwave.controlplane.kafka.AcknowledgedProducers;
 import io.fleetwave.controlplane.kafka.KafkaReachability;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.CommandCodec;

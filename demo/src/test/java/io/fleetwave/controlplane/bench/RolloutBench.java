@@ -5,6 +5,7 @@ import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.simulator.FleetMain;
@@ -94,9 +95,9 @@ public final class RolloutBench {
       kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       kafka.createTopics(
           settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
-      // As the other benches' control plane (node identity required), with the demo's own parts
-      // off,
-      // its signing key, and room for every simulated node to enroll from this one host.
+      FleetTopics.createControlFacts(kafka);
+      // As the other benches' control plane (node identity required), the demo's own parts off, its
+      // signing key, and room for every simulated node to enroll from this one host.
       Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
       env.put("FLEETWAVE_DEMO_ENABLED", "false");
       env.put("FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.mig.store;
 
+import io.fleetwave.controlplane.facts.FactsCaughtUp;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
@@ -10,9 +11,10 @@ import java.time.Duration;
 import org.jboss.logging.Logger;
 
 /**
- * At start, an empty store gets NVIDIA's default mig-parted file (bundled under {@code mig/}, see
- * its README for source and licence), so that the usual names (all-balanced, all-1g.10gb, ...)
- * exist on a fresh install. A store that holds any config is left as it is.
+ * At start, an empty store (once the facts on fleet.control-facts are applied) gets NVIDIA's
+ * default mig-parted file (bundled under {@code mig/}, see its README for source and licence), so
+ * that the usual names (all-balanced, all-1g.10gb, ...) exist on a fresh install. A store that
+ * holds any config is left as it is.
  */
 public class MigConfigSeed {
   static final String RESOURCE = "mig/nvidia-config-default.yaml";
@@ -20,16 +22,28 @@ public class MigConfigSeed {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final Logger LOG = Logger.getLogger(MigConfigSeed.class);
 
-  void seed(@Observes StartupEvent start, MigConfigStore store) {
-    store
-        .seedIfEmpty(bundledFile(), SOURCE)
-        .await()
-        .atMost(TIMEOUT)
-        .ifPresent(
-            seeded ->
-                LOG.infof(
-                    "MIG config store was empty: seeded %d configs from %s",
-                    seeded.imported().size(), RESOURCE));
+  /**
+   * After the facts already on fleet.control-facts are applied: on a database lost and recreated,
+   * the imports the log holds (this seed's first one included) come back, and nothing is seeded
+   * again over them.
+   */
+  void seed(@Observes StartupEvent start, MigConfigStore store, FactsCaughtUp facts) {
+    try {
+      facts.await(TIMEOUT);
+      store
+          .seedIfEmpty(bundledFile(), SOURCE)
+          .await()
+          .atMost(TIMEOUT)
+          .ifPresent(
+              seeded ->
+                  LOG.infof(
+                      "MIG config store was empty: seeded %d configs from %s",
+                      seeded.imported().size(), RESOURCE));
+    } catch (RuntimeException e) {
+      // Kafka or PostgreSQL away at start: the control plane still starts (readiness says why);
+      // the next start seeds an empty store.
+      LOG.errorf("MIG config store not seeded from %s: %s", RESOURCE, e.getMessage());
+    }
   }
 
   static String bundledFile() {

@@ -3,18 +3,26 @@ package io.fleetwave.controlplane.mig.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.facts.AppliedFacts;
+import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.mig.MigConfig;
 import io.fleetwave.controlplane.mig.MigConfigFile;
 import io.fleetwave.controlplane.mig.MigConfigImporter;
 import io.fleetwave.controlplane.mig.MigConfigRegistry;
 import io.fleetwave.controlplane.mig.MigConfigWriter;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.fact.ControlFact;
+import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,9 +30,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The imported MIG configs in PostgreSQL (table {@code mig_configs}). A file is checked whole
- * before anything is written ({@link MigConfigImporter} throws on the first bad file), then all its
- * configs are stored in one transaction; a name that exists is replaced.
+ * The imported MIG configs in PostgreSQL (table {@code mig_configs}), a projection of the {@link
+ * MigConfigsImported} facts on fleet.control-facts. A file is checked whole before anything is
+ * written ({@link MigConfigImporter} throws on the first bad file), recorded as a fact, then all
+ * its configs are stored in one transaction; a name that exists is replaced.
  */
 @ApplicationScoped
 public class MigConfigStore {
@@ -35,58 +44,98 @@ public class MigConfigStore {
   private final Pool pool;
   private final MigConfigImporter importer;
   private final ObjectMapper json;
+  private final ControlFactLog facts;
 
-  public MigConfigStore(Pool pool, GpuCatalog catalog, ObjectMapper json) {
+  public MigConfigStore(Pool pool, GpuCatalog catalog, ObjectMapper json, ControlFactLog facts) {
     this.pool = pool;
+    this.facts = facts;
     this.importer = new MigConfigImporter(catalog);
     this.json = json;
   }
 
   /**
-   * Imports a mig-parted file.
+   * Imports a mig-parted file: its fact on fleet.control-facts first (acknowledged), then its
+   * configs, in one transaction under the store's lock, so the log and the table see imports in the
+   * same order.
    *
    * @throws io.fleetwave.controlplane.mig.MigConfigException when the file is refused (nothing is
    *     stored)
+   * @throws io.fleetwave.controlplane.facts.FactNotRecordedException (failed Uni) when Kafka does
+   *     not take the fact (nothing is stored)
    */
   public Uni<MigConfigImport> importFile(String yaml, String source) {
     MigConfigFile file = importer.importFile(yaml);
     List<MigConfig> configs = List.copyOf(file.configs().values());
+    Instant at = Instant.now();
+    MigConfigsImported imported = new MigConfigsImported(yaml, source, at);
     return pool.withTransaction(
-            connection ->
-                Multi.createFrom()
-                    .iterable(configs)
-                    .onItem()
-                    .transformToUniAndConcatenate(
-                        config ->
-                            connection
-                                .preparedQuery(
-                                    "INSERT INTO mig_configs (name, yaml, definition, source,"
-                                        + " imported_at) VALUES ($1, $2, $3::text::jsonb, $4, now())"
-                                        + " ON CONFLICT (name) DO UPDATE SET yaml = EXCLUDED.yaml,"
-                                        + " definition = EXCLUDED.definition,"
-                                        + " source = EXCLUDED.source,"
-                                        + " imported_at = EXCLUDED.imported_at"
-                                        + " RETURNING (xmax <> 0) AS replaced")
-                                .execute(
-                                    Tuple.of(
-                                        config.name(),
-                                        MigConfigWriter.write(List.of(config)),
-                                        definition(config),
-                                        source))
-                                .map(
-                                    rows ->
-                                        rows.iterator().next().getBoolean("replaced")
-                                            ? config.name()
-                                            : null))
-                    .collect()
-                    .asList())
+            tx ->
+                lock(tx)
+                    .chain(() -> facts.append(MigConfigsImported.SUBJECT, imported, at))
+                    .chain(fact -> AppliedFacts.first(tx, fact.id()))
+                    .chain(first -> store(tx, configs, imported)))
         .map(
             replaced ->
                 new MigConfigImport(
                     configs.stream().map(MigConfig::name).toList(),
-                    replaced.stream().filter(n -> n != null).toList(),
+                    replaced,
                     file.warnings(),
                     source));
+  }
+
+  /**
+   * Applies an import read from fleet.control-facts (a replica following it, a rebuild) in the
+   * caller's transaction, unless it was applied before.
+   */
+  public Uni<Void> apply(SqlClient tx, Envelope<ControlFact> fact, MigConfigsImported imported) {
+    return lock(tx)
+        .chain(() -> AppliedFacts.first(tx, fact.id()))
+        .chain(
+            first ->
+                first
+                    ? store(
+                            tx,
+                            List.copyOf(importer.importFile(imported.yaml()).configs().values()),
+                            imported)
+                        .replaceWithVoid()
+                    : Uni.createFrom().voidItem());
+  }
+
+  private static Uni<Void> lock(SqlClient tx) {
+    return tx.query("SELECT pg_advisory_xact_lock(hashtextextended('mig-configs', 0))")
+        .execute()
+        .replaceWithVoid();
+  }
+
+  /** Upserts the import's configs; the names that replaced a stored config. */
+  private Uni<List<String>> store(
+      SqlClient tx, List<MigConfig> configs, MigConfigsImported imported) {
+    return Multi.createFrom()
+        .iterable(configs)
+        .onItem()
+        .transformToUniAndConcatenate(
+            config ->
+                tx.preparedQuery(
+                        "INSERT INTO mig_configs (name, yaml, definition, source,"
+                            + " imported_at) VALUES ($1, $2, $3::text::jsonb, $4, $5)"
+                            + " ON CONFLICT (name) DO UPDATE SET yaml = EXCLUDED.yaml,"
+                            + " definition = EXCLUDED.definition,"
+                            + " source = EXCLUDED.source,"
+                            + " imported_at = EXCLUDED.imported_at"
+                            + " RETURNING (xmax <> 0) AS replaced")
+                    .execute(
+                        Tuple.of(
+                            config.name(),
+                            MigConfigWriter.write(List.of(config)),
+                            definition(config),
+                            imported.source(),
+                            imported.importedAt().atOffset(ZoneOffset.UTC)))
+                    .map(
+                        rows ->
+                            rows.iterator().next().getBoolean("replaced") ? config.name() : null))
+        .collect()
+        .asList()
+        .map(replaced -> replaced.stream().filter(n -> n != null).toList());
   }
 
   /** Stores the file's configs only when the store holds none (the start-up seed). */

@@ -1,8 +1,8 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.kafka.AcknowledgedProducers;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
-import io.fleetwave.controlplane.spec.AcknowledgedProducers;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;

@@ -1,6 +1,5 @@
-package io.fleetwave.controlplane.spec;
+package io.fleetwave.controlplane.kafka;
 
-import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

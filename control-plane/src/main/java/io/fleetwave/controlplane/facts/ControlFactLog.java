@@ -1,0 +1,110 @@
+package io.fleetwave.controlplane.facts;
+
+import io.fleetwave.controlplane.kafka.AcknowledgedProducers;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.fact.ControlFact;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Appends facts to fleet.control-facts (acks=all, idempotent) and answers once Kafka acknowledged
+ * them, within {@link #BOUND}. A fact is appended before the tables are changed, inside the
+ * transaction that changes them: if Kafka refuses it, the transaction rolls back and the request
+ * fails; if the transaction fails after the append, the fact is on the log and the replicas'
+ * followers apply it ({@code ControlFactFollower}).
+ */
+@ApplicationScoped
+public class ControlFactLog {
+  /** How long a request waits for Kafka's acknowledgement. */
+  public static final Duration BOUND = Duration.ofSeconds(10);
+
+  private static final URI SOURCE = URI.create("fleetwave:control-plane");
+
+  private final Map<String, Object> kafkaConfig;
+  private KafkaProducer<String, byte[]> producer;
+
+  public ControlFactLog(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
+    this.kafkaConfig = kafkaConfig;
+  }
+
+  /**
+   * The fact about {@code subject}, appended and acknowledged; continues on the caller's Vert.x
+   * context (a transaction's connection), as the send itself runs on a worker thread (it blocks
+   * while Kafka's metadata is unknown).
+   *
+   * @throws FactNotRecordedException (failed Uni) naming the topic and Kafka's reason
+   */
+  public Uni<Envelope<ControlFact>> append(String subject, ControlFact fact, Instant at) {
+    Envelope<ControlFact> envelope = Envelope.of(SOURCE, subject, at, 0, 0, fact);
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(Topics.CONTROL_FACTS, subject, EventCodec.encode(envelope));
+    record.headers().add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+    Context caller = Vertx.currentContext();
+    Uni<Envelope<ControlFact>> acked =
+        Uni.createFrom()
+            .completionStage(() -> AcknowledgedProducers.send(producer(), record))
+            .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+            .ifNoItem()
+            .after(BOUND)
+            .failWith(
+                () ->
+                    new FactNotRecordedException(
+                        "Kafka did not acknowledge "
+                            + describe(envelope)
+                            + " within "
+                            + BOUND.toSeconds()
+                            + " s; nothing was changed",
+                        null))
+            .onFailure(e -> !(e instanceof FactNotRecordedException))
+            .transform(
+                e ->
+                    new FactNotRecordedException(
+                        "Kafka refused "
+                            + describe(envelope)
+                            + ": "
+                            + e.getMessage()
+                            + "; nothing was changed",
+                        e))
+            .replaceWith(envelope);
+    return caller == null
+        ? acked
+        : acked.emitOn(command -> caller.runOnContext(ignored -> command.run()));
+  }
+
+  private static String describe(Envelope<ControlFact> envelope) {
+    return "the fact "
+        + envelope.type()
+        + " about '"
+        + envelope.subject()
+        + "' on "
+        + Topics.CONTROL_FACTS;
+  }
+
+  private synchronized KafkaProducer<String, byte[]> producer() {
+    if (producer == null) {
+      producer = AcknowledgedProducers.create(kafkaConfig, BOUND);
+    }
+    return producer;
+  }
+
+  @PreDestroy
+  synchronized void close() {
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(5));
+    }
+  }
+}

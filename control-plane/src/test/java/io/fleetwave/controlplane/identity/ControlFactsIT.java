@@ -1,0 +1,325 @@
+package io.fleetwave.controlplane.identity;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.security.NodeEventSigner;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.header.Header;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL is a projection again (issue 33, item 4): node keys, revocations and re-admissions are
+ * facts on fleet.control-facts, recorded before the request succeeds. A database dropped under a
+ * running, signing fleet is rebuilt from offset 0 with the same rows, and the nodes' signed events
+ * are projected again without any node enrolling again; a broker that refuses the fact makes the
+ * enrolment fail and leaves the tables as they were. Its own profile: it drops the database of the
+ * application it runs in.
+ */
+@QuarkusTest
+@TestProfile(ControlFactsIT.OwnDatabase.class)
+class ControlFactsIT {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+  private static final List<String> FACT_TABLES =
+      List.of("node_keys", "revoked_nodes", "join_tokens", "mig_configs", "applied_facts");
+
+  /** A mig-parted file of one config of this test's own. */
+  private static final String MIG_FILE =
+      """
+      version: v1
+      mig-configs:
+        facts-seven-slices:
+          - devices: all
+            mig-enabled: true
+            mig-devices:
+              "1g.10gb": 7
+      """;
+
+  /** Identity required, in an application (and database) of its own. */
+  public static class OwnDatabase extends NodeEnrolments.Required {}
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @Inject Flyway flyway;
+
+  @Test
+  void aDroppedDatabaseIsRebuiltFromTheLogAndTheFleetKeepsSigningWithoutEnrollingAgain() {
+    NodeEventSigner a = NodeEnrolments.enroll("facts-a");
+    NodeEventSigner b = NodeEnrolments.enroll("facts-b");
+    // Revoked, re-admitted and enrolled again with a new key: the old key must stay revoked.
+    NodeEventSigner oldC = NodeEnrolments.enroll("facts-c");
+    given().delete("/api/v1/nodes/facts-c/enrolment").then().statusCode(200);
+    given().post("/api/v1/nodes/facts-c/enrolment/readmission").then().statusCode(200);
+    NodeEventSigner c = NodeEnrolments.enroll("facts-c");
+    // Revoked and left so.
+    NodeEventSigner d = NodeEnrolments.enroll("facts-d");
+    given().delete("/api/v1/nodes/facts-d/enrolment").then().statusCode(200);
+    // A host that has not enrolled yet: its join token must still work after the loss.
+    String unused = NodeEnrolments.joinToken("facts-e", 600);
+    NodeEventSigner e = NodeEventSigner.generate();
+    importMigFile().statusCode(201);
+
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      topic.publishSigned(registered("facts-a", 0), a);
+      topic.publishSigned(registered("facts-b", 0), b);
+      topic.publishSigned(registered("facts-c", 0), c);
+      await()
+          .atMost(BOUND)
+          .until(
+              () ->
+                  ProjectionRows.position("facts-a") != null
+                      && ProjectionRows.position("facts-b") != null
+                      && ProjectionRows.position("facts-c") != null);
+      Map<String, List<String>> before = factRows();
+      // The other test's node, if it ran first, is left out of the counts.
+      assertThat(before.get("node_keys")).filteredOn(ControlFactsIT::ours).hasSize(5);
+      assertThat(before.get("revoked_nodes")).filteredOn(ControlFactsIT::ours).hasSize(1);
+      assertThat(before.get("mig_configs")).anyMatch(row -> row.contains("facts-seven-slices"));
+      assertThat(before.get("join_tokens"))
+          .filteredOn(ControlFactsIT::ours)
+          .hasSize(6)
+          .noneMatch(row -> row.contains(secret(unused)));
+
+      dropTheDatabase();
+      assertThat(factRows().values()).allSatisfy(rows -> assertThat(rows).isEmpty());
+
+      given().post("/api/v1/admin/projection/rebuild?timeoutSeconds=120").then().statusCode(200);
+      assertThat(factRows()).isEqualTo(before);
+      given()
+          .contentType("application/json")
+          .body(Map.of("publicKey", e.publicKeyPem(), "joinToken", unused))
+          .post("/api/v1/nodes/facts-e/enrolment")
+          .then()
+          .statusCode(201);
+
+      // The nodes go on with the keys they have: projected, not dead-lettered.
+      topic.publishSigned(Events.envelope("facts-a", 1, 1, Events.heartbeat(7)), a);
+      topic.publishSigned(Events.envelope("facts-b", 1, 1, Events.heartbeat(7)), b);
+      topic.publishSigned(Events.envelope("facts-c", 1, 1, Events.heartbeat(7)), c);
+      await()
+          .atMost(BOUND)
+          .until(
+              () ->
+                  position("facts-a", 1, 1)
+                      && position("facts-b", 1, 1)
+                      && position("facts-c", 1, 1));
+      // What was revoked stays revoked.
+      var refusedOld = topic.publishSigned(Events.envelope("facts-c", 1, 2, heartbeat()), oldC);
+      var refusedD = topic.publishSigned(Events.envelope("facts-d", 1, 0, heartbeat()), d);
+      await()
+          .atMost(BOUND)
+          .untilAsserted(
+              () ->
+                  assertThat(reasonsAt(topic, refusedOld, refusedD))
+                      .allMatch(reason -> reason.contains("revoked key"))
+                      .hasSize(2));
+    }
+  }
+
+  @Test
+  void anEnrolmentTheBrokerRefusesFailsWithTheReasonAndStoresNothing() throws Exception {
+    String node = "facts-refused";
+    String token = NodeEnrolments.joinToken(node, 600);
+    NodeEventSigner key = NodeEventSigner.generate();
+    Map<String, String> enrolment = Map.of("publicKey", key.publicKeyPem(), "joinToken", token);
+    try (Admin admin = admin()) {
+      // A fact larger than the topic takes: the broker refuses the append, for good.
+      setMaxMessageBytes(admin, "64");
+      try {
+        given()
+            .contentType("application/json")
+            .body(enrolment)
+            .post("/api/v1/nodes/" + node + "/enrolment")
+            .then()
+            .statusCode(503)
+            .body("detail", containsString("Kafka refused the fact"))
+            .body("detail", containsString(Topics.CONTROL_FACTS))
+            .body("detail", containsString("nothing was changed"));
+        assertThat(factRows().get("node_keys")).noneMatch(row -> row.contains(node));
+        List<String> configs = factRows().get("mig_configs");
+        importMigFile()
+            .statusCode(503)
+            .body("detail", containsString("Kafka refused the fact"))
+            .body("detail", containsString("nothing was changed"));
+        assertThat(factRows().get("mig_configs")).isEqualTo(configs);
+      } finally {
+        admin
+            .incrementalAlterConfigs(
+                Map.of(
+                    topicResource(),
+                    List.of(
+                        new AlterConfigOp(
+                            new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ""),
+                            AlterConfigOp.OpType.DELETE))))
+            .all()
+            .get();
+      }
+    }
+    // The refusal rolled the token's use back with it: the same request succeeds now.
+    await()
+        .atMost(BOUND)
+        .untilAsserted(
+            () ->
+                given()
+                    .contentType("application/json")
+                    .body(enrolment)
+                    .post("/api/v1/nodes/" + node + "/enrolment")
+                    .then()
+                    .statusCode(201));
+    assertThat(factRows().get("node_keys")).anyMatch(row -> row.contains(key.keyId()));
+  }
+
+  private static io.restassured.response.ValidatableResponse importMigFile() {
+    return given()
+        .contentType("application/yaml")
+        .queryParam("source", "facts test")
+        .body(MIG_FILE.getBytes(StandardCharsets.UTF_8))
+        .post("/api/v1/mig-configs")
+        .then();
+  }
+
+  private static boolean ours(String row) {
+    return !row.contains("facts-refused");
+  }
+
+  /** The secret part of a join token (after the dot), which nothing may store. */
+  private static String secret(String token) {
+    return token.substring(token.indexOf('.') + 1);
+  }
+
+  private boolean position(String node, long epoch, long seq) {
+    long[] at = ProjectionRows.position(node);
+    return at != null && at[0] == epoch && at[1] == seq;
+  }
+
+  /** The dead-letter reasons of these records (matched by partition and offset). */
+  private static List<String> reasonsAt(TopicClient topic, RecordMetadata... sent) {
+    List<String> reasons = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> letter : topic.deadLetters()) {
+      for (RecordMetadata one : sent) {
+        if (header(letter, Topics.DLQ_PARTITION_HEADER).equals(Integer.toString(one.partition()))
+            && header(letter, Topics.DLQ_OFFSET_HEADER).equals(Long.toString(one.offset()))) {
+          reasons.add(header(letter, Topics.DLQ_REASON_HEADER));
+        }
+      }
+    }
+    return reasons;
+  }
+
+  private static String header(ConsumerRecord<String, byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  /** The whole database gone, as after a lost volume, and migrated again to an empty schema. */
+  private void dropTheDatabase() {
+    sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+    flyway.migrate();
+  }
+
+  private void setMaxMessageBytes(Admin admin, String bytes) throws Exception {
+    admin
+        .incrementalAlterConfigs(
+            Map.of(
+                topicResource(),
+                List.of(
+                    new AlterConfigOp(
+                        new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, bytes),
+                        AlterConfigOp.OpType.SET))))
+        .all()
+        .get();
+  }
+
+  private static ConfigResource topicResource() {
+    return new ConfigResource(ConfigResource.Type.TOPIC, Topics.CONTROL_FACTS);
+  }
+
+  private Admin admin() {
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    return Admin.create(props);
+  }
+
+  private static Envelope<NodeEvent> registered(String node, long seq) {
+    return Events.envelope(
+        node, 1, seq, Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of()));
+  }
+
+  private static io.fleetwave.events.node.Heartbeat heartbeat() {
+    return Events.heartbeat(9);
+  }
+
+  /** Every row of the fact tables as text, sorted, read over JDBC (not through the code). */
+  private static Map<String, List<String>> factRows() {
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement()) {
+      for (String table : FACT_TABLES) {
+        List<String> tableRows = new ArrayList<>();
+        try (ResultSet result =
+            statement.executeQuery("SELECT t::text FROM " + table + " t ORDER BY 1")) {
+          while (result.next()) {
+            tableRows.add(result.getString(1));
+          }
+        }
+        rows.put(table, tableRows);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the fact tables: " + e.getMessage(), e);
+    }
+    return rows;
+  }
+
+  private static void sql(String statements) {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(statements);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private static Connection connect() throws SQLException {
+    var config = ConfigProvider.getConfig();
+    return DriverManager.getConnection(
+        config.getValue("quarkus.datasource.jdbc.url", String.class),
+        config.getValue("quarkus.datasource.username", String.class),
+        config.getValue("quarkus.datasource.password", String.class));
+  }
+}
