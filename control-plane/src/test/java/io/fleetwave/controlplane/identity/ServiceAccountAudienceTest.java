@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.events.codec.EventCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,23 +79,8 @@ class ServiceAccountAudienceTest {
 
   /** The agent pod the tokens were issued to. */
   static Pod agentPod() {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withNamespace("fleetwave-agents")
-        .withName(POD)
-        .withUid(POD_UID)
-        .addNewOwnerReference()
-        .withApiVersion("apps/v1")
-        .withKind("DaemonSet")
-        .withName("fleetwave-agent-ubuntu")
-        .withUid("uid-of-the-daemonset")
-        .withController(true)
-        .endOwnerReference()
-        .endMetadata()
-        .withNewSpec()
-        .withNodeName("gpu-1")
-        .endSpec()
-        .build();
+    return AgentPods.controlledBy(
+        "fleetwave-agents", POD, POD_UID, "gpu-1", "DaemonSet", "fleetwave-agent-ubuntu");
   }
 
   @Test

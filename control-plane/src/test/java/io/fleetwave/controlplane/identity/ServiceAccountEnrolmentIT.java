@@ -7,10 +7,10 @@ import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.security.NodeEventSigner;
@@ -107,24 +107,7 @@ class ServiceAccountEnrolmentIT {
 
   /** A pod in the agents' namespace, its controller as Kubernetes sets it. */
   private void pod(String name, String node, String controllerKind, String controller) {
-    Pod pod =
-        new PodBuilder()
-            .withNewMetadata()
-            .withNamespace(AGENTS)
-            .withName(name)
-            .addNewOwnerReference()
-            .withApiVersion("apps/v1")
-            .withKind(controllerKind)
-            .withName(controller)
-            .withUid("uid-of-" + controller)
-            .withController(true)
-            .endOwnerReference()
-            .endMetadata()
-            .withNewSpec()
-            .withNodeName(node)
-            .withServiceAccountName("fleetwave-agent")
-            .endSpec()
-            .build();
+    Pod pod = AgentPods.controlledBy(AGENTS, name, null, node, controllerKind, controller);
     Pod stored =
         kubernetes
             .getClient()

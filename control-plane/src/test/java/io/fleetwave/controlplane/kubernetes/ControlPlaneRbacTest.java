@@ -7,13 +7,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
 import io.fleetwave.controlplane.identity.AgentDaemonSets;
 import io.fleetwave.controlplane.identity.ServiceAccountReview;
@@ -239,22 +239,13 @@ class ControlPlaneRbacTest {
       "system:serviceaccount:fleetwave-agents:fleetwave-agent";
 
   private static Pod enrollingAgent() {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withNamespace("fleetwave-agents")
-        .withName("fleetwave-agent-ubuntu-1")
-        .addNewOwnerReference()
-        .withApiVersion("apps/v1")
-        .withKind("DaemonSet")
-        .withName("fleetwave-agent-ubuntu")
-        .withUid("uid-of-the-daemonset")
-        .withController(true)
-        .endOwnerReference()
-        .endMetadata()
-        .withNewSpec()
-        .withNodeName("gpu-1")
-        .endSpec()
-        .build();
+    return AgentPods.controlledBy(
+        "fleetwave-agents",
+        "fleetwave-agent-ubuntu-1",
+        null,
+        "gpu-1",
+        "DaemonSet",
+        "fleetwave-agent-ubuntu");
   }
 
   /** RBAC's view of one request: the group and resource from the path, the verb from the method. */
