@@ -43,6 +43,14 @@ public interface NodeIdentityConfig {
   Optional<List<String>> tokenAudiences();
 
   /**
+   * The DaemonSets whose pods may enroll with a service-account token (names, or a prefix ending in
+   * {@code *}): the token's pod must be controlled by one of them, in the service account's
+   * namespace, and run on the node that enrolls.
+   */
+  @WithDefault("fleetwave-agent-*")
+  List<String> agentDaemonSets();
+
+  /**
    * Enrolment attempts one source address may make at once, refilled at this many per {@link
    * #enrolmentRatePeriod()}; more are answered 429 with Retry-After. Per replica.
    */

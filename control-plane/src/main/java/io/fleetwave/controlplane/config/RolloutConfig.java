@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import jakarta.validation.constraints.Min;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.hibernate.validator.constraints.time.DurationMin;
@@ -90,6 +91,16 @@ public interface RolloutConfig {
     @WithDefault("10s")
     @DurationMin(millis = 1)
     Duration timeout();
+
+    /**
+     * The HMAC-SHA256 key every request is signed with, {@code whsec_<base64>} (env {@code
+     * FLEETWAVE_ROLLOUT_DRIVER_WEBHOOK_SECRET}); required with {@code webhook} unless {@link
+     * #secretFile()} is set. Never on the command line: {@code -D} fails the start.
+     */
+    Optional<String> secret();
+
+    /** A file holding that key (a mounted Secret), read at start; wins over {@link #secret()}. */
+    Optional<Path> secretFile();
   }
 
   interface DriverJob {

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
@@ -18,38 +19,49 @@ import java.util.function.Supplier;
 
 /**
  * Checks an agent's Kubernetes service-account token with the TokenReview API
- * (authentication.k8s.io/v1) and binds it to a node: the token must be authenticated, belong to one
- * of the configured service accounts, and have been issued to a pod that runs on the node that
- * enrolls. The node comes from the token itself: {@code authentication.kubernetes.io/node-name},
- * which Kubernetes 1.30 and later put in every pod-bound token (so no pod is read, and the control
- * plane needs no permission beyond creating TokenReviews). With {@code
- * fleetwave.node-identity.token-audiences} set, the review asks for those audiences and the answer
- * must grant one: only a token projected for Fleetwave enrolls, never one the API server accepts.
+ * (authentication.k8s.io/v1) and binds it to a node and to the agent DaemonSet: the token must be
+ * authenticated, belong to one of the configured service accounts, and have been issued to a pod
+ * (the {@code authentication.kubernetes.io/pod-name} and {@code pod-uid} that Kubernetes 1.30 and
+ * later put in every pod-bound token) that the API server still has with that uid, in the service
+ * account's namespace, on the node that enrolls ({@code spec.nodeName}), and controlled by one of
+ * the agent DaemonSets ({@code fleetwave.node-identity.agent-daemon-sets}). So the agents' service
+ * account used by any other workload, or a token taken from an agent on another node, enrolls
+ * nothing. Reading the pod needs {@code get pods} in the agents' namespace, and nothing more. With
+ * {@code fleetwave.node-identity.token-audiences} set, the review asks for those audiences and the
+ * answer must grant one: only a token projected for Fleetwave enrolls, never one the API server
+ * accepts.
  */
 @ApplicationScoped
 public class ServiceAccountReview {
   static final String NODE_NAME = "authentication.kubernetes.io/node-name";
   static final String POD_NAME = "authentication.kubernetes.io/pod-name";
+  static final String POD_UID = "authentication.kubernetes.io/pod-uid";
   private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
 
   private final Supplier<KubernetesClient> client;
   private final Set<String> accounts;
   private final List<String> audiences;
+  private final AgentDaemonSets daemonSets;
 
   @Inject
   public ServiceAccountReview(Instance<KubernetesClient> client, NodeIdentityConfig config) {
     this(
         client::get,
         Set.copyOf(config.serviceAccounts().orElse(List.of())),
-        config.tokenAudiences().orElse(List.of()));
+        config.tokenAudiences().orElse(List.of()),
+        new AgentDaemonSets(config.agentDaemonSets()));
   }
 
   /** For a given client (the RBAC test drives it against the mock API server). */
   public ServiceAccountReview(
-      Supplier<KubernetesClient> client, Set<String> accounts, List<String> audiences) {
+      Supplier<KubernetesClient> client,
+      Set<String> accounts,
+      List<String> audiences,
+      AgentDaemonSets daemonSets) {
     this.client = client;
     this.accounts = Set.copyOf(accounts);
     this.audiences = List.copyOf(audiences);
+    this.daemonSets = daemonSets;
   }
 
   /**
@@ -128,7 +140,6 @@ public class ServiceAccountReview {
       throw new EnrolmentRefusedException("'" + account + "' is not a service account");
     }
     Map<String, List<String>> extra = user.getExtra() == null ? Map.of() : user.getExtra();
-    String pod = first(extra, POD_NAME);
     String tokenNode = first(extra, NODE_NAME);
     if (tokenNode == null) {
       throw new EnrolmentRefusedException(
@@ -143,7 +154,35 @@ public class ServiceAccountReview {
               + node
               + "'");
     }
-    return "service account " + account + (pod == null ? "" : " (pod " + pod + ")");
+    String podName = first(extra, POD_NAME);
+    String podUid = first(extra, POD_UID);
+    if (podName == null || podUid == null) {
+      throw new EnrolmentRefusedException(
+          "the service-account token names no pod (authentication.kubernetes.io/pod-name and"
+              + " pod-uid): it must be a pod's projected token");
+    }
+    // system:serviceaccount:<namespace>:<name>; a pod uses service accounts of its own namespace.
+    String namespace = account.substring(SERVICE_ACCOUNT_PREFIX.length()).split(":", 2)[0];
+    String pod = namespace + "/" + podName;
+    daemonSets.check(pod, podUid, node, readPod(kubernetes, namespace, podName));
+    return "service account " + account + " (pod " + pod + ")";
+  }
+
+  private static Pod readPod(KubernetesClient kubernetes, String namespace, String name) {
+    try {
+      return kubernetes.pods().inNamespace(namespace).withName(name).get();
+    } catch (KubernetesClientException e) {
+      throw new IllegalStateException(
+          "cannot read pod "
+              + namespace
+              + "/"
+              + name
+              + " from the Kubernetes API ("
+              + e.getCode()
+              + (e.getCode() == 403 ? ": the control plane needs get pods in " + namespace : "")
+              + ")",
+          e);
+    }
   }
 
   private static String first(Map<String, List<String>> extra, String key) {

@@ -49,16 +49,12 @@ public class CommandSigning {
    *     or the key is malformed (naming which, never quoting the key)
    */
   CommandSigning(Optional<Path> file, Optional<String> privateKey, List<String> jvmArguments) {
-    if (jvmArguments.stream().anyMatch(a -> a.startsWith("-D" + PROPERTY + "="))) {
-      throw new IllegalArgumentException(
-          PROPERTY
-              + " was given on the command line (-D"
-              + PROPERTY
-              + "=...), where every user of the host can read it: mount the key from a Kubernetes"
-              + " Secret and set fleetwave.commands.private-key-file (env"
-              + " FLEETWAVE_COMMANDS_PRIVATE_KEY_FILE), or set FLEETWAVE_COMMANDS_PRIVATE_KEY from"
-              + " the Secret");
-    }
+    CommandLineSecrets.refuse(
+        PROPERTY,
+        "mount the key from a Kubernetes Secret and set fleetwave.commands.private-key-file (env"
+            + " FLEETWAVE_COMMANDS_PRIVATE_KEY_FILE), or set FLEETWAVE_COMMANDS_PRIVATE_KEY from"
+            + " the Secret",
+        jvmArguments);
     Optional<String> key =
         file.isPresent() ? Optional.of(read(file.get())) : privateKey.filter(k -> !k.isBlank());
     this.signer = signer(key);

@@ -6,6 +6,7 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +96,8 @@ class ConfigNamesTest {
                 Map.entry("fleetwave.rollout.driver-executor", "webhook"),
                 Map.entry("fleetwave.rollout.driver-webhook.url", "http://hook"),
                 Map.entry("fleetwave.rollout.driver-webhook.timeout", "9s"),
+                Map.entry("fleetwave.rollout.driver-webhook.secret", "whsec_S"),
+                Map.entry("fleetwave.rollout.driver-webhook.secret-file", "/hook/secret"),
                 Map.entry("fleetwave.rollout.driver-job.template", "/job.yaml"),
                 Map.entry("fleetwave.rollout.driver-job.namespace", "gpu"),
                 Map.entry("fleetwave.rollout.driver-job.timeout", "10s"),
@@ -137,6 +140,8 @@ class ConfigNamesTest {
             Duration.ofSeconds(8),
             Duration.ofSeconds(9),
             Duration.ofSeconds(10));
+    assertThat(rollout.driverWebhook().secret()).contains("whsec_S");
+    assertThat(rollout.driverWebhook().secretFile()).contains(Path.of("/hook/secret"));
     assertThat(
             List.of(
                 rollout.driverExecutor(),

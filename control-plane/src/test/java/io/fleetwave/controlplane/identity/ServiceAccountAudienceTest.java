@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.events.codec.EventCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,6 +33,8 @@ class ServiceAccountAudienceTest {
   private static final String ENROLMENT = "fleetwave-enrolment";
   private static final String API_SERVER = "https://kubernetes.default.svc.cluster.local";
   private static final Duration BOUND = Duration.ofSeconds(20);
+  private static final String POD = "fleetwave-agent-ubuntu-x7k2p";
+  private static final String POD_UID = "0d9a4f3e-6b1c-4e58-9f2a-7c3b5d8e1a60";
 
   /** The audiences each token was issued for. */
   private static final Map<String, List<String>> TOKENS =
@@ -53,6 +57,12 @@ class ServiceAccountAudienceTest {
         .withPath("/apis/authentication.k8s.io/v1/tokenreviews")
         .andReply(201, request -> review(request.getUtf8Body()))
         .always();
+    server
+        .expect()
+        .get()
+        .withPath("/api/v1/namespaces/fleetwave-agents/pods/" + POD)
+        .andReturn(200, agentPod())
+        .always();
     client = server.createClient();
   }
 
@@ -63,7 +73,14 @@ class ServiceAccountAudienceTest {
   }
 
   private ServiceAccountReview reviewFor(List<String> audiences) {
-    return new ServiceAccountReview(() -> client, Set.of(AGENT), audiences);
+    return new ServiceAccountReview(
+        () -> client, Set.of(AGENT), audiences, new AgentDaemonSets(List.of("fleetwave-agent-*")));
+  }
+
+  /** The agent pod the tokens were issued to. */
+  static Pod agentPod() {
+    return AgentPods.controlledBy(
+        "fleetwave-agents", POD, POD_UID, "gpu-1", "DaemonSet", "fleetwave-agent-ubuntu");
   }
 
   @Test
@@ -73,7 +90,7 @@ class ServiceAccountAudienceTest {
                 .nodeOf("projected-enrolment-token", "gpu-1")
                 .await()
                 .atMost(BOUND))
-        .isEqualTo("service account " + AGENT + " (pod fleetwave-agent-ubuntu-x7k2p)");
+        .isEqualTo("service account " + AGENT + " (pod fleetwave-agents/" + POD + ")");
   }
 
   @Test
@@ -134,7 +151,8 @@ class ServiceAccountAudienceTest {
         .withExtra(
             Map.of(
                 "authentication.kubernetes.io/node-name", List.of("gpu-1"),
-                "authentication.kubernetes.io/pod-name", List.of("fleetwave-agent-ubuntu-x7k2p")))
+                "authentication.kubernetes.io/pod-name", List.of(POD),
+                "authentication.kubernetes.io/pod-uid", List.of(POD_UID)))
         .endUser()
         .endStatus()
         .build();

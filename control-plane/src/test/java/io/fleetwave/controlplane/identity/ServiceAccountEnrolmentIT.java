@@ -6,8 +6,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.security.NodeEventSigner;
@@ -20,21 +23,25 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.response.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Enrolment with the agent pod's service-account token: the control plane asks Kubernetes'
  * TokenReview API (the fabric8 mock server, answering per token as an API server would) and binds
- * the token to the node its pod runs on.
+ * the token to the node its pod runs on and to the agent DaemonSet, reading the pod from the API
+ * server (the mock in CRUD mode, holding the pods each test runs).
  */
 @QuarkusTest
-@WithKubernetesTestServer
+@WithKubernetesTestServer(crud = true)
 @TestProfile(ServiceAccountEnrolmentIT.ServiceAccounts.class)
 class ServiceAccountEnrolmentIT {
-  private static final String AGENT = "system:serviceaccount:fleetwave:fleetwave-agent";
+  private static final String AGENTS = "fleetwave-agents";
+  private static final String AGENT = "system:serviceaccount:" + AGENTS + ":fleetwave-agent";
 
   public static class ServiceAccounts implements QuarkusTestProfile {
     @Override
@@ -47,29 +54,39 @@ class ServiceAccountEnrolmentIT {
     }
   }
 
+  /**
+   * What the API server knows of a token: its service account, and the node, pod and pod uid it was
+   * bound to (a null uid: the uid that pod has now).
+   */
+  record Token(String account, String node, String pod, String uid) {}
+
   @KubernetesTestServer KubernetesServer kubernetes;
 
-  /** What the API server knows of each token the tests present. */
-  private static final Map<String, TokenReview> REVIEWS =
-      Map.of(
-          "token-of-pod-on-sa-node-1",
-          authenticated(
-              AGENT,
-              Map.of(
-                  "authentication.kubernetes.io/node-name",
-                  "sa-node-1",
-                  "authentication.kubernetes.io/pod-name",
-                  "agent-a")),
-          "token-of-pod-on-sa-node-2",
-          authenticated(AGENT, Map.of("authentication.kubernetes.io/node-name", "sa-node-2")),
-          "token-of-pod-on-sa-node-4",
-          authenticated(AGENT, Map.of("authentication.kubernetes.io/node-name", "sa-node-4")),
-          "token-of-another-account",
-          authenticated(
-              "system:serviceaccount:default:builder",
-              Map.of("authentication.kubernetes.io/node-name", "sa-node-1")),
-          "token-without-node",
-          authenticated(AGENT, Map.of("authentication.kubernetes.io/pod-name", "agent-c")));
+  /**
+   * Each pod's uid as the API server assigned it: the TokenReview answer reads it here, since it
+   * runs on the mock server's own event loop and may not call that server.
+   */
+  private static final Map<String, String> UIDS = new ConcurrentHashMap<>();
+
+  private static final Map<String, Token> TOKENS =
+      Map.ofEntries(
+          Map.entry("token-of-pod-on-sa-node-1", new Token(AGENT, "sa-node-1", "agent-a", null)),
+          Map.entry("token-of-pod-on-sa-node-2", new Token(AGENT, "sa-node-2", "agent-b", null)),
+          Map.entry("token-of-pod-on-sa-node-4", new Token(AGENT, "sa-node-4", "agent-d", null)),
+          Map.entry(
+              "token-of-another-account",
+              new Token("system:serviceaccount:default:builder", "sa-node-1", "builder", null)),
+          Map.entry("token-without-node", new Token(AGENT, null, "agent-c", null)),
+          // The agents' service account mounted by another workload on an agent's node.
+          Map.entry(
+              "token-of-another-workload-on-sa-node-5",
+              new Token(AGENT, "sa-node-5", "debug-7f9c", null)),
+          // The token says sa-node-5; the pod it names runs on sa-node-6.
+          Map.entry("token-of-pod-on-another-node", new Token(AGENT, "sa-node-5", "agent-f", null)),
+          Map.entry(
+              "token-of-an-earlier-pod",
+              new Token(AGENT, "sa-node-5", "agent-e", "uid-of-the-pod-deleted-before")),
+          Map.entry("token-of-a-pod-gone", new Token(AGENT, "sa-node-5", "agent-gone", null)));
 
   @BeforeEach
   void apiServer() {
@@ -79,6 +96,66 @@ class ServiceAccountEnrolmentIT {
         .withPath("/apis/authentication.k8s.io/v1/tokenreviews")
         .andReply(201, request -> review(request.getUtf8Body()))
         .always();
+    pod("agent-a", "sa-node-1", "DaemonSet", "fleetwave-agent-ubuntu");
+    pod("agent-b", "sa-node-2", "DaemonSet", "fleetwave-agent-talos");
+    pod("agent-c", "sa-node-3", "DaemonSet", "fleetwave-agent-ubuntu");
+    pod("agent-d", "sa-node-4", "DaemonSet", "fleetwave-agent-cos");
+    pod("agent-e", "sa-node-5", "DaemonSet", "fleetwave-agent-ubuntu");
+    pod("agent-f", "sa-node-6", "DaemonSet", "fleetwave-agent-ubuntu");
+    pod("debug-7f9c", "sa-node-5", "ReplicaSet", "debug-5d8f");
+  }
+
+  /** A pod in the agents' namespace, its controller as Kubernetes sets it. */
+  private void pod(String name, String node, String controllerKind, String controller) {
+    Pod pod = AgentPods.controlledBy(AGENTS, name, null, node, controllerKind, controller);
+    Pod stored =
+        kubernetes
+            .getClient()
+            .pods()
+            .inNamespace(AGENTS)
+            .resource(pod)
+            .createOr(NonDeletingOperation::update);
+    UIDS.put(name, stored.getMetadata().getUid());
+  }
+
+  /**
+   * Issue 32 finding 7: the agents' service account is only as good as the pods that mount it. A
+   * token of another workload's pod on the node, or naming a pod that runs elsewhere, that is gone
+   * or that was replaced, enrolls nothing.
+   */
+  @Test
+  void onlyATokenOfTheAgentDaemonSetsPodOnTheNodeEnrollsIt() {
+    enroll("sa-node-5", "token-of-another-workload-on-sa-node-5")
+        .then()
+        .statusCode(401)
+        .body(
+            "detail",
+            equalTo(
+                "pod fleetwave-agents/debug-7f9c is not a node agent: its controller is ReplicaSet"
+                    + " debug-5d8f, not one of the DaemonSets [fleetwave-agent-*]"
+                    + " (fleetwave.node-identity.agent-daemon-sets)"));
+    enroll("sa-node-5", "token-of-pod-on-another-node")
+        .then()
+        .statusCode(401)
+        .body(
+            "detail",
+            equalTo("pod fleetwave-agents/agent-f runs on node 'sa-node-6', not on 'sa-node-5'"));
+    enroll("sa-node-5", "token-of-an-earlier-pod")
+        .then()
+        .statusCode(401)
+        .body(
+            "detail",
+            equalTo(
+                "the service-account token was issued to an earlier pod fleetwave-agents/agent-e"
+                    + " (uid uid-of-the-pod-deleted-before), not to the one running now"));
+    enroll("sa-node-5", "token-of-a-pod-gone")
+        .then()
+        .statusCode(401)
+        .body(
+            "detail",
+            equalTo(
+                "the service-account token was issued to pod fleetwave-agents/agent-gone, which"
+                    + " does not exist"));
   }
 
   @Test
@@ -86,7 +163,8 @@ class ServiceAccountEnrolmentIT {
     enroll("sa-node-1", "token-of-pod-on-sa-node-1")
         .then()
         .statusCode(201)
-        .body("credential", equalTo("service account " + AGENT + " (pod agent-a)"));
+        .body(
+            "credential", equalTo("service account " + AGENT + " (pod fleetwave-agents/agent-a)"));
     enroll("sa-node-9", "token-of-pod-on-sa-node-1")
         .then()
         .statusCode(401)
@@ -172,29 +250,37 @@ class ServiceAccountEnrolmentIT {
   private static TokenReview review(String body) {
     try {
       JsonNode request = EventCodec.mapper().readTree(body);
-      String token = request.at("/spec/token").asText();
-      return REVIEWS.getOrDefault(
-          token,
-          new TokenReviewBuilder()
-              .withNewStatus()
-              .withAuthenticated(false)
-              .withError("[invalid bearer token, token has expired]")
-              .endStatus()
-              .build());
+      Token token = TOKENS.get(request.at("/spec/token").asText());
+      if (token == null) {
+        return new TokenReviewBuilder()
+            .withNewStatus()
+            .withAuthenticated(false)
+            .withError("[invalid bearer token, token has expired]")
+            .endStatus()
+            .build();
+      }
+      return authenticated(token);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private static TokenReview authenticated(String user, Map<String, String> extra) {
-    Map<String, List<String>> lists = new java.util.HashMap<>();
-    extra.forEach((key, value) -> lists.put(key, List.of(value)));
+  /** The review of a pod-bound token, with the extras kube-apiserver 1.30+ puts in it. */
+  private static TokenReview authenticated(Token token) {
+    Map<String, List<String>> extra = new HashMap<>();
+    if (token.node() != null) {
+      extra.put("authentication.kubernetes.io/node-name", List.of(token.node()));
+    }
+    String uid =
+        token.uid() != null ? token.uid() : UIDS.getOrDefault(token.pod(), "uid-of-" + token.pod());
+    extra.put("authentication.kubernetes.io/pod-name", List.of(token.pod()));
+    extra.put("authentication.kubernetes.io/pod-uid", List.of(uid));
     return new TokenReviewBuilder()
         .withNewStatus()
         .withAuthenticated(true)
         .withNewUser()
-        .withUsername(user)
-        .withExtra(lists)
+        .withUsername(token.account())
+        .withExtra(extra)
         .endUser()
         .endStatus()
         .build();

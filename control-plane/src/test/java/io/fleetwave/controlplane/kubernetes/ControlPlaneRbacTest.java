@@ -3,17 +3,19 @@ package io.fleetwave.controlplane.kubernetes;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.node;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
+import io.fleetwave.controlplane.identity.AgentDaemonSets;
 import io.fleetwave.controlplane.identity.ServiceAccountReview;
 import io.fleetwave.controlplane.rollout.drain.Disruption;
 import io.fleetwave.controlplane.rollout.drain.NodeOutage;
@@ -55,6 +57,10 @@ class ControlPlaneRbacTest {
       Path.of(
           "..", "deploy", "control-plane", "components", "kubernetes-job-executor", "rbac.yaml");
 
+  /** The read of the agents' pods, in their namespace (with the agents' shared objects). */
+  private static final Path AGENT_PODS_RBAC =
+      Path.of("..", "deploy", "agent", "shared", "control-plane-rbac.yaml");
+
   private static final Duration BOUND = Duration.ofSeconds(20);
 
   /** The batch pod ending while the drain waits for it: the test's request, not the code's. */
@@ -76,6 +82,7 @@ class ControlPlaneRbacTest {
   }
 
   @TempDir Path dir;
+  private String enrollingAgentUid;
   private MockKubernetesApi api;
   private KubernetesClient client;
 
@@ -115,6 +122,15 @@ class ControlPlaneRbacTest {
         .resource(
             KubernetesPods.labelled(pod("jobs", "batch-1", "gpu-1", null), Map.of("batch", "true")))
         .create();
+    // The agent pod that enrolls with its service-account token.
+    enrollingAgentUid =
+        client
+            .pods()
+            .inNamespace("fleetwave-agents")
+            .resource(enrollingAgent())
+            .create()
+            .getMetadata()
+            .getUid();
     int before = api.journal().size();
 
     exerciseEveryKubernetesEffect();
@@ -126,9 +142,12 @@ class ControlPlaneRbacTest {
         .forEach(r -> used.add(permission(r.method(), r.path())));
     Set<Permission> granted = granted(RBAC);
     granted.addAll(granted(JOB_EXECUTOR_RBAC));
+    granted.addAll(granted(AGENT_PODS_RBAC));
 
     assertThat(granted)
-        .as("RBAC rules of " + RBAC + " and " + JOB_EXECUTOR_RBAC + " against the calls")
+        .as(
+            "RBAC rules of %s, %s and %s against the calls",
+            RBAC, JOB_EXECUTOR_RBAC, AGENT_PODS_RBAC)
         .isEqualTo(used);
   }
 
@@ -191,14 +210,42 @@ class ControlPlaneRbacTest {
     jobs.request(DriverRequests.talos("talos-1")).await().atMost(BOUND);
     jobs.request(DriverRequests.talos("talos-1")).await().atMost(BOUND); // a repeated request
 
-    // A node enrolling with a service-account token: one TokenReview. The CRUD mock server does
-    // not review tokens (it answers 422 to an object without a name), so the enrolment fails; the
-    // call is what counts here (ServiceAccountEnrolmentIT checks the answers).
+    // A node enrolling with a service-account token: one TokenReview, then a read of the pod the
+    // token was issued to (in the agents' namespace).
+    api.reviewTokens(
+        body ->
+            """
+            {"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","status":{
+             "authenticated":true,"user":{"username":"%s","extra":{
+             "authentication.kubernetes.io/node-name":["gpu-1"],
+             "authentication.kubernetes.io/pod-name":["fleetwave-agent-ubuntu-1"],
+             "authentication.kubernetes.io/pod-uid":["%s"]}}}}
+            """
+                .formatted(AGENT_ACCOUNT, enrollingAgentUid));
     ServiceAccountReview review =
         new ServiceAccountReview(
-            () -> client, Set.of("system:serviceaccount:fleetwave:fleetwave-agent"), List.of());
-    assertThatThrownBy(() -> review.nodeOf("a-token", "gpu-1").await().atMost(BOUND))
-        .hasMessageContaining("TokenReview");
+            () -> client,
+            Set.of(AGENT_ACCOUNT),
+            List.of(),
+            new AgentDaemonSets(List.of("fleetwave-agent-*")));
+    assertThat(review.nodeOf("a-token", "gpu-1").await().atMost(BOUND))
+        .isEqualTo(
+            "service account "
+                + AGENT_ACCOUNT
+                + " (pod fleetwave-agents/fleetwave-agent-ubuntu-1)");
+  }
+
+  private static final String AGENT_ACCOUNT =
+      "system:serviceaccount:fleetwave-agents:fleetwave-agent";
+
+  private static Pod enrollingAgent() {
+    return AgentPods.controlledBy(
+        "fleetwave-agents",
+        "fleetwave-agent-ubuntu-1",
+        null,
+        "gpu-1",
+        "DaemonSet",
+        "fleetwave-agent-ubuntu");
   }
 
   /** RBAC's view of one request: the group and resource from the path, the verb from the method. */

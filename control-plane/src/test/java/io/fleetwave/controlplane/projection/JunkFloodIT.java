@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,12 +36,15 @@ import org.junit.jupiter.api.Test;
  * 10,000 records (5,000 records, then a full poll of 5,000 joins), so this flood fills whole groups
  * of refusals, beyond the ~10,000 at which sending them one acknowledgement at a time passed the 60
  * s attempt bound and started over for ever. Past a full group, more records only add more groups
- * of the same size, each dead-lettered as these are.
+ * of the same size, each dead-lettered as these are. The issue's full size runs with {@code
+ * -Dfleetwave.flood.junk=50000 -Dfleetwave.flood.nodes=1000} (control-plane/BENCH.md, "Junk flood
+ * at the issue's size"); it prints what it measured either way.
  */
 @QuarkusTest
 class JunkFloodIT {
-  private static final int JUNK = 20_000;
-  private static final int NODES = 100;
+  private static final Logger LOG = Logger.getLogger(JunkFloodIT.class);
+  private static final int JUNK = Integer.getInteger("fleetwave.flood.junk", 20_000);
+  private static final int NODES = Integer.getInteger("fleetwave.flood.nodes", 100);
   private static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
   /**
@@ -48,7 +52,8 @@ class JunkFloodIT {
    * and dead-lettered in ~5 s on the 2-core machine alone, in ~25 s with two other test forks
    * beside it. Sent one acknowledgement at a time, it had not got through after 20 s alone.
    */
-  private static final Duration PROJECTED_WITHIN = Duration.ofSeconds(40);
+  private static final Duration PROJECTED_WITHIN =
+      Duration.ofSeconds(Long.getLong("fleetwave.flood.projected-within-seconds", 40));
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -65,7 +70,9 @@ class JunkFloodIT {
           .atMost(Duration.ofSeconds(60))
           .until(() -> projectedSeqs().size() == NODES);
 
+      long start = System.nanoTime();
       List<RecordMetadata> junk = topic.publishRawAll(junk());
+      long floodSent = System.nanoTime();
       Map<String, Long> behindTheFlood = fleet.published();
 
       List<String> readiness = new ArrayList<>();
@@ -79,6 +86,7 @@ class JunkFloodIT {
                 return behindTheFlood.entrySet().stream()
                     .allMatch(e -> seqs.getOrDefault(e.getKey(), -1) >= e.getValue() - 1);
               });
+      long projected = System.nanoTime();
       assertThat(readiness).as("readiness while the flood was dead-lettered").containsOnly("UP");
       fleet.stop();
 
@@ -94,6 +102,20 @@ class JunkFloodIT {
                 return letters.size() == JUNK;
               });
       assertThat(letters.values()).as("dead letters per junk record").containsOnly(1L);
+      LOG.infof(
+          "junk flood: %,d records sent in %d ms while %,d nodes heartbeat every %s; every"
+              + " heartbeat sent before the flood was through projected %d ms after the flood was"
+              + " sent; all %,d dead-lettered once each after %d ms; readiness UP in %d of %d"
+              + " samples",
+          JUNK,
+          (floodSent - start) / 1_000_000,
+          NODES,
+          HEARTBEAT,
+          (projected - floodSent) / 1_000_000,
+          JUNK,
+          (System.nanoTime() - floodSent) / 1_000_000,
+          readiness.stream().filter("UP"::equals).count(),
+          readiness.size());
     }
   }
 

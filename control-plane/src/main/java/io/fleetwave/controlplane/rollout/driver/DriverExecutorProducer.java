@@ -9,9 +9,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -22,8 +24,8 @@ import org.jboss.logging.Logger;
 /**
  * Chooses the {@link DriverChangeExecutor} from {@value #EXECUTOR}: {@code none} (default), {@code
  * webhook}, {@code kubernetes-job}, or one a {@link DriverExecutorProvider} bean adds (the demo's
- * {@code simulator}). Built at start, so an unknown value, a missing URL or a bad Job template
- * stops the start with a message naming the setting.
+ * {@code simulator}). Built at start, so an unknown value, a missing URL or signing secret or a bad
+ * Job template stops the start with a message naming the setting.
  */
 @Startup
 @ApplicationScoped
@@ -36,11 +38,18 @@ public class DriverExecutorProducer {
           KubernetesJobDriverExecutor.NAME);
   private static final Logger LOG = Logger.getLogger(DriverExecutorProducer.class);
 
-  /** The settings, as configured. */
+  /**
+   * The settings, as configured.
+   *
+   * @param jvmArguments the JVM's command-line arguments, where no secret may be
+   */
   record Settings(
       Optional<String> executor,
       Optional<String> webhookUrl,
       Duration webhookTimeout,
+      Optional<Path> webhookSecretFile,
+      Optional<String> webhookSecret,
+      List<String> jvmArguments,
       Optional<String> jobTemplate,
       Optional<String> jobNamespace,
       Duration jobTimeout) {}
@@ -58,6 +67,9 @@ public class DriverExecutorProducer {
                 config.driverExecutor(),
                 config.driverWebhook().url(),
                 config.driverWebhook().timeout(),
+                config.driverWebhook().secretFile(),
+                config.driverWebhook().secret(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(),
                 config.driverJob().template(),
                 config.driverJob().namespace(),
                 config.driverJob().timeout()),
@@ -111,6 +123,9 @@ public class DriverExecutorProducer {
                       .filter(s -> !s.isBlank())
                       .orElseThrow(() -> missing(name, "fleetwave.rollout.driver-webhook.url"))),
               settings.webhookTimeout(),
+              WebhookSigningKey.configured(
+                  settings.webhookSecretFile(), settings.webhookSecret(), settings.jvmArguments()),
+              Clock.systemUTC(),
               json);
       case KubernetesJobDriverExecutor.NAME -> {
         // The template first: a bad one is a configuration fault whatever the cluster.

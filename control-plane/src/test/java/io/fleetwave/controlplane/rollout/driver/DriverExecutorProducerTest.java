@@ -21,10 +21,31 @@ class DriverExecutorProducerTest {
 
   private static DriverExecutorProducer.Settings settings(
       String executor, String url, String template) {
+    return webhookSettings(
+        executor, url, Optional.empty(), WebhookDriverExecutorTest.SECRET, List.of(), template);
+  }
+
+  /** The webhook executor at a fixed URL, with the secret settings given. */
+  private static DriverExecutorProducer.Settings webhook(
+      Optional<Path> secretFile, String secret, List<String> jvmArguments) {
+    return webhookSettings(
+        "webhook", "http://upgrader.example/changes", secretFile, secret, jvmArguments, null);
+  }
+
+  private static DriverExecutorProducer.Settings webhookSettings(
+      String executor,
+      String url,
+      Optional<Path> secretFile,
+      String secret,
+      List<String> jvmArguments,
+      String template) {
     return new DriverExecutorProducer.Settings(
         Optional.ofNullable(executor),
         Optional.ofNullable(url),
         Duration.ofSeconds(10),
+        secretFile,
+        Optional.ofNullable(secret),
+        jvmArguments,
         Optional.ofNullable(template),
         Optional.of("gpu-ops"),
         Duration.ofSeconds(10));
@@ -110,6 +131,45 @@ class DriverExecutorProducerTest {
         create(settings("webhook", "http://upgrader.example:8080/changes", null));
     assertThat(webhook).isInstanceOf(WebhookDriverExecutor.class);
     assertThat(((WebhookDriverExecutor) webhook).url().getPort()).isEqualTo(8080);
+  }
+
+  @Test
+  void aWebhookWithoutASigningSecretDoesNotStart() {
+    assertThatThrownBy(() -> create(webhook(Optional.empty(), " ", List.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "fleetwave.rollout.driver-executor=webhook needs a signing secret, which is not set")
+        .hasMessageContaining("fleetwave.rollout.driver-webhook.secret-file")
+        .hasMessageContaining("FLEETWAVE_ROLLOUT_DRIVER_WEBHOOK_SECRET");
+  }
+
+  @Test
+  void aSigningSecretOnTheCommandLineDoesNotStart() {
+    assertThatThrownBy(
+            () ->
+                create(
+                    webhook(
+                        Optional.empty(),
+                        WebhookDriverExecutorTest.SECRET,
+                        List.of("-Xmx1g", "-Dfleetwave.rollout.driver-webhook.secret=whsec_x"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "fleetwave.rollout.driver-webhook.secret was given on the command line")
+        .hasMessageNotContaining(WebhookDriverExecutorTest.SECRET);
+  }
+
+  @Test
+  void theSigningSecretIsReadFromItsFileWhichWinsOverTheValue() throws Exception {
+    Path file = dir.resolve("webhook-secret");
+    Files.writeString(file, WebhookDriverExecutorTest.SECRET + "\n");
+    assertThat(create(webhook(Optional.of(file), "whsec_bad", List.of())))
+        .isInstanceOf(WebhookDriverExecutor.class);
+
+    Path missing = dir.resolve("missing");
+    assertThatThrownBy(() -> create(webhook(Optional.of(missing), null, List.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "fleetwave.rollout.driver-webhook.secret-file: cannot read " + missing);
   }
 
   @Test
