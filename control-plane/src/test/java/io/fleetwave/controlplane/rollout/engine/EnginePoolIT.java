@@ -56,6 +56,9 @@ class EnginePoolIT {
     try (TopicClient topic = new TopicClient(bootstrap)) {
       Map.Entry<String, Long> canary = awaitOneSpec(topic);
       String next = canary.getKey().equals("epool-1") ? "epool-2" : "epool-1";
+      // An agent enrolls once, long before its spec arrives: enrolment (a database write) is not
+      // what this test starves, the engine's next spec is.
+      topic.keyOf(canary.getKey());
       List<SqlConnection> held = new ArrayList<>();
       try {
         for (int i = 0; i < sharedPoolSize; i++) {
