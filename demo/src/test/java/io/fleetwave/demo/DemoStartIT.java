@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka and PostgreSQL, says "Fleetwave is ready" only once its whole fleet is visible in the API,
  * in a short banner that ends the console (the services' and Quarkus' logs go to a file it names),
  * serves health on a management port of its own, and SIGTERM stops the application before the
- * services, with a clean exit and not one error line.
+ * services, with a clean exit and not one error line. Its simulated nodes are enrolled agents: node
+ * identity is required, as in production, and none of their events is refused.
  */
 class DemoStartIT {
   private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
@@ -36,6 +37,15 @@ class DemoStartIT {
 
   private static final long READY_BOUND_S = 180;
   private static final Pattern OPERATOR_TOKEN = Pattern.compile("operator token[^:]*: (\\S+)");
+  private static final Pattern ADMIN_TOKEN = Pattern.compile("admin token[^:]*: (\\S+)");
+  private static final String DEAD_LETTERED = "fleetwave_projection_events_dead_lettered_total";
+
+  /** A node of the bundled fleet. */
+  private static final String A_NODE = "ubuntu-a100-40-0";
+
+  /** Longer than the demo's heartbeat interval (10 s): the revoked node's next event comes. */
+  private static final Duration NEXT_EVENT_BOUND = Duration.ofSeconds(40);
+
   private static final Pattern SIGN_IN_LINK = Pattern.compile("sign in[^:]*: (\\S+)");
   private static final long STOP_BOUND_S = 60;
   private static final String BANNER_END = "Ctrl-C stops the demo.";
@@ -87,7 +97,7 @@ class DemoStartIT {
           .as("the banner's last line ends the console: " + output)
           .isEqualTo(BANNER_END);
       assertServicesLogged(output);
-      assertHealthOnItsOwnPort(output, port);
+      int management = assertHealthOnItsOwnPort(output, port);
       Matcher printed = OPERATOR_TOKEN.matcher(output);
       assertThat(printed.find()).as("an operator token is printed: " + output).isTrue();
       String token = printed.group(1);
@@ -112,6 +122,21 @@ class DemoStartIT {
       assertThat(visibleNodes(port, "Cookie", cookie.substring(0, cookie.indexOf(';'))))
           .as("the dashboard's requests, signed in by the cookie")
           .isEqualTo(FLEET_NODES);
+
+      // The fleet is signed, and the demo requires it as production does: nothing it sent was
+      // refused, and once a node is revoked its next event is.
+      assertThat(deadLettered(management)).as("node events dead-lettered").isZero();
+      Matcher admin = ADMIN_TOKEN.matcher(output);
+      assertThat(admin.find()).as("an admin token is printed: " + output).isTrue();
+      HttpResponse<String> revoked = revoke(port, A_NODE, admin.group(1));
+      assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(200);
+      assertThat(new ObjectMapper().readTree(revoked.body()).path("revokedKeys").asInt())
+          .as("keys %s had enrolled", A_NODE)
+          .isEqualTo(1);
+      await("the revoked node's next event dead-lettered")
+          .atMost(NEXT_EVENT_BOUND)
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> deadLettered(management) > 0);
     } finally {
       demo.destroy(); // SIGTERM, as Ctrl-C or a service manager would
       boolean stopped = demo.waitFor(STOP_BOUND_S, TimeUnit.SECONDS);
@@ -149,13 +174,14 @@ class DemoStartIT {
   }
 
   /** Health on the management port the banner names: a port of this demo's, not the fixed 9000. */
-  private static void assertHealthOnItsOwnPort(String output, int port)
+  private static int assertHealthOnItsOwnPort(String output, int port)
       throws IOException, InterruptedException {
     Matcher health = HEALTH.matcher(output);
     assertThat(health.find()).as("the health URL is printed: " + output).isTrue();
     assertThat(Integer.parseInt(health.group(2))).isNotIn(port, 9000);
     HttpResponse<String> answer = get(health.group(1));
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return Integer.parseInt(health.group(2));
   }
 
   /** A GET without redirects followed (the sign-in link's answer is the redirect). */
@@ -182,6 +208,37 @@ class DemoStartIT {
       request.headers(headers);
     }
     return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The projection's count of refused node events, from the metrics. */
+  private static double deadLettered(int management) throws IOException, InterruptedException {
+    HttpResponse<String> metrics =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + management + "/q/metrics"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    return metrics
+        .body()
+        .lines()
+        .filter(line -> line.startsWith(DEAD_LETTERED))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
+  private static HttpResponse<String> revoke(int port, String node, String adminToken)
+      throws IOException, InterruptedException {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + port + "/api/v1/nodes/" + node + "/enrolment"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + adminToken)
+                .DELETE()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   private static int freePort() throws IOException {
