@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.controlplane.fixtures.ApiTokens;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
@@ -13,6 +14,7 @@ import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.simulator.FleetEnrolment;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.testsupport.services.KafkaExtension;
@@ -84,9 +86,10 @@ class JsonLogsIT {
         SimulatedFleet _ =
             SimulatedFleet.start(
                 FleetFile.parse(FLEET, "json-logs-fleet.yaml"),
-                kafka.bootstrapServers(),
-                Duration.ofSeconds(1),
-                signer.verifier())) {
+                SimulatedFleet.Settings.of(kafka.bootstrapServers(), Duration.ofSeconds(1)),
+                SpecFollowing.of(signer.verifier()),
+                null,
+                FleetEnrolment.of(controlPlane.url(), controlPlane.joinTokens()))) {
       String operator = controlPlane.token("operator");
       await("both nodes projected with their GPU")
           .atMost(SETTLE_BOUND)

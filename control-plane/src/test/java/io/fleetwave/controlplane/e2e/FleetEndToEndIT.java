@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
@@ -74,7 +75,11 @@ class FleetEndToEndIT {
   void theApiShowsExactlyTheSimulatedNodesWithTheirFactsAndGpus() {
     try (SimulatedFleet fleet =
         SimulatedFleet.start(
-            FleetFile.parse(FLEET, "e2e-fleet.yaml"), bootstrap, Duration.ofSeconds(2))) {
+            FleetFile.parse(FLEET, "e2e-fleet.yaml"),
+            SimulatedFleet.Settings.of(bootstrap, Duration.ofSeconds(2)),
+            null,
+            null,
+            NodeEnrolments.fleetEnrolment())) {
       await()
           .atMost(Duration.ofSeconds(90))
           .until(() -> nodes().getInt("total") == 50 && allInventoried(nodes()));

@@ -12,6 +12,7 @@ import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.simulator.FleetEnrolment;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.testsupport.services.PostgresExtension;
@@ -98,7 +99,12 @@ class BrokerOutageIT {
                   APP, freePort(), environment(kafka, postgres, signer), log);
           HeartbeatingFleet heartbeats =
               HeartbeatingFleet.ridingOut(
-                  kafka.bootstrapServers(), "hb", HEARTBEATING, HEARTBEAT, RIDE_OUT);
+                  kafka.bootstrapServers(),
+                  "hb",
+                  HEARTBEATING,
+                  HEARTBEAT,
+                  controlPlane::enroll,
+                  RIDE_OUT);
           SimulatedFleet agents =
               SimulatedFleet.start(
                   FleetFile.parse(fleetYaml(), "broker-outage-fleet.yaml"),
@@ -111,7 +117,8 @@ class BrokerOutageIT {
                           RIDE_OUT)
                       .withDeliveryTimeout(RIDE_OUT),
                   SpecFollowing.of(signer.verifier()).withApplyDelay(Duration.ofSeconds(1)),
-                  null);
+                  null,
+                  FleetEnrolment.of(controlPlane.url(), controlPlane.joinTokens()));
           // Closed first: the agents' close needs the broker back if the test failed without it.
           Outage broker = new Outage(kafka)) {
         FaultApi api =

@@ -74,7 +74,8 @@ class PostgresOutageIT {
     try (ControlPlaneProcess controlPlane =
             ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres), log);
         HeartbeatingFleet fleet =
-            new HeartbeatingFleet(kafka.bootstrapServers(), "outage", NODES, HEARTBEAT)) {
+            new HeartbeatingFleet(
+                kafka.bootstrapServers(), "outage", NODES, HEARTBEAT, controlPlane::enroll)) {
       Api api =
           new Api(controlPlane.port, controlPlane.managementPort, controlPlane.token("admin"));
       String probeNode = fleet.nodes().getFirst();

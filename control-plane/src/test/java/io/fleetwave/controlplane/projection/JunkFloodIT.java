@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.HeartbeatingFleet;
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Topics;
@@ -65,7 +66,8 @@ class JunkFloodIT {
   void aFloodOfJunkIsDeadLetteredOnceEachWhileTheFleetIsProjectedAndReadinessStaysUp()
       throws InterruptedException {
     try (TopicClient topic = new TopicClient(bootstrap);
-        HeartbeatingFleet fleet = new HeartbeatingFleet(bootstrap, "flood", NODES, HEARTBEAT)) {
+        HeartbeatingFleet fleet =
+            new HeartbeatingFleet(bootstrap, "flood", NODES, HEARTBEAT, NodeEnrolments::enroll)) {
       await("the heartbeating fleet to be projected")
           .atMost(Duration.ofSeconds(60))
           .until(() -> projectedSeqs().size() == NODES);
