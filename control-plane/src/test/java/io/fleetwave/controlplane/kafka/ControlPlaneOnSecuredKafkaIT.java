@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.kafka;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,6 +14,7 @@ import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -85,19 +87,19 @@ class ControlPlaneOnSecuredKafkaIT {
               new HashMap<String, Object>(kafka.clientSettings(AGENT, AGENT_PASSWORD)),
               new StringSerializer(),
               new ByteArraySerializer())) {
-        agent
-            .send(
-                new ProducerRecord<>(
-                    Topics.NODE_EVENTS,
+        // Signed with a key the node enrolled, as its agent does: node identity is required.
+        NodeEventSigner signer = controlPlane.enroll("sasl-node");
+        byte[] value =
+            EventCodec.encode(
+                Events.envelope(
                     "sasl-node",
-                    EventCodec.encode(
-                        Events.envelope(
-                            "sasl-node",
-                            1,
-                            1,
-                            Events.registered(
-                                "sasl-node", HostKind.UBUNTU, "580.65.06", Map.of())))))
-            .get(30, TimeUnit.SECONDS);
+                    1,
+                    1,
+                    Events.registered("sasl-node", HostKind.UBUNTU, "580.65.06", Map.of())));
+        var record = new ProducerRecord<>(Topics.NODE_EVENTS, "sasl-node", value);
+        record.headers().add(NodeEventSigner.KEY_ID_HEADER, signer.keyId().getBytes(UTF_8));
+        record.headers().add(NodeEventSigner.SIGNATURE_HEADER, signer.sign(value).getBytes(UTF_8));
+        agent.send(record).get(30, TimeUnit.SECONDS);
       }
       String viewer = controlPlane.token("viewer");
       await()

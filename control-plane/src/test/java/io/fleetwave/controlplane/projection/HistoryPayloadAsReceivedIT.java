@@ -51,8 +51,9 @@ class HistoryPayloadAsReceivedIT {
             Events.envelope(NODE, 1, 1, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
 
     try (TopicClient topic = new TopicClient(bootstrap)) {
-      topic.publishRaw(NODE, registered);
-      topic.publishRaw(NODE, inventory);
+      // Signed over the bytes as sent, as a newer agent signs what it publishes.
+      topic.publishRawAsKeyedNode(NODE, registered);
+      topic.publishRawAsKeyedNode(NODE, inventory);
       await("recv-0 at (1, 1)")
           .atMost(Duration.ofSeconds(30))
           .until(() -> Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 1}));
