@@ -69,13 +69,25 @@ final class JoinTokens {
   }
 
   /**
-   * Checks the token may enroll this node, its row locked until the transaction ends; the
-   * enrolment's fact uses it up ({@link #use}).
+   * A token that may enroll the key.
    *
-   * @return the token's id
+   * @param id the token's id
+   * @param retry whether this token already enrolled this very key for this node: the agent's
+   *     earlier attempt was stored but its answer never reached it (a timeout, a dropped
+   *     connection), and it asks again with the same key
+   */
+  record Usable(String id, boolean retry) {}
+
+  /**
+   * Checks the token may enroll this key for this node, its row locked until the transaction ends;
+   * the enrolment's fact uses it up ({@link #use}). A used token is refused, except to the key it
+   * enrolled: answering that attempt again gives nobody anything (only the node holds the private
+   * key), while refusing it would leave an agent whose answer was lost unable to ever enroll with
+   * its token.
+   *
    * @throws EnrolmentRefusedException naming why it cannot be used (never quoting the secret)
    */
-  static Uni<String> check(SqlClient tx, String token, String node, Instant now) {
+  static Uni<Usable> check(SqlClient tx, String token, String node, String keyId, Instant now) {
     var parts = FORMAT.matcher(token);
     if (!parts.matches()) {
       return refused("the join token is not of the form <6 characters>.<16 characters> (a-z, 0-9)");
@@ -95,14 +107,13 @@ final class JoinTokens {
                 return refused("join token " + id + " is not valid");
               }
               if (row.getValue("used_at") != null) {
-                return refused(
-                    "join token "
-                        + id
-                        + " was already used (by node '"
-                        + row.getString("used_by")
-                        + "' at "
-                        + row.getOffsetDateTime("used_at").toInstant()
-                        + "); a join token enrolls one node once");
+                if (node.equals(row.getString("used_by"))) {
+                  return enrolledBy(tx, id, node, keyId)
+                      .chain(
+                          same ->
+                              same ? Uni.createFrom().item(new Usable(id, true)) : usedUp(id, row));
+                }
+                return usedUp(id, row);
               }
               OffsetDateTime expires = row.getOffsetDateTime("expires_at");
               if (!now.isBefore(expires.toInstant())) {
@@ -122,8 +133,33 @@ final class JoinTokens {
               if (!boundTo.equals(node)) {
                 return refused("join token " + id + " is for node '" + boundTo + "'");
               }
-              return Uni.createFrom().item(id);
+              return Uni.createFrom().item(new Usable(id, false));
             });
+  }
+
+  private static <T> Uni<T> usedUp(String id, Row row) {
+    return refused(
+        "join token "
+            + id
+            + " was already used (by node '"
+            + row.getString("used_by")
+            + "' at "
+            + row.getOffsetDateTime("used_at").toInstant()
+            + "); a join token enrolls one node once");
+  }
+
+  /** Whether the token enrolled this key for this node, and the key still counts. */
+  private static Uni<Boolean> enrolledBy(SqlClient tx, String id, String node, String keyId) {
+    return tx.preparedQuery(
+            "SELECT 1 FROM node_keys WHERE key_id = $1 AND node = $2 AND credential = $3"
+                + " AND revoked_at IS NULL")
+        .execute(Tuple.of(keyId, node, credential(id)))
+        .map(rows -> rows.size() > 0);
+  }
+
+  /** How an enrolment by the token is named in node_keys and the audit log. */
+  static String credential(String id) {
+    return "join token " + id;
   }
 
   private static <T> Uni<T> refused(String reason) {

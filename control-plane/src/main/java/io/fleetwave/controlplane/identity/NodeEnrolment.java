@@ -129,8 +129,17 @@ public class NodeEnrolment {
                 return pool.withTransaction(
                     tx ->
                         admitted(tx, node)
-                            .chain(() -> JoinTokens.check(tx, token, node, now))
-                            .chain(id -> store(tx, attempt, pem, keyId, "join token " + id, id)));
+                            .chain(() -> JoinTokens.check(tx, token, node, keyId, now))
+                            .chain(
+                                usable ->
+                                    store(
+                                        tx,
+                                        attempt,
+                                        pem,
+                                        keyId,
+                                        JoinTokens.credential(usable.id()),
+                                        // A retry: the key is stored and the token used up.
+                                        usable.retry() ? null : usable.id())));
               }
               // The TokenReview call is made before the transaction, which it would hold open.
               return serviceAccounts
