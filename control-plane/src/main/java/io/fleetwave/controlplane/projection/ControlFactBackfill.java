@@ -39,14 +39,26 @@ public class ControlFactBackfill {
   }
 
   /**
-   * Publishes every listed row's fact; blocking.
+   * Publishes every listed row's fact within {@code bound}; blocking.
    *
    * @return how many facts it published
+   * @throws IllegalStateException naming the bound when rows are still listed after it (they stay
+   *     listed for the next start)
    */
   public long run(Duration bound) {
+    long deadline = System.nanoTime() + bound.toNanos();
     long published = 0;
     while (true) {
-      int chunk = pool.withTransaction(this::publishChunk).await().atMost(bound);
+      Duration left = Duration.ofNanos(deadline - System.nanoTime());
+      if (left.isNegative() || left.isZero()) {
+        throw new IllegalStateException(
+            "rows stored before they were facts still listed after "
+                + bound.toSeconds()
+                + " s ("
+                + published
+                + " facts published); the next start goes on");
+      }
+      int chunk = pool.withTransaction(this::publishChunk).await().atMost(left);
       if (chunk == 0) {
         return published;
       }
