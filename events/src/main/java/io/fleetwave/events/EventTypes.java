@@ -3,6 +3,9 @@ package io.fleetwave.events;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
+import io.fleetwave.events.fact.AuditRecorded;
+import io.fleetwave.events.fact.CommandGenerationUsed;
+import io.fleetwave.events.fact.DesiredSpecSet;
 import io.fleetwave.events.fact.JoinTokenCreated;
 import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
@@ -113,7 +116,11 @@ public final class EventTypes {
           new EventType("io.fleetwave.fact.node-revoked", 1, NodeRevoked.class),
           new EventType("io.fleetwave.fact.node-readmitted", 1, NodeReadmitted.class),
           new EventType("io.fleetwave.fact.join-token-created", 1, JoinTokenCreated.class),
-          new EventType("io.fleetwave.fact.mig-configs-imported", 1, MigConfigsImported.class));
+          new EventType("io.fleetwave.fact.mig-configs-imported", 1, MigConfigsImported.class),
+          new EventType("io.fleetwave.fact.audit-recorded", 1, AuditRecorded.class),
+          new EventType("io.fleetwave.fact.desired-spec-set", 1, DesiredSpecSet.class),
+          new EventType(
+              "io.fleetwave.fact.command-generation-used", 1, CommandGenerationUsed.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

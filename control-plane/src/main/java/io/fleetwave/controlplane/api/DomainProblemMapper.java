@@ -42,6 +42,11 @@ public class DomainProblemMapper {
   /** As a broker that is away: the fact was not recorded, so nothing changed; try again. */
   @ServerExceptionMapper
   public Response factNotRecorded(FactNotRecordedException e) {
+    return unrecorded(e);
+  }
+
+  /** The fact-not-recorded answer, also for a request refused before it ran (its audit entry). */
+  public static Response unrecorded(FactNotRecordedException e) {
     return tryAgainShortly("fact-not-recorded", e.getMessage());
   }
 

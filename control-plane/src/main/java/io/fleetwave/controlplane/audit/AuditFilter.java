@@ -1,9 +1,13 @@
 package io.fleetwave.controlplane.audit;
 
 import io.fleetwave.controlplane.api.DatabaseUnavailableMapper;
+import io.fleetwave.controlplane.api.DomainProblemMapper;
 import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.audit.store.AuditTrail;
+import io.fleetwave.controlplane.facts.FactNotRecordedException;
 import io.fleetwave.controlplane.security.CurrentActor;
 import io.fleetwave.controlplane.security.Roles;
+import io.fleetwave.events.fact.AuditRecorded;
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -32,10 +36,11 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * <p>An admin-only operation (MIG config import, projection rebuild, join tokens, revoking and
  * re-admitting a node, re-signing the specs) is recorded before it runs too: an entry with status 0
  * and outcome {@code requested}, and the operation runs only once that entry is stored. If it
- * cannot be stored the request is refused with 503, so no admin operation takes effect unaudited
- * (fail closed). The entry of the answer follows as for any change; one that cannot be written is
- * logged and does not change the answer, because the change has already happened and its request
- * entry stands.
+ * cannot be stored the request is refused with 503 ({@code fact-not-recorded} when Kafka did not
+ * take the entry's fact, {@code audit-unavailable} when PostgreSQL did not take its row), so no
+ * admin operation takes effect unaudited (fail closed). The entry of the answer follows as for any
+ * change; one that cannot be written is logged and does not change the answer, because the change
+ * has already happened and its request entry stands.
  */
 public class AuditFilter {
   private static final Logger LOG = Logger.getLogger(AuditFilter.class);
@@ -44,10 +49,10 @@ public class AuditFilter {
   private static final int MAX_TEXT = 2000;
 
   private final CurrentActor actor;
-  private final AuditLog log;
+  private final AuditTrail log;
   private final Clock clock = Clock.systemUTC();
 
-  public AuditFilter(CurrentActor actor, AuditLog log) {
+  public AuditFilter(CurrentActor actor, AuditTrail log) {
     this.actor = actor;
     this.log = log;
   }
@@ -82,13 +87,7 @@ public class AuditFilter {
                 // Not an admin: the role check refuses it, and the answer's entry records that.
                 return Uni.createFrom().<Response>nullItem();
               }
-              AuditEntry entry = new AuditEntry();
-              entry.at = clock.instant();
-              entry.actor = subject.get();
-              entry.action = request.getMethod() + " " + template(resource);
-              entry.target = clip(target(request));
-              entry.status = 0;
-              entry.outcome = "requested";
+              AuditRecorded entry = entry(request, resource, subject.get(), 0, "requested");
               return log.append(entry)
                   .ifNoItem()
                   .after(WRITE_BOUND)
@@ -100,10 +99,27 @@ public class AuditFilter {
                         LOG.errorf(
                             "admin operation %s %s refused: its audit entry could not be written:"
                                 + " %s",
-                            entry.action, entry.target, e);
-                        return auditUnavailable();
+                            entry.action(), entry.target(), e);
+                        return e instanceof FactNotRecordedException unrecorded
+                            ? DomainProblemMapper.unrecorded(unrecorded)
+                            : auditUnavailable();
                       });
             });
+  }
+
+  private AuditRecorded entry(
+      ContainerRequestContext request,
+      ResourceInfo resource,
+      String subject,
+      int status,
+      String outcome) {
+    return new AuditRecorded(
+        clock.instant(),
+        subject,
+        request.getMethod() + " " + template(resource),
+        clip(target(request)),
+        status,
+        clip(outcome));
   }
 
   private static Response auditUnavailable() {
@@ -149,17 +165,18 @@ public class AuditFilter {
                   if (subject.isEmpty()) {
                     return Uni.createFrom().voidItem();
                   }
-                  AuditEntry entry = new AuditEntry();
-                  entry.at = clock.instant();
-                  entry.actor = subject.get();
-                  entry.action = request.getMethod() + " " + template(resource);
-                  entry.target = clip(target(request));
-                  entry.status = response.getStatus();
-                  entry.outcome = clip(outcome(response));
+                  AuditRecorded entry =
+                      entry(
+                          request,
+                          resource,
+                          subject.get(),
+                          response.getStatus(),
+                          outcome(response));
                   // One line per change: with the node or rollout of its path in the MDC
                   // (logging/RequestLogContext), kept by the request's Vert.x context.
                   LOG.infof(
-                      "%s %s by %s: %s", entry.action, entry.target, entry.actor, entry.outcome);
+                      "%s %s by %s: %s",
+                      entry.action(), entry.target(), entry.actor(), entry.outcome());
                   return log.append(entry);
                 })
             .ifNoItem()

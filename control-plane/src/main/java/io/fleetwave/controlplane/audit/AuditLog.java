@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.audit;
 
 import io.fleetwave.controlplane.api.Page;
 import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
@@ -10,14 +11,12 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The audit log in PostgreSQL (table audit_log), through Hibernate Reactive with Panache. */
+/**
+ * The audit log as read (GET /api/v1/audit), through Hibernate Reactive with Panache; written by
+ * {@link AuditTrail}, each entry a fact on fleet.control-facts first.
+ */
 @ApplicationScoped
 public class AuditLog {
-
-  /** Appends one entry in its own transaction. */
-  public Uni<Void> append(AuditEntry entry) {
-    return Panache.withTransaction(entry::persist).replaceWithVoid();
-  }
 
   /** Entries newest first, of one actor when given, at or after {@code since} when given. */
   public Uni<Page<AuditEntryView>> list(String actor, Instant since, PageRequest paging) {

@@ -3,6 +3,9 @@ package io.fleetwave.controlplane.facts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The ids of the facts the tables hold (applied_facts), written in the transaction that applies the
@@ -18,5 +21,21 @@ public final class AppliedFacts {
     return tx.preparedQuery("INSERT INTO applied_facts (id) VALUES ($1) ON CONFLICT DO NOTHING")
         .execute(Tuple.of(factId))
         .map(rows -> rows.rowCount() == 1);
+  }
+
+  /**
+   * Marks the facts applied; the ids of those applied for the first time, which the caller applies.
+   */
+  public static Uni<Set<String>> firstOf(SqlClient tx, List<String> factIds) {
+    return tx.preparedQuery(
+            "INSERT INTO applied_facts (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING"
+                + " RETURNING id")
+        .execute(Tuple.tuple().addArrayOfString(factIds.toArray(String[]::new)))
+        .map(
+            rows -> {
+              Set<String> first = new HashSet<>();
+              rows.forEach(row -> first.add(row.getString("id")));
+              return first;
+            });
   }
 }

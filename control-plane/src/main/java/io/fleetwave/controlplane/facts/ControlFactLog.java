@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.facts;
 
 import io.fleetwave.controlplane.kafka.AcknowledgedProducers;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.EventTypes;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.fact.ControlFact;
@@ -16,7 +17,10 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -41,6 +45,9 @@ public class ControlFactLog {
     this.kafkaConfig = kafkaConfig;
   }
 
+  /** A fact and what it is about (its subject, also the record key). */
+  public record Subject(String subject, ControlFact fact) {}
+
   /**
    * The fact about {@code subject}, appended and acknowledged; continues on the caller's Vert.x
    * context (a transaction's connection), as the send itself runs on a worker thread (it blocks
@@ -49,14 +56,54 @@ public class ControlFactLog {
    * @throws FactNotRecordedException (failed Uni) naming the topic and Kafka's reason
    */
   public Uni<Envelope<ControlFact>> append(String subject, ControlFact fact, Instant at) {
-    Envelope<ControlFact> envelope = Envelope.of(SOURCE, subject, at, 0, 0, fact);
-    ProducerRecord<String, byte[]> record =
-        new ProducerRecord<>(Topics.CONTROL_FACTS, subject, EventCodec.encode(envelope));
-    record.headers().add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+    return appendAll(List.of(new Subject(subject, fact)), at).map(List::getFirst);
+  }
+
+  /**
+   * The facts, appended in order and all acknowledged (a rollout round's specs: sent together,
+   * acknowledged in one wait); as {@link #append}, and failed as a whole when Kafka refuses any.
+   *
+   * @throws FactNotRecordedException (failed Uni) naming the first refused fact and the reason
+   */
+  public Uni<List<Envelope<ControlFact>>> appendAll(List<Subject> facts, Instant at) {
+    return appendEnvelopes(
+        facts.stream().map(f -> Envelope.of(SOURCE, f.subject(), at, 0, 0, f.fact())).toList());
+  }
+
+  /**
+   * Facts whose ids the caller chose (a backfill's, derived from its rows), as {@link #appendAll}.
+   */
+  public Uni<List<Envelope<ControlFact>>> appendBackfill(List<FactBackfill> facts, Instant at) {
+    return appendEnvelopes(
+        facts.stream()
+            .map(
+                f ->
+                    new Envelope<>(
+                        f.factId(),
+                        SOURCE,
+                        EventTypes.typeOf(f.fact()),
+                        f.subject(),
+                        at,
+                        0,
+                        0,
+                        f.fact()))
+            .toList());
+  }
+
+  private Uni<List<Envelope<ControlFact>>> appendEnvelopes(List<Envelope<ControlFact>> envelopes) {
+    if (envelopes.isEmpty()) {
+      return Uni.createFrom().item(List.of());
+    }
+    List<ProducerRecord<String, byte[]>> records = envelopes.stream().map(this::record).toList();
+    Envelope<ControlFact> first = envelopes.getFirst();
     Context caller = Vertx.currentContext();
-    Uni<Envelope<ControlFact>> acked =
+    Uni<List<Envelope<ControlFact>>> acked =
         Uni.createFrom()
-            .completionStage(() -> AcknowledgedProducers.send(producer(), record))
+            .completionStage(
+                () ->
+                    CompletableFuture.allOf(
+                        AcknowledgedProducers.sendAll(producer(), records)
+                            .toArray(CompletableFuture[]::new)))
             .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
             .ifNoItem()
             .after(BOUND)
@@ -64,7 +111,7 @@ public class ControlFactLog {
                 () ->
                     new FactNotRecordedException(
                         "Kafka did not acknowledge "
-                            + describe(envelope)
+                            + describe(first, envelopes.size())
                             + " within "
                             + BOUND.toSeconds()
                             + " s; nothing was changed",
@@ -74,19 +121,28 @@ public class ControlFactLog {
                 e ->
                     new FactNotRecordedException(
                         "Kafka refused "
-                            + describe(envelope)
+                            + describe(first, envelopes.size())
                             + ": "
-                            + e.getMessage()
+                            + (e instanceof CompletionException && e.getCause() != null
+                                ? e.getCause().getMessage()
+                                : e.getMessage())
                             + "; nothing was changed",
                         e))
-            .replaceWith(envelope);
+            .replaceWith(envelopes);
     return caller == null
         ? acked
         : acked.emitOn(command -> caller.runOnContext(ignored -> command.run()));
   }
 
-  private static String describe(Envelope<ControlFact> envelope) {
-    return "the fact "
+  private ProducerRecord<String, byte[]> record(Envelope<ControlFact> envelope) {
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(Topics.CONTROL_FACTS, envelope.subject(), EventCodec.encode(envelope));
+    record.headers().add("content-type", EventCodec.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+    return record;
+  }
+
+  private static String describe(Envelope<ControlFact> envelope, int count) {
+    return (count > 1 ? count + " facts, the first " : "the fact ")
         + envelope.type()
         + " about '"
         + envelope.subject()

@@ -1,10 +1,10 @@
 package io.fleetwave.controlplane.identity;
 
+import io.fleetwave.controlplane.audit.store.AuditTrail;
+import io.fleetwave.events.fact.AuditRecorded;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import org.jboss.logging.Logger;
 
 /**
@@ -12,7 +12,8 @@ import org.jboss.logging.Logger;
  * the credential as actor (its kind and subject: a join token's id, a service account; never the
  * secret), the node, the source address, the status and the outcome with its reason. An accepted
  * enrolment's entry is written in the transaction that stores the key, so no key is stored
- * unaudited; a refused one's afterwards, as the refusal changed nothing.
+ * unaudited; a refused one's afterwards, as the refusal changed nothing. Each entry is an audit
+ * fact on fleet.control-facts first ({@link AuditTrail}).
  */
 final class EnrolmentAudit {
   static final String ACTION = "POST /api/v1/nodes/{name}/enrolment";
@@ -28,36 +29,25 @@ final class EnrolmentAudit {
     }
   }
 
-  static Uni<Void> accepted(SqlClient tx, Attempt attempt, Enrolled enrolled) {
+  static Uni<Void> accepted(AuditTrail audit, SqlClient tx, Attempt attempt, Enrolled enrolled) {
     String outcome = "accepted: key " + enrolled.keyId();
     LOG.infof(
         "enrolment of node '%s' by %s from %s: %s",
         attempt.node(), enrolled.credential(), attempt.source(), outcome);
-    return insert(tx, attempt, enrolled.credential(), 201, outcome);
+    return audit.append(tx, entry(attempt, enrolled.credential(), 201, outcome));
   }
 
-  static Uni<Void> refused(SqlClient sql, Attempt attempt, int status, String reason) {
+  static Uni<Void> refused(AuditTrail audit, Attempt attempt, int status, String reason) {
     String outcome = (status < 500 ? "refused (" : "failed (") + status + "): " + reason;
     LOG.warnf(
         "enrolment of node '%s' by %s from %s: %s",
         attempt.node(), attempt.credential(), attempt.source(), outcome);
-    return insert(sql, attempt, attempt.credential(), status, outcome);
+    return audit.append(entry(attempt, attempt.credential(), status, outcome));
   }
 
-  private static Uni<Void> insert(
-      SqlClient sql, Attempt attempt, String actor, int status, String outcome) {
-    return sql.preparedQuery(
-            "INSERT INTO audit_log (at, actor, action, target, status, outcome)"
-                + " VALUES ($1, $2, $3, $4, $5, $6)")
-        .execute(
-            Tuple.tuple()
-                .addOffsetDateTime(attempt.at().atOffset(ZoneOffset.UTC))
-                .addString(clip(actor))
-                .addString(ACTION)
-                .addString(attempt.target())
-                .addInteger(status)
-                .addString(clip(outcome)))
-        .replaceWithVoid();
+  private static AuditRecorded entry(Attempt attempt, String actor, int status, String outcome) {
+    return new AuditRecorded(
+        attempt.at(), clip(actor), ACTION, attempt.target(), status, clip(outcome));
   }
 
   private static String clip(String text) {

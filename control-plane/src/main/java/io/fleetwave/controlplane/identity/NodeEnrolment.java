@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactNotRecordedException;
@@ -45,6 +46,7 @@ public class NodeEnrolment {
   private final EnrolmentRateLimit limit;
   private final NodeIdentityConfig config;
   private final ControlFactLog facts;
+  private final AuditTrail audit;
   private final Clock clock = Clock.systemUTC();
 
   public NodeEnrolment(
@@ -52,7 +54,9 @@ public class NodeEnrolment {
       ServiceAccountReview serviceAccounts,
       EnrolmentRateLimit limit,
       NodeIdentityConfig config,
-      ControlFactLog facts) {
+      ControlFactLog facts,
+      AuditTrail audit) {
+    this.audit = audit;
     this.pool = pool;
     this.facts = facts;
     this.serviceAccounts = serviceAccounts;
@@ -167,7 +171,7 @@ public class NodeEnrolment {
           case FactNotRecordedException unrecorded -> 503;
           default -> 500;
         };
-    return EnrolmentAudit.refused(pool, attempt, status, String.valueOf(failure.getMessage()))
+    return EnrolmentAudit.refused(audit, attempt, status, String.valueOf(failure.getMessage()))
         .ifNoItem()
         .after(config.timeout())
         .fail()
@@ -253,7 +257,7 @@ public class NodeEnrolment {
             })
         .chain(() -> NodeKeyStore.validKeys(tx, node))
         .map(keys -> new Enrolled(node, keyId, credential, attempt.at(), keys))
-        .call(enrolled -> EnrolmentAudit.accepted(tx, attempt, enrolled));
+        .call(enrolled -> EnrolmentAudit.accepted(audit, tx, attempt, enrolled));
   }
 
   /**

@@ -2,7 +2,10 @@ package io.fleetwave.controlplane.identity;
 
 import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.fact.AuditRecorded;
+import io.fleetwave.events.fact.CommandGenerationUsed;
 import io.fleetwave.events.fact.ControlFact;
+import io.fleetwave.events.fact.DesiredSpecSet;
 import io.fleetwave.events.fact.JoinTokenCreated;
 import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
@@ -30,9 +33,15 @@ public final class NodeIdentityFacts {
       case JoinTokenCreated created ->
           once(tx, fact, () -> JoinTokens.insert(tx, fact.subject(), created).replaceWith(0))
               .replaceWithVoid();
-      case MigConfigsImported imported ->
-          throw new IllegalArgumentException(fact.type() + " is not a node-identity fact");
+      case MigConfigsImported imported -> notOurs(fact);
+      case AuditRecorded recorded -> notOurs(fact);
+      case DesiredSpecSet set -> notOurs(fact);
+      case CommandGenerationUsed used -> notOurs(fact);
     };
+  }
+
+  private static Uni<Void> notOurs(Envelope<ControlFact> fact) {
+    throw new IllegalArgumentException(fact.type() + " is not a node-identity fact");
   }
 
   static Uni<Void> enrolled(SqlClient tx, Envelope<ControlFact> fact, NodeKeyEnrolled enrolled) {

@@ -37,7 +37,10 @@ public class ControlFactFollower {
   private static final Duration RETRY = Duration.ofSeconds(1);
   private static final Duration CATCH_UP_BOUND = Duration.ofSeconds(30);
 
+  private static final Duration BACKFILL_BOUND = Duration.ofMinutes(2);
+
   private final ControlFacts facts;
+  private final ControlFactBackfill backfill;
   private final FactsCaughtUp caughtUp;
   private final Map<String, Object> kafkaConfig;
   private volatile boolean running;
@@ -46,9 +49,11 @@ public class ControlFactFollower {
 
   public ControlFactFollower(
       ControlFacts facts,
+      ControlFactBackfill backfill,
       FactsCaughtUp caughtUp,
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
     this.facts = facts;
+    this.backfill = backfill;
     this.caughtUp = caughtUp;
     this.kafkaConfig = kafkaConfig;
   }
@@ -75,6 +80,7 @@ public class ControlFactFollower {
   }
 
   private void follow() {
+    backfillOnce();
     try {
       // One partition (Topics.CONTROL_FACTS): every fact in the order it was recorded.
       TopicPartition partition = new TopicPartition(Topics.CONTROL_FACTS, 0);
@@ -103,6 +109,25 @@ public class ControlFactFollower {
       caughtUp.failed(e);
     } finally {
       consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+    }
+  }
+
+  /**
+   * The facts of rows from before their tables were projections, published before the topic is read
+   * (so they are skipped as applied). A failure is logged: the rows stay listed, and the next start
+   * publishes them.
+   */
+  private void backfillOnce() {
+    try {
+      long published = backfill.run(BACKFILL_BOUND);
+      if (published > 0) {
+        LOG.infof("published %d facts of rows stored before they were facts", published);
+      }
+    } catch (RuntimeException e) {
+      LOG.errorf(
+          "rows stored before they were facts not published to %s (tried again at the next"
+              + " start): %s",
+          Topics.CONTROL_FACTS, e.toString());
     }
   }
 

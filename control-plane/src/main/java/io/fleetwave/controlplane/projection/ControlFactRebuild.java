@@ -66,13 +66,14 @@ final class ControlFactRebuild {
 
   List<String> differences(Duration timeout) {
     List<String> differences = new ArrayList<>();
-    for (String table : ControlFacts.TABLES) {
+    for (Map.Entry<String, String> table : ControlFacts.TABLES.entrySet()) {
+      String rows = "SELECT " + table.getValue() + " FROM ";
       differences.addAll(
           ProjectionComparison.differences(
               pool,
-              table,
-              "SELECT * FROM public." + table,
-              "SELECT * FROM " + scratch + "." + table,
+              table.getKey(),
+              rows + "public." + table.getKey(),
+              rows + scratch + "." + table.getKey(),
               timeout));
     }
     return differences;
@@ -80,7 +81,7 @@ final class ControlFactRebuild {
 
   Map<String, Long> rowCounts(Duration timeout) {
     Map<String, Long> counts = new LinkedHashMap<>();
-    for (String table : ControlFacts.TABLES) {
+    for (String table : ControlFacts.TABLES.keySet()) {
       counts.put(
           table,
           pool.query("SELECT count(*) AS c FROM " + scratch + "." + table)

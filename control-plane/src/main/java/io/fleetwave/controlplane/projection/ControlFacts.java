@@ -1,12 +1,17 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.audit.store.AuditFacts;
 import io.fleetwave.controlplane.identity.NodeIdentityFacts;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
+import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.fact.AuditRecorded;
+import io.fleetwave.events.fact.CommandGenerationUsed;
 import io.fleetwave.events.fact.ControlFact;
+import io.fleetwave.events.fact.DesiredSpecSet;
 import io.fleetwave.events.fact.JoinTokenCreated;
 import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
@@ -16,7 +21,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Applies a record of fleet.control-facts to the tables that project it, in a transaction of its
@@ -24,9 +32,21 @@ import java.util.List;
  */
 @ApplicationScoped
 public class ControlFacts {
-  /** The tables that hold facts, in the order a scratch copy creates them. */
-  static final List<String> TABLES =
-      List.of("node_keys", "revoked_nodes", "join_tokens", "mig_configs", "applied_facts");
+  /**
+   * The tables that hold facts, in the order a scratch copy creates them, each with the rows a
+   * rebuild compares: all of them, but audit_log without its id (PostgreSQL's numbering, in the
+   * order the rows were written, which a rebuild's replay need not repeat).
+   */
+  static final Map<String, String> TABLES =
+      orderedMap(
+          "node_keys", "*",
+          "revoked_nodes", "*",
+          "join_tokens", "*",
+          "mig_configs", "*",
+          "desired_specs", "*",
+          "command_generations", "*",
+          "audit_log", "at, actor, action, target, status, outcome",
+          "applied_facts", "*");
 
   private final Pool pool;
   private final MigConfigStore migConfigs;
@@ -56,7 +76,18 @@ public class ControlFacts {
       case NodeReadmitted readmitted -> NodeIdentityFacts.apply(tx, fact);
       case JoinTokenCreated created -> NodeIdentityFacts.apply(tx, fact);
       case MigConfigsImported imported -> migConfigs.apply(tx, fact, imported);
+      case AuditRecorded recorded -> AuditFacts.apply(tx, fact, recorded);
+      case DesiredSpecSet set -> SpecFacts.specsSet(tx, List.of(fact));
+      case CommandGenerationUsed used -> SpecFacts.commandGenerationUsed(tx, fact, used);
     };
+  }
+
+  private static Map<String, String> orderedMap(String... tablesAndColumns) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < tablesAndColumns.length; i += 2) {
+      map.put(tablesAndColumns[i], tablesAndColumns[i + 1]);
+    }
+    return Collections.unmodifiableMap(map);
   }
 
   /**

@@ -130,7 +130,8 @@ final class ProjectionComparison {
     sql.append("CREATE SCHEMA ").append(scratch.schema()).append(';');
     // The fact tables too: the rebuild folds fleet.control-facts into them (ControlFactRebuild).
     for (String table :
-        Stream.concat(ProjectionTables.TABLES.stream(), ControlFacts.TABLES.stream()).toList()) {
+        Stream.concat(ProjectionTables.TABLES.stream(), ControlFacts.TABLES.keySet().stream())
+            .toList()) {
       sql.append("CREATE TABLE ")
           .append(scratch.table(table))
           .append(" (LIKE ")

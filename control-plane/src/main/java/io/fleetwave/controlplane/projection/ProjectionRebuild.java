@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +43,11 @@ import org.jboss.logging.Logger;
  * with the live apply code, waits until the live consumer has committed at least as far, and
  * compares the two row by row; then the same for the rollout tables from fleet.rollout-events
  * ({@link RolloutRebuild}). First of all it replays fleet.control-facts from offset 0 ({@link
- * ControlFactRebuild}): into the live tables, restoring the node keys, revocations and
- * re-admissions a lost database lacks, and into the scratch schema, compared like the others.
+ * ControlFactRebuild}): into the live tables, restoring the facts a lost database lacks, and into
+ * the scratch schema, compared like the others. The events of nodes the live tables lack (a
+ * database lost under a running control plane) are applied to the live tables too: a node whose
+ * events arrived between the loss and the rebuild is in the live tables already and is left to the
+ * live consumer, and shows up as different until it is rebuilt by a reset of the consumer group.
  * Blocking: call it from a worker thread. One rebuild at a time.
  *
  * <p>The comparison is meaningful on a quiet topic: events that arrive after the replay's end
@@ -110,7 +114,10 @@ public class ProjectionRebuild {
     long factCount = facts.replay(kafkaConfig, deadline.remaining("replaying control facts"));
     long snapshots = loadSnapshots(deadline);
     long[] counts = new long[2];
-    Map<TopicPartition, Long> ends = replay(deadline, counts);
+    // Nodes the live tables lack (a database lost under a running control plane): their events go
+    // into the live tables too, so the rebuild restores them; the others are the live consumer's.
+    Set<String> liveNodes = liveNodes(deadline);
+    Map<TopicPartition, Long> ends = replay(deadline, counts, liveNodes);
     awaitLiveConsumer(ends, deadline);
     Instant historyFrom = HistoryPartitionPlan.keptFrom(Instant.now(), historyRetention);
     List<String> differences =
@@ -256,8 +263,22 @@ public class ProjectionRebuild {
     return newest.size();
   }
 
-  /** Reads every partition from the beginning up to its end offset as of the start. */
-  private Map<TopicPartition, Long> replay(Deadline deadline, long[] counts) {
+  private Set<String> liveNodes(Deadline deadline) {
+    Set<String> names = new HashSet<>();
+    pool.query("SELECT name FROM " + ProjectionTables.LIVE.table("nodes"))
+        .execute()
+        .await()
+        .atMost(deadline.remaining("reading the live nodes"))
+        .forEach(row -> names.add(row.getString("name")));
+    return names;
+  }
+
+  /**
+   * Reads every partition from the beginning up to its end offset as of the start; the events of
+   * nodes not in {@code liveNodes} are applied to the live tables too, before the scratch ones.
+   */
+  private Map<TopicPartition, Long> replay(
+      Deadline deadline, long[] counts, Set<String> liveNodes) {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             KafkaClientConfig.assigningConsumer(kafkaConfig, 5000),
@@ -288,6 +309,13 @@ public class ProjectionRebuild {
                 case DecodedRecord.Rejected ignored -> counts[1]++;
               }
             }
+            restoring()
+                .apply(
+                    events.stream()
+                        .filter(event -> !liveNodes.contains(event.envelope().subject()))
+                        .toList())
+                .await()
+                .atMost(deadline.remaining("restoring the live tables"));
             isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
           });
     } catch (TopicToEnd.TopicReadTimeoutException e) {
@@ -311,6 +339,16 @@ public class ProjectionRebuild {
           counts[1]++;
           return Uni.createFrom().voidItem();
         });
+  }
+
+  /**
+   * The live apply of the events of nodes the live tables lack: what PostgreSQL refuses is left
+   * out, as the live projection leaves it out (the scratch replay counts it).
+   */
+  private RefusalIsolation<DecodedRecord.Accepted> restoring() {
+    return new RefusalIsolation<>(
+        events -> writer.applyDecoded(ProjectionTables.LIVE, events),
+        (event, refusal) -> Uni.createFrom().voidItem());
   }
 
   /** The live projection holds every replayed event once its group has committed past them. */

@@ -2,19 +2,24 @@ package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.FleetReadModel;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.security.CommandSigning;
+import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
+import io.fleetwave.events.fact.CommandGenerationUsed;
+import io.fleetwave.events.fact.DesiredSpecSet;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
@@ -27,17 +32,21 @@ import java.util.Optional;
 /**
  * Desired specs and one-shot commands: validate, number, sign, publish.
  *
- * <p>Ordering of a spec change (why the database never claims a generation Kafka lacks): one
- * PostgreSQL transaction takes a per-node advisory lock, reads the current desired spec, validates
- * and merges the request, writes generation + 1, then sends the signed ApplyNodeSpec and waits for
- * the broker's acknowledgement (bounded); it commits only after that. A broker timeout rolls the
- * row back (503, nothing changed), and concurrent PUTs for one node queue on the lock, so no
- * generation is used twice. The one window left: the broker acknowledged but the commit then
- * failed; the next PUT reuses that generation, the agent rejects it as replayed (SpecRejected,
- * shown as the node's not-converged reason) and a further PUT moves past it.
+ * <p>Ordering of a spec change (why no generation is ever used twice): one PostgreSQL transaction
+ * takes a per-node advisory lock, reads the current desired spec, validates and merges the request
+ * into generation + 1, sends the signed ApplyNodeSpec and waits for the broker's acknowledgement
+ * (bounded), then records it as a {@code DesiredSpecSet} fact on fleet.control-facts (acknowledged
+ * too) and saves the row from it; it commits only after that. A broker timeout rolls the row back
+ * (503, nothing changed), and concurrent PUTs for one node queue on the lock. A commit that fails
+ * after both acknowledgements no longer leaves a generation behind: the fact is on the log and
+ * every replica's follower applies it, as a rebuild of a lost database does. The one window left:
+ * the spec acknowledged but its fact refused (503); the next PUT reuses that generation and the
+ * agent rejects it as replayed (SpecRejected, shown as the node's not-converged reason), never
+ * applies it; a further PUT moves past it.
  *
- * <p>One-shot commands take their generation from a per-node counter committed before sending: a
- * failed send leaves a gap, never a reused number, which is all a nonce needs.
+ * <p>One-shot commands take their generation from a per-node counter, recorded as a {@code
+ * CommandGenerationUsed} fact and committed before sending: a failed send leaves a gap, never a
+ * reused number, which is all a nonce needs; a rebuilt counter starts above every fact.
  */
 @ApplicationScoped
 public class SpecService {
@@ -47,6 +56,7 @@ public class SpecService {
   private final NodeQueries nodes;
   private final CommandSigning signing;
   private final CommandPublisher publisher;
+  private final ControlFactLog facts;
   private final SpecValidator validator = new SpecValidator(GpuCatalog.bundled());
   private final Duration commandLifetime;
   private final Clock clock = Clock.systemUTC();
@@ -56,7 +66,9 @@ public class SpecService {
       NodeQueries nodes,
       CommandSigning signing,
       CommandPublisher publisher,
-      CommandsConfig config) {
+      CommandsConfig config,
+      ControlFactLog facts) {
+    this.facts = facts;
     this.pool = pool;
     this.nodes = nodes;
     this.signing = signing;
@@ -76,8 +88,8 @@ public class SpecService {
                     previous ->
                         DesiredSpecs.observedGpus(conn, node)
                             .map(observed -> validate(node, previous, observed, request)))
-                .call(spec -> DesiredSpecs.save(conn, spec, clock.instant(), actor))
                 .call(spec -> publisher.send(Topics.NODE_DESIRED, signed(spec)))
+                .call(spec -> record(conn, List.of(spec), actor))
                 .map(spec -> new SpecPublished(node, spec.generation())));
   }
 
@@ -122,18 +134,14 @@ public class SpecService {
                       })
                   .call(
                       batch ->
-                          // Saved and signed at once: the rows go to PostgreSQL while workers
-                          // sign; nothing is sent before both are done, and COMMIT goes out only
-                          // once Kafka has acknowledged.
-                          Uni.combine()
-                              .all()
-                              .unis(
-                                  DesiredSpecs.saveAll(conn, batch.specs(), clock.instant()),
-                                  signedAll(batch.specs(), timings))
-                              .with((saved, signed) -> signed)
-                              .invoke(() -> timings.mark("save+sign"))
+                          // Signed, sent, then recorded as facts and saved (as put does); COMMIT
+                          // goes out only once Kafka has acknowledged both.
+                          signedAll(batch.specs(), timings)
+                              .invoke(() -> timings.mark("sign"))
                               .chain(signed -> publisher.sendAll(Topics.NODE_DESIRED, signed))
                               .invoke(() -> timings.mark("send+ack"))
+                              .call(() -> record(conn, batch.specs(), null))
+                              .invoke(() -> timings.mark("facts+save"))
                               .call(transaction::commit))
                   .map(RolloutBatch::failures);
             })
@@ -266,7 +274,16 @@ public class SpecService {
                 requireNode(conn, node)
                     .chain(() -> DesiredSpecs.observedGpus(conn, node))
                     .invoke(observed -> requireGpu(node, gpu, observed))
-                    .chain(() -> DesiredSpecs.nextCommandGeneration(conn, node, now)))
+                    .chain(() -> DesiredSpecs.lockCommands(conn, node))
+                    .chain(() -> DesiredSpecs.commandGeneration(conn, node))
+                    .chain(
+                        last -> {
+                          CommandGenerationUsed used = new CommandGenerationUsed(last + 1, now);
+                          return facts
+                              .append(node, used, now)
+                              .chain(fact -> SpecFacts.commandGenerationUsed(conn, fact, used))
+                              .replaceWith(used.generation());
+                        }))
         .chain(
             generation -> {
               ResetGpu reset = new ResetGpu(gpu, generation, now, now.plus(commandLifetime));
@@ -294,6 +311,24 @@ public class SpecService {
                     .with(
                         (spec, state) ->
                             SpecViews.of(node, spec.orElse(null), view.gpus(), state)));
+  }
+
+  /**
+   * The specs sent, recorded as facts on fleet.control-facts (acknowledged) and saved from them in
+   * the caller's transaction: after the send, so a fact never names a spec Kafka refused to take.
+   */
+  private Uni<Void> record(SqlClient conn, List<NodeSpec> specs, String actor) {
+    Instant at = clock.instant();
+    return facts
+        .appendAll(
+            specs.stream()
+                .map(
+                    spec ->
+                        new ControlFactLog.Subject(
+                            spec.node(), new DesiredSpecSet(spec, actor, at)))
+                .toList(),
+            at)
+        .chain(recorded -> SpecFacts.specsSet(conn, recorded));
   }
 
   private NodeSpec validate(

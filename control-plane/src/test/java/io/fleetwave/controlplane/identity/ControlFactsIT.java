@@ -6,14 +6,24 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
 import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.controlplane.projection.ControlFactBackfill;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.fact.AuditRecorded;
+import io.fleetwave.events.fact.CommandGenerationUsed;
+import io.fleetwave.events.fact.DesiredSpecSet;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.security.NodeEventSigner;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.NodeSpec;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -44,10 +54,11 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /**
- * PostgreSQL is a projection again (issue 33, item 4): node keys, revocations and re-admissions are
- * facts on fleet.control-facts, recorded before the request succeeds. A database dropped under a
- * running, signing fleet is rebuilt from offset 0 with the same rows, and the nodes' signed events
- * are projected again without any node enrolling again; a broker that refuses the fact makes the
+ * PostgreSQL is a projection again (issue 33, item 4): node keys, revocations and re-admissions,
+ * join tokens, MIG config imports, desired spec and command generations and the audit log are facts
+ * on fleet.control-facts, recorded before the request succeeds. A database dropped under a running,
+ * signing fleet is rebuilt from offset 0 with the same rows, and the nodes' signed events are
+ * projected again without any node enrolling again; a broker that refuses the fact makes the
  * enrolment fail and leaves the tables as they were. Its own profile: it drops the database of the
  * application it runs in.
  */
@@ -56,7 +67,20 @@ import org.junit.jupiter.api.Test;
 class ControlFactsIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final List<String> FACT_TABLES =
-      List.of("node_keys", "revoked_nodes", "join_tokens", "mig_configs", "applied_facts");
+      List.of(
+          "node_keys",
+          "revoked_nodes",
+          "join_tokens",
+          "mig_configs",
+          "desired_specs",
+          "command_generations",
+          "audit_log",
+          "applied_facts");
+
+  /**
+   * What the rebuild request itself adds to the audit log (its entry before it runs, and after).
+   */
+  private static final String REBUILD = "/api/v1/admin/projection/rebuild";
 
   /** A mig-parted file of one config of this test's own. */
   private static final String MIG_FILE =
@@ -78,6 +102,8 @@ class ControlFactsIT {
 
   @Inject Flyway flyway;
 
+  @Inject ControlFactBackfill backfill;
+
   @Test
   void aDroppedDatabaseIsRebuiltFromTheLogAndTheFleetKeepsSigningWithoutEnrollingAgain() {
     NodeEventSigner a = NodeEnrolments.enroll("facts-a");
@@ -98,15 +124,26 @@ class ControlFactsIT {
     try (TopicClient topic = new TopicClient(bootstrap)) {
       topic.publishSigned(registered("facts-a", 0), a);
       topic.publishSigned(registered("facts-b", 0), b);
+      topic.publishSigned(inventory("facts-b", 1), b);
       topic.publishSigned(registered("facts-c", 0), c);
       await()
           .atMost(BOUND)
           .until(
               () ->
                   ProjectionRows.position("facts-a") != null
-                      && ProjectionRows.position("facts-b") != null
+                      && position("facts-b", 1, 1)
                       && ProjectionRows.position("facts-c") != null);
+      // Generations an agent has seen: specs 1 and 2 of facts-a, commands 1 and 2 of facts-b.
+      assertThat(putSpec("facts-a", "580.95.05")).isEqualTo(1);
+      assertThat(putSpec("facts-a", "580.105.08")).isEqualTo(2);
+      assertThat(NodeActions.resetGpu("facts-b", 0)).isEqualTo(1);
+      assertThat(NodeActions.resetGpu("facts-b", 0)).isEqualTo(2);
       Map<String, List<String>> before = factRows();
+      assertThat(before.get("desired_specs")).anyMatch(row -> row.contains("580.105.08"));
+      assertThat(before.get("command_generations")).anyMatch(row -> row.contains("facts-b"));
+      assertThat(before.get("audit_log"))
+          .anyMatch(row -> row.contains("PUT /api/v1/nodes/{name}/spec"))
+          .anyMatch(row -> row.contains("POST /api/v1/nodes/{name}/enrolment"));
       // The other test's node, if it ran first, is left out of the counts.
       assertThat(before.get("node_keys")).filteredOn(ControlFactsIT::ours).hasSize(5);
       assertThat(before.get("revoked_nodes")).filteredOn(ControlFactsIT::ours).hasSize(1);
@@ -119,8 +156,36 @@ class ControlFactsIT {
       dropTheDatabase();
       assertThat(factRows().values()).allSatisfy(rows -> assertThat(rows).isEmpty());
 
-      given().post("/api/v1/admin/projection/rebuild?timeoutSeconds=120").then().statusCode(200);
-      assertThat(factRows()).isEqualTo(before);
+      List<String> differences =
+          given()
+              .post(REBUILD + "?timeoutSeconds=120")
+              .then()
+              .statusCode(200)
+              .extract()
+              .jsonPath()
+              .getList("differences", String.class);
+      // Live against rebuilt, row by row (the rebuild's own comparison of every table): the fact
+      // tables restored from fleet.control-facts, the lost nodes from fleet.node-events.
+      assertThat(differences).isEmpty();
+      Map<String, List<String>> after = factRows();
+      List<String> rebuildEntries =
+          after.get("audit_log").stream().filter(row -> row.contains(REBUILD)).toList();
+      assertThat(rebuildEntries).isNotEmpty();
+      for (String table : FACT_TABLES) {
+        List<String> rows = new ArrayList<>(after.get(table));
+        if (table.equals("audit_log")) {
+          rows.removeAll(rebuildEntries);
+        }
+        if (table.equals("applied_facts")) {
+          // One fact per entry the rebuild request added; the ids are random.
+          assertThat(rows)
+              .containsAll(before.get(table))
+              .hasSize(before.get(table).size() + rebuildEntries.size());
+          continue;
+        }
+        assertThat(rows).as(table).isEqualTo(before.get(table));
+      }
+
       given()
           .contentType("application/json")
           .body(Map.of("publicKey", e.publicKeyPem(), "joinToken", unused))
@@ -130,15 +195,18 @@ class ControlFactsIT {
 
       // The nodes go on with the keys they have: projected, not dead-lettered.
       topic.publishSigned(Events.envelope("facts-a", 1, 1, Events.heartbeat(7)), a);
-      topic.publishSigned(Events.envelope("facts-b", 1, 1, Events.heartbeat(7)), b);
+      topic.publishSigned(inventory("facts-b", 2), b);
       topic.publishSigned(Events.envelope("facts-c", 1, 1, Events.heartbeat(7)), c);
       await()
           .atMost(BOUND)
           .until(
               () ->
                   position("facts-a", 1, 1)
-                      && position("facts-b", 1, 1)
+                      && position("facts-b", 1, 2)
                       && position("facts-c", 1, 1));
+      // No generation an agent has seen is used again (a replay it would refuse, or accept).
+      assertThat(putSpec("facts-a", "580.126.09")).isEqualTo(3);
+      assertThat(NodeActions.resetGpu("facts-b", 0)).isEqualTo(3);
       // What was revoked stays revoked.
       var refusedOld = topic.publishSigned(Events.envelope("facts-c", 1, 2, heartbeat()), oldC);
       var refusedD = topic.publishSigned(Events.envelope("facts-d", 1, 0, heartbeat()), d);
@@ -173,11 +241,17 @@ class ControlFactsIT {
             .body("detail", containsString("nothing was changed"));
         assertThat(factRows().get("node_keys")).noneMatch(row -> row.contains(node));
         List<String> configs = factRows().get("mig_configs");
+        List<String> audit = factRows().get("audit_log");
+        // An admin operation is audited before it runs: its entry's fact is refused first, and
+        // the import is refused with it (fail closed), naming the fact.
         importMigFile()
             .statusCode(503)
-            .body("detail", containsString("Kafka refused the fact"))
+            .body("type", containsString("fact-not-recorded"))
+            .body(
+                "detail", containsString("Kafka refused the fact io.fleetwave.fact.audit-recorded"))
             .body("detail", containsString("nothing was changed"));
         assertThat(factRows().get("mig_configs")).isEqualTo(configs);
+        assertThat(factRows().get("audit_log")).isEqualTo(audit);
       } finally {
         admin
             .incrementalAlterConfigs(
@@ -203,6 +277,97 @@ class ControlFactsIT {
                     .then()
                     .statusCode(201));
     assertThat(factRows().get("node_keys")).anyMatch(row -> row.contains(key.keyId()));
+  }
+
+  /**
+   * A database from before this release: rows without facts, listed for the backfill as migration
+   * V34 lists them. The first start publishes one fact per row and marks it applied; the second
+   * publishes nothing.
+   */
+  @Test
+  void rowsStoredBeforeTheyWereFactsArePublishedOnceAcrossTwoStarts() throws Exception {
+    String actor = "backfill-" + System.nanoTime();
+    String spec =
+        EventCodec.mapper()
+            .writeValueAsString(
+                new NodeSpec("facts-old", 7, "580.95.05", List.of(), GatePolicy.OPEN));
+    sql(
+        "INSERT INTO audit_log (at, actor, action, target, status, outcome) VALUES (now(), '"
+            + actor
+            + "', 'PUT /api/v1/nodes/{name}/spec', '/api/v1/nodes/facts-old/spec', 202,"
+            + " 'accepted');"
+            + "INSERT INTO desired_specs (node, generation, spec, updated_at, actor) VALUES"
+            + " ('facts-old', 7, '"
+            + spec
+            + "'::jsonb, now(), '"
+            + actor
+            + "');"
+            + "INSERT INTO command_generations (node, generation, updated_at) VALUES"
+            + " ('facts-old', 5, now());"
+            + "INSERT INTO facts_to_backfill SELECT 'audit_log', id::text FROM audit_log"
+            + " WHERE actor = '"
+            + actor
+            + "';"
+            + "INSERT INTO facts_to_backfill VALUES ('desired_specs', 'facts-old'),"
+            + " ('command_generations', 'facts-old')");
+    Map<String, List<String>> before = factRows();
+
+    assertThat(backfill.run(BOUND)).as("the first start").isEqualTo(3);
+    assertThat(backfill.run(BOUND)).as("the second start").isZero();
+
+    List<Envelope<FleetEvent>> published = new ArrayList<>();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (ConsumerRecord<String, byte[]> record : topic.readAll(Topics.CONTROL_FACTS)) {
+        Envelope<FleetEvent> fact = EventCodec.decode(record.value());
+        if (fact.subject().equals("facts-old")
+            || (fact.data() instanceof AuditRecorded entry && entry.actor().equals(actor))) {
+          published.add(fact);
+        }
+      }
+    }
+    assertThat(published)
+        .extracting(Envelope::data)
+        .hasSize(3)
+        .hasExactlyElementsOfTypes(
+            AuditRecorded.class, DesiredSpecSet.class, CommandGenerationUsed.class);
+    assertThat(published)
+        .extracting(Envelope::data)
+        .anySatisfy(
+            fact ->
+                assertThat(fact)
+                    .isInstanceOfSatisfying(
+                        DesiredSpecSet.class,
+                        set -> assertThat(set.spec().generation()).isEqualTo(7)))
+        .anySatisfy(
+            fact ->
+                assertThat(fact)
+                    .isInstanceOfSatisfying(
+                        CommandGenerationUsed.class,
+                        used -> assertThat(used.generation()).isEqualTo(5)));
+    // Marked applied as published, so no follower or rebuild writes the rows a second time.
+    Map<String, List<String>> after = factRows();
+    assertThat(after.get("applied_facts"))
+        .containsAll(before.get("applied_facts"))
+        .hasSize(before.get("applied_facts").size() + 3);
+    for (String table : List.of("audit_log", "desired_specs", "command_generations")) {
+      assertThat(after.get(table)).as(table).isEqualTo(before.get(table));
+    }
+  }
+
+  private static long putSpec(String node, String driver) {
+    return given()
+        .contentType("application/json")
+        .body(Map.of("driverVersion", driver))
+        .put("/api/v1/nodes/{name}/spec", node)
+        .then()
+        .statusCode(202)
+        .extract()
+        .jsonPath()
+        .getLong("generation");
+  }
+
+  private static Envelope<NodeEvent> inventory(String node, long seq) {
+    return Events.envelope(node, 1, seq, Events.inventory(Events.L4, 1, MigMode.DISABLED));
   }
 
   private static io.restassured.response.ValidatableResponse importMigFile() {
@@ -293,7 +458,9 @@ class ControlFactsIT {
       for (String table : FACT_TABLES) {
         List<String> tableRows = new ArrayList<>();
         try (ResultSet result =
-            statement.executeQuery("SELECT t::text FROM " + table + " t ORDER BY 1")) {
+            statement.executeQuery(
+                // audit_log without its id: PostgreSQL's numbering, not part of the entry
+                "SELECT (to_jsonb(t) - 'id')::text FROM " + table + " t ORDER BY 1")) {
           while (result.next()) {
             tableRows.add(result.getString(1));
           }

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.fleetwave.controlplane.fixtures.Events;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
@@ -406,8 +407,8 @@ class SpecApiIT {
 
   @Test
   void resetGpuPublishesASignedExpiringCommandWithAGrowingGeneration() {
-    long first = resetGpu(MIG, 1);
-    long second = resetGpu(MIG, 1);
+    long first = NodeActions.resetGpu(MIG, 1);
+    long second = NodeActions.resetGpu(MIG, 1);
     assertThat(second).isGreaterThan(first);
 
     CommandEnvelope command;
@@ -478,18 +479,6 @@ class SpecApiIT {
         .contentType("application/problem+json")
         .body("errors.field", hasItem(field))
         .body("errors.find { it.field == '" + field + "' }.message", containsString(message));
-  }
-
-  private static long resetGpu(String node, int gpu) {
-    return given()
-        .contentType(ContentType.JSON)
-        .body("{\"gpu\": " + gpu + "}")
-        .post("/api/v1/nodes/{name}/actions/reset-gpu", node)
-        .then()
-        .statusCode(202)
-        .extract()
-        .jsonPath()
-        .getLong("generation");
   }
 
   private static JsonPath spec(String node) {

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.NodeSpec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +31,13 @@ class ControlFactCodecTest {
             new JoinTokenCreated("a1b2c3", "0".repeat(64), "alice", AT, AT.plusSeconds(600)),
             new MigConfigsImported("version: v1\nmig-configs: {}\n", "api", AT),
             new NodeRevoked(AT, "alice"),
-            new NodeReadmitted(AT, "alice"))
+            new NodeReadmitted(AT, "alice"),
+            new AuditRecorded(AT, "alice", "PUT /api/v1/nodes/{name}/spec", "/x", 200, "accepted"),
+            new DesiredSpecSet(
+                new NodeSpec("gpu-17", 3, "580.95.05", List.of(), GatePolicy.OPEN), "alice", AT),
+            new DesiredSpecSet(
+                new NodeSpec("gpu-17", 4, "580.95.05", List.of(), GatePolicy.OPEN), null, AT),
+            new CommandGenerationUsed(7, AT))
         .peek(
             fact -> {
               switch (fact) {
@@ -37,6 +46,9 @@ class ControlFactCodecTest {
                 case NodeReadmitted readmitted -> {}
                 case JoinTokenCreated created -> {}
                 case MigConfigsImported imported -> {}
+                case AuditRecorded recorded -> {}
+                case DesiredSpecSet set -> {}
+                case CommandGenerationUsed used -> {}
               }
             });
   }

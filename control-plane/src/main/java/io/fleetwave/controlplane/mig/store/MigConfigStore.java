@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.controlplane.facts.ControlFactLog;
+import io.fleetwave.controlplane.facts.FactBackfill;
 import io.fleetwave.controlplane.mig.MigConfig;
 import io.fleetwave.controlplane.mig.MigConfigFile;
 import io.fleetwave.controlplane.mig.MigConfigImporter;
@@ -99,6 +100,23 @@ public class MigConfigStore {
                             imported)
                         .replaceWithVoid()
                     : Uni.createFrom().voidItem());
+  }
+
+  /** Up to {@code limit} configs stored before imports were facts (V34), each as its import. */
+  public static Uni<List<FactBackfill>> toBackfill(SqlClient conn, int limit) {
+    return FactBackfill.listed(
+        conn,
+        "mig_configs",
+        "t.yaml, t.source, t.imported_at",
+        "t.name",
+        "t.imported_at, t.name",
+        limit,
+        row -> MigConfigsImported.SUBJECT,
+        row ->
+            new MigConfigsImported(
+                row.getString("yaml"),
+                row.getString("source"),
+                row.getOffsetDateTime("imported_at").toInstant()));
   }
 
   private static Uni<Void> lock(SqlClient tx) {
