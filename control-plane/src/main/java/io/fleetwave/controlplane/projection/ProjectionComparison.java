@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;

@@ -6,6 +6,8 @@ import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
+import io.fleetwave.core.projection.DecodedRecord;
+import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.fleetwave.events.Topics;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.database.DatabaseFailures;
+import io.fleetwave.core.projection.BatchChanges;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;

@@ -4,7 +4,7 @@ import io.fleetwave.controlplane.api.Page;
 import io.fleetwave.controlplane.api.PageRequest;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.projection.ReconcileRows;
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -4,7 +4,7 @@ import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.codec.EventCodec;

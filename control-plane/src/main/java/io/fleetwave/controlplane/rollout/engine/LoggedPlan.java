@@ -2,7 +2,9 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.function.Function;

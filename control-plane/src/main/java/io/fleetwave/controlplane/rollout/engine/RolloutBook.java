@@ -1,8 +1,11 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.NodePlan;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.plan.NodePlan;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.RolloutCreated;

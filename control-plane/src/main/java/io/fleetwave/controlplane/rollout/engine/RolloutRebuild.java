@@ -1,6 +1,11 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
 import io.fleetwave.events.Envelope;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.events.codec.EventCodec;
 import org.junit.jupiter.api.Test;
 

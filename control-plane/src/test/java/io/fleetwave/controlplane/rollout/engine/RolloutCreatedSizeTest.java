@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.codec.RolloutChunks;

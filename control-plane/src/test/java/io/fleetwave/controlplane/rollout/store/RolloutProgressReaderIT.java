@@ -10,6 +10,7 @@ import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
+import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.testsupport.services.PostgresExtension;
@@ -461,7 +462,7 @@ class RolloutProgressReaderIT {
    * succeeded.
    */
   private static UUID planned(String prefix, int nodes, int done) throws Exception {
-    var plan = io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
+    var plan = io.fleetwave.core.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
     List<SeededNode> seeded = new ArrayList<>();
     int index = 0;
     int wave = 0;
@@ -479,8 +480,7 @@ class RolloutProgressReaderIT {
         pool,
         prefix,
         "running",
-        JSON.writeValueAsString(
-            io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.spec(prefix)),
+        JSON.writeValueAsString(io.fleetwave.core.rollout.plan.LargeFleetPlans.spec(prefix)),
         plan,
         JSON,
         seeded,

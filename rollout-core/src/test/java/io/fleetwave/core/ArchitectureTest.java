@@ -1,0 +1,67 @@
+package io.fleetwave.core;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.fleetwave.core.driver.DriverArtifact;
+import io.fleetwave.core.rollout.decide.RolloutState;
+import io.fleetwave.core.rollout.plan.FailureAction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pure core (docs/architecture.md "The pure core"): the rollout planner, the decider and its
+ * loop, the projection's fold, the MIG, driver and label-selector models. They decide from values
+ * and return values, so they run in property tests without a broker, a database or Quarkus. The
+ * module's POM depends on events/ alone; this keeps the code to java.* and events/ too (events/
+ * builds on Jackson, which would otherwise reach the core through it).
+ */
+class ArchitectureTest {
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.fleetwave.core");
+
+  /** Known exceptions, to go to the edge: Jackson annotations and the JSON plan document. */
+  private static final DescribedPredicate<JavaClass> KNOWN_EXCEPTIONS =
+      belongToAnyOf(FailureAction.class, DriverArtifact.class, RolloutState.class);
+
+  @Test
+  void theCoreImportsOnlyJavaEventsAndItself() {
+    classes()
+        .that(DescribedPredicate.not(KNOWN_EXCEPTIONS))
+        .should()
+        .onlyDependOnClassesThat(
+            elementsOf(
+                resideInAnyPackage("java..", "io.fleetwave.events..", "io.fleetwave.core..")
+                    .or(belongToAnyOf(JsonNode.class))
+                    .as("java.*, io.fleetwave.events or the core itself")))
+        .because(
+            "the planner, decider, fold and models decide from values"
+                + " (docs/architecture.md \"The pure core\");"
+                + " put framework code in an adapter that calls them")
+        .check(MAIN);
+  }
+
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("io.fleetwave.core.(**)").should().beFreeOfCycles().check(MAIN);
+  }
+
+  /** The predicate for a class, for an array of such classes, and for primitives. */
+  private static DescribedPredicate<JavaClass> elementsOf(DescribedPredicate<JavaClass> allowed) {
+    return DescribedPredicate.describe(
+        allowed.getDescription(),
+        c -> {
+          JavaClass element = c.isArray() ? c.getBaseComponentType() : c;
+          return element.isPrimitive() || allowed.test(element);
+        });
+  }
+}
