@@ -1,19 +1,14 @@
 package io.fleetwave.core;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import io.fleetwave.core.driver.DriverArtifact;
-import io.fleetwave.core.rollout.decide.RolloutState;
-import io.fleetwave.core.rollout.plan.FailureAction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,19 +24,13 @@ class ArchitectureTest {
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("io.fleetwave.core");
 
-  /** Known exceptions, to go to the edge: Jackson annotations and the JSON plan document. */
-  private static final DescribedPredicate<JavaClass> KNOWN_EXCEPTIONS =
-      belongToAnyOf(FailureAction.class, DriverArtifact.class, RolloutState.class);
-
   @Test
   void theCoreImportsOnlyJavaEventsAndItself() {
     classes()
-        .that(DescribedPredicate.not(KNOWN_EXCEPTIONS))
         .should()
         .onlyDependOnClassesThat(
             elementsOf(
                 resideInAnyPackage("java..", "io.fleetwave.events..", "io.fleetwave.core..")
-                    .or(belongToAnyOf(JsonNode.class))
                     .as("java.*, io.fleetwave.events or the core itself")))
         .because(
             "the planner, decider, fold and models decide from values"

@@ -1,24 +1,13 @@
 package io.fleetwave.core.driver;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonSubTypes;
-import com.fasterxml.jackson.annotation.JsonTypeInfo;
-
 /**
  * How a node gets a driver version: what the rollout hands to the node (or to an OS upgrade). In
  * JSON (plans) each artifact carries its {@code kind} and a one-line {@code description}.
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
-@JsonSubTypes({
-  @JsonSubTypes.Type(value = DriverArtifact.ContainerImage.class, name = "container-image"),
-  @JsonSubTypes.Type(value = DriverArtifact.HostPackage.class, name = "host-package"),
-  @JsonSubTypes.Type(value = DriverArtifact.OsImage.class, name = "os-image")
-})
 public sealed interface DriverArtifact {
   String driverVersion();
 
   /** A one-line description for plans. */
-  @JsonProperty("description")
   String describe();
 
   /**

@@ -79,8 +79,8 @@ final class RolloutBook {
    */
   private RolloutPlan plan(RolloutRun run) {
     try {
-      return run.plan() != null
-          ? LoggedPlan.read(json, run.plan())
+      return LoggedPlan.of(run) != null
+          ? LoggedPlan.read(json, LoggedPlan.of(run))
           : json.readValue(store.creation(run.id()).planJson(), RolloutPlan.class);
     } catch (IOException e) {
       throw new IllegalStateException("the plan of rollout " + run.id() + " does not read", e);
@@ -129,7 +129,7 @@ final class RolloutBook {
     RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
     List<List<String>> waves =
         plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
-    return RolloutDecider.created(
+    return new RolloutCreated(
         name,
         waves,
         json.readTree(creation.specJson()),

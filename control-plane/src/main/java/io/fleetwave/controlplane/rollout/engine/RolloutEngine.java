@@ -234,7 +234,7 @@ public final class RolloutEngine implements AutoCloseable {
     RolloutAppender.logIgnored(id, fold);
     RolloutRun run = fold.run();
     if (run != null) {
-      check.rulesOf(run.plan()).ifPresent(read -> book.ruledBy(id, read));
+      check.rulesOf(LoggedPlan.of(run)).ifPresent(read -> book.ruledBy(id, read));
     }
     List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
     if (fold.verdict() != null) {

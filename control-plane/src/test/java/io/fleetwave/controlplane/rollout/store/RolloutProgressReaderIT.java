@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.api.CoreJson;
 import io.fleetwave.controlplane.api.Page;
 import io.fleetwave.controlplane.api.PageRequest;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
@@ -12,7 +13,6 @@ import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(PostgresExtension.class)
 class RolloutProgressReaderIT {
   private static final Duration BOUND = Duration.ofSeconds(60);
-  private static final ObjectMapper JSON = EventCodec.mapper();
+  private static final ObjectMapper JSON = CoreJson.mapper();
   private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
   private static final String SPEC =
       """

@@ -1,6 +1,5 @@
 package io.fleetwave.core.rollout.decide;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.core.rollout.plan.FailureAction;
 import io.fleetwave.core.rollout.plan.NodePlan;
@@ -18,7 +17,6 @@ import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.rollout.RollbackStarted;
 import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutCompleted;
-import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutFailed;
 import io.fleetwave.events.rollout.RolloutPaused;
@@ -75,15 +73,6 @@ public final class RolloutDecider {
   public RolloutDecider(RolloutRules rules, Duration drainBound) {
     this.rules = rules;
     this.drainBound = drainBound;
-  }
-
-  /**
-   * The first event of a rollout the engine takes up: its waves, its request and plan (what the
-   * engine runs it by, so the log alone rebuilds it) and who asked for it.
-   */
-  public static RolloutCreated created(
-      String name, List<List<String>> waves, JsonNode spec, JsonNode plan, String actor) {
-    return new RolloutCreated(name, waves, spec, plan, actor);
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.fleetwave.core.rollout.decide;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.DriverInstallRequested;
@@ -87,10 +86,11 @@ public final class RolloutFold {
   private RolloutFold() {}
 
   /**
-   * @param planProblem why a logged plan does not read as the plan the engine runs by, or empty
+   * @param planProblem why the plan a creation carries does not read as the plan the engine runs
+   *     by, or empty; asked only of a creation that carries one (v2)
    */
   public static Folded fold(
-      UUID id, List<LoggedRecord> records, Function<JsonNode, Optional<String>> planProblem) {
+      UUID id, List<LoggedRecord> records, Function<RolloutCreated, Optional<String>> planProblem) {
     List<Ignored> ignored = new ArrayList<>();
     List<LoggedRecord> kept = byTerm(records, ignored);
     Folded folded = new Folding(id, planProblem).fold(kept);
@@ -161,7 +161,7 @@ public final class RolloutFold {
 
   private static final class Folding {
     private final UUID id;
-    private final Function<JsonNode, Optional<String>> planProblem;
+    private final Function<RolloutCreated, Optional<String>> planProblem;
     private final List<Envelope<RolloutEvent>> folded = new ArrayList<>();
     private final List<RolloutPlanChunk> chunks = new ArrayList<>();
     private RolloutRun run;
@@ -170,7 +170,7 @@ public final class RolloutFold {
     private RolloutFailed verdict;
     private long maxSeq;
 
-    Folding(UUID id, Function<JsonNode, Optional<String>> planProblem) {
+    Folding(UUID id, Function<RolloutCreated, Optional<String>> planProblem) {
       this.id = id;
       this.planProblem = planProblem;
     }
@@ -309,7 +309,7 @@ public final class RolloutFold {
     private Optional<String> create(
         RolloutCreated created, long seq, long term, Envelope<RolloutEvent> record) {
       if (created.plan() != null) {
-        Optional<String> unreadable = planProblem.apply(created.plan());
+        Optional<String> unreadable = planProblem.apply(created);
         if (unreadable.isPresent()) {
           return Optional.of("its plan does not read: " + unreadable.get());
         }

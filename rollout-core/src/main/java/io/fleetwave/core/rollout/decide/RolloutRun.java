@@ -1,6 +1,5 @@
 package io.fleetwave.core.rollout.decide;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
@@ -53,7 +52,6 @@ public final class RolloutRun {
   private final UUID id;
   private final String name;
   private final List<List<String>> waves;
-  private final JsonNode plan;
   private final RolloutCreated created;
   private final long createdSeq;
   private final Map<String, NodeRun> nodes = new LinkedHashMap<>();
@@ -75,7 +73,6 @@ public final class RolloutRun {
     this.created = created;
     this.createdSeq = createdSeq;
     this.waves = created == null ? List.of() : created.waves();
-    this.plan = created == null ? null : created.plan();
     int order = 0;
     for (int w = 0; w < waves.size(); w++) {
       for (String node : waves.get(w)) {
@@ -240,11 +237,6 @@ public final class RolloutRun {
   /** The seq of the creation's last record (its RolloutCreated or last chunk). */
   public long createdSeq() {
     return createdSeq;
-  }
-
-  /** The plan logged with the rollout (RolloutPlan as JSON); null for a rollout logged as v1. */
-  public JsonNode plan() {
-    return plan;
   }
 
   public long seq() {

@@ -1,8 +1,5 @@
 package io.fleetwave.core.rollout.decide;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-
 /**
  * The state of a stored rollout: {@code created} until the engine takes it up, then as folded from
  * its events on fleet.rollout-events.
@@ -33,7 +30,6 @@ public enum RolloutState {
     this.active = active;
   }
 
-  @JsonValue
   public String wireName() {
     return wireName;
   }
@@ -43,7 +39,6 @@ public enum RolloutState {
     return active;
   }
 
-  @JsonCreator
   public static RolloutState fromWireName(String name) {
     for (RolloutState state : values()) {
       if (state.wireName.equals(name)) {

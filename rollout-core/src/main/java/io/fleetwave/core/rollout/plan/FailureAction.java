@@ -1,8 +1,5 @@
 package io.fleetwave.core.rollout.plan;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-
 /** What a rollout does when a failure threshold is crossed. */
 public enum FailureAction {
   PAUSE("pause"),
@@ -14,12 +11,10 @@ public enum FailureAction {
     this.wireName = wireName;
   }
 
-  @JsonValue
   public String wireName() {
     return wireName;
   }
 
-  @JsonCreator
   public static FailureAction fromWireName(String name) {
     for (FailureAction action : values()) {
       if (action.wireName.equals(name)) {
