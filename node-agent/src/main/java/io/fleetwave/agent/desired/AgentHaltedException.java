@@ -1,4 +1,4 @@
-package io.fleetwave.agent;
+package io.fleetwave.agent.desired;
 
 import java.io.Serial;
 

@@ -1,7 +1,9 @@
-package io.fleetwave.agent.host;
+package io.fleetwave.agent.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.agent.host.HostFacts;
+import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import java.nio.file.Path;

@@ -1,5 +1,10 @@
-package io.fleetwave.agent.host;
+package io.fleetwave.agent.probe;
 
+import io.fleetwave.agent.host.DriverLocator;
+import io.fleetwave.agent.host.HostFacts;
+import io.fleetwave.agent.host.HostPaths;
+import io.fleetwave.agent.host.MountInfo;
+import io.fleetwave.agent.host.OsRelease;
 import io.fleetwave.agent.hostclients.SystemBus;
 import io.fleetwave.agent.hostclients.SystemBusUnavailableException;
 import io.fleetwave.agent.sriov.PciSysfs;

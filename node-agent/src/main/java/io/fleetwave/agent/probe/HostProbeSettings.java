@@ -1,4 +1,4 @@
-package io.fleetwave.agent.host;
+package io.fleetwave.agent.probe;
 
 import java.nio.file.Path;
 import java.time.Duration;

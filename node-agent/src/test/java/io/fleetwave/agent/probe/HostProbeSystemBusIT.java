@@ -1,7 +1,9 @@
-package io.fleetwave.agent.host;
+package io.fleetwave.agent.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.agent.host.HostFacts;
+import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.hostclients.PrivateBus;
 import io.fleetwave.agent.hostclients.SilentSocket;
 import io.fleetwave.events.node.DriverProvider;
