@@ -1,12 +1,8 @@
 package io.fleetwave.controlplane;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -31,34 +27,12 @@ class ArchitectureTest {
           .importPackages("io.fleetwave.controlplane");
 
   /**
-   * No cycles between packages, but for two known ones, to be removed where they are being
-   * restructured: domain packages (spec, rollout, audit) and the read model use the REST layer's
-   * Problem, ProblemException, Page and PageRequest; the projection rebuild also rebuilds the
-   * rollout tables through the engine's RolloutLog and RolloutRebuild (it orchestrates both
-   * projections: to move into a package of its own); and kubernetes.GateLabels reads the
-   * projection's values while the projection's consumer calls GateLabels (the fold's values are to
-   * get a package of their own).
+   * No cycles between packages, with no exception: every package of the control plane is a slice,
+   * the pure core's (rollout-core, a module below it) apart.
    */
   @Test
   void packagesHaveNoCycles() {
-    slices()
-        .matching("io.fleetwave.controlplane.(**)")
-        .should()
-        .beFreeOfCycles()
-        .ignoreDependency(
-            resideOutsideOfPackage("io.fleetwave.controlplane.api"),
-            named(
-                "io.fleetwave.controlplane.api.Problem",
-                "io.fleetwave.controlplane.api.ProblemException",
-                "io.fleetwave.controlplane.api.Page",
-                "io.fleetwave.controlplane.api.PageRequest"))
-        .ignoreDependency(
-            named("io.fleetwave.controlplane.projection.ProjectionRebuild"),
-            resideInAPackage("io.fleetwave.controlplane.rollout.engine"))
-        .ignoreDependency(
-            named("io.fleetwave.controlplane.kubernetes.GateLabels"),
-            resideInAPackage("io.fleetwave.controlplane.projection"))
-        .check(MAIN);
+    slices().matching("io.fleetwave.(**)").should().beFreeOfCycles().check(MAIN);
   }
 
   /**
@@ -106,20 +80,5 @@ class ArchitectureTest {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + source, e);
     }
-  }
-
-  /** These classes and their nested classes, by name (a class that moves stops matching). */
-  private static DescribedPredicate<JavaClass> named(String... names) {
-    return DescribedPredicate.describe(
-        String.join(", ", names),
-        c -> {
-          String name = c.isArray() ? c.getBaseComponentType().getName() : c.getName();
-          for (String n : names) {
-            if (name.equals(n) || name.startsWith(n + "$")) {
-              return true;
-            }
-          }
-          return false;
-        });
   }
 }

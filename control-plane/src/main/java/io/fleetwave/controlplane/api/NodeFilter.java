@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.core.selector.LabelSelector;
 import io.fleetwave.core.selector.LabelSelectorException;
 import io.fleetwave.core.selector.Requirement;

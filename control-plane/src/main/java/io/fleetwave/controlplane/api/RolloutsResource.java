@@ -1,6 +1,10 @@
 package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.config.RolloutConfig;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.problem.Problem;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;

@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.audit;
 
 import io.fleetwave.controlplane.api.DatabaseUnavailableMapper;
-import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.security.CurrentActor;
 import io.fleetwave.controlplane.security.Roles;
 import io.quarkus.vertx.VertxContextSupport;

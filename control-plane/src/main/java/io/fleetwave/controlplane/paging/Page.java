@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.paging;
 
 import java.util.List;
 

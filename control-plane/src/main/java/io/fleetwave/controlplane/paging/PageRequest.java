@@ -1,4 +1,6 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.paging;
+
+import io.fleetwave.controlplane.problem.ProblemException;
 
 /** Validated paging parameters: {@code page} is 0-based, {@code size} 1..{@value #MAX_SIZE}. */
 public record PageRequest(int page, int size) {

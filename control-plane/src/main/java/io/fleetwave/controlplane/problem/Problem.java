@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.problem;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.net.URI;

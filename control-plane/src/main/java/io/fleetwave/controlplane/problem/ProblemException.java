@@ -1,5 +1,6 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.problem;
 
+import io.fleetwave.controlplane.api.ProblemMapper;
 import java.io.Serial;
 import java.net.URI;
 import java.util.Collections;

@@ -1,9 +1,18 @@
-package io.fleetwave.controlplane.projection;
+package io.fleetwave.controlplane.rebuild;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
+import io.fleetwave.controlplane.projection.ControlFactRebuild;
+import io.fleetwave.controlplane.projection.ControlFacts;
+import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
+import io.fleetwave.controlplane.projection.NodeSnapshots;
+import io.fleetwave.controlplane.projection.ProjectionComparison;
+import io.fleetwave.controlplane.projection.ProjectionTables;
+import io.fleetwave.controlplane.projection.ProjectionWriter;
+import io.fleetwave.controlplane.projection.RebuildTimeoutException;
+import io.fleetwave.controlplane.projection.RefusalIsolation;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
 import io.fleetwave.core.projection.DecodedRecord;

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.projection;
+package io.fleetwave.controlplane.rebuild;
 
 import java.time.Instant;
 import java.util.List;

@@ -48,6 +48,10 @@ final class LoggedPlan {
     @Override
     public Optional<String> apply(RolloutCreated created) {
       JsonNode plan = created.plan();
+      if (plan == null) {
+        // Logged as v1: the plan is the stored row's, read when the engine needs it.
+        return Optional.empty();
+      }
       try {
         rules = RolloutRules.of(read(json, plan));
         checked = plan;

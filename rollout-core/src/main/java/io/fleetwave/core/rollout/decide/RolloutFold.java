@@ -87,7 +87,8 @@ public final class RolloutFold {
 
   /**
    * @param planProblem why the plan a creation carries does not read as the plan the engine runs
-   *     by, or empty; asked only of a creation that carries one (v2)
+   *     by, or empty (for a creation logged as v1, without a plan, too): the core passes the
+   *     creation through without reading its JSON
    */
   public static Folded fold(
       UUID id, List<LoggedRecord> records, Function<RolloutCreated, Optional<String>> planProblem) {
@@ -308,11 +309,9 @@ public final class RolloutFold {
 
     private Optional<String> create(
         RolloutCreated created, long seq, long term, Envelope<RolloutEvent> record) {
-      if (created.plan() != null) {
-        Optional<String> unreadable = planProblem.apply(created);
-        if (unreadable.isPresent()) {
-          return Optional.of("its plan does not read: " + unreadable.get());
-        }
+      Optional<String> unreadable = planProblem.apply(created);
+      if (unreadable.isPresent()) {
+        return Optional.of("its plan does not read: " + unreadable.get());
       }
       run = RolloutRun.created(id, created, seq, term);
       if (record != null) {
