@@ -1,8 +1,8 @@
 package io.fleetwave.bench;
 
-import io.fleetwave.controlplane.projection.BatchChanges;
-import io.fleetwave.controlplane.projection.NodePosition;
-import io.fleetwave.controlplane.projection.ProjectionFold;
+import io.fleetwave.core.projection.BatchChanges;
+import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.core.projection.ProjectionFold;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.HostKind;

@@ -1,16 +1,16 @@
 package io.fleetwave.bench;
 
-import io.fleetwave.controlplane.rollout.engine.DeciderInput;
-import io.fleetwave.controlplane.rollout.engine.Decision;
-import io.fleetwave.controlplane.rollout.engine.NodeRun;
-import io.fleetwave.controlplane.rollout.engine.Observation;
-import io.fleetwave.controlplane.rollout.engine.RolloutDecider;
-import io.fleetwave.controlplane.rollout.engine.RolloutRules;
-import io.fleetwave.controlplane.rollout.engine.RolloutRun;
-import io.fleetwave.controlplane.rollout.engine.RunStatus;
-import io.fleetwave.controlplane.rollout.plan.FailureAction;
-import io.fleetwave.controlplane.rollout.plan.NodePlan;
-import io.fleetwave.controlplane.rollout.plan.Quantity;
+import io.fleetwave.core.rollout.decide.DeciderInput;
+import io.fleetwave.core.rollout.decide.Decision;
+import io.fleetwave.core.rollout.decide.NodeRun;
+import io.fleetwave.core.rollout.decide.Observation;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.decide.RunStatus;
+import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.NodePlan;
+import io.fleetwave.core.rollout.plan.Quantity;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.RolloutCreated;

@@ -1,8 +1,8 @@
 package io.fleetwave.demo;
 
 import io.fleetwave.agent.gpu.GpuOperationException;
-import io.fleetwave.controlplane.api.Problem;
-import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.problem.Problem;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.simulator.SimulatedNode;
 import io.smallrye.common.annotation.Blocking;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.controlplane.driver.DriverArtifact;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeException;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.controlplane.rollout.driver.DriverRequests;
+import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.simulator.SimulatedFleet;

@@ -2,8 +2,8 @@ package io.fleetwave.agent;
 
 import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.host.HostFacts;
-import io.fleetwave.agent.host.HostProbe;
-import io.fleetwave.agent.host.HostProbeSettings;
+import io.fleetwave.agent.probe.HostProbe;
+import io.fleetwave.agent.probe.HostProbeSettings;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.publish.LastEpochOnTopic;
 import io.fleetwave.events.Envelope;

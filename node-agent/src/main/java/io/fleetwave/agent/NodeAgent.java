@@ -1,5 +1,7 @@
 package io.fleetwave.agent;
 
+import io.fleetwave.agent.desired.AgentHaltedException;
+import io.fleetwave.agent.desired.AgentPort;
 import io.fleetwave.agent.gpu.GpuBackend;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.publish.MemoryOutbox;
@@ -40,7 +42,7 @@ import java.util.function.Supplier;
  * thousands of simulated nodes. Inventory reads go to a separate executor where the backend may
  * block (NVML): the heartbeat never waits for the GPUs.
  */
-public final class NodeAgent {
+public final class NodeAgent implements AgentPort {
   private static final System.Logger LOG = System.getLogger(NodeAgent.class.getName());
 
   private volatile NodeRegistered facts;
@@ -158,14 +160,17 @@ public final class NodeAgent {
             facts.hostname(), settings.source(), epoch, delivery, settings.clock(), this::restated);
   }
 
+  @Override
   public String nodeName() {
     return facts.hostname();
   }
 
+  @Override
   public long epoch() {
     return events.epoch();
   }
 
+  @Override
   public boolean running() {
     return running.get();
   }
@@ -236,6 +241,7 @@ public final class NodeAgent {
    *
    * @throws AgentHaltedException when the run has stopped: a dead agent says nothing more
    */
+  @Override
   public void publish(NodeEvent event) {
     if (!running.get()) {
       throw new AgentHaltedException(nodeName(), epoch());
@@ -244,11 +250,13 @@ public final class NodeAgent {
   }
 
   /** Publishes the inventory now if it changed since the last report (after a GPU step). */
+  @Override
   public void reportInventory() {
     publishInventory(false);
   }
 
   /** Publishes the node's facts and its inventory again (the Reprobe command). */
+  @Override
   public void reprobe() {
     if (!running.get()) {
       throw new AgentHaltedException(nodeName(), epoch());

@@ -1,8 +1,9 @@
 package io.fleetwave.controlplane.api;
 
-import io.fleetwave.controlplane.projection.ProjectionRebuild;
-import io.fleetwave.controlplane.projection.RebuildReport;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.projection.RebuildTimeoutException;
+import io.fleetwave.controlplane.rebuild.ProjectionRebuild;
+import io.fleetwave.controlplane.rebuild.RebuildReport;
 import io.fleetwave.controlplane.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.database.DatabaseFailures;
+import io.fleetwave.controlplane.problem.Problem;
 import io.vertx.core.VertxException;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;

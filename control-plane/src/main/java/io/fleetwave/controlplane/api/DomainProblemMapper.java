@@ -5,6 +5,8 @@ import io.fleetwave.controlplane.identity.EnrolmentRefusedException;
 import io.fleetwave.controlplane.identity.EnrolmentThrottledException;
 import io.fleetwave.controlplane.identity.InvalidEnrolmentException;
 import io.fleetwave.controlplane.identity.NodeNotRevokedException;
+import io.fleetwave.controlplane.problem.Problem;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.SigningKeyMissingException;
 import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.InvalidSpecException;

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.problem.ProblemException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;

@@ -1,11 +1,12 @@
 package io.fleetwave.controlplane.api;
 
-import io.fleetwave.controlplane.mig.MigConfigException;
 import io.fleetwave.controlplane.mig.store.MigConfigImport;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
 import io.fleetwave.controlplane.mig.store.MigEntryView;
 import io.fleetwave.controlplane.mig.store.StoredMigConfig;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.Roles;
+import io.fleetwave.core.mig.MigConfigException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;

@@ -1,8 +1,9 @@
 package io.fleetwave.controlplane.api;
 
-import io.fleetwave.controlplane.selector.LabelSelector;
-import io.fleetwave.controlplane.selector.LabelSelectorException;
-import io.fleetwave.controlplane.selector.Requirement;
+import io.fleetwave.controlplane.problem.ProblemException;
+import io.fleetwave.core.selector.LabelSelector;
+import io.fleetwave.core.selector.LabelSelectorException;
+import io.fleetwave.core.selector.Requirement;
 import io.fleetwave.events.node.HostKind;
 import java.util.ArrayList;
 import java.util.List;

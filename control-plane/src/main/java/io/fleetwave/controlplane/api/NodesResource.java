@@ -1,5 +1,9 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.problem.Problem;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.readmodel.HistoryQueries;
 import io.fleetwave.controlplane.readmodel.NodeEventView;
 import io.fleetwave.controlplane.readmodel.NodeListView;

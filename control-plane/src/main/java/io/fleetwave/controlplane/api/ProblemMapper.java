@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.problem.Problem;
+import io.fleetwave.controlplane.problem.ProblemException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;

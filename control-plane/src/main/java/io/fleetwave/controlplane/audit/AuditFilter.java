@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.audit;
 
 import io.fleetwave.controlplane.api.DatabaseUnavailableMapper;
 import io.fleetwave.controlplane.api.DomainProblemMapper;
-import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.fleetwave.controlplane.facts.FactNotRecordedException;
 import io.fleetwave.controlplane.security.CurrentActor;

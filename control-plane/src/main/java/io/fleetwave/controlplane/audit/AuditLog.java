@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.audit;
 
-import io.fleetwave.controlplane.api.Page;
-import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.panache.common.Sort;

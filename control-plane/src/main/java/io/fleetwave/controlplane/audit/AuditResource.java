@@ -1,8 +1,8 @@
 package io.fleetwave.controlplane.audit;
 
-import io.fleetwave.controlplane.api.Page;
-import io.fleetwave.controlplane.api.PageRequest;
-import io.fleetwave.controlplane.api.ProblemException;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;

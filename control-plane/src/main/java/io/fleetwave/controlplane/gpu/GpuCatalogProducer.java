@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.gpu;
 
-import io.fleetwave.controlplane.driver.DriverArtifactPolicy;
-import io.fleetwave.controlplane.driver.DriverArtifactResolver;
+import io.fleetwave.core.driver.DriverArtifactPolicy;
+import io.fleetwave.core.driver.DriverArtifactResolver;
 import io.fleetwave.events.gpu.GpuCatalog;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

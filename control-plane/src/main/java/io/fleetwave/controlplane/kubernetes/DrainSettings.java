@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.kubernetes;
 
-import io.fleetwave.controlplane.selector.LabelSelector;
+import io.fleetwave.core.selector.LabelSelector;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -22,12 +22,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * (restoring those a lost database lacks; the others are skipped by id) and folded into the scratch
  * schema, whose tables are then compared with the live ones row by row.
  */
-final class ControlFactRebuild {
+public final class ControlFactRebuild {
   private final Pool pool;
   private final ControlFacts apply;
   private final String scratch;
 
-  ControlFactRebuild(Pool pool, ControlFacts apply, String scratch) {
+  public ControlFactRebuild(Pool pool, ControlFacts apply, String scratch) {
     this.pool = pool;
     this.apply = apply;
     this.scratch = scratch;
@@ -38,7 +38,7 @@ final class ControlFactRebuild {
    *
    * @return how many facts were read
    */
-  long replay(Map<String, Object> kafkaConfig, Duration timeout) {
+  public long replay(Map<String, Object> kafkaConfig, Duration timeout) {
     List<Envelope<ControlFact>> facts = new ArrayList<>();
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
@@ -64,7 +64,7 @@ final class ControlFactRebuild {
     return facts.size();
   }
 
-  List<String> differences(Duration timeout) {
+  public List<String> differences(Duration timeout) {
     List<String> differences = new ArrayList<>();
     for (Map.Entry<String, String> table : ControlFacts.TABLES.entrySet()) {
       String rows = "SELECT " + table.getValue() + " FROM ";
@@ -79,7 +79,7 @@ final class ControlFactRebuild {
     return differences;
   }
 
-  Map<String, Long> rowCounts(Duration timeout) {
+  public Map<String, Long> rowCounts(Duration timeout) {
     Map<String, Long> counts = new LinkedHashMap<>();
     for (String table : ControlFacts.TABLES.keySet()) {
       counts.put(

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.core.projection.Rejection;
 import io.fleetwave.events.Topics;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

@@ -4,6 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.identity.NodeKeyStore;
+import io.fleetwave.core.projection.DecodedRecord;
+import io.fleetwave.core.projection.RecordDecoder;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.events.security.NodeEventVerifier;

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.config.ProjectionConfig;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.rebuild.ProjectionRebuild;
 import io.fleetwave.events.Topics;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.common.annotation.Identifier;
@@ -52,7 +53,7 @@ public class NodeSnapshots {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   /** The projection's tables a snapshot holds: every one but the history. */
-  static final List<String> TABLES =
+  public static final List<String> TABLES =
       ProjectionTables.TABLES.stream().filter(t -> !t.equals("node_events")).toList();
 
   private static final String CHANGED =

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
@@ -11,8 +12,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /** Row-by-row comparison of two projections, table by table, with EXCEPT ALL both ways. */
-final class ProjectionComparison {
-  static final int MAX_DIFFERENCES = 100;
+public final class ProjectionComparison {
+  public static final int MAX_DIFFERENCES = 100;
   private static final String HISTORY = "node_events";
   private static final String NODES = "nodes";
 
@@ -24,7 +25,7 @@ final class ProjectionComparison {
    * of the node's snapshot the rebuild started from (those before it are in the live history only;
    * the snapshot holds their effect), read from {@code snapshotPositions} (node, epoch, seq).
    */
-  record HistoryWindow(Instant from, String snapshotPositions) {
+  public record HistoryWindow(Instant from, String snapshotPositions) {
     String predicate(String alias) {
       return alias
           + ".event_time >= '"
@@ -41,7 +42,7 @@ final class ProjectionComparison {
     }
   }
 
-  static List<String> differences(
+  public static List<String> differences(
       Pool pool,
       ProjectionTables live,
       ProjectionTables rebuilt,
@@ -66,7 +67,7 @@ final class ProjectionComparison {
    * The rows only one of two queries over a table returns (EXCEPT ALL both ways, at most {@link
    * #MAX_DIFFERENCES}), as "table: side row".
    */
-  static List<String> differences(
+  public static List<String> differences(
       Pool pool, String table, String liveRows, String rebuiltRows, Duration timeout) {
     String sql =
         "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
@@ -110,7 +111,7 @@ final class ProjectionComparison {
         : "SELECT * FROM " + tables.table(table);
   }
 
-  static Map<String, Long> rowCounts(Pool pool, ProjectionTables tables, Duration timeout) {
+  public static Map<String, Long> rowCounts(Pool pool, ProjectionTables tables, Duration timeout) {
     Map<String, Long> counts = new LinkedHashMap<>();
     for (String table : ProjectionTables.TABLES) {
       Long count =
@@ -124,7 +125,7 @@ final class ProjectionComparison {
     return counts;
   }
 
-  static Uni<Void> recreate(Pool pool, ProjectionTables scratch) {
+  public static Uni<Void> recreate(Pool pool, ProjectionTables scratch) {
     StringBuilder sql = new StringBuilder();
     sql.append("DROP SCHEMA IF EXISTS ").append(scratch.schema()).append(" CASCADE;");
     sql.append("CREATE SCHEMA ").append(scratch.schema()).append(';');

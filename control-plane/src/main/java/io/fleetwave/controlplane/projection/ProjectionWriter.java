@@ -2,6 +2,12 @@ package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.core.projection.BatchChanges;
+import io.fleetwave.core.projection.DecodedRecord;
+import io.fleetwave.core.projection.NodeChange;
+import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.core.projection.ProjectionFold;
+import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.node.PlannedStep;
 import io.fleetwave.events.node.StepKind;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.database.DatabaseFailures;
+import io.fleetwave.core.projection.BatchChanges;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
@@ -23,7 +24,7 @@ import java.util.stream.Collectors;
  *
  * @param <T> an item of the batch, from which {@code attempt} takes the event
  */
-final class RefusalIsolation<T> {
+public final class RefusalIsolation<T> {
   private final Function<List<T>, Uni<BatchChanges>> attempt;
   private final BiFunction<T, PgException, Uni<Void>> refuse;
 
@@ -31,13 +32,13 @@ final class RefusalIsolation<T> {
    * @param attempt applies a piece of the batch in one transaction
    * @param refuse what to do with an event the database refused (it is not applied)
    */
-  RefusalIsolation(
+  public RefusalIsolation(
       Function<List<T>, Uni<BatchChanges>> attempt, BiFunction<T, PgException, Uni<Void>> refuse) {
     this.attempt = attempt;
     this.refuse = refuse;
   }
 
-  Uni<BatchChanges> apply(List<T> items) {
+  public Uni<BatchChanges> apply(List<T> items) {
     if (items.isEmpty()) {
       return Uni.createFrom().item(BatchChanges.NONE);
     }

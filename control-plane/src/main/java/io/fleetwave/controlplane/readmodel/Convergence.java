@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
 import java.util.Locale;
 
 /**

@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileRows;
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;

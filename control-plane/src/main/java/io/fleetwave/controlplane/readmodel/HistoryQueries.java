@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
-import io.fleetwave.controlplane.api.Page;
-import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
-import io.fleetwave.controlplane.projection.NodePosition;
+import io.fleetwave.core.projection.NodePosition;
 
 /**
  * Where a node's spec stands in the projection, as the rollout engine polls it: the node's position

@@ -1,10 +1,10 @@
 package io.fleetwave.controlplane.readmodel;
 
-import io.fleetwave.controlplane.api.Page;
-import io.fleetwave.controlplane.api.PageRequest;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.projection.ReconcileRows;
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;

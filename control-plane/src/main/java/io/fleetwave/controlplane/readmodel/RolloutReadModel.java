@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
-import io.fleetwave.controlplane.driver.NodeDriverFacts;
-import io.fleetwave.controlplane.projection.NodePosition;
+import io.fleetwave.core.driver.NodeDriverFacts;
+import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.smallrye.mutiny.Uni;

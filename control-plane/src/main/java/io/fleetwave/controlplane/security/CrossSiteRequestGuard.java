@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.security;
 
-import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.problem.Problem;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;

@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.security;
 
-import io.fleetwave.controlplane.api.Problem;
+import io.fleetwave.controlplane.problem.Problem;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;

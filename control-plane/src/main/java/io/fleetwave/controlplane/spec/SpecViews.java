@@ -1,8 +1,8 @@
 package io.fleetwave.controlplane.spec;
 
-import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.Convergence;
 import io.fleetwave.controlplane.readmodel.NodeView;
+import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.spec.NodeSpec;
 import java.util.List;
 

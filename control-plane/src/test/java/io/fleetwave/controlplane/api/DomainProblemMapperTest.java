@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.security.SigningKeyMissingException;
 import io.fleetwave.controlplane.spec.BrokerUnavailableException;
 import io.fleetwave.controlplane.spec.FieldError;

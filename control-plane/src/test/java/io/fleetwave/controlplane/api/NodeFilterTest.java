@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import java.util.List;
 import java.util.Map;

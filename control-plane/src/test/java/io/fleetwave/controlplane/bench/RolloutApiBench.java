@@ -1,13 +1,13 @@
 package io.fleetwave.controlplane.bench;
 
+import io.fleetwave.controlplane.api.CoreJson;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.codec.EventCodec;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
@@ -117,7 +117,7 @@ public final class RolloutApiBench {
    * fleet API bench's rollout.
    */
   static UUID seed(Pool pool, String prefix, int nodes) throws Exception {
-    String spec = EventCodec.mapper().writeValueAsString(LargeFleetPlans.spec(prefix));
+    String spec = CoreJson.mapper().writeValueAsString(LargeFleetPlans.spec(prefix));
     var plan = LargeFleetPlans.plan(prefix, nodes, 1);
     Instant t0 = Instant.now().minus(Duration.ofHours(1));
     List<SeededNode> seeded = new ArrayList<>();
@@ -162,7 +162,7 @@ public final class RolloutApiBench {
       }
     }
     return ProjectedRollouts.insert(
-        pool, prefix, "running", spec, plan, EventCodec.mapper(), seeded, true, events);
+        pool, prefix, "running", spec, plan, CoreJson.mapper(), seeded, true, events);
   }
 
   private static LoggedEvent nodeEvent(String type, Instant time, String node) {

@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
-import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
@@ -19,6 +18,7 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.NodeEventSigner;
+import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
-import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaAccess;
@@ -15,6 +14,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.NodeEventSigner;
+import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fleetwave.controlplane.rollout.drain.Disruption;
-import io.fleetwave.controlplane.selector.LabelSelector;
+import io.fleetwave.core.rollout.disruption.Disruption;
+import io.fleetwave.core.selector.LabelSelector;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

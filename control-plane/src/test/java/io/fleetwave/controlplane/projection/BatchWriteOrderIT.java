@@ -3,11 +3,11 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.controlplane.fixtures.NodePartitions;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

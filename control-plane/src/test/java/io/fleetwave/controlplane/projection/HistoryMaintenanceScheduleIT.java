@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.LocalDate;

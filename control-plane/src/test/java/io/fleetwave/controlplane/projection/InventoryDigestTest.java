@@ -2,12 +2,12 @@ package io.fleetwave.controlplane.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
 import java.util.HashSet;
 import java.util.List;

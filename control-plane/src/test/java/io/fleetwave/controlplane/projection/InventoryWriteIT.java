@@ -2,7 +2,6 @@ package io.fleetwave.controlplane.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
@@ -12,6 +11,7 @@ import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;

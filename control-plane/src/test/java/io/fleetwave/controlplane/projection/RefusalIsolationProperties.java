@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetwave.core.projection.BatchChanges;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.ClosedConnectionException;

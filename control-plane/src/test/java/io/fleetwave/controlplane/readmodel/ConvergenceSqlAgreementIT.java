@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.readmodel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.TestServices;
 import io.vertx.mutiny.core.Vertx;

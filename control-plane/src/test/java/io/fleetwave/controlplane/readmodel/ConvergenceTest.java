@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.PlannedStep;
 import io.fleetwave.events.node.SpecAccepted;

@@ -1,7 +1,5 @@
 package io.fleetwave.agent.desired;
 
-import io.fleetwave.agent.AgentHaltedException;
-import io.fleetwave.agent.NodeAgent;
 import io.fleetwave.agent.gpu.GpuBackend;
 import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.agent.publish.EventLines;
@@ -73,7 +71,7 @@ public final class SpecConverger implements CommandSink {
   private static final System.Logger LOG = System.getLogger(SpecConverger.class.getName());
   static final String MALFORMED = "malformed";
 
-  private final NodeAgent agent;
+  private final AgentPort agent;
   private final GpuBackend backend;
   private final DevicePluginGate gate;
   private final BootRecord boots;
@@ -107,7 +105,7 @@ public final class SpecConverger implements CommandSink {
    * @param timers for retries
    */
   public SpecConverger(
-      NodeAgent agent,
+      AgentPort agent,
       GpuBackend backend,
       DevicePluginGate gate,
       BootRecord boots,

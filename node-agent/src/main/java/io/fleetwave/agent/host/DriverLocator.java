@@ -38,7 +38,7 @@ public final class DriverLocator {
           "usr/lib");
 
   static final List<String> BINARY_DIRS = List.of("bin", "usr/bin", "sbin", "usr/sbin");
-  static final String NVML = "libnvidia-ml.so.1";
+  public static final String NVML = "libnvidia-ml.so.1";
 
   private final Path hostRoot;
 

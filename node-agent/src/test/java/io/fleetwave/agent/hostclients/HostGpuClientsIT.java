@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.agent.host.HostFacts;
-import io.fleetwave.agent.host.HostProbe;
-import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.HostTree;
+import io.fleetwave.agent.probe.HostProbe;
+import io.fleetwave.agent.probe.HostProbeSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.agent.host.HostFacts;
-import io.fleetwave.agent.host.HostProbe;
-import io.fleetwave.agent.host.HostProbeSettings;
 import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.host.RecordingRunner;
+import io.fleetwave.agent.probe.HostProbe;
+import io.fleetwave.agent.probe.HostProbeSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactBackfill;
-import io.fleetwave.controlplane.mig.MigConfig;
-import io.fleetwave.controlplane.mig.MigConfigFile;
-import io.fleetwave.controlplane.mig.MigConfigImporter;
-import io.fleetwave.controlplane.mig.MigConfigRegistry;
-import io.fleetwave.controlplane.mig.MigConfigWriter;
+import io.fleetwave.core.mig.MigConfig;
+import io.fleetwave.core.mig.MigConfigFile;
+import io.fleetwave.core.mig.MigConfigImporter;
+import io.fleetwave.core.mig.MigConfigRegistry;
+import io.fleetwave.core.mig.MigConfigWriter;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.fact.ControlFact;
 import io.fleetwave.events.fact.MigConfigsImported;
@@ -59,8 +59,7 @@ public class MigConfigStore {
    * configs, in one transaction under the store's lock, so the log and the table see imports in the
    * same order.
    *
-   * @throws io.fleetwave.controlplane.mig.MigConfigException when the file is refused (nothing is
-   *     stored)
+   * @throws io.fleetwave.core.mig.MigConfigException when the file is refused (nothing is stored)
    * @throws io.fleetwave.controlplane.facts.FactNotRecordedException (failed Uni) when Kafka does
    *     not take the fact (nothing is stored)
    */

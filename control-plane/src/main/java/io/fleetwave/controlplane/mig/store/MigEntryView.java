@@ -1,8 +1,8 @@
 package io.fleetwave.controlplane.mig.store;
 
-import io.fleetwave.controlplane.mig.DeviceSelection;
-import io.fleetwave.controlplane.mig.MigConfigEntry;
-import io.fleetwave.controlplane.mig.PciDeviceFilter;
+import io.fleetwave.core.mig.DeviceSelection;
+import io.fleetwave.core.mig.MigConfigEntry;
+import io.fleetwave.core.mig.PciDeviceFilter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.drain;
 
+import io.fleetwave.core.rollout.disruption.NodeOutage;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
 import io.fleetwave.events.rollout.NodeReturnedToService;
 import io.fleetwave.events.rollout.NodeTakenOutOfService;

@@ -1,6 +1,6 @@
 package io.fleetwave.controlplane.rollout.driver;
 
-import io.fleetwave.controlplane.driver.DriverArtifact;
+import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.events.node.HostKind;
 import java.util.Objects;
 import java.util.UUID;

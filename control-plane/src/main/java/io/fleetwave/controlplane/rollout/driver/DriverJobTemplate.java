@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.rollout.driver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fleetwave.controlplane.driver.DriverArtifact;
+import io.fleetwave.core.driver.DriverArtifact;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.rollout.driver;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.driver.DriverArtifact;
+import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.events.node.HostKind;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;

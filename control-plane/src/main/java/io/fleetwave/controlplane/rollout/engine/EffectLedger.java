@@ -1,6 +1,9 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import io.fleetwave.controlplane.rollout.drain.NodeOutage;
+import io.fleetwave.core.rollout.decide.EffectReport;
+import io.fleetwave.core.rollout.decide.NodeRun;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.disruption.NodeOutage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.core.rollout.decide.RolloutFold;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;

@@ -2,10 +2,11 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
-import io.fleetwave.controlplane.projection.NodePosition;
-import io.fleetwave.controlplane.projection.ReconcileState;
 import io.fleetwave.controlplane.readmodel.NodeProgress;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;
+import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.core.projection.ReconcileState;
+import io.fleetwave.core.rollout.decide.Observation;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;

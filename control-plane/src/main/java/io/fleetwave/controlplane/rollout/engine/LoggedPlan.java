@@ -2,7 +2,11 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
+import io.fleetwave.events.rollout.RolloutCreated;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.function.Function;
@@ -14,6 +18,14 @@ import java.util.function.Function;
 final class LoggedPlan {
   private LoggedPlan() {}
 
+  /**
+   * The plan document {@code run}'s creation carries; null for a rollout logged as v1 or one whose
+   * creation is not in the log. The pure core passes the RolloutCreated through without reading it.
+   */
+  static JsonNode of(RolloutRun run) {
+    return run.created() == null ? null : run.created().plan();
+  }
+
   static RolloutPlan read(ObjectMapper json, JsonNode plan) throws IOException {
     return json.treeToValue(plan, RolloutPlan.class);
   }
@@ -23,7 +35,7 @@ final class LoggedPlan {
    * read: a 100,000-node plan is 65 MB of JSON, and reading it again for the rules the engine runs
    * by took as long as the check itself.
    */
-  static final class Check implements Function<JsonNode, Optional<String>> {
+  static final class Check implements Function<RolloutCreated, Optional<String>> {
     private final ObjectMapper json;
     private JsonNode checked;
     private RolloutRules rules;
@@ -34,7 +46,12 @@ final class LoggedPlan {
 
     /** Why the plan does not read as the plan the engine runs by; empty when it reads. */
     @Override
-    public Optional<String> apply(JsonNode plan) {
+    public Optional<String> apply(RolloutCreated created) {
+      JsonNode plan = created.plan();
+      if (plan == null) {
+        // Logged as v1: the plan is the stored row's, read when the engine needs it.
+        return Optional.empty();
+      }
       try {
         rules = RolloutRules.of(read(json, plan));
         checked = plan;

@@ -1,8 +1,9 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import io.fleetwave.controlplane.rollout.plan.GpuChange;
-import io.fleetwave.controlplane.rollout.plan.NodePlan;
 import io.fleetwave.controlplane.spec.SpecRequest;
+import io.fleetwave.core.rollout.decide.RestorePoints;
+import io.fleetwave.core.rollout.plan.GpuChange;
+import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.events.rollout.RestorePoint;
 import io.fleetwave.events.spec.GpuSpec;
 import java.util.ArrayList;

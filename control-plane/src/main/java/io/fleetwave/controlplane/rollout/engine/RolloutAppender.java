@@ -1,6 +1,9 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.controlplane.logging.LogContext;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.decide.RolloutRun;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutFailed;

@@ -1,8 +1,11 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.NodePlan;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.plan.NodePlan;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.RolloutCreated;
@@ -76,8 +79,8 @@ final class RolloutBook {
    */
   private RolloutPlan plan(RolloutRun run) {
     try {
-      return run.plan() != null
-          ? LoggedPlan.read(json, run.plan())
+      return LoggedPlan.of(run) != null
+          ? LoggedPlan.read(json, LoggedPlan.of(run))
           : json.readValue(store.creation(run.id()).planJson(), RolloutPlan.class);
     } catch (IOException e) {
       throw new IllegalStateException("the plan of rollout " + run.id() + " does not read", e);
@@ -126,7 +129,7 @@ final class RolloutBook {
     RolloutPlan plan = json.readValue(creation.planJson(), RolloutPlan.class);
     List<List<String>> waves =
         plan.waves().stream().map(w -> w.nodes().stream().map(NodePlan::node).toList()).toList();
-    return RolloutDecider.created(
+    return new RolloutCreated(
         name,
         waves,
         json.readTree(creation.specJson()),

@@ -1,29 +1,13 @@
 package io.fleetwave.controlplane.rollout.engine;
 
-import io.fleetwave.controlplane.rollout.drain.NodeOutage;
+import io.fleetwave.core.rollout.decide.Effect;
+import io.fleetwave.core.rollout.decide.EffectReport;
+import io.fleetwave.core.rollout.decide.NodeRun;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.disruption.NodeOutage;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.rollout.DriverInstallRequested;
-import io.fleetwave.events.rollout.NodeFailed;
-import io.fleetwave.events.rollout.NodeKeptOutOfService;
-import io.fleetwave.events.rollout.NodeReturnedToService;
-import io.fleetwave.events.rollout.NodeSkipped;
-import io.fleetwave.events.rollout.NodeStarted;
-import io.fleetwave.events.rollout.NodeSucceeded;
-import io.fleetwave.events.rollout.NodeTakenOutOfService;
-import io.fleetwave.events.rollout.OsUpgradeRequested;
-import io.fleetwave.events.rollout.RollbackStarted;
-import io.fleetwave.events.rollout.RolloutAborted;
-import io.fleetwave.events.rollout.RolloutCompleted;
-import io.fleetwave.events.rollout.RolloutCreated;
-import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
-import io.fleetwave.events.rollout.RolloutFailed;
-import io.fleetwave.events.rollout.RolloutPaused;
-import io.fleetwave.events.rollout.RolloutPlanChunk;
-import io.fleetwave.events.rollout.RolloutResumed;
-import io.fleetwave.events.rollout.WaveCompleted;
-import io.fleetwave.events.rollout.WavePromoted;
-import io.fleetwave.events.rollout.WaveStarted;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,34 +20,14 @@ import org.jboss.logging.Logger;
 
 /**
  * The one dispatcher from the log to the world: each appended (and folded) rollout event maps to
- * its one {@link Effect} ({@link #of}), carried out by {@link NodeEffects}. What is owed again (a
- * takeover, a broker that was away) is read from the {@link EffectLedger}, which the takeover
- * rebuilds from the log. Effects never append: what they report is queued for the decider.
+ * its one {@link Effect} ({@link Effect#of}), carried out by {@link NodeEffects}. What is owed
+ * again (a takeover, a broker that was away) is read from the {@link EffectLedger}, which the
+ * takeover rebuilds from the log. Effects never append: what they report is queued for the decider.
  */
 final class RolloutEffects {
   private static final Logger LOG = Logger.getLogger(RolloutEffects.class);
   // How soon a spec the broker did not take is offered to it again.
   private static final Duration BROKER_RETRY = Duration.ofSeconds(2);
-
-  /** What one appended event makes happen outside the log. */
-  sealed interface Effect {
-    /** Nothing outside the log changes. */
-    record None() implements Effect {}
-
-    /** Watch the node's results and hand it over (after taking it out of service, with a drain). */
-    record Start(String node) implements Effect {}
-
-    /** The node is out of service: hand over its spec and its logged driver request. */
-    record HandOver(String node) implements Effect {}
-
-    /** The node finished: put it back in service, or keep it out after a failure (with a drain). */
-    record Release(String node) implements Effect {}
-
-    /** The rollout stopped with nodes in flight: their pauses are undone, they stay cordoned. */
-    record Abandon() implements Effect {}
-  }
-
-  private static final Effect NONE = new Effect.None();
 
   private final NodeEffects effects;
   private final FleetObserver observer;
@@ -80,37 +44,6 @@ final class RolloutEffects {
     this.wakeUp = wakeUp;
   }
 
-  /** The one effect of an event; listed, not defaulted, so a new event type fails to compile. */
-  static Effect of(RolloutEvent event) {
-    return switch (event) {
-      case NodeStarted started -> new Effect.Start(started.node());
-      case NodeTakenOutOfService out -> new Effect.HandOver(out.node());
-      case NodeSucceeded done -> new Effect.Release(done.node());
-      case NodeFailed failed -> new Effect.Release(failed.node());
-      case RolloutAborted _ -> new Effect.Abandon();
-      // Handed to the executor with its node's spec, as logged (NodeRun#driverRequest): the spec
-      // goes first, and with a drain only once the node is out of service.
-      case DriverInstallRequested _, OsUpgradeRequested _ -> NONE;
-      // The drain's own reports: what they announce has happened.
-      case NodeReturnedToService _, NodeKeptOutOfService _ -> NONE;
-      // Left out before it was started: nothing was sent, nothing is.
-      case NodeSkipped _ -> NONE;
-      // A log that cannot be folded says nothing to act on: its nodes stay as they are.
-      case RolloutFailed _ -> NONE;
-      case RolloutCreated _,
-          RolloutCreatedInChunks _,
-          RolloutPlanChunk _,
-          WaveStarted _,
-          WaveCompleted _,
-          WavePromoted _,
-          RolloutPaused _,
-          RolloutResumed _,
-          RollbackStarted _,
-          RolloutCompleted _ ->
-          NONE;
-    };
-  }
-
   /** Carries out the effects of events just appended and folded into {@code run}. */
   void dispatch(RolloutRun run, RolloutRules rules, List<Envelope<RolloutEvent>> appended) {
     List<String> started = new ArrayList<>();
@@ -118,7 +51,7 @@ final class RolloutEffects {
     List<String> released = new ArrayList<>();
     boolean abandon = false;
     for (Envelope<RolloutEvent> envelope : appended) {
-      switch (of(envelope.data())) {
+      switch (Effect.of(envelope.data())) {
         case Effect.Start start -> started.add(start.node());
         case Effect.HandOver handOver -> handOvers.add(handOver.node());
         case Effect.Release release -> released.add(release.node());

@@ -2,6 +2,13 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.logging.LogContext;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
+import io.fleetwave.core.rollout.decide.NodeRun;
+import io.fleetwave.core.rollout.decide.OperatorRequest;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.decide.RunStatus;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;
@@ -227,7 +234,7 @@ public final class RolloutEngine implements AutoCloseable {
     RolloutAppender.logIgnored(id, fold);
     RolloutRun run = fold.run();
     if (run != null) {
-      check.rulesOf(run.plan()).ifPresent(read -> book.ruledBy(id, read));
+      check.rulesOf(LoggedPlan.of(run)).ifPresent(read -> book.ruledBy(id, read));
     }
     List<Envelope<RolloutEvent>> events = new ArrayList<>(fold.folded());
     if (fold.verdict() != null) {

@@ -3,6 +3,8 @@ package io.fleetwave.controlplane.rollout.engine;
 import io.fleetwave.controlplane.kafka.AcknowledgedProducers;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
+import io.fleetwave.core.rollout.decide.RolloutFold;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.FleetEvent;

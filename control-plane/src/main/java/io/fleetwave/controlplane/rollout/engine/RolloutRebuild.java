@@ -1,6 +1,11 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
 import io.fleetwave.events.Envelope;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -112,7 +117,7 @@ public final class RolloutRebuild {
       }
       boolean awaiting =
           run.status().active()
-              && new RolloutDecider(check.rulesOf(run.plan()).orElseGet(() -> rules(run)))
+              && new RolloutDecider(check.rulesOf(LoggedPlan.of(run)).orElseGet(() -> rules(run)))
                   .awaitingPromotion(run);
       store.project(run, fold.folded(), run.drainChanged(), awaiting);
       LoggedRecord first = entry.getValue().getFirst();
@@ -124,7 +129,7 @@ public final class RolloutRebuild {
 
   private RolloutRules rules(RolloutRun run) {
     try {
-      return RolloutRules.of(LoggedPlan.read(json, run.plan()));
+      return RolloutRules.of(LoggedPlan.read(json, LoggedPlan.of(run)));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(
           "the plan logged with rollout " + run.id() + " does not read", e);

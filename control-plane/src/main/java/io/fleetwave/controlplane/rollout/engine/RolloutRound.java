@@ -1,5 +1,14 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.core.rollout.decide.DeciderInput;
+import io.fleetwave.core.rollout.decide.DecisionLoop;
+import io.fleetwave.core.rollout.decide.EffectReport;
+import io.fleetwave.core.rollout.decide.NodeRun;
+import io.fleetwave.core.rollout.decide.OperatorRequest;
+import io.fleetwave.core.rollout.decide.RolloutDecider;
+import io.fleetwave.core.rollout.decide.RolloutRules;
+import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.decide.RunStatus;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;

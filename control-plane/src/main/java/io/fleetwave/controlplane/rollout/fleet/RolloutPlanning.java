@@ -1,11 +1,11 @@
 package io.fleetwave.controlplane.rollout.fleet;
 
-import io.fleetwave.controlplane.driver.DriverArtifactResolver;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
 import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlanner;
-import io.fleetwave.controlplane.rollout.plan.RolloutSpec;
+import io.fleetwave.core.driver.DriverArtifactResolver;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.plan.RolloutPlanner;
+import io.fleetwave.core.rollout.plan.RolloutSpec;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -35,8 +35,8 @@ public class RolloutPlanning {
   }
 
   /**
-   * The plan, or a failure with {@link io.fleetwave.controlplane.rollout.plan.RolloutSpecException}
-   * when the request is invalid.
+   * The plan, or a failure with {@link io.fleetwave.core.rollout.plan.RolloutSpecException} when
+   * the request is invalid.
    */
   public Uni<RolloutPlan> plan(RolloutSpec spec) {
     return Uni.combine()

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.core.rollout.decide.RolloutState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

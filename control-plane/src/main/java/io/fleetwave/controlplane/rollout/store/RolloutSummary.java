@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import io.fleetwave.core.rollout.decide.RolloutState;
 import java.time.Instant;
 import java.util.UUID;
 

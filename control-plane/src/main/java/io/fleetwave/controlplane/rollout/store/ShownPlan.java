@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fleetwave.controlplane.rollout.plan.NodeBatch;
-import io.fleetwave.controlplane.rollout.plan.PlannedWave;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.plan.NodeBatch;
+import io.fleetwave.core.rollout.plan.PlannedWave;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
 import java.util.List;
 import java.util.Optional;
 

@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.fleetwave.controlplane.driver.DriverArtifact;
+import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.events.node.HostKind;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
-import io.fleetwave.controlplane.fixtures.Events;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -14,6 +13,7 @@ import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.CommandCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;

@@ -3,7 +3,8 @@ package io.fleetwave.controlplane.rollout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.controlplane.projection.ReconcileState;
+import io.fleetwave.core.projection.ReconcileState;
+import io.fleetwave.core.rollout.decide.Observation;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;

@@ -5,8 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.RunsLast;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.RolloutCreatedInChunks;

@@ -5,20 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
-import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.controlplane.api.CoreJson;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
+import io.fleetwave.events.rollout.RolloutCreated;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The fold's plan check keeps the rules it read, for the very plan it read and no other. */
 class LoggedPlanTest {
-  private static final ObjectMapper JSON = EventCodec.mapper();
+  private static final ObjectMapper JSON = CoreJson.mapper();
 
   @Test
   void aPlanThatReadsHasNoProblemAndItsRulesAreKeptForThatPlan() {
     JsonNode plan = JSON.valueToTree(LargeFleetPlans.plan("check", 3, 1));
     LoggedPlan.Check check = new LoggedPlan.Check(JSON);
 
-    assertThat(check.apply(plan)).isEmpty();
+    assertThat(check.apply(created(plan))).isEmpty();
 
     assertThat(check.rulesOf(plan))
         .hasValueSatisfying(
@@ -36,11 +38,17 @@ class LoggedPlanTest {
     ObjectNode bad = good.deepCopy();
     bad.put("waves", "not a list");
     LoggedPlan.Check check = new LoggedPlan.Check(JSON);
-    check.apply(good);
+    check.apply(created(good));
 
-    assertThat(check.apply(bad)).hasValueSatisfying(why -> assertThat(why).contains("waves"));
+    assertThat(check.apply(created(bad)))
+        .hasValueSatisfying(why -> assertThat(why).contains("waves"));
 
     assertThat(check.rulesOf(bad)).isEmpty();
     assertThat(check.rulesOf(good)).as("the last check is the one kept").isEmpty();
+  }
+
+  /** The creation that carries {@code plan}, as the fold hands it to the check. */
+  private static RolloutCreated created(JsonNode plan) {
+    return new RolloutCreated("check", List.of(List.of("check-000000")), null, plan, "test");
   }
 }

@@ -3,7 +3,8 @@ package io.fleetwave.controlplane.rollout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.controlplane.api.CoreJson;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.codec.RolloutChunks;
@@ -27,7 +28,7 @@ class RolloutCreatedSizeTest {
   /** Kafka's default {@code max.message.bytes} (1 MiB plus the record batch overhead). */
   private static final int KAFKA_DEFAULT_LIMIT = 1_048_588;
 
-  private static final ObjectMapper JSON = EventCodec.mapper();
+  private static final ObjectMapper JSON = CoreJson.mapper();
   private static final UUID ID = UUID.fromString("5e1f0000-0000-4000-8000-0000000b1900");
 
   @Test

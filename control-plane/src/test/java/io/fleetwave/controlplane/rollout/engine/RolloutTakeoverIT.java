@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
+import io.fleetwave.core.rollout.decide.RolloutFold;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.rollout.RolloutAborted;

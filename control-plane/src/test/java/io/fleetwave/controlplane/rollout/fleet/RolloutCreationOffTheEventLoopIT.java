@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
-import io.fleetwave.controlplane.rollout.store.RolloutState;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
+import io.fleetwave.core.rollout.decide.RolloutState;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;

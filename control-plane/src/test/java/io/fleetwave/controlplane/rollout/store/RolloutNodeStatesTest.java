@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.rollout.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.rollout.engine.NodeState;
+import io.fleetwave.core.rollout.decide.NodeState;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

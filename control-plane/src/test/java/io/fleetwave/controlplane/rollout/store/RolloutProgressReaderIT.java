@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.api.Page;
-import io.fleetwave.controlplane.api.PageRequest;
+import io.fleetwave.controlplane.api.CoreJson;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(PostgresExtension.class)
 class RolloutProgressReaderIT {
   private static final Duration BOUND = Duration.ofSeconds(60);
-  private static final ObjectMapper JSON = EventCodec.mapper();
+  private static final ObjectMapper JSON = CoreJson.mapper();
   private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
   private static final String SPEC =
       """
@@ -461,7 +462,7 @@ class RolloutProgressReaderIT {
    * succeeded.
    */
   private static UUID planned(String prefix, int nodes, int done) throws Exception {
-    var plan = io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
+    var plan = io.fleetwave.core.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
     List<SeededNode> seeded = new ArrayList<>();
     int index = 0;
     int wave = 0;
@@ -479,8 +480,7 @@ class RolloutProgressReaderIT {
         pool,
         prefix,
         "running",
-        JSON.writeValueAsString(
-            io.fleetwave.controlplane.rollout.plan.LargeFleetPlans.spec(prefix)),
+        JSON.writeValueAsString(io.fleetwave.core.rollout.plan.LargeFleetPlans.spec(prefix)),
         plan,
         JSON,
         seeded,

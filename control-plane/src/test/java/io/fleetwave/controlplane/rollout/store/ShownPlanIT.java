@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.api.CoreJson;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
-import io.fleetwave.controlplane.rollout.plan.LargeFleetPlans;
-import io.fleetwave.controlplane.rollout.plan.NodePlan;
-import io.fleetwave.controlplane.rollout.plan.PlannedWave;
-import io.fleetwave.controlplane.rollout.plan.RolloutPlan;
+import io.fleetwave.core.rollout.plan.LargeFleetPlans;
+import io.fleetwave.core.rollout.plan.NodePlan;
+import io.fleetwave.core.rollout.plan.PlannedWave;
+import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(PostgresExtension.class)
 class ShownPlanIT {
   private static final Duration BOUND = Duration.ofSeconds(60);
-  private static final ObjectMapper JSON = EventCodec.mapper();
+  private static final ObjectMapper JSON = CoreJson.mapper();
   private static final Vertx VERTX = Vertx.vertx();
   // 600 planned nodes in batches of one (canary wave of 1, then 599 batches), 60 left out: both
   // lists above what a cut plan lists.

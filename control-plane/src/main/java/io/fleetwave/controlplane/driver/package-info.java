@@ -1,5 +1,0 @@
-/**
- * The NVIDIA driver model: versions, artifacts per provider (package, container image, OS image)
- * and which artifact a node gets. Pure (ArchitectureTest).
- */
-package io.fleetwave.controlplane.driver;

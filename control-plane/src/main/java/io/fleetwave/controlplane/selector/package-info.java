@@ -1,5 +1,0 @@
-/**
- * Kubernetes label selectors: parsing with positioned errors, and matching a node's labels. Pure
- * (ArchitectureTest).
- */
-package io.fleetwave.controlplane.selector;

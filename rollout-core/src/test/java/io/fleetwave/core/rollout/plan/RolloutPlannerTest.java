@@ -1,0 +1,394 @@
+package io.fleetwave.core.rollout.plan;
+
+import static io.fleetwave.core.rollout.plan.Fleets.gpu;
+import static io.fleetwave.core.rollout.plan.Fleets.gpus;
+import static io.fleetwave.core.rollout.plan.Fleets.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fleetwave.core.driver.DriverArtifact;
+import io.fleetwave.core.driver.DriverArtifactPolicy;
+import io.fleetwave.core.driver.DriverArtifactResolver;
+import io.fleetwave.events.node.GpuInstance;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RolloutPlannerTest {
+  private final RolloutPlanner planner =
+      new RolloutPlanner(
+          Fleets.CATALOG,
+          RolloutSpecValidatorTest.REGISTRY,
+          new DriverArtifactResolver(DriverArtifactPolicy.nvidiaDefaults()));
+
+  @Test
+  void migRolloutPlansExactGpuActionsAndExcludesWhatCannotTakeTheLayout() {
+    List<GpuInstance> balanced =
+        List.of(
+            new GpuInstance("2g.20gb", 0, 2),
+            new GpuInstance("1g.10gb", 2, 1),
+            new GpuInstance("1g.10gb", 3, 1),
+            new GpuInstance("3g.40gb", 4, 4));
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "a100-1",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of("pool", "training"),
+                    "580.95.05",
+                    gpus("A100-40GB", 2, false, List.of())),
+                node(
+                    "h100-1",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of("pool", "training"),
+                    "580.95.05",
+                    List.of(
+                        gpu(0, "H100-80GB", false, List.of(), 4),
+                        gpu(1, "H100-80GB", true, balanced, 0))),
+                node(
+                    "h100-done",
+                    HostKind.UBUNTU,
+                    "z2",
+                    Map.of("pool", "training"),
+                    "580.95.05",
+                    gpus("H100-80GB", 2, true, balanced)),
+                node(
+                    "l40s-1",
+                    HostKind.UBUNTU,
+                    "z2",
+                    Map.of("pool", "training"),
+                    "580.95.05",
+                    gpus("L40S", 2, false, List.of())),
+                node(
+                    "h100-other-pool",
+                    HostKind.UBUNTU,
+                    "z2",
+                    Map.of("pool", "inference"),
+                    "580.95.05",
+                    gpus("H100-80GB", 1, false, List.of()))));
+    RolloutSpec spec =
+        new RolloutSpec(
+            "balanced",
+            new RolloutTarget("pool=training", null, null, List.of(), false),
+            new RolloutChange("all-balanced", null),
+            RolloutSpecValidatorTest.strategy(List.of("1", "100%"), "1"));
+
+    RolloutPlan plan = planner.plan(spec, fleet);
+
+    assertThat(plan.excluded())
+        .extracting(ExcludedNode::node, ExcludedNode::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("h100-done", ExclusionReason.ALREADY_AT_TARGET),
+            org.assertj.core.groups.Tuple.tuple("l40s-1", ExclusionReason.NO_MATCHING_GPU));
+    assertThat(plan.plannedNodes()).isEqualTo(2);
+    NodePlan a100 = find(plan, "a100-1");
+    assertThat(a100.resetNeeded()).isTrue();
+    assertThat(a100.gpuChanges())
+        .allSatisfy(
+            c -> {
+              assertThat(c.fromMode()).isEqualTo(MigMode.DISABLED);
+              assertThat(c.toMigEnabled()).isTrue();
+              assertThat(c.to())
+                  .extracting(GpuInstance::profile)
+                  .containsExactlyInAnyOrder("2g.10gb", "1g.5gb", "1g.5gb", "3g.20gb");
+            });
+    NodePlan h100 = find(plan, "h100-1");
+    assertThat(h100.gpuChanges())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.gpuIndex()).isZero();
+              assertThat(c.resetNeeded()).isFalse();
+              assertThat(c.vfsTouched()).isEqualTo(4);
+            });
+    assertThat(h100.resetNeeded()).isFalse();
+    assertThat(h100.vfsTouched()).isEqualTo(4);
+    assertThat(plan.waves()).hasSize(2);
+    assertThat(plan.waves().getFirst().canary()).isTrue();
+    assertThat(plan.waves().getFirst().nodes()).hasSize(1);
+
+    CapacityImpact h100Capacity =
+        plan.capacity().stream()
+            .filter(c -> c.gpuModel().equals("H100-80GB"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(h100Capacity.gpus()).isEqualTo(5);
+    assertThat(h100Capacity.instancesBefore())
+        .isEqualTo(Map.of("1g.10gb", 6, "2g.20gb", 3, "3g.40gb", 3));
+    assertThat(h100Capacity.instancesAfter())
+        .isEqualTo(Map.of("1g.10gb", 8, "2g.20gb", 4, "3g.40gb", 4));
+    assertThat(h100Capacity.peakGpusUnavailable()).isEqualTo(2);
+    assertThat(h100Capacity.peakInstancesUnavailable())
+        .isEqualTo(Map.of("1g.10gb", 2, "2g.20gb", 1, "3g.40gb", 1));
+  }
+
+  @Test
+  void withADriverChangeTooANodeNoMigEntryMatchesStillGetsTheDriver() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "l40s",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("L40S", 2, false, List.of())),
+                node(
+                    "h100",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("H100-80GB", 1, false, List.of()))));
+
+    RolloutPlan plan =
+        planner.plan(spec(RolloutTarget.wholeFleet(), "all-balanced", "580.95.05"), fleet);
+
+    assertThat(plan.excluded()).isEmpty();
+    NodePlan l40s = find(plan, "l40s");
+    assertThat(l40s.gpuChanges()).isEmpty();
+    assertThat(l40s.untouchedGpus()).extracting(UntouchedGpu::gpuIndex).containsExactly(0, 1);
+    assertThat(l40s.driver().toVersion()).isEqualTo("580.95.05");
+    assertThat(find(plan, "h100").gpuChanges()).hasSize(1);
+  }
+
+  @Test
+  void invalidLayoutExcludesTheNodeNamingModelAndProfile() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "a100",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "580.95.05",
+                    gpus("A100-40GB", 1, false, List.of())),
+                node(
+                    "h100",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "580.95.05",
+                    gpus("H100-80GB", 1, false, List.of()))));
+
+    RolloutPlan plan = planner.plan(spec(RolloutTarget.wholeFleet(), "all-3g", null), fleet);
+
+    assertThat(plan.excluded())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.node()).isEqualTo("a100");
+              assertThat(e.reason()).isEqualTo(ExclusionReason.LAYOUT_INVALID);
+              assertThat(e.detail()).contains("3g.40gb", "A100-40GB", "config 'all-3g'");
+            });
+  }
+
+  @Test
+  void driverRolloutGivesEachHostKindItsArtifactOrOsImageAction() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "ubuntu",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("H100-80GB", 1, false, List.of())),
+                node(
+                    "container",
+                    HostKind.UBUNTU_DRIVER_CONTAINER,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("H100-80GB", 1, false, List.of())),
+                node(
+                    "talos",
+                    HostKind.TALOS,
+                    "z2",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("L40S", 1, false, List.of())),
+                node(
+                    "cos",
+                    HostKind.COS,
+                    "z2",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("L4", 1, false, List.of())),
+                node(
+                    "current",
+                    HostKind.UBUNTU,
+                    "z2",
+                    Map.of(),
+                    "580.95.05",
+                    gpus("L4", 1, false, List.of()))));
+
+    RolloutPlan plan = planner.plan(spec(RolloutTarget.wholeFleet(), null, "580.95.05"), fleet);
+
+    assertThat(find(plan, "ubuntu").driver().artifact())
+        .isEqualTo(
+            new DriverArtifact.HostPackage("580.95.05", "nvidia-driver-580-server", "580.95.05"));
+    assertThat(find(plan, "container").driver().artifact())
+        .isInstanceOfSatisfying(
+            DriverArtifact.ContainerImage.class,
+            i -> assertThat(i.image()).isEqualTo("nvcr.io/nvidia/driver:580.95.05-ubuntu22.04"));
+    for (String immutable : List.of("talos", "cos")) {
+      DriverStep step = find(plan, immutable).driver();
+      assertThat(step.osUpgradeNeeded()).isTrue();
+      assertThat(step.artifact().describe()).startsWith("needs OS image with driver 580.95.05");
+    }
+    assertThat(plan.excluded())
+        .extracting(ExcludedNode::node, ExcludedNode::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("current", ExclusionReason.ALREADY_AT_TARGET));
+  }
+
+  @Test
+  void driverTooOldForB200AndRtxMigAreExcludedWithReason() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "b200",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("B200", 8, false, List.of())),
+                node(
+                    "h100",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("H100-80GB", 8, false, List.of())),
+                node(
+                    "rtx",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("RTX-PRO-6000", 1, false, List.of()))));
+
+    RolloutPlan downgrade =
+        planner.plan(spec(RolloutTarget.wholeFleet(), null, "560.35.03"), fleet);
+    RolloutPlan rtxMig =
+        planner.plan(
+            spec(
+                new RolloutTarget(null, List.of("RTX-PRO-6000"), null, null, false),
+                "all-balanced",
+                null),
+            fleet);
+
+    // The catalogue minimum of the RTX PRO 6000 is its MIG minimum; it applies to any driver.
+    assertThat(downgrade.excluded())
+        .extracting(ExcludedNode::node, ExcludedNode::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("b200", ExclusionReason.DRIVER_CANNOT_SERVE),
+            org.assertj.core.groups.Tuple.tuple("rtx", ExclusionReason.DRIVER_CANNOT_SERVE));
+    assertThat(downgrade.excluded().getFirst().detail()).contains("B200 needs >= 570.00");
+    assertThat(rtxMig.excluded())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.reason()).isEqualTo(ExclusionReason.DRIVER_CANNOT_SERVE);
+              assertThat(e.detail()).contains("RTX-PRO-6000", "575.51.03");
+            });
+  }
+
+  @Test
+  void namedNodesMissingFromTheFleetAreExcludedAndInvalidSpecsAreRefused() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "n1",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of(),
+                    "570.86.15",
+                    gpus("H100-80GB", 1, false, List.of()))));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec(
+                new RolloutTarget(null, null, null, List.of("n1", "ghost"), false),
+                null,
+                "580.95.05"),
+            fleet);
+
+    assertThat(plan.excluded())
+        .extracting(ExcludedNode::node, ExcludedNode::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("ghost", ExclusionReason.NOT_IN_FLEET));
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    spec(new RolloutTarget(null, null, null, null, false), null, "580.95.05"),
+                    fleet))
+        .isInstanceOf(RolloutSpecException.class)
+        .hasMessageContaining("empty target");
+  }
+
+  @Test
+  void zonesAndMaxUnavailableShapeTheBatches() {
+    List<FleetNode> nodes = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      String zone = "z" + (i % 3);
+      nodes.add(
+          node(
+              "n" + i,
+              HostKind.UBUNTU,
+              "reported",
+              Map.of("topology.kubernetes.io/zone", zone),
+              "570.86.15",
+              gpus("H100-80GB", 1, false, List.of())));
+    }
+    RolloutSpec spec =
+        new RolloutSpec(
+            "z",
+            RolloutTarget.wholeFleet(),
+            new RolloutChange(null, "580.95.05"),
+            new RolloutStrategy(
+                List.of("1", "50%", "100%"), "25%", 2, null, 0, null, false, 600, null));
+
+    RolloutPlan plan = planner.plan(spec, new FleetSnapshot(nodes));
+
+    assertThat(plan.maxUnavailableNodes()).isEqualTo(3);
+    assertThat(plan.waves()).extracting(PlannedWave::cumulativeNodes).containsExactly(1, 6, 12);
+    assertThat(plan.waves().get(1).batches())
+        .extracting(b -> b.nodes().size())
+        .containsExactly(3, 2);
+    for (PlannedWave wave : plan.waves()) {
+      for (NodeBatch batch : wave.batches()) {
+        assertThat(batch.nodes().size()).isLessThanOrEqualTo(3);
+        assertThat(batch.zones().size()).isLessThanOrEqualTo(2);
+      }
+    }
+  }
+
+  private static RolloutSpec spec(RolloutTarget target, String migConfig, String driver) {
+    return new RolloutSpec(
+        "t",
+        target,
+        new RolloutChange(migConfig, driver),
+        RolloutSpecValidatorTest.strategy(List.of("1", "100%"), "2"));
+  }
+
+  private static NodePlan find(RolloutPlan plan, String node) {
+    return plan.waves().stream()
+        .flatMap(w -> w.nodes().stream())
+        .filter(n -> n.node().equals(node))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(node + " not planned: " + plan.excluded()));
+  }
+}
