@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The real agent ({@link AgentMain}) in a JVM of its own, on this test's class path. */
-final class AgentProcess {
+/**
+ * The real agent ({@link AgentMain}) in a JVM of its own, on this test's class path (the control
+ * plane's system tier starts its agents so too).
+ */
+public final class AgentProcess {
   private AgentProcess() {}
 
   /** With stdout and stderr merged, read from the process. */
@@ -15,8 +18,8 @@ final class AgentProcess {
   }
 
   /** With its output in a file, which outlives the process (destroy closes pipes). */
-  static Process start(Map<String, String> env, List<String> jvmFlags, Path log, String... args)
-      throws Exception {
+  public static Process start(
+      Map<String, String> env, List<String> jvmFlags, Path log, String... args) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command(jvmFlags, args)).redirectErrorStream(true);
     builder.redirectOutput(log.toFile()).environment().putAll(env);
     return builder.start();

@@ -26,7 +26,12 @@ import java.util.regex.Pattern;
  * benchmark's agents, out of the control plane's JVM. With {@code --control-plane} every node
  * enrolls its own key there, with its join token from the {@code --join-tokens} file (one {@code
  * NODE TOKEN} per line, as an admin minted them: {@code POST /api/v1/join-tokens}), and signs its
- * events, as a real agent does.
+ * events, as a real agent does. With {@code --kafka-wait} the nodes' producers wait that long for a
+ * broker that is away (for its metadata and for each acknowledgement) before they drop an event (10
+ * s and 30 s otherwise): a fleet that rides out a broker outage losing nothing. With {@code
+ * --driver-webhook-port} it receives the control plane's webhook driver executor there (loopback;
+ * verified with the {@code whsec_} secret in {@code --driver-webhook-secret-file}) and has the
+ * named node install the driver, taking the apply delay ({@link DriverWebhook}).
  *
  * <pre>{@value #USAGE}</pre>
  */
@@ -34,7 +39,8 @@ public final class FleetMain {
   static final String USAGE =
       "usage: FleetMain --bootstrap HOST:PORT [--fleet FILE] [--heartbeat-seconds N]"
           + " [--public-key FILE [--apply-delay DURATION]]"
-          + " [--control-plane URL --join-tokens FILE]";
+          + " [--control-plane URL --join-tokens FILE] [--kafka-wait DURATION]"
+          + " [--driver-webhook-port N --driver-webhook-secret-file FILE]";
   private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m)");
   private static final Pattern TOKEN_LINE = Pattern.compile("(\\S+)\\s+(\\S+)");
 
@@ -48,6 +54,9 @@ public final class FleetMain {
    * @param applyDelay how long each following node waits before converging a new spec
    * @param controlPlane where nodes enroll; empty: they publish unsigned
    * @param joinTokens the file of each node's join token (with controlPlane)
+   * @param kafkaWait how long the producers wait for the broker; empty: the agents' defaults
+   * @param driverWebhookPort where the driver webhook listens; empty: it does not
+   * @param driverWebhookSecret the file of its {@code whsec_} secret (with driverWebhookPort)
    */
   record Options(
       String bootstrap,
@@ -56,7 +65,27 @@ public final class FleetMain {
       Optional<Path> publicKey,
       Duration applyDelay,
       Optional<URI> controlPlane,
-      Optional<Path> joinTokens) {
+      Optional<Path> joinTokens,
+      Optional<Duration> kafkaWait,
+      Optional<Integer> driverWebhookPort,
+      Optional<Path> driverWebhookSecret) {
+
+    /** The fleet's settings: the agents' waits for the broker, or {@code --kafka-wait}'s. */
+    SimulatedFleet.Settings settings() {
+      SimulatedFleet.Settings defaults = SimulatedFleet.Settings.of(bootstrap, heartbeat);
+      return kafkaWait
+          .map(
+              wait ->
+                  new SimulatedFleet.Settings(
+                          bootstrap,
+                          heartbeat,
+                          defaults.topic(),
+                          defaults.schedulerThreads(),
+                          defaults.closeTimeout(),
+                          wait)
+                      .withDeliveryTimeout(wait))
+          .orElse(defaults);
+    }
 
     /** The nodes' enrolment; the token file is read here, so a bad one fails the start. */
     Optional<FleetEnrolment> enrolment() {
@@ -83,10 +112,25 @@ public final class FleetMain {
     }
   }
 
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) throws InterruptedException, IOException {
     SimulatedFleet running;
+    DriverWebhook webhook;
     try {
-      running = start(parse(args));
+      Options options = parse(args);
+      String secret = options.driverWebhookSecret().map(FleetMain::readSecret).orElse(null);
+      running = start(options);
+      webhook =
+          secret == null
+              ? null
+              : DriverWebhook.start(
+                  options.driverWebhookPort().orElseThrow(),
+                  secret,
+                  running,
+                  options.applyDelay(),
+                  java.time.Clock.systemUTC());
+      if (webhook != null) {
+        System.out.println("driver webhook listening on http://localhost:" + webhook.port() + "/");
+      }
     } catch (IllegalArgumentException e) {
       System.err.println("fleet: " + e.getMessage());
       System.err.println(USAGE);
@@ -98,6 +142,9 @@ public final class FleetMain {
         .addShutdownHook(
             new Thread(
                 () -> {
+                  if (webhook != null) {
+                    webhook.close();
+                  }
                   running.close();
                   stopped.countDown();
                 },
@@ -112,7 +159,7 @@ public final class FleetMain {
     SimulatedFleet running =
         SimulatedFleet.start(
             fleet,
-            SimulatedFleet.Settings.of(options.bootstrap(), options.heartbeat()),
+            options.settings(),
             following.orElse(null),
             null,
             options.enrolment().orElse(null));
@@ -139,6 +186,9 @@ public final class FleetMain {
     Duration applyDelay = null;
     URI controlPlane = null;
     Path joinTokens = null;
+    Duration kafkaWait = null;
+    Integer driverWebhookPort = null;
+    Path driverWebhookSecret = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--fleet" -> fleetFile = Path.of(value(args, ++i, "--fleet"));
@@ -146,9 +196,16 @@ public final class FleetMain {
         case "--heartbeat-seconds" ->
             heartbeat = heartbeat(value(args, ++i, "--heartbeat-seconds"));
         case "--public-key" -> publicKey = Path.of(value(args, ++i, "--public-key"));
-        case "--apply-delay" -> applyDelay = duration(value(args, ++i, "--apply-delay"));
+        case "--apply-delay" ->
+            applyDelay = duration(value(args, ++i, "--apply-delay"), "--apply-delay");
         case "--control-plane" -> controlPlane = url(value(args, ++i, "--control-plane"));
         case "--join-tokens" -> joinTokens = Path.of(value(args, ++i, "--join-tokens"));
+        case "--kafka-wait" ->
+            kafkaWait = duration(value(args, ++i, "--kafka-wait"), "--kafka-wait");
+        case "--driver-webhook-port" ->
+            driverWebhookPort = port(value(args, ++i, "--driver-webhook-port"));
+        case "--driver-webhook-secret-file" ->
+            driverWebhookSecret = Path.of(value(args, ++i, "--driver-webhook-secret-file"));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -163,6 +220,15 @@ public final class FleetMain {
       throw new IllegalArgumentException(
           "--control-plane and --join-tokens go together: nodes enroll there with those tokens");
     }
+    if ((driverWebhookPort == null) != (driverWebhookSecret == null)) {
+      throw new IllegalArgumentException(
+          "--driver-webhook-port and --driver-webhook-secret-file go together: the webhook"
+              + " verifies each request with that secret");
+    }
+    if (driverWebhookPort != null && publicKey == null) {
+      throw new IllegalArgumentException(
+          "--driver-webhook-port needs --public-key: a driver rollout's nodes follow their spec");
+    }
     return new Options(
         bootstrap,
         Optional.ofNullable(fleetFile),
@@ -170,7 +236,23 @@ public final class FleetMain {
         Optional.ofNullable(publicKey),
         applyDelay == null ? Duration.ZERO : applyDelay,
         Optional.ofNullable(controlPlane),
-        Optional.ofNullable(joinTokens));
+        Optional.ofNullable(joinTokens),
+        Optional.ofNullable(kafkaWait),
+        Optional.ofNullable(driverWebhookPort),
+        Optional.ofNullable(driverWebhookSecret));
+  }
+
+  private static int port(String value) {
+    try {
+      int port = Integer.parseInt(value);
+      if (port >= 0 && port <= 65535) {
+        return port;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "--driver-webhook-port: '" + value + "' is not a port number (0-65535)");
   }
 
   private static URI url(String value) {
@@ -229,7 +311,7 @@ public final class FleetMain {
   }
 
   /** 500ms, 2s, 1m or ISO-8601 (PT2S); never negative. */
-  static Duration duration(String value) {
+  static Duration duration(String value, String option) {
     Matcher shorthand = SHORT_DURATION.matcher(value);
     if (shorthand.matches()) {
       long amount = Long.parseLong(shorthand.group(1));
@@ -244,12 +326,21 @@ public final class FleetMain {
       parsed = Duration.parse(value);
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
-          "--apply-delay: '" + value + "' is not a duration (e.g. 2s, 500ms, PT2S)");
+          option + ": '" + value + "' is not a duration (e.g. 2s, 500ms, PT2S)");
     }
     if (parsed.isNegative()) {
-      throw new IllegalArgumentException("--apply-delay: '" + value + "' is negative");
+      throw new IllegalArgumentException(option + ": '" + value + "' is negative");
     }
     return parsed;
+  }
+
+  private static String readSecret(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "--driver-webhook-secret-file: cannot read " + file + ": " + e, e);
+    }
   }
 
   private static CommandVerifier verifier(Path file) {

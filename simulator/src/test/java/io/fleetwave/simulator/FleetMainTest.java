@@ -28,6 +28,18 @@ class FleetMainTest {
   }
 
   @Test
+  void kafkaWaitBoundsBothTheMetadataWaitAndTheDeliveryOfEveryNode() {
+    SimulatedFleet.Settings riding =
+        FleetMain.parse("--bootstrap", "k:9092", "--kafka-wait", "3m").settings();
+    assertThat(riding.kafkaWait()).isEqualTo(Duration.ofMinutes(3));
+    assertThat(riding.deliveryTimeout()).isEqualTo(Duration.ofMinutes(3));
+    SimulatedFleet.Settings defaults = FleetMain.parse("--bootstrap", "k:9092").settings();
+    assertThat(defaults).isEqualTo(SimulatedFleet.Settings.of("k:9092", Duration.ofSeconds(10)));
+    assertThatThrownBy(() -> FleetMain.parse("--bootstrap", "k", "--kafka-wait", "long"))
+        .hasMessage("--kafka-wait: 'long' is not a duration (e.g. 2s, 500ms, PT2S)");
+  }
+
+  @Test
   void withoutAPublicKeyTheNodesFollowNothing() {
     FleetMain.Options options = FleetMain.parse("--bootstrap", "k:9092");
     assertThat(options.following()).isEmpty();

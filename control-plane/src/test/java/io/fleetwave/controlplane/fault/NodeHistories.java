@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,12 +75,15 @@ record NodeHistories(EmbeddedPostgres postgres) {
 
   /**
    * The newest "epoch/seq" on {@code fleet.node-events} of each node whose name starts with {@code
-   * prefix}, and how many distinct events those nodes have there (redeliveries counted once).
+   * prefix}, how many distinct events those nodes have there (redeliveries counted once), and how
+   * many seqs are missing there: in each run (epoch) of each node, those below its newest seq that
+   * no record carries (each run numbers its events from 0).
    */
   static OnTopic onTopic(String bootstrapServers, String prefix) {
     Map<String, String> newest = new TreeMap<>();
     Map<String, long[]> max = new TreeMap<>();
     Set<String> distinct = new HashSet<>();
+    Map<String, long[]> runs = new HashMap<>(); // node/epoch -> {newest seq, distinct seqs}
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             KafkaClientConfig.assigningConsumer(
@@ -99,7 +103,12 @@ record NodeHistories(EmbeddedPostgres postgres) {
               "a record of " + record.key() + " on the topic does not decode: " + e.getMessage(),
               e);
         }
-        distinct.add(envelope.subject() + "/" + envelope.epoch() + "/" + envelope.seq());
+        String run = envelope.subject() + "/" + envelope.epoch();
+        if (distinct.add(run + "/" + envelope.seq())) {
+          long[] seen = runs.computeIfAbsent(run, r -> new long[] {-1, 0});
+          seen[0] = Math.max(seen[0], envelope.seq());
+          seen[1]++;
+        }
         long[] current = max.get(envelope.subject());
         if (current == null
             || envelope.epoch() > current[0]
@@ -109,11 +118,12 @@ record NodeHistories(EmbeddedPostgres postgres) {
       }
     }
     max.forEach((node, p) -> newest.put(node, p[0] + "/" + p[1]));
-    return new OnTopic(newest, distinct.size());
+    long missing = runs.values().stream().mapToLong(r -> r[0] + 1 - r[1]).sum();
+    return new OnTopic(newest, distinct.size(), missing);
   }
 
   /** What {@link #onTopic} found. */
-  record OnTopic(Map<String, String> newest, long events) {}
+  record OnTopic(Map<String, String> newest, long events, long missing) {}
 
   /**
    * Nodes whose name starts with {@code prefix} that numbered events the projection never got:
@@ -154,6 +164,18 @@ record NodeHistories(EmbeddedPostgres postgres) {
         ResultSet rows = connection.createStatement().executeQuery(sql)) {
       rows.next();
       return rows.getLong(1);
+    }
+  }
+
+  /** The first column of the first row {@code sql} selects, if it selects one. */
+  java.util.Optional<String> text(String sql) {
+    try (Connection connection = connect();
+        ResultSet rows = connection.createStatement().executeQuery(sql)) {
+      return rows.next()
+          ? java.util.Optional.ofNullable(rows.getString(1))
+          : java.util.Optional.empty();
+    } catch (SQLException away) {
+      return java.util.Optional.empty(); // the database is one of the faults: ask again later
     }
   }
 

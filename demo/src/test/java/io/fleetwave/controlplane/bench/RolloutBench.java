@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.FleetProcess;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
@@ -120,7 +121,9 @@ public final class RolloutBench {
                   publicKey,
                   FleetProcess.Enrolling.with(
                       controlPlane, fleetFile, out.resolve("rollout-join-tokens-" + nodes)),
-                  settings,
+                  settings.fleetHeap(),
+                  settings.heartbeat(),
+                  settings.apply(),
                   out.resolve("rollout-fleet-" + nodes + ".log"))) {
         awaitProjected(db, nodes, fleet);
         System.out.printf(

@@ -61,6 +61,14 @@ public final class StubNvmlLibrary {
 
   /** Compiles the stub into {@code libDir/libnvidia-ml.so.1} and opens its controls. */
   public static StubNvmlLibrary build(Path libDir) {
+    return build(libDir, SOURCE);
+  }
+
+  /**
+   * As {@link #build(Path)} from {@code source}: for tests of another module, whose working
+   * directory is not this module's (e.g. {@code ../node-agent/src/test/c/nvml_stub.c}).
+   */
+  public static StubNvmlLibrary build(Path libDir, Path source) {
     Path gcc = findGcc();
     assumeTrue(
         gcc != null,
@@ -77,7 +85,7 @@ public final class StubNvmlLibrary {
                   "-pthread",
                   "-o",
                   library.toString(),
-                  SOURCE.toString())
+                  source.toString())
               .redirectErrorStream(true)
               .start();
       if (!process.waitFor(60, TimeUnit.SECONDS)) {

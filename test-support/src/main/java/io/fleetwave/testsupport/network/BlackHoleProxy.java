@@ -48,8 +48,19 @@ public final class BlackHoleProxy implements AutoCloseable {
   }
 
   /** From now on nothing passes, in either direction, and nothing is closed. */
-  public void blackHole() {
+  public synchronized void blackHole() {
     blackHoled = true;
+  }
+
+  /**
+   * Ends the black hole: connections made from now on are forwarded again. Those that lived through
+   * it are reset (closed on both sides), as a partition long enough that the peers' retransmissions
+   * gave up ends: the bytes dropped meanwhile are gone, so what they carried cannot go on.
+   */
+  public synchronized void heal() {
+    sockets.forEach(BlackHoleProxy::closeQuietly);
+    sockets.clear();
+    blackHoled = false;
   }
 
   private void accept() {
@@ -60,10 +71,12 @@ public final class BlackHoleProxy implements AutoCloseable {
       } catch (IOException e) {
         return; // closed
       }
-      sockets.add(client);
-      if (blackHoled) {
-        drainQuietly(client);
-        continue;
+      synchronized (this) {
+        sockets.add(client);
+        if (blackHoled) {
+          drainQuietly(client);
+          continue;
+        }
       }
       try {
         Socket upstream = new Socket();

@@ -1,0 +1,548 @@
+package io.fleetwave.controlplane.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.controlplane.fixtures.BrokerProcess;
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.FleetProcess;
+import io.fleetwave.controlplane.fixtures.OidcProviderStandIn;
+import io.fleetwave.controlplane.fixtures.RolloutApi;
+import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.testsupport.network.BlackHoleProxy;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The system tier (issue 33): what ships, as separate processes, under faults. A Kafka broker
+ * ({@link BrokerProcess}) and a PostgreSQL server ({@link EmbeddedPostgres}) each in a process of
+ * its own, the database reached through a TCP proxy that can black-hole it ({@link
+ * BlackHoleProxy}), an OIDC provider stand-in (discovery and keys over HTTP), two replicas of the
+ * packaged control plane ({@code target/quarkus-app}, node identity required as it ships), real
+ * agents ({@code AgentMain}) on three host kinds ({@link RealAgents}) and a simulated fleet process
+ * ({@code FleetMain}) for scale, every node enrolled and signing.
+ *
+ * <p>While a MIG rollout over the simulated fleet runs, the faults strike one after the other, each
+ * once the system has recovered from the one before: the leading replica SIGKILLed (and replaced,
+ * as Kubernetes would), the broker stopped for 60 s, PostgreSQL stopped for 45 s, the database
+ * connection black-holed for 30 s. Afterwards: the rollout completed with every node started once
+ * and none skipped, every node's events on the topic numbered without a gap and all of them
+ * projected with none missed, readiness UP on both replicas, a rebuild from the log equal to the
+ * live tables. Prints each fault's recovery time and the events lost.
+ *
+ * <p>Not yet in the default run: it has not passed end to end on the shared 2-core build machine
+ * (replicas took 134-210 s to start there; the Talos agent exited when the broker did not serve its
+ * topic's metadata within 10 s of its start). Until it has, BrokerOutageIT, PostgresOutageIT and
+ * ChaosRunIT stay, and this runs on request: {@code ./mvnw -B verify -pl
+ * test-support,node-agent,simulator,control-plane -Dtest=none -Dit.test=SystemTierIT
+ * -Dfault.system=true -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dfailsafe.failIfNoSpecifiedTests=false}.
+ */
+class SystemTierIT {
+  private static final Duration BROKER_OUTAGE = Duration.ofSeconds(60);
+  private static final Duration POSTGRES_OUTAGE = Duration.ofSeconds(45);
+  private static final Duration BLACK_HOLE = Duration.ofSeconds(30);
+  private static final int MIG_NODES = 40;
+  private static final int DRIVER_NODES = 30;
+  private static final int SIMULATED = MIG_NODES + DRIVER_NODES;
+  private static final String PREFIX = "sys-";
+  // Each simulated node takes this long to converge its spec: the rollout outlasts the faults.
+  private static final Duration APPLY = Duration.ofSeconds(4);
+  // The simulated agents wait for the broker longer than its outage: they drop nothing.
+  private static final Duration RIDE_OUT = BROKER_OUTAGE.plusMinutes(2);
+  private static final Duration SETTLE_BOUND = Duration.ofMinutes(3);
+  private static final Duration NOTICE_BOUND = Duration.ofSeconds(30);
+  private static final Duration RECOVERY_BOUND = Duration.ofSeconds(120);
+  private static final Duration COMPLETION_BOUND = Duration.ofMinutes(6);
+  private static final String KAFKA_CHECK = "fleetwave-kafka";
+  private static final String PROJECTION_CHECK = "fleetwave-projection";
+
+  /** Waves of 2 and the rest, two nodes at a time, no failure allowed. */
+  private static final String ROLLOUT =
+      """
+      {"name": "%s", "target": {"selector": "%s"}, "change": %s,
+       "strategy": {"waves": ["2", "100%%"], "maxUnavailable": "2", "soakSeconds": 0,
+                    "failureThreshold": {"perWave": "0", "total": "0", "action": "pause"},
+                    "manualPromotion": false, "nodeTimeoutSeconds": 900}}
+      """;
+
+  private static final String MIG_ROLLOUT =
+      ROLLOUT.formatted("system-mig", "pool=mig", "{\"migConfig\": \"all-1g.10gb\"}");
+  private static final String DRIVER_ROLLOUT =
+      ROLLOUT.formatted("system-driver", "pool=driver", "{\"driverVersion\": \"580.95.05\"}");
+
+  private final List<String> figures = new ArrayList<>();
+
+  @Test
+  @SuppressWarnings(
+      "try") // the fleet and agents are closed before the rebuild, again (a no-op) after
+  void theShippedProcessesRideOutEachFaultWhileARolloutRunsLosingNothing() throws Exception {
+    assumeTrue(Boolean.getBoolean("fault.system"), "the system tier needs -Dfault.system=true");
+    // A directory of its own per run: an agent's host tree keeps state (its epoch) across runs.
+    Path work =
+        Files.createTempDirectory(Files.createDirectories(Path.of("target")), "system-tier-it-")
+            .toAbsolutePath();
+    System.out.println("System tier: logs and host trees in " + work);
+    CommandSigner signer = CommandSigner.generate();
+    Path publicKey = Files.writeString(work.resolve("command-key.pem"), signer.publicKeyPem());
+    Path fleetFile = Files.writeString(work.resolve("fleet.yaml"), fleetYaml());
+    // The control plane hands each driver change to the simulated fleet's webhook, signed.
+    String webhookSecret = webhookSecret();
+    Path webhookSecretFile =
+        Files.writeString(work.resolve("driver-webhook.secret"), webhookSecret);
+    int webhookPort = Replicas.freePort();
+    Instant began = Instant.now();
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.start();
+        BlackHoleProxy database = BlackHoleProxy.to("localhost", postgres.port());
+        BrokerProcess broker = BrokerProcess.start(work.resolve("broker.log"));
+        OidcProviderStandIn provider = OidcProviderStandIn.start()) {
+      FleetTopics.create(broker);
+      NodeHistories histories = new NodeHistories(postgres);
+      try (Replicas replicas =
+              Replicas.start(
+                  2,
+                  environment(broker, database, signer, webhookPort, webhookSecret),
+                  provider,
+                  work);
+          RealAgents agents =
+              RealAgents.start(
+                  work,
+                  PREFIX + "agent",
+                  "pool=agents",
+                  broker.bootstrapServers(),
+                  replicas.first(),
+                  publicKey,
+                  node -> registered(histories, node));
+          FleetProcess fleet =
+              FleetProcess.start(
+                  broker.bootstrapServers(),
+                  fleetFile,
+                  publicKey,
+                  FleetProcess.Enrolling.with(
+                      replicas.first(), fleetFile, work.resolve("join-tokens")),
+                  "384m",
+                  Duration.ofSeconds(5),
+                  APPLY,
+                  work.resolve("fleet.log"),
+                  "--kafka-wait",
+                  RIDE_OUT.toString(),
+                  "--driver-webhook-port",
+                  Integer.toString(webhookPort),
+                  "--driver-webhook-secret-file",
+                  webhookSecretFile.toString())) {
+        int nodes = SIMULATED + agents.nodes().size();
+        await(
+                "every node (%d, %d of them real agents) projected with its GPUs"
+                    .formatted(nodes, agents.nodes().size()))
+            .atMost(SETTLE_BOUND)
+            .pollInterval(Duration.ofMillis(500))
+            .until(
+                () -> {
+                  fleet.requireAlive();
+                  agents.requireAlive();
+                  return histories.count(
+                          "SELECT count(DISTINCT node) FROM gpus WHERE node LIKE '" + PREFIX + "%'")
+                      == nodes;
+                });
+        Duration upAfter = Duration.between(began, Instant.now());
+        RolloutApi rollouts =
+            new RolloutApi(replicas.first().port, replicas.first().token("operator"));
+        String mig = rollouts.create(MIG_ROLLOUT).get("id").asText();
+        String driver = rollouts.create(DRIVER_ROLLOUT).get("id").asText();
+        Progress progress = new Progress(histories, mig, driver);
+
+        killTheLeader(replicas, histories, progress);
+        stopTheBroker(broker, replicas, histories, progress, agents.nodes().getFirst());
+        stopPostgres(postgres, replicas, histories, progress, agents.nodes().getFirst());
+        blackHoleTheDatabase(database, replicas, progress);
+
+        assertCompleted(rollouts, mig, MIG_NODES, work.resolve("mig-rollout-events.json"));
+        assertCompleted(rollouts, driver, DRIVER_NODES, work.resolve("driver-rollout-events.json"));
+        assertThat(
+                histories.count(
+                    "SELECT count(*) FROM nodes WHERE name LIKE 'sys-drv-%'"
+                        + " AND driver_version = '580.95.05'"))
+            .as("nodes on the new driver")
+            .isEqualTo(DRIVER_NODES);
+
+        fleet.close(); // the rebuild compares with a projection that no longer moves
+        agents.close();
+        NodeHistories.OnTopic onTopic = NodeHistories.onTopic(broker.bootstrapServers(), PREFIX);
+        assertThat(onTopic.newest()).as("nodes with events on the topic").hasSize(nodes);
+        assertThat(onTopic.missing())
+            .as("seqs missing on the topic, in any run of any node")
+            .isZero();
+        await("every node's events on the topic projected")
+            .atMost(SETTLE_BOUND)
+            .until(() -> histories.positions(PREFIX).equals(onTopic.newest()));
+        assertThat(histories.seqGaps(PREFIX)).as("events the projection never got").isEmpty();
+        for (ControlPlaneProcess replica : replicas.running()) {
+          assertThat(api(replica).status("/q/health/ready"))
+              .as("readiness of the replica on port %d", replica.port)
+              .isEqualTo(200);
+        }
+        assertThat(replicas.leader(histories)).as("a replica leads the engine").isPresent();
+        JsonNode rebuild = api(replicas.first()).rebuild();
+        assertThat(rebuild.path("equal").asBoolean()).as("rebuild: %s", rebuild).isTrue();
+
+        System.out.printf(
+            "System tier: 2 control plane replicas, %d real agents (%s), %d simulated nodes,"
+                + " every node enrolled and signing; all up after %.1f s%n"
+                + "%s%n"
+                + "  MIG rollout of %d nodes and driver rollout of %d nodes completed, every node"
+                + " started once, none skipped%n"
+                + "  events on the topic: %d, seqs missing: 0, projected: all, events lost: 0;"
+                + " rebuild equal: %s; took %.0f s in all%n",
+            agents.nodes().size(),
+            String.join(", ", agents.nodes()),
+            SIMULATED,
+            seconds(upAfter),
+            String.join("\n", figures),
+            MIG_NODES,
+            DRIVER_NODES,
+            onTopic.events(),
+            rebuild.path("equal").asBoolean(),
+            seconds(Duration.between(began, Instant.now())));
+      }
+    }
+  }
+
+  /** SIGKILL the replica that leads the rollout engine; the other takes over, a new one starts. */
+  private void killTheLeader(Replicas replicas, NodeHistories histories, Progress progress)
+      throws Exception {
+    ControlPlaneProcess leader =
+        await("a replica leads the rollout engine")
+            .atMost(SETTLE_BOUND)
+            .until(() -> replicas.leader(histories), Optional::isPresent)
+            .orElseThrow();
+    progress.requireRunning("the leader is killed");
+    long[] before = progress.events();
+    Instant killed = Instant.now();
+    ControlPlaneProcess replacement = replicas.killAndReplace(leader);
+    await("the other replica takes the engine's lease")
+        .atMost(RECOVERY_BOUND)
+        .until(() -> replicas.leader(histories).filter(r -> r != replacement), Optional::isPresent);
+    Duration takeover = Duration.between(killed, Instant.now());
+    progress.awaitBeyond(before, 0, "after the leader was killed");
+    Duration moving = Duration.between(killed, Instant.now());
+    replacement.awaitReady(Replicas.READY_BOUND);
+    Duration replaced = Duration.between(killed, Instant.now());
+    awaitBothReady(replicas, "after the leader was killed");
+    figures.add(
+        "  SIGKILL of the leading replica: the other leads after %.1f s, the rollout moves after"
+                .formatted(seconds(takeover))
+            + " %.1f s, the replacement ready after %.1f s"
+                .formatted(seconds(moving), seconds(replaced)));
+  }
+
+  /**
+   * The broker stopped for a minute: readiness DOWN naming Kafka on both replicas, liveness UP,
+   * reads answered from PostgreSQL, what needs the broker refused (503, problem+json, Retry-After),
+   * a pause asked for meanwhile applied once it is back. Then UP by itself.
+   */
+  private void stopTheBroker(
+      BrokerProcess broker,
+      Replicas replicas,
+      NodeHistories histories,
+      Progress progress,
+      String probe)
+      throws Exception {
+    progress.requireRunning("the broker is stopped");
+    ControlPlaneProcess leader =
+        replicas.leader(histories).orElseThrow(() -> new AssertionError("no replica leads"));
+    FaultApi leading = api(leader);
+    long[] before = progress.events();
+    broker.stopBroker();
+    Instant stopped = Instant.now();
+    try {
+      for (ControlPlaneProcess replica : replicas.running()) {
+        String reason =
+            await("readiness of the replica on port %d to name Kafka".formatted(replica.port))
+                .atMost(NOTICE_BOUND)
+                .until(() -> api(replica).downReason(KAFKA_CHECK), Optional::isPresent)
+                .orElseThrow();
+        assertThat(reason).startsWith("Kafka unreachable since ");
+      }
+      Duration noticed = Duration.between(stopped, Instant.now());
+      BrokerOutageIT.assertUnavailable(
+          leading.post("/api/v1/nodes/" + probe + "/actions/reset-gpu", "{\"gpu\": 0}"),
+          "broker-unavailable");
+      assertThat(leading.status("/api/v1/nodes/" + probe))
+          .as("reads come from PostgreSQL")
+          .isEqualTo(200);
+      // The engine cannot append the pause now: it is queued, and appended once Kafka is back.
+      HttpResponse<String> pause = leading.post("/api/v1/rollouts/" + progress.id + "/pause", "");
+      assertThat(pause.statusCode()).as(pause.body()).isEqualTo(202);
+      holdAlive(replicas, stopped, BROKER_OUTAGE);
+      assertThat(leading.downReason(KAFKA_CHECK)).as("still DOWN at the end").isPresent();
+      broker.restartBroker();
+      Instant back = Instant.now();
+      awaitBothReady(replicas, "after the broker came back");
+      Duration ready = Duration.between(back, Instant.now());
+      RolloutApi rollouts = new RolloutApi(leader.port, leader.token("operator"));
+      await("the pause asked for during the outage applied")
+          .atMost(RECOVERY_BOUND)
+          .until(() -> rollouts.get("/" + progress.id).path("state").asText().equals("paused"));
+      HttpResponse<String> resume = leading.post("/api/v1/rollouts/" + progress.id + "/resume", "");
+      assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
+      progress.awaitBeyond(before, 2, "after the broker came back (paused, resumed, moving)");
+      Duration moving = Duration.between(back, Instant.now());
+      assertThat(rollouts.events(progress.id).stream().map(RolloutChecks::type))
+          .as("the pause of the outage appended once, then the resume")
+          .containsSubsequence("paused", "resumed")
+          .filteredOn(type -> type.equals("paused"))
+          .hasSize(1);
+      figures.add(
+          "  broker stopped %.0f s: readiness DOWN naming Kafka after %.1f s; both replicas ready"
+                  .formatted(seconds(Duration.between(stopped, back)), seconds(noticed))
+              + " %.1f s after it was back, the rollout (paused meanwhile, resumed) moving after %.1f s"
+                  .formatted(seconds(ready), seconds(moving)));
+    } finally {
+      if (Duration.between(stopped, Instant.now()).compareTo(BROKER_OUTAGE) < 0) {
+        broker.restartBroker(); // failed during the outage: the agents' close needs the broker
+      }
+    }
+  }
+
+  /**
+   * PostgreSQL stopped for 45 s: readiness DOWN naming the projection's wait, liveness UP, the API
+   * answering 503 problem+json. Then the projection resumes and a replica leads again by itself.
+   */
+  private void stopPostgres(
+      EmbeddedPostgres postgres,
+      Replicas replicas,
+      NodeHistories histories,
+      Progress progress,
+      String probe)
+      throws Exception {
+    progress.requireRunning("PostgreSQL is stopped");
+    long[] before = progress.events();
+    postgres.stop();
+    Instant stopped = Instant.now();
+    Duration noticed;
+    try {
+      for (ControlPlaneProcess replica : replicas.running()) {
+        String reason =
+            await(
+                    "readiness of the replica on port %d to name the projection's wait"
+                        .formatted(replica.port))
+                .atMost(NOTICE_BOUND)
+                .until(() -> api(replica).downReason(PROJECTION_CHECK), Optional::isPresent)
+                .orElseThrow();
+        assertThat(reason).startsWith("projection waiting for PostgreSQL since ");
+      }
+      noticed = Duration.between(stopped, Instant.now());
+      HttpResponse<String> during = api(replicas.first()).get("/api/v1/nodes/" + probe);
+      assertThat(during.statusCode()).as(during.body()).isEqualTo(503);
+      assertThat(during.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+      holdAlive(replicas, stopped, POSTGRES_OUTAGE);
+    } finally {
+      postgres.restart();
+    }
+    Instant back = Instant.now();
+    awaitBothReady(replicas, "after PostgreSQL came back");
+    Duration ready = Duration.between(back, Instant.now());
+    await("a replica leads the engine again")
+        .atMost(RECOVERY_BOUND)
+        .until(() -> replicas.leader(histories), Optional::isPresent);
+    Duration leading = Duration.between(back, Instant.now());
+    progress.awaitBeyond(before, 0, "after PostgreSQL came back");
+    Duration moving = Duration.between(back, Instant.now());
+    figures.add(
+        "  PostgreSQL stopped %.0f s: readiness DOWN naming the projection after %.1f s; both"
+                .formatted(seconds(Duration.between(stopped, back)), seconds(noticed))
+            + " replicas ready %.1f s after it was back, leading again after %.1f s, the rollout"
+                .formatted(seconds(ready), seconds(leading))
+            + " moving after %.1f s".formatted(seconds(moving)));
+  }
+
+  /** The database connection black-holed for 30 s: nothing refused, nothing answers. */
+  private void blackHoleTheDatabase(BlackHoleProxy database, Replicas replicas, Progress progress)
+      throws Exception {
+    progress.requireRunning("the database connection is black-holed");
+    long[] before = progress.events();
+    database.blackHole();
+    Instant started = Instant.now();
+    try {
+      holdAlive(replicas, started, BLACK_HOLE);
+    } finally {
+      database.heal();
+    }
+    Instant healed = Instant.now();
+    awaitBothReady(replicas, "after the black hole healed");
+    Duration ready = Duration.between(healed, Instant.now());
+    progress.awaitBeyond(before, 0, "after the black hole healed");
+    Duration moving = Duration.between(healed, Instant.now());
+    figures.add(
+        "  database connection black-holed %.0f s: both replicas ready %.1f s after it healed,"
+                .formatted(seconds(Duration.between(started, healed)), seconds(ready))
+            + " the rollout moving after %.1f s".formatted(seconds(moving)));
+  }
+
+  /** Until {@code length} has passed since {@code since}: liveness UP on every replica. */
+  private static void holdAlive(Replicas replicas, Instant since, Duration length)
+      throws IOException, InterruptedException {
+    while (Duration.between(since, Instant.now()).compareTo(length) < 0) {
+      for (ControlPlaneProcess replica : replicas.running()) {
+        HttpResponse<String> live = api(replica).get("/q/health/live");
+        assertThat(live.statusCode())
+            .as(
+                "liveness of the replica on port %d during the fault: %s",
+                replica.port, live.body())
+            .isEqualTo(200);
+      }
+      long left = length.minus(Duration.between(since, Instant.now())).toMillis();
+      Thread.sleep(Math.clamp(left, 0, 1000)); // the fault's length is the fault itself
+    }
+  }
+
+  private static void awaitBothReady(Replicas replicas, String when) {
+    for (ControlPlaneProcess replica : replicas.running()) {
+      await("readiness UP on the replica on port %d %s".formatted(replica.port, when))
+          .atMost(RECOVERY_BOUND)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> api(replica).status("/q/health/ready") == 200);
+    }
+  }
+
+  private static FaultApi api(ControlPlaneProcess replica) {
+    return new FaultApi(replica.port, replica.managementPort, replica.token("admin"));
+  }
+
+  private static boolean registered(NodeHistories histories, String node) {
+    try {
+      return histories.lastSeq(node) >= 0;
+    } catch (java.sql.SQLException notYet) {
+      return false;
+    }
+  }
+
+  private static double seconds(Duration duration) {
+    return duration.toMillis() / 1000.0;
+  }
+
+  private static void assertCompleted(RolloutApi rollouts, String id, int nodes, Path saved)
+      throws IOException, InterruptedException {
+    JsonNode finished = rollouts.awaitFinished(id, COMPLETION_BOUND);
+    assertThat(finished.path("state").asText()).as("%s", finished).isEqualTo("completed");
+    List<JsonNode> events = rollouts.events(id);
+    Files.writeString(saved, events.toString());
+    RolloutChecks.assertCompletedEachNodeOnce(
+        events, RolloutChecks.plannedWaves(rollouts.get("/" + id)), nodes);
+  }
+
+  /**
+   * The rollouts' events as the database holds them: whether they move, and that they still run.
+   * {@link #id} is the one paused and resumed during the broker's outage.
+   */
+  private record Progress(NodeHistories histories, String id, String other) {
+    /** Each rollout's events so far, in the order of {@link #ids()}. */
+    long[] events() throws java.sql.SQLException {
+      long[] counts = new long[2];
+      for (int i = 0; i < 2; i++) {
+        counts[i] =
+            histories.count(
+                "SELECT count(*) FROM rollout_event_log WHERE rollout = '" + ids().get(i) + "'");
+      }
+      return counts;
+    }
+
+    List<String> ids() {
+      return List.of(id, other);
+    }
+
+    /** A fault that strikes a rollout that has finished proves nothing about rollouts. */
+    void requireRunning(String when) {
+      for (String rollout : ids()) {
+        assertThat(histories.text("SELECT state FROM rollouts WHERE id = '" + rollout + "'"))
+            .as("rollout %s still running when %s (lengthen APPLY)", rollout, when)
+            .hasValueSatisfying(state -> assertThat(state).isIn("created", "running"));
+      }
+    }
+
+    /**
+     * Until every rollout has appended more than {@code seen} (plus {@code more} for the first).
+     */
+    void awaitBeyond(long[] seen, int more, String when) {
+      await("both rollouts append an event %s".formatted(when))
+          .atMost(RECOVERY_BOUND)
+          .ignoreExceptions()
+          .until(
+              () -> {
+                long[] now = events();
+                return now[0] > seen[0] + more && now[1] > seen[1];
+              });
+    }
+  }
+
+  private static Map<String, String> environment(
+      BrokerProcess broker,
+      BlackHoleProxy database,
+      CommandSigner signer,
+      int webhookPort,
+      String webhookSecret) {
+    return Map.of(
+        "FLEETWAVE_ROLLOUT_DRIVER_EXECUTOR",
+        "webhook",
+        "FLEETWAVE_ROLLOUT_DRIVER_WEBHOOK_URL",
+        "http://localhost:" + webhookPort + "/",
+        "FLEETWAVE_ROLLOUT_DRIVER_WEBHOOK_SECRET",
+        webhookSecret,
+        "KAFKA_BOOTSTRAP_SERVERS",
+        broker.bootstrapServers(),
+        "QUARKUS_DATASOURCE_REACTIVE_URL",
+        "postgresql://localhost:%d/%s".formatted(database.port(), EmbeddedPostgres.DATABASE),
+        "QUARKUS_DATASOURCE_JDBC_URL",
+        "jdbc:postgresql://localhost:%d/%s".formatted(database.port(), EmbeddedPostgres.DATABASE),
+        "QUARKUS_DATASOURCE_USERNAME",
+        EmbeddedPostgres.USER,
+        "QUARKUS_DATASOURCE_PASSWORD",
+        EmbeddedPostgres.PASSWORD,
+        "FLEETWAVE_COMMANDS_PRIVATE_KEY",
+        signer.privateKeyPem());
+  }
+
+  private static String fleetYaml() {
+    return """
+        nodes:
+          - name-prefix: sys-mig-h100
+            count: %d
+            host: ubuntu
+            labels: {pool: mig}
+            driver-version: "580.95.05"
+            gpus:
+              - model: "0x233010DE"
+                count: 1
+          - name-prefix: sys-drv-h100
+            count: %d
+            host: ubuntu
+            labels: {pool: driver}
+            driver-version: "570.172.08"
+            gpus:
+              - model: "0x233010DE"
+                count: 1
+        """
+        .formatted(MIG_NODES, DRIVER_NODES);
+  }
+
+  /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
+  private static String webhookSecret() {
+    byte[] secret = new byte[32];
+    new java.security.SecureRandom().nextBytes(secret);
+    return "whsec_" + java.util.Base64.getEncoder().encodeToString(secret);
+  }
+}
