@@ -2,9 +2,9 @@ package io.fleetwave.controlplane.audit;
 
 import io.fleetwave.controlplane.api.DatabaseUnavailableMapper;
 import io.fleetwave.controlplane.api.DomainProblemMapper;
-import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.fleetwave.controlplane.facts.FactNotRecordedException;
+import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.security.CurrentActor;
 import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.events.fact.AuditRecorded;

@@ -1,8 +1,8 @@
 package io.fleetwave.controlplane.audit;
 
+import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
-import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;

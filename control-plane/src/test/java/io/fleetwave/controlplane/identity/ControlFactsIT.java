@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
-import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
