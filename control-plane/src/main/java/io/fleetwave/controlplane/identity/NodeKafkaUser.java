@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.identity;
 
-import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.events.Topics;
 import io.strimzi.api.kafka.model.user.KafkaUser;
 import io.strimzi.api.kafka.model.user.KafkaUserBuilder;
@@ -73,8 +72,7 @@ public final class NodeKafkaUser {
   }
 
   /** The node's KafkaUser in {@code namespace}, for the cluster and with the quotas configured. */
-  public static KafkaUser of(
-      String node, String namespace, NodeIdentityConfig.KafkaUsers settings) {
+  public static KafkaUser of(String node, String namespace, KafkaUserSettings settings) {
     return new KafkaUserBuilder()
         .withNewMetadata()
         .withName(nameOf(node))

@@ -35,27 +35,24 @@ public class NodeKafkaUsers {
   private static final Duration LONGEST_POLL = Duration.ofSeconds(2);
 
   private final Supplier<KubernetesClient> client;
-  private final NodeIdentityConfig.KafkaUsers settings;
+  private final boolean enabled;
+  private final KafkaUserSettings settings;
 
   @Inject
   public NodeKafkaUsers(Instance<KubernetesClient> client, NodeIdentityConfig config) {
-    this(client::get, config.kafkaUsers());
+    this(client::get, config.kafkaUsers().enabled(), KafkaUserSettings.of(config.kafkaUsers()));
   }
 
   /** For a given client (tests drive it against the mock API server). */
-  public NodeKafkaUsers(Supplier<KubernetesClient> client, NodeIdentityConfig.KafkaUsers settings) {
+  public NodeKafkaUsers(
+      Supplier<KubernetesClient> client, boolean enabled, KafkaUserSettings settings) {
     this.client = client;
+    this.enabled = enabled;
     this.settings = settings;
-    if (settings.enabled() && settings.namespace().filter(n -> !n.isBlank()).isEmpty()) {
-      throw new IllegalStateException(
-          "fleetwave.node-identity.kafka-users.enabled is true but"
-              + " fleetwave.node-identity.kafka-users.namespace (the Kafka cluster's namespace,"
-              + " FLEETWAVE_NODE_IDENTITY_KAFKA_USERS_NAMESPACE) is not set");
-    }
   }
 
   public boolean enabled() {
-    return settings.enabled();
+    return enabled;
   }
 
   /**
@@ -66,7 +63,7 @@ public class NodeKafkaUsers {
    *     {@code secret-timeout} or the Kubernetes API refused
    */
   public Uni<Optional<KafkaCredential>> provision(String node) {
-    if (!settings.enabled()) {
+    if (!enabled) {
       return Uni.createFrom().item(Optional.empty());
     }
     String name = NodeKafkaUser.nameOf(node);
@@ -79,7 +76,7 @@ public class NodeKafkaUsers {
 
   /** Deletes the node's KafkaUser, if any (nothing when the feature is off). */
   public Uni<Boolean> delete(String node) {
-    if (!settings.enabled()) {
+    if (!enabled) {
       return Uni.createFrom().item(false);
     }
     String name = NodeKafkaUser.nameOf(node);
@@ -216,7 +213,7 @@ public class NodeKafkaUsers {
   }
 
   private String namespace() {
-    return settings.namespace().orElseThrow();
+    return settings.namespace();
   }
 
   /** fabric8 blocks: off the event loop. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaAccess;
 import io.fleetwave.embedded.SecuredKafka;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -247,43 +245,8 @@ class NodeKafkaQuotaIT {
     return name;
   }
 
-  private static NodeIdentityConfig.KafkaUsers settings() {
-    return new NodeIdentityConfig.KafkaUsers() {
-      @Override
-      public boolean enabled() {
-        return true;
-      }
-
-      @Override
-      public Optional<String> namespace() {
-        return Optional.of("kafka");
-      }
-
-      @Override
-      public String cluster() {
-        return "fleetwave";
-      }
-
-      @Override
-      public Duration secretTimeout() {
-        return BOUND;
-      }
-
-      @Override
-      public int producerByteRate() {
-        return PRODUCER_BYTE_RATE;
-      }
-
-      @Override
-      public int consumerByteRate() {
-        return 1048576;
-      }
-
-      @Override
-      public int requestPercentage() {
-        return 10;
-      }
-    };
+  private static KafkaUserSettings settings() {
+    return new KafkaUserSettings("kafka", "fleetwave", BOUND, PRODUCER_BYTE_RATE, 1048576, 10);
   }
 
   private static String password(String user) {

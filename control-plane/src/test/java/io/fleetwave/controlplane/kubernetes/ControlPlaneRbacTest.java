@@ -16,9 +16,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
-import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.identity.AgentDaemonSets;
 import io.fleetwave.controlplane.identity.KafkaCredentialUnavailableException;
+import io.fleetwave.controlplane.identity.KafkaUserSettings;
 import io.fleetwave.controlplane.identity.NodeKafkaUsers;
 import io.fleetwave.controlplane.identity.ServiceAccountReview;
 import io.fleetwave.controlplane.rollout.drain.Disruption;
@@ -35,7 +35,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -66,9 +65,12 @@ class ControlPlaneRbacTest {
   private static final Path AGENT_PODS_RBAC =
       Path.of("..", "deploy", "agent", "shared", "control-plane-rbac.yaml");
 
-  /** The node's own KafkaUsers and their Secrets, in the Kafka cluster's namespace. */
+  /**
+   * The node's own KafkaUsers and their Secrets, in the Kafka cluster's namespace (opt-in, not in
+   * the default install).
+   */
   private static final Path KAFKA_USERS_RBAC =
-      Path.of("..", "deploy", "kafka", "control-plane-rbac.yaml");
+      Path.of("..", "deploy", "kafka", "node-kafka-users", "rbac.yaml");
 
   private static final Duration BOUND = Duration.ofSeconds(20);
 
@@ -254,42 +256,9 @@ class ControlPlaneRbacTest {
     NodeKafkaUsers users =
         new NodeKafkaUsers(
             () -> client,
-            new NodeIdentityConfig.KafkaUsers() {
-              @Override
-              public boolean enabled() {
-                return true;
-              }
-
-              @Override
-              public Optional<String> namespace() {
-                return Optional.of("fleetwave");
-              }
-
-              @Override
-              public String cluster() {
-                return "fleetwave";
-              }
-
-              @Override
-              public Duration secretTimeout() {
-                return Duration.ofMillis(300);
-              }
-
-              @Override
-              public int producerByteRate() {
-                return 65536;
-              }
-
-              @Override
-              public int consumerByteRate() {
-                return 1048576;
-              }
-
-              @Override
-              public int requestPercentage() {
-                return 10;
-              }
-            });
+            true,
+            new KafkaUserSettings(
+                "fleetwave", "fleetwave", Duration.ofMillis(300), 65536, 1048576, 10));
     for (int i = 0; i < 2; i++) {
       assertThatThrownBy(() -> users.provision("gpu-1").await().atMost(BOUND))
           .isInstanceOf(KafkaCredentialUnavailableException.class);
