@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.facts.FactNotRecordedException;
 import io.fleetwave.controlplane.identity.EnrolmentRefusedException;
 import io.fleetwave.controlplane.identity.EnrolmentThrottledException;
 import io.fleetwave.controlplane.identity.InvalidEnrolmentException;
+import io.fleetwave.controlplane.identity.KafkaCredentialUnavailableException;
 import io.fleetwave.controlplane.identity.NodeNotRevokedException;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
@@ -50,6 +51,15 @@ public class DomainProblemMapper {
   /** The fact-not-recorded answer, also for a request refused before it ran (its audit entry). */
   public static Response unrecorded(FactNotRecordedException e) {
     return tryAgainShortly("fact-not-recorded", e.getMessage());
+  }
+
+  /**
+   * The node's own Kafka credential could not be made or read: nothing was enrolled, the agent
+   * tries again.
+   */
+  @ServerExceptionMapper
+  public Response kafkaCredentialUnavailable(KafkaCredentialUnavailableException e) {
+    return tryAgainShortly("kafka-credential-unavailable", e.getMessage());
   }
 
   /** 503 with the database-unavailable problem's Retry-After. */

@@ -72,4 +72,58 @@ public interface NodeIdentityConfig {
   @WithDefault("10s")
   @DurationMin(millis = 1)
   Duration timeout();
+
+  /** A Kafka credential of its own for each enrolled node ({@code kafka-users.*}). */
+  KafkaUsers kafkaUsers();
+
+  /**
+   * {@code fleetwave.node-identity.kafka-users.*}: at enrolment the control plane makes the node a
+   * Strimzi KafkaUser of its own, with the agent's grants and a quota, and hands the node its SCRAM
+   * credential; revoking the node deletes it. Off: agents use the shared credential of their
+   * --kafka-config file.
+   */
+  interface KafkaUsers {
+    @WithDefault("false")
+    boolean enabled();
+
+    /** The namespace of the Kafka cluster, where the User Operator watches KafkaUsers. */
+    Optional<String> namespace();
+
+    /** The Strimzi Kafka cluster the users belong to (their {@code strimzi.io/cluster} label). */
+    @WithDefault("fleetwave")
+    String cluster();
+
+    /**
+     * How long an enrolment waits for the User Operator to write the new user's Secret; past it the
+     * enrolment is answered 503 and nothing is enrolled (the agent tries again).
+     */
+    @WithDefault("30s")
+    @DurationMin(millis = 1)
+    Duration secretTimeout();
+
+    /**
+     * Bytes per second one node may publish, per broker (Kafka's {@code producer_byte_rate}). A
+     * heartbeat every few seconds is about 1 KiB and an inventory a few tens of KiB; Kafka averages
+     * over its quota window (about 10 s), so bursts fit.
+     */
+    @WithDefault("65536")
+    @Min(1024)
+    int producerByteRate();
+
+    /**
+     * Bytes per second one node may fetch, per broker ({@code consumer_byte_rate}): its specs and
+     * commands, and a read-only host's read of the desired specs at start.
+     */
+    @WithDefault("1048576")
+    @Min(1024)
+    int consumerByteRate();
+
+    /**
+     * Share of one broker thread's time (network and request handler) a node's requests may use in
+     * each quota window, in percent ({@code request_percentage}).
+     */
+    @WithDefault("10")
+    @Min(1)
+    int requestPercentage();
+  }
 }

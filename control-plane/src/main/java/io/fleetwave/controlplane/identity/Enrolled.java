@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 
@@ -9,9 +10,16 @@ import java.util.List;
  * @param nodeKeys every key of the node that is not revoked, this one included: an agent that keeps
  *     nothing on its host (read-only root) checks with them which records of the topic its own
  *     earlier runs signed, before it takes its last epoch from them
+ * @param kafka the node's own Kafka login, for its Kafka clients; null (left out of the answer)
+ *     when the control plane makes no Kafka user per node and the agent keeps its shared one
  */
 public record Enrolled(
-    String node, String keyId, String credential, Instant enrolledAt, List<NodeKey> nodeKeys) {
+    String node,
+    String keyId,
+    String credential,
+    Instant enrolledAt,
+    List<NodeKey> nodeKeys,
+    @JsonInclude(JsonInclude.Include.NON_NULL) KafkaCredential kafka) {
 
   /** One enrolled public key of the node (X.509 PEM). */
   public record NodeKey(String keyId, String publicKey) {}

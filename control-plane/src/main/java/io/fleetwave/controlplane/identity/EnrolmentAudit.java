@@ -30,7 +30,11 @@ final class EnrolmentAudit {
   }
 
   static Uni<Void> accepted(AuditTrail audit, SqlClient tx, Attempt attempt, Enrolled enrolled) {
-    String outcome = "accepted: key " + enrolled.keyId();
+    // The node's Kafka user by name only: its password is in the answer and nowhere else.
+    String outcome =
+        "accepted: key "
+            + enrolled.keyId()
+            + (enrolled.kafka() == null ? "" : ", Kafka user " + enrolled.kafka().username());
     LOG.infof(
         "enrolment of node '%s' by %s from %s: %s",
         attempt.node(), enrolled.credential(), attempt.source(), outcome);

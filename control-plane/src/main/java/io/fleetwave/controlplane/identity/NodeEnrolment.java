@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
@@ -47,6 +48,7 @@ public class NodeEnrolment {
   private final NodeIdentityConfig config;
   private final ControlFactLog facts;
   private final AuditTrail audit;
+  private final NodeKafkaUsers kafkaUsers;
   private final Clock clock = Clock.systemUTC();
 
   public NodeEnrolment(
@@ -55,9 +57,11 @@ public class NodeEnrolment {
       EnrolmentRateLimit limit,
       NodeIdentityConfig config,
       ControlFactLog facts,
-      AuditTrail audit) {
+      AuditTrail audit,
+      NodeKafkaUsers kafkaUsers) {
     this.audit = audit;
     this.pool = pool;
+    this.kafkaUsers = kafkaUsers;
     this.facts = facts;
     this.serviceAccounts = serviceAccounts;
     this.limit = limit;
@@ -93,9 +97,14 @@ public class NodeEnrolment {
     }
     EnrolmentAudit.Attempt attempt =
         new EnrolmentAudit.Attempt(node, source, credentialOf(request), clock.instant());
+    // The wait for the node's Kafka credential has a bound of its own, on top of the database's.
+    Duration bound =
+        kafkaUsers.enabled()
+            ? config.timeout().plus(config.kafkaUsers().secretTimeout())
+            : config.timeout();
     return attempt(attempt, request)
         .ifNoItem()
-        .after(config.timeout())
+        .after(bound)
         .failWith(() -> new IllegalStateException("enrolment did not finish within the bound"))
         .onFailure()
         .call(e -> auditRefusal(attempt, e));
@@ -130,33 +139,71 @@ public class NodeEnrolment {
               Instant now = attempt.at();
               if (join) {
                 String token = request.joinToken().strip();
+                // Checked once before the node's Kafka credential is made (a wait no transaction
+                // should hold open), and again, under the node's lock, in the one that uses it up.
                 return pool.withTransaction(
-                    tx ->
-                        admitted(tx, node)
-                            .chain(() -> JoinTokens.check(tx, token, node, keyId, now))
-                            .chain(
-                                usable ->
-                                    store(
-                                        tx,
-                                        attempt,
-                                        pem,
-                                        keyId,
-                                        JoinTokens.credential(usable.id()),
-                                        // A retry: the key is stored and the token used up.
-                                        usable.retry() ? null : usable.id())));
+                        tx ->
+                            admitted(tx, node)
+                                .chain(() -> JoinTokens.check(tx, token, node, keyId, now)))
+                    .chain(() -> kafkaUsers.provision(node))
+                    .chain(
+                        kafka ->
+                            pool.withTransaction(
+                                tx ->
+                                    admitted(tx, node)
+                                        .chain(() -> JoinTokens.check(tx, token, node, keyId, now))
+                                        .chain(
+                                            usable ->
+                                                store(
+                                                    tx,
+                                                    attempt,
+                                                    new Claim(
+                                                        pem,
+                                                        keyId,
+                                                        JoinTokens.credential(usable.id()),
+                                                        // A retry: the key is stored and the
+                                                        // token used up.
+                                                        usable.retry() ? null : usable.id(),
+                                                        kafka)))));
               }
               // The TokenReview call is made before the transaction, which it would hold open.
               return serviceAccounts
                   .nodeOf(request.serviceAccountToken().strip(), node)
+                  .call(credential -> pool.withTransaction(tx -> admitted(tx, node)))
                   .chain(
                       credential ->
-                          pool.withTransaction(
-                              tx ->
-                                  admitted(tx, node)
-                                      .chain(
-                                          () -> store(tx, attempt, pem, keyId, credential, null))));
+                          kafkaUsers
+                              .provision(node)
+                              .chain(
+                                  kafka ->
+                                      pool.withTransaction(
+                                          tx ->
+                                              admitted(tx, node)
+                                                  .chain(
+                                                      () ->
+                                                          store(
+                                                              tx,
+                                                              attempt,
+                                                              new Claim(
+                                                                  pem,
+                                                                  keyId,
+                                                                  credential,
+                                                                  null,
+                                                                  kafka))))));
             });
   }
+
+  /**
+   * What an accepted credential enrolls: the key, the credential's name for the audit log, the join
+   * token to use up (null for a service-account token) and the node's Kafka credential (empty when
+   * the control plane makes none).
+   */
+  private record Claim(
+      String pem,
+      String keyId,
+      String credential,
+      String joinToken,
+      Optional<KafkaCredential> kafka) {}
 
   /**
    * A refused or failed attempt's audit entry, in its own statement (the refusal rolled back
@@ -169,6 +216,7 @@ public class NodeEnrolment {
           case EnrolmentRefusedException refused -> 401;
           case InvalidEnrolmentException invalid -> 400;
           case FactNotRecordedException unrecorded -> 503;
+          case KafkaCredentialUnavailableException unavailable -> 503;
           default -> 500;
         };
     return EnrolmentAudit.refused(audit, attempt, status, String.valueOf(failure.getMessage()))
@@ -228,14 +276,10 @@ public class NodeEnrolment {
    * this node's is left as it is, and its fact is appended only to use up a join token), and its
    * audit entry, in the same transaction.
    */
-  private Uni<Enrolled> store(
-      SqlClient tx,
-      EnrolmentAudit.Attempt attempt,
-      String pem,
-      String keyId,
-      String credential,
-      String joinToken) {
+  private Uni<Enrolled> store(SqlClient tx, EnrolmentAudit.Attempt attempt, Claim claim) {
     String node = attempt.node();
+    String keyId = claim.keyId();
+    String joinToken = claim.joinToken();
     return NodeKeyStore.lockKey(tx, keyId)
         .chain(() -> NodeKeyStore.holder(tx, keyId))
         .chain(
@@ -250,13 +294,22 @@ public class NodeEnrolment {
                 }
               }
               NodeKeyEnrolled enrolled =
-                  new NodeKeyEnrolled(keyId, pem, credential, attempt.at(), joinToken);
+                  new NodeKeyEnrolled(
+                      keyId, claim.pem(), claim.credential(), attempt.at(), joinToken);
               return facts
                   .append(node, enrolled, attempt.at())
                   .chain(fact -> NodeIdentityFacts.apply(tx, fact));
             })
         .chain(() -> NodeKeyStore.validKeys(tx, node))
-        .map(keys -> new Enrolled(node, keyId, credential, attempt.at(), keys))
+        .map(
+            keys ->
+                new Enrolled(
+                    node,
+                    keyId,
+                    claim.credential(),
+                    attempt.at(),
+                    keys,
+                    claim.kafka().orElse(null)))
         .call(enrolled -> EnrolmentAudit.accepted(audit, tx, attempt, enrolled));
   }
 
@@ -310,7 +363,9 @@ public class NodeEnrolment {
                 NodeKeyStore.lockNode(tx, node)
                     .chain(() -> facts.append(node, new NodeRevoked(at, actor), at))
                     .chain(fact -> NodeIdentityFacts.revoked(tx, fact, new NodeRevoked(at, actor))))
-        .map(count -> new Revoked(node, count));
+        // After the commit: the node is revoked whatever happens next; a user that could not be
+        // deleted fails the call (503), and revoking again deletes it.
+        .chain(count -> kafkaUsers.delete(node).map(deleted -> new Revoked(node, count, deleted)));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.kubernetes;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.node;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -16,6 +17,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fleetwave.controlplane.fixtures.AgentPods;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
 import io.fleetwave.controlplane.identity.AgentDaemonSets;
+import io.fleetwave.controlplane.identity.KafkaCredentialUnavailableException;
+import io.fleetwave.controlplane.identity.KafkaUserSettings;
+import io.fleetwave.controlplane.identity.NodeKafkaUsers;
 import io.fleetwave.controlplane.identity.ServiceAccountReview;
 import io.fleetwave.controlplane.rollout.driver.DriverJobTemplate;
 import io.fleetwave.controlplane.rollout.driver.DriverRequests;
@@ -60,6 +64,13 @@ class ControlPlaneRbacTest {
   /** The read of the agents' pods, in their namespace (with the agents' shared objects). */
   private static final Path AGENT_PODS_RBAC =
       Path.of("..", "deploy", "agent", "shared", "control-plane-rbac.yaml");
+
+  /**
+   * The node's own KafkaUsers and their Secrets, in the Kafka cluster's namespace (opt-in, not in
+   * the default install).
+   */
+  private static final Path KAFKA_USERS_RBAC =
+      Path.of("..", "deploy", "kafka", "node-kafka-users", "rbac.yaml");
 
   private static final Duration BOUND = Duration.ofSeconds(20);
 
@@ -143,11 +154,12 @@ class ControlPlaneRbacTest {
     Set<Permission> granted = granted(RBAC);
     granted.addAll(granted(JOB_EXECUTOR_RBAC));
     granted.addAll(granted(AGENT_PODS_RBAC));
+    granted.addAll(granted(KAFKA_USERS_RBAC));
 
     assertThat(granted)
         .as(
-            "RBAC rules of %s, %s and %s against the calls",
-            RBAC, JOB_EXECUTOR_RBAC, AGENT_PODS_RBAC)
+            "RBAC rules of %s, %s, %s and %s against the calls",
+            RBAC, JOB_EXECUTOR_RBAC, AGENT_PODS_RBAC, KAFKA_USERS_RBAC)
         .isEqualTo(used);
   }
 
@@ -228,11 +240,30 @@ class ControlPlaneRbacTest {
             Set.of(AGENT_ACCOUNT),
             List.of(),
             new AgentDaemonSets(List.of("fleetwave-agent-*")));
+    exerciseNodeKafkaUsers();
     assertThat(review.nodeOf("a-token", "gpu-1").await().atMost(BOUND))
         .isEqualTo(
             "service account "
                 + AGENT_ACCOUNT
                 + " (pod fleetwave-agents/fleetwave-agent-ubuntu-1)");
+  }
+
+  /**
+   * A node's own KafkaUser: made at enrolment (and made again, which updates it), its Secret read
+   * (never written here: no User Operator runs, so the wait runs out), deleted at revocation.
+   */
+  private void exerciseNodeKafkaUsers() {
+    NodeKafkaUsers users =
+        new NodeKafkaUsers(
+            () -> client,
+            true,
+            new KafkaUserSettings(
+                "fleetwave", "fleetwave", Duration.ofMillis(300), 65536, 1048576, 10));
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> users.provision("gpu-1").await().atMost(BOUND))
+          .isInstanceOf(KafkaCredentialUnavailableException.class);
+    }
+    assertThat(users.delete("gpu-1").await().atMost(BOUND)).isTrue();
   }
 
   private static final String AGENT_ACCOUNT =
