@@ -45,6 +45,9 @@ class Release010CompatTest {
           "io.fleetwave.fact.node-readmitted",
           "io.fleetwave.fact.join-token-created",
           "io.fleetwave.fact.mig-configs-imported",
+          "io.fleetwave.fact.audit-recorded",
+          "io.fleetwave.fact.desired-spec-set",
+          "io.fleetwave.fact.command-generation-used",
           "io.fleetwave.rollout.node-skipped");
 
   static Stream<Release010Records.Sample> samples() {
