@@ -11,6 +11,7 @@ import com.standardwebhooks.exceptions.EmptyWebhookSecretException;
 import com.standardwebhooks.exceptions.WebhookVerificationException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fleetwave.controlplane.api.CoreJson;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,7 +49,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class WebhookDriverExecutorTest {
   private static final Duration BOUND = Duration.ofSeconds(10);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // The application's mapper has the core's JSON forms (CoreJson), as the producer's injected one.
+  private static final ObjectMapper JSON = CoreJson.mapper();
   static final String SECRET = "whsec_" + Base64.getEncoder().encodeToString(bytes(32, 7));
 
   /** What the server received, and whether the signature held. */
