@@ -46,6 +46,10 @@ public class AuditFilter {
   private static final Logger LOG = Logger.getLogger(AuditFilter.class);
   private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
   private static final Duration WRITE_BOUND = Duration.ofSeconds(10);
+
+  /** How long an after-the-fact entry is tried again in the background (a broker outage). */
+  private static final Duration RETRY_FOR = Duration.ofMinutes(10);
+
   private static final int MAX_TEXT = 2000;
 
   private final CurrentActor actor;
@@ -104,6 +108,45 @@ public class AuditFilter {
                             ? DomainProblemMapper.unrecorded(unrecorded)
                             : auditUnavailable();
                       });
+            });
+  }
+
+  /**
+   * Appends an after-the-fact entry within {@link #WRITE_BOUND}. One that Kafka or PostgreSQL does
+   * not take then (an outage the control plane rides out) is appended again in the background, with
+   * backoff, for up to {@link #RETRY_FOR}: the change was made already, so its entry must follow it
+   * rather than be lost, and the answer must not wait for the outage to end. Only an entry still
+   * not written after that is an error. Until then it is held in memory only (a crash loses it),
+   * and an attempt that timed out but was taken after all leaves a second, equal entry.
+   */
+  private Uni<Void> appendOrRetryLater(AuditRecorded entry, String target) {
+    return log.append(entry)
+        .ifNoItem()
+        .after(WRITE_BOUND)
+        .fail()
+        .onFailure()
+        .recoverWithItem(
+            e -> {
+              LOG.warnf(
+                  "audit entry for %s not written yet, trying again for up to %s: %s",
+                  target, RETRY_FOR, e);
+              Uni.createFrom()
+                  .deferred(() -> log.append(entry))
+                  .ifNoItem()
+                  .after(WRITE_BOUND)
+                  .fail()
+                  .onFailure()
+                  .retry()
+                  .withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(15))
+                  .expireIn(RETRY_FOR.toMillis())
+                  .subscribe()
+                  .with(
+                      written -> LOG.infof("audit entry for %s written on a later attempt", target),
+                      lost ->
+                          LOG.errorf(
+                              "audit entry for %s not written within %s: %s",
+                              target, RETRY_FOR, lost));
+              return null;
             });
   }
 
@@ -177,11 +220,8 @@ public class AuditFilter {
                   LOG.infof(
                       "%s %s by %s: %s",
                       entry.action(), entry.target(), entry.actor(), entry.outcome());
-                  return log.append(entry);
+                  return appendOrRetryLater(entry, target(request));
                 })
-            .ifNoItem()
-            .after(WRITE_BOUND)
-            .fail()
             .onFailure()
             .invoke(e -> LOG.errorf("audit entry for %s not written: %s", target(request), e))
             .onFailure()
