@@ -71,6 +71,8 @@ class BrokerOutageIT {
       "KafkaReachability] (kafka-probe) Kafka unreachable";
   private static final String REACHABLE_LOG = "KafkaReachability] (kafka-probe) Kafka reachable";
   private static final String ENGINE_WAITING_LOG = "rollout engine waiting for Kafka";
+  private static final String AUDIT_HELD_LOG = "not written yet, trying again";
+  private static final String AUDIT_WRITTEN_LOG = "written on a later attempt";
 
   /**
    * Waves of 2 and 10 nodes, two at a time, every node a second to converge; no failure allowed.
@@ -242,6 +244,17 @@ class BrokerOutageIT {
             .as("SSE ids: every rollout event once, in order")
             .isEqualTo(events.stream().map(e -> e.path("seq").asLong()).toList());
 
+        // The changes made during the outage (the pause, the refused GPU reset) have their audit
+        // entries held and written once Kafka is back; the rebuild must find them on the topic.
+        await("every audit entry held during the outage written")
+            .atMost(RECOVERY_BOUND)
+            .until(
+                () -> {
+                  List<String> logged = Files.readAllLines(log);
+                  long held = logged.stream().filter(l -> l.contains(AUDIT_HELD_LOG)).count();
+                  long written = logged.stream().filter(l -> l.contains(AUDIT_WRITTEN_LOG)).count();
+                  return held > 0 && written == held;
+                });
         JsonNode rebuild = api.rebuild();
         assertThat(rebuild.path("equal").asBoolean()).as("rebuild: %s", rebuild).isTrue();
         String output = Files.readString(log);
