@@ -14,14 +14,6 @@ import org.hibernate.validator.constraints.time.DurationMin;
  */
 @ConfigMapping(prefix = "fleetwave.node-identity")
 public interface NodeIdentityConfig {
-  /**
-   * Accept a record of fleet.node-events only if it is signed by its node's enrolled key (the
-   * projection and the rollout engine; anything else is dead-lettered with the cause). Only a
-   * development or test setup whose agents do not enroll may turn it off.
-   */
-  @WithDefault("true")
-  boolean required();
-
   /** How long a join token is valid when its creator does not say. */
   @WithDefault("24h")
   @DurationMin(seconds = 1)

@@ -44,8 +44,6 @@ public class NodeEventAuthenticity {
     Check forBatch(List<Headers> batch);
   }
 
-  private static final Check ANY = (node, value, headers) -> Optional.empty();
-
   /** Batches of at least this many records are decoded in parallel ({@link #decodeAll}). */
   static final int PARALLEL_FROM = 256;
 
@@ -59,24 +57,15 @@ public class NodeEventAuthenticity {
   private final Cache<String, NodePublicKey> keptKeys =
       Caffeine.newBuilder().maximumSize(KEPT_KEYS).build();
   private final Pool pool;
-  private final boolean required;
   private final Duration timeout;
 
   public NodeEventAuthenticity(Pool pool, NodeIdentityConfig config) {
     this.pool = pool;
-    this.required = config.required();
     this.timeout = config.timeout();
-  }
-
-  public boolean required() {
-    return required;
   }
 
   /** A check for a batch whose records carry these headers; reads the keys they name. */
   public Uni<Check> forBatch(Iterable<Headers> batch) {
-    if (!required) {
-      return Uni.createFrom().item(ANY);
-    }
     Set<String> keyIds = new TreeSet<>();
     for (Headers headers : batch) {
       String keyId = text(headers, NodeEventSigner.KEY_ID_HEADER);

@@ -11,9 +11,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * Every bench node's own key, enrolled, and its events signed with it, as agents do in production
- * (the control plane runs with {@code fleetwave.node-identity.required=true}, see {@link
- * BenchServices}), so every figure includes the signature check of every record. There is no
- * unsigned mode: the benches measure what ships.
+ * (every control plane requires node identity, see {@link BenchServices}), so every figure includes
+ * the signature check of every record. There is no unsigned mode: the benches measure what ships.
  */
 final class BenchKeys {
   private final NodeEventSigner[] signers;

@@ -18,14 +18,11 @@ final class BenchServices {
 
   /**
    * The control plane's settings for these services (a mutable map, for a bench to add to), with
-   * node identity required, as production runs it (the test fixture's process turns it off unless
-   * told).
+   * node identity required, as every control plane runs it.
    */
   static Map<String, String> controlPlane(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
     return new HashMap<>(
         Map.of(
-            "FLEETWAVE_NODE_IDENTITY_REQUIRED",
-            "true",
             "KAFKA_BOOTSTRAP_SERVERS",
             kafka.bootstrapServers(),
             "QUARKUS_DATASOURCE_REACTIVE_URL",

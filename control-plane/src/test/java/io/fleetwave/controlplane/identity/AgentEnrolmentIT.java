@@ -21,7 +21,6 @@ import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
  * writable host without enrolling again.
  */
 @QuarkusTest
-@TestProfile(NodeEnrolments.Required.class)
 class AgentEnrolmentIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
 

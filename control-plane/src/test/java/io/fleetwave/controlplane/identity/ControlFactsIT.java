@@ -25,6 +25,7 @@ import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -94,8 +95,8 @@ class ControlFactsIT {
               "1g.10gb": 7
       """;
 
-  /** Identity required, in an application (and database) of its own. */
-  public static class OwnDatabase extends NodeEnrolments.Required {}
+  /** An application (and database) of its own: no other test's Quarkus start shares it. */
+  public static class OwnDatabase implements QuarkusTestProfile {}
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;

@@ -24,7 +24,6 @@ class EnrolmentLimitsIT {
     @Override
     public Map<String, String> getConfigOverrides() {
       return Map.of(
-          "fleetwave.node-identity.required", "true",
           "fleetwave.node-identity.enrolments-per-source", "5",
           "fleetwave.node-identity.enrolments-per-node", "3",
           "fleetwave.node-identity.enrolment-rate-period", "1h");

@@ -20,7 +20,6 @@ import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.Test;
  * lands on the dead-letter topic with its cause and changes nothing.
  */
 @QuarkusTest
-@TestProfile(NodeEnrolments.Required.class)
 class NodeIdentityIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
 

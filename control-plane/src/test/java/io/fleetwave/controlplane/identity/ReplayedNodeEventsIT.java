@@ -22,7 +22,6 @@ import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
@@ -40,7 +39,6 @@ import org.junit.jupiter.api.Test;
  * of the log over the projection.
  */
 @QuarkusTest
-@TestProfile(NodeEnrolments.Required.class)
 class ReplayedNodeEventsIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final String OLD_DRIVER = "550.127.05";

@@ -14,7 +14,6 @@ import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.Arrays;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.Test;
  * that is revoked fails with that reason, whatever it reports.
  */
 @QuarkusTest
-@TestProfile(NodeEnrolments.Required.class)
 class RevokedNodesLeaveRolloutsIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
 

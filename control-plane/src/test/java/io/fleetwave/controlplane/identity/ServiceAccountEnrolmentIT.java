@@ -46,11 +46,7 @@ class ServiceAccountEnrolmentIT {
   public static class ServiceAccounts implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "fleetwave.node-identity.required",
-          "true",
-          "fleetwave.node-identity.service-accounts",
-          AGENT);
+      return Map.of("fleetwave.node-identity.service-accounts", AGENT);
     }
   }
 
