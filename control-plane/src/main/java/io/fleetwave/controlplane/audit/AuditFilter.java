@@ -39,8 +39,9 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * cannot be stored the request is refused with 503 ({@code fact-not-recorded} when Kafka did not
  * take the entry's fact, {@code audit-unavailable} when PostgreSQL did not take its row), so no
  * admin operation takes effect unaudited (fail closed). The entry of the answer follows as for any
- * change; one that cannot be written is logged and does not change the answer, because the change
- * has already happened and its request entry stands.
+ * change; one that cannot be written then does not change the answer (the change has already
+ * happened and its request entry stands) and is tried again in the background ({@link
+ * #appendOrRetryLater}).
  */
 public class AuditFilter {
   private static final Logger LOG = Logger.getLogger(AuditFilter.class);

@@ -237,7 +237,7 @@ public class NodeEnrolment {
   private static String credentialOf(EnrolmentRequest request) {
     if (request != null && present(request.joinToken())) {
       var id = JOIN_TOKEN_ID.matcher(request.joinToken().strip());
-      return id.matches() ? "join token " + id.group(1) : "join token (malformed)";
+      return id.matches() ? JoinTokens.credential(id.group(1)) : "join token (malformed)";
     }
     if (request != null && present(request.serviceAccountToken())) {
       return "service-account token (not authenticated)";
