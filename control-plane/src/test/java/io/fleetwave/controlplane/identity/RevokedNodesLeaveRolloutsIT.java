@@ -11,6 +11,7 @@ import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Issue 32, finding 2: a node revoked while a rollout runs is taken out of it, by the decider and
  * through the log. A pending node revoked is never started (the rollout never writes its spec): it
  * is logged as NodeSkipped and shown as {@code skipped}, reason {@code revoked}. A node in flight
- * that is revoked fails with that reason, whatever it reports.
+ * that is revoked fails with that reason, whatever it reports. A node whose forward change finished
+ * and that is revoked before the rollback reaches it is not sent the rollback spec: skipped too.
  */
 @QuarkusTest
 class RevokedNodesLeaveRolloutsIT {
@@ -114,6 +116,86 @@ class RevokedNodesLeaveRolloutsIT {
           .as("the skipped node's desired spec: the rollout never wrote one")
           .isNull();
     }
+  }
+
+  @Test
+  void aNodeRevokedBeforeItsRollbackIsNotSentTheRollbackSpec() {
+    List<String> names = List.of("revoked-rollback-1", "revoked-rollback-2");
+    Map<String, NodeEventSigner> keys = new HashMap<>();
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (String name : names) {
+        NodeEventSigner key = NodeEnrolments.enroll(name);
+        keys.put(name, key);
+        FleetNodes.Node node =
+            new FleetNodes.Node(
+                name, HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, Map.of("rb-pool", "r"));
+        topic.publishSigned(Events.envelope(name, 1, 0, FleetNodes.registered(node)), key);
+        topic.publishSigned(Events.envelope(name, 1, 1, FleetNodes.inventory(node)), key);
+      }
+      for (String name : names) {
+        await(name + " projected")
+            .atMost(BOUND)
+            .until(() -> Arrays.equals(ProjectionRows.position(name), new long[] {1, 1}));
+      }
+      String rollout = startRollingBackOnFailure("revoked-before-rollback", "rb-pool=r");
+      String canary = nodes(rollout, "in-flight").getFirst();
+      String second = names.stream().filter(n -> !n.equals(canary)).findFirst().orElseThrow();
+      topic.publishSigned(
+          Events.envelope(canary, 1, 2, new SpecApplied(desiredGeneration(canary))),
+          keys.get(canary));
+      await("the canary succeeded and wave 2 started")
+          .atMost(BOUND)
+          .until(() -> nodes(rollout, "in-flight").equals(List.of(second)));
+      long canaryGeneration = desiredGeneration(canary);
+
+      revoke(canary);
+      topic.publishSigned(
+          Events.envelope(
+              second,
+              1,
+              2,
+              new SpecRejected(desiredGeneration(second), "c-1", "unplannable", "does not fit")),
+          keys.get(second));
+
+      await("the rollback started with the trusted node only")
+          .atMost(BOUND)
+          .until(
+              () -> "rolling-back".equals(state(rollout)) || "rolled-back".equals(state(rollout)));
+      await("the revoked canary skipped in the rollback")
+          .atMost(BOUND)
+          .until(() -> reasons(rollout, "skipped").equals(Map.of(canary, "revoked")));
+      assertThat(desiredGeneration(canary))
+          .as("the revoked canary's desired spec: no rollback spec was written for it")
+          .isEqualTo(canaryGeneration);
+    }
+  }
+
+  private static String startRollingBackOnFailure(String name, String selector) {
+    String id =
+        given()
+            .contentType("application/json")
+            .body(
+                """
+                {"name": "%s", "target": {"selector": "%s"},
+                 "change": {"migConfig": "all-balanced"},
+                 "strategy": {"waves": ["1", "100%%"], "maxUnavailable": "1", "soakSeconds": 0,
+                              "failureThreshold": {"perWave": "0", "total": "0",
+                                                   "action": "rollback"}}}
+                """
+                    .formatted(name, selector))
+            .post("/api/v1/rollouts")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    await("the canary of " + name + " in flight")
+        .atMost(BOUND)
+        .until(() -> nodes(id, "in-flight").size() == 1);
+    return id;
+  }
+
+  private static String state(String rollout) {
+    return given().get("/api/v1/rollouts/" + rollout).path("state");
   }
 
   private static void revoke(String node) {

@@ -4,10 +4,11 @@ import static io.fleetwave.events.node.Require.notBlank;
 import static io.fleetwave.events.node.Require.positive;
 
 /**
- * A pending node the rollout will not start, with the reason: the node was revoked (its identity is
- * no longer trusted), so it is never sent the rollout's spec. Final for the node in this rollout:
- * it is neither a success nor a failure (no threshold counts it) and it is not rolled back, since
- * nothing was changed on it.
+ * A node the rollout will not send its next spec, with the reason: the node was revoked (its
+ * identity is no longer trusted). Either a pending node, never started (nothing was changed on it,
+ * so nothing to roll back), or, while rolling back, a node whose forward change finished: it is not
+ * sent the rollback spec and keeps its forward result. Final for the node in this rollout: neither
+ * a success nor a failure (no threshold counts it).
  *
  * @param reason why it is skipped: {@link #REVOKED}
  */

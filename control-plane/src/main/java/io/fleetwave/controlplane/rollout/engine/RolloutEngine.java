@@ -163,19 +163,6 @@ public final class RolloutEngine implements AutoCloseable {
     }
   }
 
-  /**
-   * Folds every live rollout from where its records start (the projection keeps that place, so the
-   * topic's finished rollouts are neither read nor folded) and writes the projection of each once.
-   * A rollout whose log cannot be folded fails alone ({@link RolloutFold}): its RolloutFailed is
-   * appended and projected, and the others are taken over as usual.
-   */
-  private void takeOver() {
-    long started = System.nanoTime();
-    takeOverFromTheLog();
-    lastTakeOver = Duration.ofNanos(System.nanoTime() - started);
-    LOG.infof("rollout engine took over in %d ms", lastTakeOver.toMillis());
-  }
-
   /** The term this engine leads in now, or 0 when it does not lead (or may no longer act). */
   public long leadingTerm() {
     return running ? leadership.term() : 0;
@@ -191,7 +178,14 @@ public final class RolloutEngine implements AutoCloseable {
     return lastTakeOverRecords;
   }
 
-  private void takeOverFromTheLog() {
+  /**
+   * Folds every live rollout from where its records start (the projection keeps that place, so the
+   * topic's finished rollouts are neither read nor folded) and writes the projection of each once.
+   * A rollout whose log cannot be folded fails alone ({@link RolloutFold}): its RolloutFailed is
+   * appended and projected, and the others are taken over as usual.
+   */
+  private void takeOver() {
+    long started = System.nanoTime();
     book.clear();
     effects.clear();
     Map<UUID, List<LoggedRecord>> logged = log.readLive(store.active());
@@ -203,9 +197,6 @@ public final class RolloutEngine implements AutoCloseable {
     }
     leadership.check(term);
     lastTakeOverRecords = log.lastScanned();
-    LOG.infof(
-        "rollout engine leads in term %d: %d rollout(s) folded, %d record(s) of the log read",
-        term, book.runs().size(), lastTakeOverRecords);
     book.runs().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
@@ -221,6 +212,10 @@ public final class RolloutEngine implements AutoCloseable {
         store.project(run, folded.get(run.id()), run.drainChanged(), false);
       }
     }
+    lastTakeOver = Duration.ofNanos(System.nanoTime() - started);
+    LOG.infof(
+        "rollout engine leads in term %d: %d rollout(s) folded, %d record(s) read in %d ms",
+        term, book.runs().size(), lastTakeOverRecords, lastTakeOver.toMillis());
   }
 
   /**

@@ -69,11 +69,26 @@ public final class NodeRun {
     this.finishedAt = at;
   }
 
-  /** Left out of the rollout while pending; only a pending node can be. */
+  /**
+   * Left out of the rollout: a pending node is never started; a node whose forward change finished
+   * is left out of the rollback (it ends in the rollback phase, skipped, its forward result kept).
+   */
   void skip(String reason, Instant at) {
-    if (state != NodeState.PENDING) {
+    boolean awaitingRollback = phase == Phase.FORWARD && touched() && state.finished();
+    if (state != NodeState.PENDING && !awaitingRollback) {
       throw new IllegalStateException(
-          "node " + node + " is " + state.wireName() + ", only a pending node can be skipped");
+          "node "
+              + node
+              + " is "
+              + state.wireName()
+              + " in the "
+              + phase.wireName()
+              + " phase; only a pending node or one awaiting its rollback can be skipped");
+    }
+    if (awaitingRollback) {
+      forwardOutcome = state;
+      forwardOutOfService = outOfServiceAt != null;
+      phase = Phase.ROLLBACK;
     }
     this.state = NodeState.SKIPPED;
     this.skipped = reason;

@@ -50,7 +50,7 @@ import java.util.function.Function;
  * failed, timed out or were revoked; the failure thresholds; the wave's end, soak, health gate and
  * promotion; the next nodes to start, each {@code NodeStarted} with the generation after its
  * desired spec's and its restore point, followed by its driver request if its driver changes (a
- * pending node revoked since the plan is skipped instead, {@code NodeSkipped}, and never started).
+ * node revoked since the plan, or before its rollback, is skipped instead, {@code NodeSkipped}).
  *
  * <p>With a drain (a non-zero {@code drainBound}) a started node first has to be taken out of
  * service (NodeTakenOutOfService) before it can succeed; its node timeout counts from then, and
@@ -465,8 +465,9 @@ public final class RolloutDecider {
       RolloutRun run, Collection<NodeRun> candidates, DeciderInput input) {
     Phase phase = run.status() == RunStatus.ROLLING_BACK ? Phase.ROLLBACK : Phase.FORWARD;
     List<RolloutEvent> out = new ArrayList<>();
-    if (phase == Phase.FORWARD && !input.revoked().isEmpty()) {
-      // Revoked since the plan was made: never sent the spec, and no slot taken.
+    if (!input.revoked().isEmpty()) {
+      // Revoked since the plan was made (or, rolling back, since its forward change): never sent
+      // this phase's spec, and no slot taken. Its results are no longer trusted either way.
       List<NodeRun> trusted = new ArrayList<>();
       for (NodeRun node : candidates) {
         if (input.revoked().contains(node.node())) {
@@ -554,7 +555,11 @@ public final class RolloutDecider {
         && run.inFlight().isEmpty()
         && run.releasePending().isEmpty()) {
       int failed = run.failed(Phase.ROLLBACK, 0);
-      int rolledBack = (int) run.nodes().stream().filter(n -> n.phase() == Phase.ROLLBACK).count();
+      int rolledBack =
+          (int)
+              run.nodes().stream()
+                  .filter(n -> n.phase() == Phase.ROLLBACK && n.state() != NodeState.SKIPPED)
+                  .count();
       return List.of(new RolloutCompleted(true, rolledBack - failed, failed));
     }
     return starts(run, waiting, input);

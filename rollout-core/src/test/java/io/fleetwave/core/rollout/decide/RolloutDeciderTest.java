@@ -174,6 +174,26 @@ class RolloutDeciderTest {
   }
 
   @Test
+  void aNodeRevokedBeforeItsRollbackIsSkippedNotSentTheRollbackSpec() {
+    DeciderHarness h = harness(2, "0", FailureAction.ROLLBACK, false, Duration.ZERO);
+    h.throughCanary(); // n1 done; n2, n3 in flight
+    h.applyInFlight();
+    h.refuse("n2", "step failed");
+    h.revoked.add("n1"); // the canary, waiting for its rollback, is revoked
+
+    h.settle();
+    h.runAllApplying();
+
+    assertThat(h.started(Phase.ROLLBACK)).containsExactlyInAnyOrder("n2", "n3");
+    assertThat(h.log).contains(new NodeSkipped(1, "n1", "revoked"));
+    assertThat(h.run.nodeRun("n1").state()).isEqualTo(NodeState.SKIPPED);
+    assertThat(h.run.nodeRun("n1").phase()).isEqualTo(Phase.ROLLBACK);
+    assertThat(h.run.nodeRun("n1").forwardOutcome()).isEqualTo(NodeState.SUCCEEDED);
+    assertThat(h.run.status()).isEqualTo(RunStatus.ROLLED_BACK);
+    assertThat(h.log.getLast()).isEqualTo(new RolloutCompleted(true, 2, 0));
+  }
+
+  @Test
   void manualPromotionHoldsEachWaveUntilPromoted() {
     DeciderHarness h = harness(10, "0", FailureAction.PAUSE, true, Duration.ZERO);
     h.throughCanary();
