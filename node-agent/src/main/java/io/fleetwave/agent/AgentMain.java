@@ -84,6 +84,13 @@ public final class AgentMain {
    */
   public static final Duration ENROLMENT_PATIENCE = Duration.ofMinutes(5);
 
+  /**
+   * How long a host that keeps no epoch reads its last one back from the topic before it gives up
+   * (exit 1, restarted): the first TLS and SCRAM round trips of a cold JVM on a node busy booting
+   * (a driver container building its modules) took more than 10 s.
+   */
+  static final Duration EPOCH_READ_BOUND = Duration.ofSeconds(30);
+
   private AgentMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -391,6 +398,23 @@ public final class AgentMain {
         task -> Thread.ofPlatform().daemon().name("kafka-producer-start").start(task));
   }
 
+  /**
+   * A publisher logged in as the node's own Kafka user, in place of the one started with the shared
+   * settings before enrolment gave the login: that one is closed once it has started, and its
+   * failure (the shared settings may hold no login at all) is of no concern any more.
+   */
+  private static CompletableFuture<EventPublisher> restarted(
+      CompletableFuture<EventPublisher> startedShared, KafkaClients ownLogin) {
+    var _ =
+        startedShared.whenComplete(
+            (shared, failed) -> {
+              if (shared != null) {
+                shared.close();
+              }
+            });
+    return startPublisher(ownLogin);
+  }
+
   /** The node's newest epoch on the topic (read-only host, or no epoch kept), on its own thread. */
   private static CompletableFuture<OptionalLong> startEpochRead(
       KafkaClients kafka, HostFacts facts, Optional<Map<String, EnrolledKey>> ownKeys) {
@@ -401,7 +425,7 @@ public final class AgentMain {
                 Topics.NODE_EVENTS,
                 facts.hostname(),
                 kafka.overrides(),
-                Duration.ofSeconds(10),
+                EPOCH_READ_BOUND,
                 ownKeys),
         task -> Thread.ofPlatform().daemon().name("kafka-epoch-read").start(task));
   }
@@ -423,7 +447,7 @@ public final class AgentMain {
 
   private static void run(
       AgentOptions options,
-      KafkaClients kafka,
+      KafkaClients shared,
       CompletableFuture<EventPublisher> startedPublisher,
       Optional<CompletableFuture<OptionalLong>> lastEpoch,
       Placement placement,
@@ -432,7 +456,7 @@ public final class AgentMain {
       AgentHealth health,
       AutoCloseable metrics)
       throws InterruptedException {
-    kafka
+    shared
         .file()
         .ifPresent(
             file ->
@@ -449,10 +473,14 @@ public final class AgentMain {
     AtomicReference<GpuBackend> gpus = new AtomicReference<>();
     AtomicReference<CommandFollower> follower = new AtomicReference<>();
     Optional<DriverWait> driverWait = Optional.empty();
+    NodeRegistered registered = registered(first, placement);
+    Optional<NodeIdentity> identity = identity(options, facts, registered.hostname(), health);
+    Optional<KafkaClients> ownLogin =
+        identity.flatMap(NodeIdentity::kafkaLogin).map(shared::loggedInAs);
+    KafkaClients kafka = ownLogin.orElse(shared);
     health.starting("waiting for Kafka to serve " + Topics.NODE_EVENTS);
-    try (EventPublisher publisher = awaited(startedPublisher)) {
-      NodeRegistered registered = registered(first, placement);
-      Optional<NodeIdentity> identity = identity(options, facts, registered.hostname(), health);
+    try (EventPublisher publisher =
+        awaited(ownLogin.isEmpty() ? startedPublisher : restarted(startedPublisher, kafka))) {
       identity.ifPresent(id -> publisher.signAs(registered.hostname(), id.key()));
       Optional<GpuBackend> openedNow =
           first instanceof DriverWait.Opened opened ? Optional.of(opened.gpus()) : Optional.empty();

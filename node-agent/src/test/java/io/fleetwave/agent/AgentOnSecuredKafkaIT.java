@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
 import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.FleetTopics;
@@ -19,9 +21,12 @@ import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.events.NodeEventsReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,6 +172,80 @@ class AgentOnSecuredKafkaIT {
       assertThat(Files.readString(log)).doesNotContain(PASSWORD);
     } finally {
       agent.destroyForcibly();
+    }
+  }
+
+  /**
+   * Per-node Kafka users (issue 32): the settings hold no login at all, only the SASL listener and
+   * its trust; the control plane's enrolment answer (here a stand-in with its answer's shape) gives
+   * the node its own SCRAM user, made as the User Operator makes it, and the agent publishes with
+   * it. Without the login it could not publish, so its events on the topic prove it logged in.
+   */
+  @Test
+  void enrolledWithItsOwnKafkaUserTheAgentPublishesAsThatUser() throws Exception {
+    String node = "own-user-node";
+    String user = "fleetwave-node-" + node;
+    String password = "node-pw-0815";
+    kafka.addUser(user, password, KafkaAccess.AGENT);
+    Map<String, String> settings = new HashMap<>(kafka.clientSettings(AGENT, PASSWORD));
+    settings.remove("sasl.jaas.config");
+    Path config = SecuredKafka.writeProperties(settings, dir.resolve("no-login.properties"));
+    Path token = Files.writeString(dir.resolve("join-token"), "fwj_stand-in-token\n");
+    HttpServer controlPlane =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    controlPlane.createContext(
+        "/api/v1/nodes/" + node + "/enrolment",
+        exchange -> {
+          try (exchange) {
+            String pem =
+                EventCodec.mapper().readTree(exchange.getRequestBody()).path("publicKey").asText();
+            String keyId = EnrolledKey.of(node, pem, false).keyId();
+            ObjectNode answer = EventCodec.mapper().createObjectNode();
+            answer.put("node", node).put("keyId", keyId).put("credential", "join-token");
+            answer.put("enrolledAt", Instant.now().toString());
+            answer.putArray("nodeKeys").addObject().put("keyId", keyId).put("publicKey", pem);
+            answer
+                .putObject("kafka")
+                .put("username", user)
+                .put("password", password)
+                .put("mechanism", "SCRAM-SHA-512");
+            byte[] body = EventCodec.mapper().writeValueAsBytes(answer);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(201, body.length);
+            exchange.getResponseBody().write(body);
+          }
+        });
+    controlPlane.start();
+    Path log = dir.resolve("agent-own-user.log");
+    Process agent =
+        AgentProcess.start(
+            Map.of(),
+            List.of(),
+            log,
+            "--kafka-config",
+            config.toString(),
+            "--node-name",
+            node,
+            "--host-root",
+            hostRoot.toString(),
+            "--control-plane",
+            "http://127.0.0.1:" + controlPlane.getAddress().getPort(),
+            "--join-token-file",
+            token.toString());
+    try (NodeEventsReader events =
+        new NodeEventsReader(kafka.bootstrapServers(), Topics.NODE_EVENTS)) {
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  events.of(node).stream().anyMatch(e -> e.data() instanceof NodeRegistered)
+                      || !agent.isAlive());
+      String out = Files.readString(log);
+      assertThat(agent.isAlive()).as(out).isTrue();
+      assertThat(out).contains("its own Kafka user " + user).doesNotContain(password);
+    } finally {
+      agent.destroyForcibly();
+      controlPlane.stop(0);
     }
   }
 

@@ -3,6 +3,7 @@ package io.fleetwave.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetwave.agent.identity.KafkaLogin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,5 +75,38 @@ class KafkaClientsTest {
 
     assertThat(kafka.overrides()).isEmpty();
     assertThat(kafka.file()).isEmpty();
+  }
+
+  @Test
+  void theNodesOwnLoginReplacesTheSharedUsersLogin() throws IOException {
+    Path path =
+        file(
+            "bootstrap.servers=kafka:9094\nsecurity.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n"
+                + "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"fleetwave-agent\" password=\"shared\";\n");
+
+    KafkaClients kafka =
+        clients(Map.of(), "--kafka-config", path.toString())
+            .loggedInAs(new KafkaLogin("node-gpu-7", "pa\"ss\\word", "SCRAM-SHA-512"));
+
+    assertThat(kafka.overrides())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        .containsEntry(
+            "sasl.jaas.config",
+            "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"node-gpu-7\" password=\"pa\\\"ss\\\\word\";");
+  }
+
+  @Test
+  void aNodeLoginOverSettingsWithoutSaslIsRefusedNamingTheProtocol() throws IOException {
+    Path path = file("bootstrap.servers=kafka:9093\nsecurity.protocol=SSL\n");
+    KafkaClients kafka = clients(Map.of(), "--kafka-config", path.toString());
+
+    assertThatThrownBy(() -> kafka.loggedInAs(new KafkaLogin("node-gpu-7", "pw", "SCRAM-SHA-512")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("own Kafka user node-gpu-7")
+        .hasMessageContaining("security.protocol=SSL")
+        .hasMessageContaining("SASL_SSL");
   }
 }

@@ -85,9 +85,12 @@ public final class Enrolment {
     NodeEventSigner key = kept.map(NodeKeyFile::loadOrCreate).orElseGet(NodeEventSigner::generate);
     if (kept.isPresent() && kept.get().enrolledWith(key).isPresent()) {
       LOG.log(Level.INFO, "node {0}: key {1} is enrolled already", node, key.keyId());
-      return new NodeIdentity(key, Map.of(key.keyId(), own(node, key)));
+      return new NodeIdentity(key, Map.of(key.keyId(), own(node, key)), kept.get().kafkaLogin());
     }
     String answer = enroll(node, key);
+    Optional<KafkaLogin> login = kafkaLogin(node, answer);
+    // The login first: a restart between the two enrolls again rather than go on without it.
+    kept.ifPresent(file -> file.keepKafkaLogin(login));
     kept.ifPresent(file -> file.markEnrolled(key, controlPlane.toString()));
     LOG.log(
         Level.INFO,
@@ -96,7 +99,36 @@ public final class Enrolment {
         key.keyId(),
         controlPlane,
         stateDirectory.isPresent() ? "kept in the state directory" : "in memory: read-only host");
-    return new NodeIdentity(key, ownKeys(node, key, answer));
+    return new NodeIdentity(key, ownKeys(node, key, answer), login);
+  }
+
+  /**
+   * The node's own Kafka login in the answer, if the control plane gave one.
+   *
+   * @throws IllegalArgumentException when the answer is unreadable or its login unusable
+   */
+  private Optional<KafkaLogin> kafkaLogin(String node, String answer) {
+    try {
+      Optional<KafkaLogin> login = KafkaLogin.in(EventCodec.mapper().readTree(answer));
+      login.ifPresent(
+          l ->
+              LOG.log(
+                  Level.INFO,
+                  "node {0}: the control plane gave the node its own Kafka user {1} ({2})",
+                  node,
+                  l.username(),
+                  l.mechanism()));
+      return login;
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "node '"
+              + node
+              + "': the enrolment answer of "
+              + controlPlane
+              + " has no usable Kafka login: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   private static EnrolledKey own(String node, NodeEventSigner key) {

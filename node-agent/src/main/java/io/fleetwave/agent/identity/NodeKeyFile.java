@@ -14,13 +14,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The node key in the state directory ({@value #KEY}, mode 0600, written whole or not at all) and
- * the record that it was enrolled ({@value #ENROLLED}: the key id and the control plane), so a
+ * The node key in the state directory ({@value #KEY}, mode 0600, written whole or not at all), the
+ * node's own Kafka login where enrolment gave one ({@value #KAFKA_LOGIN}, the same way) and the
+ * record that the key was enrolled ({@value #ENROLLED}: the key id and the control plane), so a
  * restart neither makes a new key nor enrolls again.
  */
 public final class NodeKeyFile {
   static final String KEY = "node-key.pem";
   static final String ENROLLED = "node-key.enrolled";
+  static final String KAFKA_LOGIN = "kafka-login";
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");
 
@@ -47,15 +49,59 @@ public final class NodeKeyFile {
         return NodeEventSigner.fromPkcs8(Files.readString(file, StandardCharsets.US_ASCII));
       }
       NodeEventSigner key = NodeEventSigner.generate();
-      Files.createDirectories(directory);
-      Path partial =
-          Files.createTempFile(
-              directory, KEY, ".partial", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-      Files.writeString(partial, key.privateKeyPem(), StandardCharsets.US_ASCII);
-      Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
+      writeOwnerOnly(KEY, key.privateKeyPem());
       return key;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot keep the node key in " + directory, e);
+    }
+  }
+
+  private void writeOwnerOnly(String name, String content) throws IOException {
+    Files.createDirectories(directory);
+    Path partial =
+        Files.createTempFile(
+            directory, name, ".partial", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    Files.writeString(partial, content, StandardCharsets.UTF_8);
+    Files.move(partial, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Keeps the Kafka login enrolment gave (mode 0600: it is a password), or removes a kept one when
+   * enrolment gave none (the control plane no longer makes a user per node).
+   */
+  public void keepKafkaLogin(Optional<KafkaLogin> login) {
+    try {
+      if (login.isEmpty()) {
+        Files.deleteIfExists(directory.resolve(KAFKA_LOGIN));
+        return;
+      }
+      KafkaLogin kept = login.get();
+      writeOwnerOnly(
+          KAFKA_LOGIN, kept.mechanism() + "\n" + kept.username() + "\n" + kept.password() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep the node's Kafka login in " + directory, e);
+    }
+  }
+
+  /** The Kafka login kept with the enrolled key, if enrolment gave one. */
+  public Optional<KafkaLogin> kafkaLogin() {
+    Path file = directory.resolve(KAFKA_LOGIN);
+    try {
+      if (!Files.exists(file)) {
+        return Optional.empty();
+      }
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      if (lines.size() != 3) {
+        throw new IllegalStateException(
+            file
+                + " is not a Kafka login (mechanism, user, password on three lines): remove it"
+                + " and the node's enrolment record "
+                + directory.resolve(ENROLLED)
+                + " to enroll again");
+      }
+      return Optional.of(new KafkaLogin(lines.get(1), lines.get(2), lines.get(0)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 
