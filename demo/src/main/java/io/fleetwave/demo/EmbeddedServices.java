@@ -10,8 +10,9 @@ import org.jboss.logging.Logger;
 /**
  * The embedded Kafka broker and PostgreSQL server the demo starts for whichever of the two is not
  * configured, and the system properties that point Quarkus at them. Demo only: their data lives in
- * a temporary directory with fsync off, which is why the production control plane refuses to start
- * without real ones.
+ * a temporary directory deleted when the demo stops, which is why the production control plane
+ * refuses to start without real ones. PostgreSQL runs with its production durability (every commit
+ * flushed), as the tests and the benches do.
  */
 public final class EmbeddedServices implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EmbeddedServices.class);

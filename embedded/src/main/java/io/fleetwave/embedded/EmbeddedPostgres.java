@@ -26,42 +26,23 @@ public final class EmbeddedPostgres implements AutoCloseable {
   private static Path template;
 
   private final Path dataDirectory;
-  private final Durability durability;
   private final int port;
   private io.zonky.test.db.postgres.embedded.EmbeddedPostgres server;
 
-  /** Whether commits wait for the disk. */
-  public enum Durability {
-    /**
-     * {@code fsync} and {@code synchronous_commit} off: a crash of the machine may lose committed
-     * transactions, which no test or demo run survives anyway, and commits cost no disk flush.
-     */
-    OFF,
-    /**
-     * PostgreSQL's own defaults ({@code fsync}, {@code synchronous_commit} and {@code
-     * full_page_writes} on), as a production server runs: for benchmarks, whose figures must
-     * include the flush every commit waits for.
-     */
-    DEFAULT
-  }
-
   private EmbeddedPostgres(
-      Path dataDirectory,
-      Durability durability,
-      io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) {
+      Path dataDirectory, io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) {
     this.dataDirectory = dataDirectory;
-    this.durability = durability;
     this.server = server;
     this.port = server.getPort();
   }
 
+  /**
+   * A fresh server with PostgreSQL's default durability ({@code fsync}, {@code synchronous_commit}
+   * and {@code full_page_writes} on), as a production server runs: the demo, the tests and the
+   * benchmarks all wait for the flush every commit waits for in production.
+   */
   public static EmbeddedPostgres start() {
-    return startOn(newDataDirectory(), Durability.OFF);
-  }
-
-  /** A fresh server with PostgreSQL's default durability: what the benchmarks measure. */
-  public static EmbeddedPostgres startDurable() {
-    return startOn(newDataDirectory(), Durability.DEFAULT);
+    return startOn(newDataDirectory());
   }
 
   /**
@@ -83,7 +64,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot copy PostgreSQL's template cluster " + template + " to " + dataDirectory, e);
     }
-    return startOn(dataDirectory, Durability.OFF);
+    return startOn(dataDirectory);
   }
 
   /** The cluster {@link #startFromTemplate()} copies: initialised, started and stopped cleanly. */
@@ -92,7 +73,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
       Path directory = newDataDirectory();
       try {
         // Stopped on close ("pg_ctl stop -m fast": a shutdown checkpoint), so a copy starts clean.
-        launch(directory, 0, Durability.OFF).close();
+        launch(directory, 0).close();
       } catch (IOException e) {
         throw new IllegalStateException("embedded PostgreSQL's template cluster did not stop", e);
       }
@@ -111,9 +92,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
-  private static EmbeddedPostgres startOn(Path dataDirectory, Durability durability) {
-    EmbeddedPostgres postgres =
-        new EmbeddedPostgres(dataDirectory, durability, launch(dataDirectory, 0, durability));
+  private static EmbeddedPostgres startOn(Path dataDirectory) {
+    EmbeddedPostgres postgres = new EmbeddedPostgres(dataDirectory, launch(dataDirectory, 0));
     // The data directory is ours, not zonky's: nothing else deletes it when a JVM ends unclosed.
     Runtime.getRuntime()
         .addShutdownHook(new Thread(postgres::close, "fleetwave-postgres-" + postgres.port));
@@ -122,7 +102,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
   /** Starts a server on {@code dataDirectory} (initialised when empty); port 0: a free one. */
   private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres launch(
-      Path dataDirectory, int port, Durability durability) {
+      Path dataDirectory, int port) {
     try {
       var builder =
           io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
@@ -132,9 +112,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
               .setPGStartupWait(STARTUP_BOUND)
               // Enough connections for a reactive pool, Flyway and a benchmark side by side.
               .setServerConfig("max_connections", "200");
-      // Both set either way: zonky's builder turns synchronous_commit off unless told otherwise.
-      String flush = durability == Durability.OFF ? "off" : "on";
-      builder.setServerConfig("fsync", flush).setServerConfig("synchronous_commit", flush);
+      // zonky's builder turns synchronous_commit off unless told otherwise: PostgreSQL's defaults.
+      builder.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on");
       return builder.start();
     } catch (IOException e) {
       throw new IllegalStateException("embedded PostgreSQL failed to start: " + e.getMessage(), e);
@@ -164,7 +143,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     if (server != null) {
       throw new IllegalStateException("PostgreSQL on port " + port + " is running");
     }
-    server = launch(dataDirectory, port, durability);
+    server = launch(dataDirectory, port);
   }
 
   public synchronized boolean running() {

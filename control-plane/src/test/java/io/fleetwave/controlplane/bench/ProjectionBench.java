@@ -75,7 +75,7 @@ public final class ProjectionBench {
   /** One fleet size on a fresh broker, database and control plane, so sizes do not mix. */
   private static SizeResult runOne(BenchSettings settings, Path out) throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.startDurable()) {
+        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
       kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       kafka.createTopics(

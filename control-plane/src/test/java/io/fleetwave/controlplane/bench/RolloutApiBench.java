@@ -75,7 +75,7 @@ public final class RolloutApiBench {
     Files.createDirectories(out);
     System.out.println("Fleetwave large-rollout API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.startDurable()) {
+        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       BenchServices.createTopics(kafka);
       Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
       Vertx vertx = Vertx.vertx();

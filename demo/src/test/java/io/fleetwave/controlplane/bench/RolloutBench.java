@@ -91,7 +91,7 @@ public final class RolloutBench {
     Path publicKey =
         Files.writeString(out.resolve("rollout-public-key.pem"), signing.publicKeyPem());
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.startDurable()) {
+        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
       kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
       kafka.createTopics(
