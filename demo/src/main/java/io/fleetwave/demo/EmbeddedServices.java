@@ -4,6 +4,9 @@ import io.fleetwave.controlplane.app.ServiceSettings;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import org.jboss.logging.Logger;
 
@@ -37,7 +40,7 @@ public final class EmbeddedServices implements AutoCloseable {
       }
       if (!external.kafkaConfigured()) {
         LOG.info("no Kafka bootstrap servers configured: starting an embedded Kafka broker");
-        kafka = EmbeddedKafka.start();
+        kafka = startKafkaIntoTheLog();
         FleetTopics.create(kafka);
         system.setProperty("kafka.bootstrap.servers", kafka.bootstrapServers());
       }
@@ -45,6 +48,23 @@ public final class EmbeddedServices implements AutoCloseable {
     } catch (RuntimeException e) {
       new EmbeddedServices(kafka, postgres).close();
       throw e;
+    }
+  }
+
+  /**
+   * Kafka's storage formatter prints its "Formatting metadata directory" line to System.out (the
+   * test kit gives it no stream of its own): into the log file with the broker's other lines. The
+   * demo's main thread is the only one running here, so nothing else prints meanwhile.
+   */
+  private static EmbeddedKafka startKafkaIntoTheLog() {
+    PrintStream console = System.out;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    try {
+      return EmbeddedKafka.start();
+    } finally {
+      System.setOut(console);
+      printed.toString(StandardCharsets.UTF_8).lines().forEach(LOG::info);
     }
   }
 

@@ -91,8 +91,9 @@ class DemoStartIT {
                   .findFirst()
                   .orElseThrow());
       assertThat(console.subList(0, banner))
-          .as("the console before the banner")
-          .hasSizeLessThanOrEqualTo(LINES_BEFORE_BANNER);
+          .as("the console before the banner: the demo's own lines, no service's")
+          .hasSizeLessThanOrEqualTo(LINES_BEFORE_BANNER)
+          .allSatisfy(line -> assertThat(line).startsWith("fleetwave demo: "));
       assertThat(console.getLast())
           .as("the banner's last line ends the console: " + output)
           .isEqualTo(BANNER_END);
