@@ -1,5 +1,6 @@
 package io.fleetwave.events;
 
+import io.fleetwave.events.payload.FleetEvent;
 import java.net.URI;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.fleetwave.events.security;
 
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;

@@ -196,7 +196,7 @@ class EventCodecTest {
         GpuHealth.HEALTHY);
   }
 
-  private static <E extends io.fleetwave.events.FleetEvent> Envelope<E> envelope(E data) {
+  private static <E extends io.fleetwave.events.payload.FleetEvent> Envelope<E> envelope(E data) {
     return Envelope.of(
         URI.create("fleetwave:agent/talos-h200-0"),
         "talos-h200-0",

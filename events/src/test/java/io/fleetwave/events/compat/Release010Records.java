@@ -2,7 +2,6 @@ package io.fleetwave.events.compat;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.AgentStopping;
@@ -27,6 +26,7 @@ import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;

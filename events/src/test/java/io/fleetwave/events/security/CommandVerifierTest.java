@@ -4,8 +4,8 @@ import static io.fleetwave.events.command.Fixtures.ISSUED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.Fixtures;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,10 @@
 package io.fleetwave.agent.desired;
 
 import io.fleetwave.agent.reconcile.StepDeadlines;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.security.CommandVerifier;
 import java.time.Clock;

@@ -2,9 +2,9 @@ package io.fleetwave.agent.publish;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.payload.FleetEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;

@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.agent.reconcile.StepDeadlines;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.events.spec.GpuSpec;

@@ -1,6 +1,6 @@
-package io.fleetwave.events.command;
+package io.fleetwave.events;
 
-import io.fleetwave.events.EventTypes;
+import io.fleetwave.events.command.NodeCommand;
 import java.net.URI;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,16 +1,18 @@
-package io.fleetwave.events.command;
+package io.fleetwave.events.codec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonCloudEventData;
 import io.cloudevents.jackson.JsonFormat;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
-import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.command.CommandStream;
+import io.fleetwave.events.command.NodeCommand;
+import io.fleetwave.events.payload.FleetEvent;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
