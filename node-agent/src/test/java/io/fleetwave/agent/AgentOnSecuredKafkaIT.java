@@ -69,12 +69,7 @@ class AgentOnSecuredKafkaIT {
     kafka.addUser(AGENT, PASSWORD, KafkaAccess.AGENT);
     hostRoot = dir.resolve("host");
     StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .devices("/", 2)
-        .file("proc/sys/kernel/random/boot_id", "5ec0b00t\n");
+    HostTree.talos(hostRoot).devices("/", 2).bootId("5ec0b00t");
   }
 
   @AfterAll

@@ -80,11 +80,8 @@ class HungNvmlCallIT {
     kafka.createTopics(1, KafkaBroker.compacted(), Topics.NODE_DESIRED);
     Path hostRoot = Files.createTempDirectory(Path.of("target"), "hung-nvml-").toAbsolutePath();
     StubNvmlLibrary stub = StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
+    HostTree.talos(hostRoot)
         .hostname(NODE)
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
         .devices("/", 3)
         .executable("usr/local/bin/nvidia-smi", "#!/bin/sh\nexit 0\n");
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(hostRoot)).probe();

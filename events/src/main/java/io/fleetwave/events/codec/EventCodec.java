@@ -20,6 +20,7 @@ import io.fleetwave.events.json.MappingPath;
 import io.fleetwave.events.json.PayloadJson;
 import io.fleetwave.events.payload.FleetEvent;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
@@ -46,19 +47,34 @@ public final class EventCodec {
 
   public static byte[] encode(Envelope<?> envelope) {
     CloudEvent event =
-        CloudEventBuilder.v1()
-            .withId(envelope.id())
-            .withSource(envelope.source())
-            .withType(envelope.type())
-            .withSubject(envelope.subject())
-            .withTime(envelope.time().atOffset(ZoneOffset.UTC))
-            .withDataContentType(Envelope.DATA_CONTENT_TYPE)
+        cloudEvent(
+                envelope.id(),
+                envelope.source(),
+                envelope.type(),
+                envelope.subject(),
+                envelope.time(),
+                envelope.data())
             // CloudEvents integers are 32-bit; epoch and seq are 64-bit, so they travel as strings.
             .withExtension(EPOCH, Long.toString(envelope.epoch()))
             .withExtension(SEQ, Long.toString(envelope.seq()))
-            .withData(JsonCloudEventData.wrap(MAPPER.valueToTree(envelope.data())))
             .build();
     return FORMAT.serialize(event);
+  }
+
+  /**
+   * The attributes and JSON data every record carries, events and commands alike; the caller adds
+   * its extensions.
+   */
+  static CloudEventBuilder cloudEvent(
+      String id, URI source, String type, String subject, Instant time, FleetEvent data) {
+    return CloudEventBuilder.v1()
+        .withId(id)
+        .withSource(source)
+        .withType(type)
+        .withSubject(subject)
+        .withTime(time.atOffset(ZoneOffset.UTC))
+        .withDataContentType(Envelope.DATA_CONTENT_TYPE)
+        .withData(JsonCloudEventData.wrap(MAPPER.valueToTree(data)));
   }
 
   /** Decodes one record value. Never throws anything but {@link EventRejectedException}. */

@@ -101,15 +101,7 @@ class CommandCodecTest {
   }
 
   private static byte[] edit(Consumer<ObjectNode> change) {
-    try {
-      ObjectNode json =
-          (ObjectNode)
-              EventCodec.mapper().readTree(CommandCodec.encode(Fixtures.apply("vgpu-h200-0", 3)));
-      change.accept(json);
-      return EventCodec.mapper().writeValueAsBytes(json);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    return RecordEdits.edited(CommandCodec.encode(Fixtures.apply("vgpu-h200-0", 3)), change);
   }
 
   private static void assertRejected(byte[] bytes, String reasonPart) {

@@ -211,13 +211,7 @@ class EventCodecTest {
   }
 
   private static byte[] edit(Consumer<ObjectNode> change) {
-    try {
-      ObjectNode json = json(envelope(TALOS));
-      change.accept(json);
-      return EventCodec.mapper().writeValueAsBytes(json);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    return RecordEdits.edited(EventCodec.encode(envelope(TALOS)), change);
   }
 
   private static void assertRejected(byte[] bytes, String reasonPart) {
