@@ -1,8 +1,8 @@
 package io.fleetwave.events;
 
+import io.fleetwave.events.payload.FleetEvent;
 import java.net.URI;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -35,15 +35,7 @@ public record Envelope<E extends FleetEvent>(
   public static final String DATA_CONTENT_TYPE = "application/json";
 
   public Envelope {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(subject, "subject");
-    Objects.requireNonNull(time, "time");
-    Objects.requireNonNull(data, "data");
-    if (subject.isBlank()) {
-      throw new IllegalArgumentException("subject (node name) must not be blank");
-    }
+    RequiredAttributes.check(id, source, type, subject, time, data);
     if (epoch < 0 || seq < 0) {
       throw new IllegalArgumentException("epoch and seq must not be negative");
     }

@@ -1,5 +1,7 @@
 package io.fleetwave.events;
 
+import io.fleetwave.events.payload.FleetEvent;
+
 /**
  * One versioned event type: the CloudEvents {@code type} is {@code name + ".v" + version}.
  *

@@ -25,6 +25,7 @@ import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;

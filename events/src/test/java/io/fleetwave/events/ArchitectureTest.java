@@ -2,7 +2,9 @@ package io.fleetwave.events;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
@@ -15,6 +17,11 @@ import org.junit.jupiter.api.Test;
  * consumer of the contract.
  */
 class ArchitectureTest {
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.fleetwave.events");
+
   @Test
   void theContractUsesNoFramework() {
     classes()
@@ -29,10 +36,7 @@ class ArchitectureTest {
             "org.bouncycastle.asn1..")
         .because(
             "events/ holds plain records and their codec (docs/architecture.md \"The pure core\")")
-        .check(
-            new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.fleetwave.events"));
+        .check(MAIN);
   }
 
   @Test
@@ -44,9 +48,16 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage("org.bouncycastle..")
         .because("Ed25519Signatures is the one home of the signature arithmetic")
-        .check(
-            new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.fleetwave.events"));
+        .check(MAIN);
+  }
+
+  /**
+   * No cycles between packages, the root package (the envelopes and the type registry) included:
+   * the slices are every package under io.fleetwave, so {@code events} is one as {@code
+   * events.codec} is. No exceptions.
+   */
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("io.fleetwave.(**)").should().beFreeOfCycles().check(MAIN);
   }
 }

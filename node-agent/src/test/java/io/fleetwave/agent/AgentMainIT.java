@@ -3,14 +3,12 @@ package io.fleetwave.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.kubernetes.KubernetesApi;
-import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.GateReleased;
@@ -60,16 +58,8 @@ class AgentMainIT {
 
   @BeforeAll
   static void hostAndTopics() throws Exception {
-    hostRoot = Files.createTempDirectory(Path.of("target"), "agent-host-").toAbsolutePath();
-    StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .devices("/", 3)
-        .file("proc/sys/kernel/random/boot_id", "7d1f0c3e-boot\n");
-    kafka.createTopics(1, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
-    kafka.createTopics(1, KafkaBroker.compacted(), Topics.NODE_DESIRED);
+    hostRoot = AgentHosts.talosWithStubNvml("agent-host", 3, "7d1f0c3e-boot");
+    AgentHosts.createTopics(kafka);
   }
 
   @Test

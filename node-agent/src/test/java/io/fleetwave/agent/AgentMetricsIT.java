@@ -3,8 +3,6 @@ package io.fleetwave.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.agent.host.HostTree;
-import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Topics;
 import io.fleetwave.testsupport.events.NodeEventsReader;
@@ -19,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,16 +33,8 @@ class AgentMetricsIT {
 
   @BeforeAll
   static void hostAndTopics() throws Exception {
-    hostRoot = Files.createTempDirectory(Path.of("target"), "agent-host-").toAbsolutePath();
-    StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .devices("/", 2)
-        .file("proc/sys/kernel/random/boot_id", "5c2e-metrics-boot\n");
-    kafka.createTopics(1, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
-    kafka.createTopics(1, KafkaBroker.compacted(), Topics.NODE_DESIRED);
+    hostRoot = AgentHosts.talosWithStubNvml("agent-host", 2, "5c2e-metrics-boot");
+    AgentHosts.createTopics(kafka);
   }
 
   @Test
@@ -93,10 +82,7 @@ class AgentMetricsIT {
       assertThat(value(drained, "fleetwave_agent_seconds_since_last_acknowledged_publish"))
           .isBetween(0.0, 30.0);
     } finally {
-      agent.destroy();
-      if (!agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-        agent.destroyForcibly();
-      }
+      AgentProcess.stop(agent, WAIT);
     }
   }
 
@@ -126,10 +112,7 @@ class AgentMetricsIT {
                       .count(),
               count -> count >= 2);
     } finally {
-      agent.destroy();
-      if (!agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-        agent.destroyForcibly();
-      }
+      AgentProcess.stop(agent, WAIT);
     }
     List<String> lines = Files.readAllLines(log);
     assertThat(lines).noneMatch(line -> line.contains(" io.prometheus."));

@@ -11,12 +11,12 @@ import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaAccess;
 import io.fleetwave.embedded.SecuredKafka;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.node.SpecApplied;
@@ -74,12 +74,7 @@ class AgentOnSecuredKafkaIT {
     kafka.addUser(AGENT, PASSWORD, KafkaAccess.AGENT);
     hostRoot = dir.resolve("host");
     StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .devices("/", 2)
-        .file("proc/sys/kernel/random/boot_id", "5ec0b00t\n");
+    HostTree.talos(hostRoot).devices("/", 2).bootId("5ec0b00t");
   }
 
   @AfterAll

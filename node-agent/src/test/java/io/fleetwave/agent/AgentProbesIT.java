@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -78,10 +77,7 @@ class AgentProbesIT {
       restartKafka();
     }
     for (Process agent : agents) {
-      agent.destroy();
-      if (!agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-        agent.destroyForcibly();
-      }
+      AgentProcess.stop(agent, WAIT);
     }
     if (controlPlane != null) {
       controlPlane.stop(0);
@@ -100,7 +96,7 @@ class AgentProbesIT {
         .hostname(node)
         .mountinfo(HostTree.RW_ROOT_MOUNTINFO)
         .devices("/", 2)
-        .file("proc/sys/kernel/random/boot_id", "7a1c-probes-boot\n")
+        .bootId("7a1c-probes-boot")
         // An epoch kept from an earlier run: the agent need not read the topic to start, so the
         // broker may be down from its enrolment on.
         .file("var/lib/fleetwave/last-epoch", "7\n");
@@ -188,12 +184,7 @@ class AgentProbesIT {
   void waitingForTheDriverIsAFinishedStartAndAliveButOtherPathsAreNotServed() throws Exception {
     String node = "probed-driverless-1";
     Path host = Files.createTempDirectory(Path.of("target"), "probed-host-").toAbsolutePath();
-    new HostTree(host)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .hostname(node)
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .file("proc/sys/kernel/random/boot_id", "7a1c-driverless-boot\n");
+    HostTree.talos(host).hostname(node).bootId("7a1c-driverless-boot");
     Path log = Files.createTempFile(Path.of("target"), "probed-driverless-", ".log");
     Probes probes =
         start(

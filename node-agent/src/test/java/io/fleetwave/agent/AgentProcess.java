@@ -1,9 +1,11 @@
 package io.fleetwave.agent;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The real agent ({@link AgentMain}) in a JVM of its own, on this test's class path (the control
@@ -23,6 +25,14 @@ public final class AgentProcess {
     ProcessBuilder builder = new ProcessBuilder(command(jvmFlags, args)).redirectErrorStream(true);
     builder.redirectOutput(log.toFile()).environment().putAll(env);
     return builder.start();
+  }
+
+  /** Stops the agent as systemd or the kubelet would (SIGTERM), then kills it after the bound. */
+  public static void stop(Process agent, Duration bound) throws InterruptedException {
+    agent.destroy();
+    if (!agent.waitFor(bound.toSeconds(), TimeUnit.SECONDS)) {
+      agent.destroyForcibly();
+    }
   }
 
   private static List<String> command(List<String> jvmFlags, String... args) {

@@ -39,18 +39,14 @@ class AgentWithoutDriverIT {
 
   @BeforeAll
   static void topics() {
-    kafka.createTopics(1, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
-    kafka.createTopics(1, KafkaBroker.compacted(), Topics.NODE_DESIRED);
+    AgentHosts.createTopics(kafka);
   }
 
   @Test
   void probeOnlyWithoutADriverPrintsTheFactsAndWhyTheGpusAreNotReadyAndExitsZero()
       throws Exception {
     Path host = Files.createTempDirectory(Path.of("target"), "driverless-probe-").toAbsolutePath();
-    new HostTree(host)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO);
+    HostTree.talos(host);
     Process agent = agent("--probe-only", "--host-root", host.toString());
     assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -76,7 +72,7 @@ class AgentWithoutDriverIT {
         .kernel("5.15.0-91-generic")
         .hostname(node)
         .mountinfo(HostTree.RW_ROOT_MOUNTINFO)
-        .file("proc/sys/kernel/random/boot_id", "d41e55-boot\n");
+        .bootId("d41e55-boot");
     CommandSigner signer = CommandSigner.generate();
     Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
     Files.writeString(key, signer.publicKeyPem());

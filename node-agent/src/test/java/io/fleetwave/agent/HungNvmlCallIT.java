@@ -18,12 +18,11 @@ import io.fleetwave.agent.probe.HostProbeSettings;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reset.ResetPolicy;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.SpecApplied;
@@ -31,6 +30,7 @@ import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
@@ -80,11 +80,8 @@ class HungNvmlCallIT {
     kafka.createTopics(1, KafkaBroker.compacted(), Topics.NODE_DESIRED);
     Path hostRoot = Files.createTempDirectory(Path.of("target"), "hung-nvml-").toAbsolutePath();
     StubNvmlLibrary stub = StubNvmlLibrary.build(hostRoot.resolve("usr/local/lib64"));
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
+    HostTree.talos(hostRoot)
         .hostname(NODE)
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
         .devices("/", 3)
         .executable("usr/local/bin/nvidia-smi", "#!/bin/sh\nexit 0\n");
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(hostRoot)).probe();

@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,8 +57,13 @@ class PlacementTest {
     return AgentOptions.parse(all, env);
   }
 
+  /** Where this environment and options place the agent, its Node object carrying NODE_LABELS. */
+  private Placement placed(Map<String, String> env, String... args) {
+    return Placement.of(options(env, args), env, reader(node -> Optional.of(NODE_LABELS)), BOUND);
+  }
+
   private static Map<String, String> with(Map<String, String> env, String key, String value) {
-    Map<String, String> copy = new java.util.HashMap<>(env);
+    Map<String, String> copy = new HashMap<>(env);
     copy.put(key, value);
     return copy;
   }
@@ -65,8 +72,7 @@ class PlacementTest {
   void inAPodThatKnowsItsNodeNameZoneAndLabelsComeFromTheNodeObject() {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 
-    Placement placement =
-        Placement.of(options(env), env, reader(node -> Optional.of(NODE_LABELS)), BOUND);
+    Placement placement = placed(env);
 
     assertThat(placement.zone()).isEqualTo("eu-west-1b");
     assertThat(placement.labels()).isEqualTo(NODE_LABELS);
@@ -76,12 +82,7 @@ class PlacementTest {
   void theZoneOptionWinsOverTheNodeObjectAndItsLabelsStillCome() {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 
-    Placement placement =
-        Placement.of(
-            options(env, "--zone", "rack-12"),
-            env,
-            reader(node -> Optional.of(NODE_LABELS)),
-            BOUND);
+    Placement placement = placed(env, "--zone", "rack-12");
 
     assertThat(placement.zone()).isEqualTo("rack-12");
     assertThat(placement.labels()).isEqualTo(NODE_LABELS);
@@ -91,12 +92,7 @@ class PlacementTest {
   void theLabelsOptionReplacesTheNodeObjectsLabelsAndItsZoneStillComes() {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 
-    Placement placement =
-        Placement.of(
-            options(env, "--labels", "pool=training"),
-            env,
-            reader(node -> Optional.of(NODE_LABELS)),
-            BOUND);
+    Placement placement = placed(env, "--labels", "pool=training");
 
     assertThat(placement.zone()).isEqualTo("eu-west-1b");
     assertThat(placement.labels()).isEqualTo(Map.of("pool", "training"));
@@ -106,12 +102,7 @@ class PlacementTest {
   void withZoneAndLabelsGivenTheNodeObjectIsNotRead() {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 
-    Placement placement =
-        Placement.of(
-            options(env, "--zone", "z", "--labels", "a=b"),
-            env,
-            reader(node -> Optional.of(NODE_LABELS)),
-            BOUND);
+    Placement placement = placed(env, "--zone", "z", "--labels", "a=b");
 
     assertThat(placement).isEqualTo(new Placement("z", Map.of("a", "b")));
     assertThat(readersCreated).hasValue(0);
@@ -121,8 +112,7 @@ class PlacementTest {
   void offKubernetesNoReaderIsCreatedAndNothingIsLogged() {
     Map<String, String> env = Map.of("NODE_NAME", "gpu-7");
     try (LogRecords log = new LogRecords(Placement.class)) {
-      Placement placement =
-          Placement.of(options(env), env, reader(node -> Optional.of(NODE_LABELS)), BOUND);
+      Placement placement = placed(env);
 
       assertThat(placement).isEqualTo(new Placement("default", Map.of()));
       assertThat(readersCreated).hasValue(0);
@@ -135,8 +125,7 @@ class PlacementTest {
     Map<String, String> env =
         with(with(pod, "NODE_NAME", "gpu-7"), "KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN", "/absent");
 
-    Placement placement =
-        Placement.of(options(env), env, reader(node -> Optional.of(NODE_LABELS)), BOUND);
+    Placement placement = placed(env);
 
     assertThat(placement).isEqualTo(new Placement("default", Map.of()));
     assertThat(readersCreated).hasValue(0);
@@ -144,11 +133,10 @@ class PlacementTest {
 
   @Test
   void aTokenWithoutKubernetesServiceHostIsNotAPod() {
-    Map<String, String> env = new java.util.HashMap<>(with(pod, "NODE_NAME", "gpu-7"));
+    Map<String, String> env = new HashMap<>(with(pod, "NODE_NAME", "gpu-7"));
     env.remove("KUBERNETES_SERVICE_HOST");
 
-    Placement placement =
-        Placement.of(options(env), env, reader(node -> Optional.of(NODE_LABELS)), BOUND);
+    Placement placement = placed(env);
 
     assertThat(placement).isEqualTo(new Placement("default", Map.of()));
     assertThat(readersCreated).hasValue(0);
@@ -157,9 +145,7 @@ class PlacementTest {
   @Test
   void aPodThatDoesNotKnowItsNodeNameSaysHowToTellIt() {
     try (LogRecords log = new LogRecords(Placement.class)) {
-      Placement placement =
-          Placement.of(
-              options(pod, "--zone", "z"), pod, reader(node -> Optional.of(NODE_LABELS)), BOUND);
+      Placement placement = placed(pod, "--zone", "z");
 
       assertThat(placement).isEqualTo(new Placement("z", Map.of()));
       assertThat(readersCreated).hasValue(0);
@@ -196,7 +182,7 @@ class PlacementTest {
     NodeReader hanging =
         node -> {
           while (true) {
-            java.util.concurrent.locks.LockSupport.park();
+            LockSupport.park();
           }
         };
     try (LogRecords log = new LogRecords(Placement.class)) {
@@ -237,12 +223,7 @@ class PlacementTest {
   void theLabelPrefixesKeepSomeLabelsButNotTheZone() {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 
-    Placement placement =
-        Placement.of(
-            options(env, "--node-label-prefixes", "nvidia.com/, example.com/"),
-            env,
-            reader(node -> Optional.of(NODE_LABELS)),
-            BOUND);
+    Placement placement = placed(env, "--node-label-prefixes", "nvidia.com/, example.com/");
 
     assertThat(placement.zone()).isEqualTo("eu-west-1b");
     assertThat(placement.labels()).isEqualTo(Map.of("nvidia.com/gpu.product", "NVIDIA-H200"));

@@ -3,8 +3,8 @@ package io.fleetwave.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.events.security.Verdict;

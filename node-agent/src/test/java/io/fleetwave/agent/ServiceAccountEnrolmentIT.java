@@ -36,11 +36,7 @@ class ServiceAccountEnrolmentIT {
   void onKubernetes129TheAgentExits2NamingTheRequirementAndTheApiServersVersion() throws Exception {
     kafka.createTopics(1, Topics.NODE_EVENTS, Topics.NODE_COMMANDS);
     Path host = Files.createDirectories(dir.resolve("host"));
-    new HostTree(host)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .file("proc/sys/kernel/random/boot_id", "1-29-boot\n");
+    HostTree.talos(host).bootId("1-29-boot");
     HttpServer controlPlane =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     controlPlane.createContext(

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -130,10 +131,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   @Override
   public void setMigMode(int index, boolean enabled) {
     String op = "set MIG mode " + (enabled ? "enabled" : "disabled");
-    mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           requireMigCapable(gpu, op);
           if (!gpu.instances.isEmpty()) {
             throw refused(
@@ -209,10 +210,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   @Override
   public void destroyGpuInstance(int index, int placementStart) {
     String op = "destroy GPU instance at " + placementStart;
-    mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           PlacedInstance instance =
               gpu.instances.stream()
                   .filter(i -> i.start() == placementStart)
@@ -256,10 +257,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   @Override
   public void resetGpu(int index) {
     String op = "reset";
-    mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           Optional<GpuProcess> process = gpu.processes.values().stream().findFirst();
           if (process.isPresent()) {
             String holder = describe(process.get());
@@ -286,10 +287,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   @Override
   public void setVfsEnabled(int index, int count) {
     String op = "enable " + count + " SR-IOV VFs";
-    mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           if (gpu.vfsTotal == 0) {
             throw refused(
                 index,
@@ -342,10 +343,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   @Override
   public void setVgpuType(int index, int vf, int vgpuTypeId) {
     String op = "write vGPU type " + vgpuTypeId + " to VF " + vf;
-    mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           if (vf < 0 || vf >= gpu.vfsEnabled) {
             throw refused(
                 index, op, "VF " + vf + " does not exist (" + gpu.vfsEnabled + " enabled)");
@@ -487,10 +488,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   /** Starts a compute process on a GPU and returns its pid. */
   public long startProcess(int index, String name) {
     String op = "start process " + name;
-    return mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    return mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           if (!modules.isLoaded(SimulatedKernelModules.UVM)) {
             throw refused(index, op, "module nvidia_uvm is not loaded");
           }
@@ -514,10 +515,10 @@ public final class SimulatedGpuBackend implements GpuBackend {
   /** Another client (e.g. nvidia-persistenced, nv-hostengine) opens the GPU. */
   public void holdHandle(int index, String holder) {
     String op = "open by " + holder;
-    mutate(
-        () -> {
-          SimulatedGpu gpu = gpu(index, op);
-          requireDriver(index, op);
+    mutateWithDriver(
+        index,
+        op,
+        gpu -> {
           gpu.handles.add(holder);
           return null;
         });
@@ -667,6 +668,16 @@ public final class SimulatedGpuBackend implements GpuBackend {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** A change to one GPU that needs its driver: refused, naming the GPU and the call, without. */
+  private <T> T mutateWithDriver(int index, String op, Function<SimulatedGpu, T> change) {
+    return mutate(
+        () -> {
+          SimulatedGpu gpu = gpu(index, op);
+          requireDriver(index, op);
+          return change.apply(gpu);
+        });
   }
 
   private <T> T mutate(Supplier<T> change) {

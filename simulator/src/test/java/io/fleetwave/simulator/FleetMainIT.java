@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;

@@ -1,7 +1,5 @@
 package io.fleetwave.simulator;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.fleetwave.testsupport.suites.ForkSuites;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,16 +10,8 @@ class ForkSuitesTest {
       List.of(AgentOutageItsSuite.class, SpecFollowingItsSuite.class, FleetItsSuite.class);
 
   @Test
-  void everyItOfTheModuleIsInExactlyOneSuite() {
-    assertThat(ForkSuites.named(SUITES))
-        .doesNotHaveDuplicates()
-        .containsExactlyInAnyOrderElementsOf(ForkSuites.sources("IT"));
-  }
-
-  @Test
-  void failsafeRunsOnlySuitesCheckedHere() {
+  void theSuitesSplitTheItsOfTheModule() {
     // failsafe runs every **/*ItsSuite.java of the module (simulator/pom.xml)
-    assertThat(ForkSuites.sources("ItsSuite"))
-        .containsExactlyInAnyOrderElementsOf(SUITES.stream().map(Class::getName).toList());
+    ForkSuites.assertSplit(SUITES);
   }
 }

@@ -8,7 +8,6 @@ import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.NodeRegistered;
-import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.testsupport.events.NodeEventsReader;
 import io.fleetwave.testsupport.events.NodeEventsReader.Received;
 import io.fleetwave.testsupport.services.KafkaExtension;
@@ -16,6 +15,8 @@ import io.fleetwave.testsupport.services.Shared;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,27 +57,13 @@ class SimulatedDriverInstallIT {
   @BeforeAll
   static void startFleet() {
     kafka.createTopics(2, TOPIC);
-    fleet =
-        SimulatedFleet.start(
-            FleetFile.parse(FLEET, "driver-install.yaml"),
-            new SimulatedFleet.Settings(
-                kafka.bootstrapServers(),
-                Duration.ofMillis(300),
-                TOPIC,
-                2,
-                Duration.ofSeconds(20),
-                Duration.ofSeconds(10)));
+    fleet = TestFleets.start(kafka, FLEET, "driver-install.yaml", Duration.ofMillis(300), TOPIC);
     reader = new NodeEventsReader(kafka.bootstrapServers(), TOPIC);
   }
 
   @AfterAll
-  static void stop() {
-    if (reader != null) {
-      reader.close();
-    }
-    if (fleet != null) {
-      fleet.close();
-    }
+  static void stop() throws Exception {
+    TestFleets.closeAll(reader, fleet);
   }
 
   @Test
@@ -90,7 +77,7 @@ class SimulatedDriverInstallIT {
     CompletableFuture<Void> installed = node.installDriver("580.95.05", APPLY_DELAY);
     assertThat(node.epoch()).as("nothing happens before the apply delay").isEqualTo(epochBefore);
     assertThat(node.gpus().driverVersion()).isEqualTo("570.172.08");
-    installed.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    installed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     long epochAfter = node.epoch();
     assertThat(epochAfter).isGreaterThan(epochBefore);
@@ -103,24 +90,18 @@ class SimulatedDriverInstallIT {
     NodeRegistered registered = registrationOf(node.name(), epochAfter);
     assertThat(registered.driverVersion()).isEqualTo("580.95.05");
     assertThat(registered.osVersion()).isEqualTo(node.spec().os().osVersion());
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                events(node.name(), epochAfter).stream()
-                    .anyMatch(
-                        e ->
-                            e instanceof GpuInventoryReported inventory
-                                && inventory.gpus().getFirst().instances().isEmpty()));
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                events(node.name(), epochAfter).stream()
-                    .anyMatch(
-                        e ->
-                            e instanceof Heartbeat heartbeat
-                                && heartbeat.bootId().equals(node.gpus().bootId())));
+    awaitEvent(
+        node.name(),
+        epochAfter,
+        "an inventory without the instances the reboot lost",
+        e ->
+            e instanceof GpuInventoryReported inventory
+                && inventory.gpus().getFirst().instances().isEmpty());
+    awaitEvent(
+        node.name(),
+        epochAfter,
+        "a heartbeat of the new boot",
+        e -> e instanceof Heartbeat heartbeat && heartbeat.bootId().equals(node.gpus().bootId()));
     // The other Talos node keeps its driver.
     assertThat(fleet.node("talos-h100-1").orElseThrow().facts().driverVersion())
         .isEqualTo("570.172.08");
@@ -163,6 +144,12 @@ class SimulatedDriverInstallIT {
         .map(NodeRegistered.class::cast)
         .findFirst()
         .orElse(null);
+  }
+
+  private static void awaitEvent(String node, long epoch, String what, Predicate<Object> event) {
+    await(what + " of " + node + " in epoch " + epoch)
+        .atMost(WAIT)
+        .until(() -> events(node, epoch).stream().anyMatch(event));
   }
 
   private static List<Object> events(String node, long epoch) {

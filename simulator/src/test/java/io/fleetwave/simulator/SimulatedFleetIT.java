@@ -6,12 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.AgentStopping;
-import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.Heartbeat;
-import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.simulator.fleet.FleetFile;
@@ -88,70 +86,6 @@ class SimulatedFleetIT {
               count: 4
       """;
 
-  /** What each host kind must register, written out rather than derived from the code. */
-  private record Facts(
-      String osId,
-      String osVersion,
-      String kernel,
-      boolean readOnlyRoot,
-      boolean systemd,
-      String driverRoot,
-      String deviceRoot,
-      DriverProvider provider) {}
-
-  private static final Map<HostKind, Facts> EXPECTED_FACTS =
-      Map.of(
-          HostKind.UBUNTU,
-          new Facts(
-              "ubuntu",
-              "22.04",
-              "5.15.0-130-generic",
-              false,
-              true,
-              "/",
-              "/",
-              DriverProvider.HOST_PACKAGE),
-          HostKind.UBUNTU_DRIVER_CONTAINER,
-          new Facts(
-              "ubuntu",
-              "22.04",
-              "5.15.0-130-generic",
-              false,
-              true,
-              "/run/nvidia/driver",
-              "/",
-              DriverProvider.DRIVER_CONTAINER),
-          HostKind.TALOS,
-          new Facts(
-              "talos",
-              "v1.10.6",
-              "6.12.40-talos",
-              true,
-              false,
-              "/usr/local",
-              "/",
-              DriverProvider.OS_IMAGE),
-          HostKind.COS,
-          new Facts(
-              "cos",
-              "121",
-              "6.6.87+",
-              true,
-              true,
-              "/home/kubernetes/bin/nvidia",
-              "/",
-              DriverProvider.OS_IMAGE),
-          HostKind.VGPU_HOST,
-          new Facts(
-              "ubuntu",
-              "24.04",
-              "6.8.0-51-generic",
-              false,
-              true,
-              "/",
-              "/",
-              DriverProvider.HOST_PACKAGE));
-
   /** product, PCI id, memory, MIG capable, MIG mode, VFs: per GPU model. */
   private record GpuFacts(
       String product, String pciId, long memoryMiB, boolean mig, MigMode mode, int vfs) {
@@ -220,27 +154,13 @@ class SimulatedFleetIT {
   @BeforeAll
   static void startFleet() {
     kafka.createTopics(4, TOPIC);
-    fleet =
-        SimulatedFleet.start(
-            FleetFile.parse(FLEET, "it-fleet.yaml"),
-            new SimulatedFleet.Settings(
-                kafka.bootstrapServers(),
-                Duration.ofMillis(500),
-                TOPIC,
-                2,
-                Duration.ofSeconds(20),
-                Duration.ofSeconds(10)));
+    fleet = TestFleets.start(kafka, FLEET, "it-fleet.yaml", Duration.ofMillis(500), TOPIC);
     reader = new NodeEventsReader(kafka.bootstrapServers(), TOPIC);
   }
 
   @AfterAll
-  static void stop() {
-    if (reader != null) {
-      reader.close();
-    }
-    if (fleet != null) {
-      fleet.close();
-    }
+  static void stop() throws Exception {
+    TestFleets.closeAll(reader, fleet);
   }
 
   @Test
@@ -252,19 +172,10 @@ class SimulatedFleetIT {
         .isEqualTo(fleet.nodes().stream().map(SimulatedNode::name).collect(Collectors.toSet()));
     for (NodeRegistered node : registered.values()) {
       String group = group(node.hostname());
-      Facts facts = EXPECTED_FACTS.get(node.hostKind());
-      assertThat(
-              new Facts(
-                  node.osId(),
-                  node.osVersion(),
-                  node.kernel(),
-                  node.readOnlyRoot(),
-                  node.systemd(),
-                  node.driverRoot(),
-                  node.deviceRoot(),
-                  node.driverProvider()))
+      // The facts of each host kind are written out in FleetFileTest; here: they are what is sent.
+      assertThat(node)
           .as(node.hostname())
-          .isEqualTo(facts);
+          .isEqualTo(SimulatedHostFacts.of(fleet.node(node.hostname()).orElseThrow().spec()));
       assertThat(node.hostKind().wireName()).isEqualTo(hostKindOf(group));
       assertThat(node.zone()).isEqualTo(ZONES.get(group));
       assertThat(node.labels()).isEqualTo(Map.of("pool", POOLS.get(group)));

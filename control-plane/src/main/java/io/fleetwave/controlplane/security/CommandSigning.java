@@ -1,7 +1,7 @@
 package io.fleetwave.controlplane.security;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.security.CommandSigner;
 import java.net.URI;

@@ -3,8 +3,8 @@ package io.fleetwave.controlplane.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.ResetGpu;
 import java.net.URI;
 import java.time.Duration;

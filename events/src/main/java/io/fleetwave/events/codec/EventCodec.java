@@ -3,15 +3,10 @@ package io.fleetwave.events.codec;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.core.format.EventDeserializationException;
@@ -21,8 +16,11 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.json.MappingPath;
+import io.fleetwave.events.json.PayloadJson;
+import io.fleetwave.events.payload.FleetEvent;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
@@ -36,43 +34,47 @@ public final class EventCodec {
   public static final String EPOCH = "epoch";
   public static final String SEQ = "seq";
 
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .addModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          // Strict on what matters: wrong types and missing fields are errors, not zeroes.
-          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-          // Tolerant on what does not: a producer may add fields within a version.
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .build();
+  private static final ObjectMapper MAPPER = PayloadJson.mapper();
 
   private static final JsonFormat FORMAT = new JsonFormat();
 
   private EventCodec() {}
 
-  /** The mapper used for payloads, for callers that need the same JSON rules. */
+  /** The mapper used for payloads ({@link PayloadJson}), for callers that need the same rules. */
   public static ObjectMapper mapper() {
     return MAPPER;
   }
 
   public static byte[] encode(Envelope<?> envelope) {
     CloudEvent event =
-        CloudEventBuilder.v1()
-            .withId(envelope.id())
-            .withSource(envelope.source())
-            .withType(envelope.type())
-            .withSubject(envelope.subject())
-            .withTime(envelope.time().atOffset(ZoneOffset.UTC))
-            .withDataContentType(Envelope.DATA_CONTENT_TYPE)
+        cloudEvent(
+                envelope.id(),
+                envelope.source(),
+                envelope.type(),
+                envelope.subject(),
+                envelope.time(),
+                envelope.data())
             // CloudEvents integers are 32-bit; epoch and seq are 64-bit, so they travel as strings.
             .withExtension(EPOCH, Long.toString(envelope.epoch()))
             .withExtension(SEQ, Long.toString(envelope.seq()))
-            .withData(JsonCloudEventData.wrap(MAPPER.valueToTree(envelope.data())))
             .build();
     return FORMAT.serialize(event);
+  }
+
+  /**
+   * The attributes and JSON data every record carries, events and commands alike; the caller adds
+   * its extensions.
+   */
+  static CloudEventBuilder cloudEvent(
+      String id, URI source, String type, String subject, Instant time, FleetEvent data) {
+    return CloudEventBuilder.v1()
+        .withId(id)
+        .withSource(source)
+        .withType(type)
+        .withSubject(subject)
+        .withTime(time.atOffset(ZoneOffset.UTC))
+        .withDataContentType(Envelope.DATA_CONTENT_TYPE)
+        .withData(JsonCloudEventData.wrap(MAPPER.valueToTree(data)));
   }
 
   /** Decodes one record value. Never throws anything but {@link EventRejectedException}. */

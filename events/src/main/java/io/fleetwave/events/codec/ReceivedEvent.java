@@ -1,7 +1,7 @@
 package io.fleetwave.events.codec;
 
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.payload.FleetEvent;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -8,7 +8,7 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.payload.FleetEvent;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -2,10 +2,10 @@ package io.fleetwave.events.command;
 
 /**
  * The two streams the control plane sends on, each for its own kind of record. A signature names
- * the stream its record was issued for ({@link CommandCodec#signingInput}), so a record moved to
- * the other stream is refused: a spec put on the commands topic would otherwise bypass the
- * desired-spec generation rule, and a one-shot command on the compacted topic would outlive its
- * purpose.
+ * the stream its record was issued for ({@link
+ * io.fleetwave.events.codec.CommandCodec#signingInput}), so a record moved to the other stream is
+ * refused: a spec put on the commands topic would otherwise bypass the desired-spec generation
+ * rule, and a one-shot command on the compacted topic would outlive its purpose.
  */
 public enum CommandStream {
   /** {@code fleet.node-desired}, compacted: a node's full desired spec. */

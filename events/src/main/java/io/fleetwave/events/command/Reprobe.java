@@ -1,6 +1,6 @@
 package io.fleetwave.events.command;
 
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.positive;
 
 import java.time.Instant;
 

@@ -1,7 +1,7 @@
 package io.fleetwave.events.command;
 
-import static io.fleetwave.events.node.Require.notNegative;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notNegative;
+import static io.fleetwave.events.payload.Require.positive;
 
 import java.time.Instant;
 

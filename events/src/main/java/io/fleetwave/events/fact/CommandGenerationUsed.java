@@ -1,6 +1,6 @@
 package io.fleetwave.events.fact;
 
-import static io.fleetwave.events.node.Require.notNull;
+import static io.fleetwave.events.payload.Require.notNull;
 
 import java.time.Instant;
 

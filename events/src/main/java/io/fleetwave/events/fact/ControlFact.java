@@ -1,6 +1,6 @@
 package io.fleetwave.events.fact;
 
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.payload.FleetEvent;
 
 /**
  * Everything on {@code fleet.control-facts}: a fact the control plane recorded, appended and

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.json.PayloadJson;
 import io.fleetwave.events.yaml.StrictYaml;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,9 +24,10 @@ import java.util.Optional;
 /**
  * The GPU models Fleetwave knows, from the bundled {@code gpu-models.yaml}. The YAML is the source
  * (commented, edited by hand); the build checks it strictly and writes it as {@code
- * gpu-models.json} next to it ({@link #main}), which is what is loaded at run time, with the event
- * codec's own mapper: the node agent then starts without SnakeYAML and without a second mapper
- * (simulator/BENCH.md: 576 classes and 140 ms of CPU at every agent start).
+ * gpu-models.json} next to it ({@link #main}), which is what is loaded at run time, with the
+ * payload mapper the event codec uses too ({@link PayloadJson}): the node agent then starts without
+ * SnakeYAML and without a second mapper (simulator/BENCH.md: 576 classes and 140 ms of CPU at every
+ * agent start).
  */
 public final class GpuCatalog {
   static final String SOURCE = "gpu-models.yaml";
@@ -94,10 +95,10 @@ public final class GpuCatalog {
     }
   }
 
-  // The YAML reader's rules (StrictYaml's mapper) on the codec's mapper, whose serializers the
+  // The YAML reader's rules (StrictYaml's mapper) on the payload mapper, whose serializers the
   // agent has built anyway. Duplicate keys and unknown fields were refused in the YAML already.
   private static ObjectReader jsonReader() {
-    return EventCodec.mapper()
+    return PayloadJson.mapper()
         .readerFor(CatalogFile.class)
         .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

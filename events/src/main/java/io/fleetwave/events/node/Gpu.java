@@ -1,9 +1,10 @@
 package io.fleetwave.events.node;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNegative;
-import static io.fleetwave.events.node.Require.notNull;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notNull;
 
+import io.fleetwave.events.payload.Require;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -1,5 +1,6 @@
 package io.fleetwave.events.node;
 
+import io.fleetwave.events.payload.Require;
 import java.util.List;
 
 /** The full GPU state of a node, published at start and after every change. */

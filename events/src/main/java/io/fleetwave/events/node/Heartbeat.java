@@ -1,5 +1,7 @@
 package io.fleetwave.events.node;
 
+import io.fleetwave.events.payload.Require;
+
 /**
  * Liveness, on an interval.
  *

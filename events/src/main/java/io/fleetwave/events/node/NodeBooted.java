@@ -1,6 +1,6 @@
 package io.fleetwave.events.node;
 
-import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notBlank;
 
 /**
  * The agent found a boot it had not seen: everything rule 7 of hardware-model.md lists is lost and

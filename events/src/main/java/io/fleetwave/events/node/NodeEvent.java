@@ -1,6 +1,6 @@
 package io.fleetwave.events.node;
 
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.payload.FleetEvent;
 
 /** Everything an agent publishes on {@code fleet.node-events}. */
 public sealed interface NodeEvent extends FleetEvent

@@ -1,7 +1,7 @@
 package io.fleetwave.events.node;
 
-import static io.fleetwave.events.node.Require.notNull;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notNull;
+import static io.fleetwave.events.payload.Require.positive;
 
 import java.util.List;
 

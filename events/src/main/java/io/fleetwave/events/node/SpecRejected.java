@@ -1,7 +1,7 @@
 package io.fleetwave.events.node;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNegative;
 
 /**
  * A spec or command the agent refused; nothing on the node changed because of it.

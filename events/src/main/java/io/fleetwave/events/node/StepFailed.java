@@ -1,9 +1,9 @@
 package io.fleetwave.events.node;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNegative;
-import static io.fleetwave.events.node.Require.notNull;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notNull;
+import static io.fleetwave.events.payload.Require.positive;
 
 /**
  * A step failed (refused by the hardware, or past its deadline); the plan stopped here. The step's

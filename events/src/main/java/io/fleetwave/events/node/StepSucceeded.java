@@ -1,8 +1,8 @@
 package io.fleetwave.events.node;
 
-import static io.fleetwave.events.node.Require.notNegative;
-import static io.fleetwave.events.node.Require.notNull;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notNull;
+import static io.fleetwave.events.payload.Require.positive;
 
 /** A step finished within its deadline. */
 public record StepSucceeded(long generation, PlannedStep step, long elapsedMillis)

@@ -1,7 +1,7 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNegative;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -25,27 +25,34 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 public sealed interface FailureCause {
 
   /** The cause in words, for the API, the CLI and the thresholds' reasons. */
-  String describe();
+  default String describe() {
+    return switch (this) {
+      case AgentRefused c ->
+          "the agent refused generation " + c.generation() + " (" + c.code() + "): " + c.reason();
+      case StepFailed c ->
+          c.step()
+              + " failed: "
+              + c.reason()
+              + (c.holder() == null ? "" : " (held by " + c.holder() + ")");
+      case TimedOut c -> "no result within " + c.limitSeconds() + " s: " + c.unmet();
+      case UnhealthyAfterSoak c ->
+          "unhealthy after the " + c.soakSeconds() + " s soak: " + c.health();
+      case HandOverFailed c -> c.reason();
+      case NotTakenOutOfService c -> c.reason();
+      case Revoked c -> NodeSkipped.REVOKED;
+      case Unclassified c -> c.text();
+    };
+  }
 
   /** The agent refused the spec at this generation (code and reason as it reported them). */
   record AgentRefused(long generation, String code, String reason) implements FailureCause {
     public AgentRefused {
       notNegative(generation, "generation");
     }
-
-    @Override
-    public String describe() {
-      return "the agent refused generation " + generation + " (" + code + "): " + reason;
-    }
   }
 
   /** A step of the agent's reconcile failed; {@code holder} names what blocked it, if anything. */
-  record StepFailed(String step, String reason, String holder) implements FailureCause {
-    @Override
-    public String describe() {
-      return step + " failed: " + reason + (holder == null ? "" : " (held by " + holder + ")");
-    }
-  }
+  record StepFailed(String step, String reason, String holder) implements FailureCause {}
 
   /**
    * No result within the node's limit (its timeout, plus the drain's bound while it drains).
@@ -57,11 +64,6 @@ public sealed interface FailureCause {
       notNegative(limitSeconds, "limitSeconds");
       notBlank(unmet, "unmet");
     }
-
-    @Override
-    public String describe() {
-      return "no result within " + limitSeconds + " s: " + unmet;
-    }
   }
 
   /** The node succeeded but was no longer healthy when its wave's soak ended. */
@@ -70,22 +72,12 @@ public sealed interface FailureCause {
       notNegative(soakSeconds, "soakSeconds");
       notBlank(health, "health");
     }
-
-    @Override
-    public String describe() {
-      return "unhealthy after the " + soakSeconds + " s soak: " + health;
-    }
   }
 
   /** The spec or the driver request could not be handed over (published, accepted, sent). */
   record HandOverFailed(String reason) implements FailureCause {
     public HandOverFailed {
       notBlank(reason, "reason");
-    }
-
-    @Override
-    public String describe() {
-      return reason;
     }
   }
 
@@ -94,33 +86,18 @@ public sealed interface FailureCause {
     public NotTakenOutOfService {
       notBlank(reason, "reason");
     }
-
-    @Override
-    public String describe() {
-      return reason;
-    }
   }
 
   /**
    * The node was revoked while the rollout had it in flight: whatever it reports is no longer
    * trusted, so its result never counts as a success.
    */
-  record Revoked() implements FailureCause {
-    @Override
-    public String describe() {
-      return NodeSkipped.REVOKED;
-    }
-  }
+  record Revoked() implements FailureCause {}
 
   /** A cause recorded only in words: failures logged before causes were typed (NodeFailed v1). */
   record Unclassified(String text) implements FailureCause {
     public Unclassified {
       notBlank(text, "text");
-    }
-
-    @Override
-    public String describe() {
-      return text;
     }
   }
 }

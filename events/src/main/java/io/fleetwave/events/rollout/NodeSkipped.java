@@ -1,7 +1,7 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.positive;
 
 /**
  * A node the rollout will not send its next spec, with the reason: the node was revoked (its

@@ -1,8 +1,8 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNull;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNull;
+import static io.fleetwave.events.payload.Require.positive;
 
 /**
  * A node was taken into the rollout: written before its desired spec is sent, so an engine that

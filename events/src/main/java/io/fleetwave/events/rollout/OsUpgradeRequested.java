@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notBlank;
 
 /**
  * The node's driver comes with its OS image (Talos, COS): an upgrade to an image carrying {@code

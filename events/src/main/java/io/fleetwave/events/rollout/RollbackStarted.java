@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notBlank;
 
 /**
  * Every node the rollout touched goes back to its restore point, newest wave first, at most

@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notBlank;
 
 /**
  * The rollout stops for good and frees its nodes; nodes already sent their spec keep it. Terminal.

@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notNegative;
 
 /**
  * Terminal: every wave ran ({@code rolledBack} false) or every touched node was rolled back.

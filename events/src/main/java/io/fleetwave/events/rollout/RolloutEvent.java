@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import io.fleetwave.events.FleetEvent;
+import io.fleetwave.events.payload.FleetEvent;
 
 /**
  * Everything on {@code fleet.rollout-events}: a rollout's own event-sourced state. The envelope's

@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notBlank;
 
 /**
  * No node starts until it is resumed; nodes in flight still finish.

@@ -1,7 +1,7 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notNegative;
-import static io.fleetwave.events.node.Require.notNull;
+import static io.fleetwave.events.payload.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notNull;
 
 /**
  * One piece of a rollout's creation logged in chunks ({@link RolloutCreatedInChunks}): folded in

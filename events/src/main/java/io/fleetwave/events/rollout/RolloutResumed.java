@@ -1,6 +1,6 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notBlank;
 
 /**
  * Nodes start again. Failures so far are accepted: the thresholds count failures after this.

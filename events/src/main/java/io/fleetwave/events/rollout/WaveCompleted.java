@@ -1,7 +1,7 @@
 package io.fleetwave.events.rollout;
 
-import static io.fleetwave.events.node.Require.notNegative;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notNegative;
+import static io.fleetwave.events.payload.Require.positive;
 
 /** Every node of the wave finished; its soak starts now. */
 public record WaveCompleted(int wave, int succeeded, int failed) implements RolloutEvent {

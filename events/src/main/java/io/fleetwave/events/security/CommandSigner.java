@@ -1,31 +1,20 @@
 package io.fleetwave.events.security;
 
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.PrivateKey;
-import java.security.PublicKey;
+import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import java.util.Base64;
-import java.util.Objects;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
 
 /**
  * Signs commands with the control plane's Ed25519 private key ({@link Ed25519Signatures}).
  * Thread-safe: each call uses its own signer.
  */
 public final class CommandSigner {
-  private final PrivateKey privateKey;
-  private final Ed25519PrivateKeyParameters signingKey;
-  private final PublicKey publicKey;
+  private final SigningKeyPair keys;
   private final String kid;
 
-  private CommandSigner(PrivateKey privateKey, PublicKey publicKey) {
-    this.privateKey = Objects.requireNonNull(privateKey, "privateKey");
-    this.signingKey = Ed25519Signatures.signingKey(privateKey);
-    this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
-    this.kid = Ed25519Keys.kid(publicKey);
+  private CommandSigner(SigningKeyPair keys) {
+    this.keys = keys;
+    this.kid = Ed25519Keys.kid(keys.publicKey());
   }
 
   /**
@@ -33,20 +22,14 @@ public final class CommandSigner {
    * derived from it, so {@link #publicKeyPem()} can hand it to operators.
    */
   public static CommandSigner fromPkcs8(String pemOrBase64) {
-    PrivateKey key = Ed25519Keys.privateKey(pemOrBase64);
-    return new CommandSigner(key, Ed25519Keys.publicKeyOf(key));
+    return new CommandSigner(SigningKeyPair.fromPkcs8(pemOrBase64));
   }
 
   /**
    * A fresh key pair, for the demo and tests; {@link #publicKeyPem()} gives agents the other half.
    */
   public static CommandSigner generate() {
-    try {
-      KeyPair pair = KeyPairGenerator.getInstance(Ed25519Keys.ALGORITHM).generateKeyPair();
-      return new CommandSigner(pair.getPrivate(), pair.getPublic());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JDK offers no Ed25519 key generator", e);
-    }
+    return new CommandSigner(SigningKeyPair.generate());
   }
 
   /**
@@ -55,7 +38,7 @@ public final class CommandSigner {
    */
   public CommandEnvelope sign(CommandEnvelope command) {
     CommandEnvelope named = command.withSignature(kid, null);
-    byte[] signature = Ed25519Signatures.sign(signingKey, CommandCodec.signingInput(named));
+    byte[] signature = keys.sign(CommandCodec.signingInput(named));
     return named.withSignature(kid, Base64.getEncoder().encodeToString(signature));
   }
 
@@ -66,12 +49,12 @@ public final class CommandSigner {
 
   /** The private key as PKCS#8 PEM, to put in configuration. */
   public String privateKeyPem() {
-    return Ed25519Keys.pem("PRIVATE KEY", privateKey.getEncoded());
+    return keys.privateKeyPem();
   }
 
   /** The public key as X.509 PEM, for the agents' configuration. */
   public String publicKeyPem() {
-    return Ed25519Keys.pem("PUBLIC KEY", publicKey.getEncoded());
+    return keys.publicKeyPem();
   }
 
   /** A verifier for this signer's key. */

@@ -1,8 +1,8 @@
 package io.fleetwave.events.security;
 
+import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.NodeCommand;
 import java.security.GeneralSecurityException;

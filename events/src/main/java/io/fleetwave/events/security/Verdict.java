@@ -1,6 +1,6 @@
 package io.fleetwave.events.security;
 
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
 import java.util.Objects;
 
 /** What the verifier says about one command. */

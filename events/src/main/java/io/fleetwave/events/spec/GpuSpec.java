@@ -1,7 +1,7 @@
 package io.fleetwave.events.spec;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNegative;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNegative;
 
 import java.util.Collections;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.fleetwave.events.spec;
 
-import static io.fleetwave.events.node.Require.notBlank;
-import static io.fleetwave.events.node.Require.notNull;
-import static io.fleetwave.events.node.Require.positive;
+import static io.fleetwave.events.payload.Require.notBlank;
+import static io.fleetwave.events.payload.Require.notNull;
+import static io.fleetwave.events.payload.Require.positive;
 
 import java.util.Comparator;
 import java.util.HashSet;

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import io.fleetwave.events.codec.MappingPath;
+import io.fleetwave.events.json.MappingPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -19,7 +19,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
 /** Random but valid events, including awkward strings (unicode, quotes, empty label values). */
-final class EventArbitraries {
+public final class EventArbitraries {
   private EventArbitraries() {}
 
   static Arbitrary<Envelope<NodeEvent>> envelopes() {
@@ -133,7 +133,8 @@ final class EventArbitraries {
     return Arbitraries.strings().all().ofMinLength(1).ofMaxLength(30).filter(s -> !s.isBlank());
   }
 
-  private static Arbitrary<Instant> instants() {
+  /** Instants to the nanosecond, 1970 to 2096: the wire keeps every digit (UtcTimestamps). */
+  public static Arbitrary<Instant> instants() {
     return Arbitraries.longs()
         .between(0, 4_000_000_000L)
         .flatMap(

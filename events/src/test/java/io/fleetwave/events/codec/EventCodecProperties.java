@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.payload.FleetEvent;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -196,7 +196,7 @@ class EventCodecTest {
         GpuHealth.HEALTHY);
   }
 
-  private static <E extends io.fleetwave.events.FleetEvent> Envelope<E> envelope(E data) {
+  private static <E extends io.fleetwave.events.payload.FleetEvent> Envelope<E> envelope(E data) {
     return Envelope.of(
         URI.create("fleetwave:agent/talos-h200-0"),
         "talos-h200-0",
@@ -211,13 +211,7 @@ class EventCodecTest {
   }
 
   private static byte[] edit(Consumer<ObjectNode> change) {
-    try {
-      ObjectNode json = json(envelope(TALOS));
-      change.accept(json);
-      return EventCodec.mapper().writeValueAsBytes(json);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    return RecordEdits.edited(EventCodec.encode(envelope(TALOS)), change);
   }
 
   private static void assertRejected(byte[] bytes, String reasonPart) {

@@ -1,5 +1,7 @@
 package io.fleetwave.events.command;
 
+import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.codec.EventArbitraries;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
@@ -17,7 +19,10 @@ public final class CommandArbitraries {
 
   public static Arbitrary<CommandEnvelope> commands() {
     return Combinators.combine(
-            names(), instants(), Arbitraries.integers().between(1, 3600), payloads())
+            names(),
+            EventArbitraries.instants(),
+            Arbitraries.integers().between(1, 3600),
+            payloads())
         .as(
             (node, issued, ttl, kind) -> {
               Instant expires = issued.plusSeconds(ttl);
@@ -97,15 +102,5 @@ public final class CommandArbitraries {
         .withChars('-')
         .ofMinLength(1)
         .ofMaxLength(30);
-  }
-
-  private static Arbitrary<Instant> instants() {
-    return Arbitraries.longs()
-        .between(0, 4_000_000_000L)
-        .flatMap(
-            s ->
-                Arbitraries.integers()
-                    .between(0, 999_999_999)
-                    .map(n -> Instant.ofEpochSecond(s, n)));
   }
 }

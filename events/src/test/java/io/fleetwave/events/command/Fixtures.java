@@ -1,5 +1,6 @@
 package io.fleetwave.events.command;
 
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;

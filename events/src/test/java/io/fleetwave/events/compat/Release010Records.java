@@ -2,7 +2,6 @@ package io.fleetwave.events.compat;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.AgentStopping;
@@ -27,6 +26,7 @@ import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.rollout.DriverInstallRequested;
 import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
@@ -68,7 +68,7 @@ import java.util.Map;
  * differently on purpose (a new field's default, an upcast), never that the fixtures were written
  * again.
  */
-final class Release010Records {
+public final class Release010Records {
   static final String RELEASE = "0.1.0";
   static final String NODE = "h200-node-0";
   static final String ROLLOUT = "3f1c2a5e-rollout";
@@ -162,7 +162,8 @@ final class Release010Records {
         new EventsDropped(10, 19, 10, "spool full"));
   }
 
-  private static List<RolloutEvent> rolloutEvents() {
+  /** The rollout events of the samples; the rollout codec test round-trips them too. */
+  public static List<RolloutEvent> rolloutEvents() {
     RestorePoint restore =
         new RestorePoint("570.86.15", List.of(new GpuSpec(0, true, Map.of("1g.10gb", 7), 0, null)));
     return List.of(

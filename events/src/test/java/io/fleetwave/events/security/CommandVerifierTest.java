@@ -4,8 +4,8 @@ import static io.fleetwave.events.command.Fixtures.ISSUED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.Fixtures;
 import java.nio.charset.StandardCharsets;
@@ -91,16 +91,7 @@ class CommandVerifierTest {
   @Test
   void rejectsASignatureMovedToAnotherNode() {
     CommandEnvelope signed = CONTROL_PLANE.sign(Fixtures.reset("other-node", 0, 5));
-    CommandEnvelope moved =
-        new CommandEnvelope(
-            signed.id(),
-            signed.source(),
-            signed.type(),
-            NODE,
-            signed.time(),
-            signed.data(),
-            signed.kid(),
-            signed.signature());
+    CommandEnvelope moved = addressedTo(NODE, signed);
 
     assertRejected(AGENT.verify(moved, NODE, 0, NOW), Rejection.FORGED, "does not verify");
   }
@@ -126,10 +117,7 @@ class CommandVerifierTest {
   @Test
   void rejectsASpecWhoseBodyNamesAnotherNode() {
     CommandEnvelope apply = Fixtures.apply("vgpu-h200-1", 3);
-    CommandEnvelope readdressed =
-        CONTROL_PLANE.sign(
-            new CommandEnvelope(
-                apply.id(), apply.source(), apply.type(), NODE, apply.time(), apply.data(), null));
+    CommandEnvelope readdressed = CONTROL_PLANE.sign(addressedTo(NODE, apply));
 
     assertRejected(
         AGENT.verify(readdressed, NODE, 0, NOW),
@@ -331,5 +319,18 @@ class CommandVerifierTest {
     Verdict.Rejected rejected = (Verdict.Rejected) verdict;
     assertThat(rejected.rejection()).isEqualTo(rejection);
     assertThat(rejected.reason()).contains(reasonPart);
+  }
+
+  /** The envelope with another subject, everything else (the signature too) kept. */
+  private static CommandEnvelope addressedTo(String node, CommandEnvelope command) {
+    return new CommandEnvelope(
+        command.id(),
+        command.source(),
+        command.type(),
+        node,
+        command.time(),
+        command.data(),
+        command.kid(),
+        command.signature());
   }
 }

@@ -2,10 +2,10 @@ package io.fleetwave.events.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.CommandArbitraries;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import java.util.Base64;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

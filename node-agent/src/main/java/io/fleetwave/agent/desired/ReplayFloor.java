@@ -1,15 +1,12 @@
 package io.fleetwave.agent.desired;
 
+import io.fleetwave.agent.publish.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -129,27 +126,8 @@ public interface ReplayFloor {
      * @throws UncheckedIOException naming the file
      */
     private void write(long spec, long command) {
-      Path next = file.resolveSibling(NAME + ".next");
       try {
-        Files.createDirectories(file.getParent());
-        try (FileChannel out =
-            FileChannel.open(
-                next,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
-          out.write(
-              ByteBuffer.wrap(
-                  ("spec=" + spec + "\ncommand=" + command + "\n")
-                      .getBytes(StandardCharsets.UTF_8)));
-          out.force(true);
-        }
-        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-          dir.force(true);
-        } catch (IOException e) {
-          // Some file systems cannot fsync a directory; the rename is still atomic there.
-        }
+        DurableFiles.replace(file, "spec=" + spec + "\ncommand=" + command + "\n");
       } catch (IOException e) {
         throw new UncheckedIOException("cannot record the accepted generations in " + file, e);
       }

@@ -12,10 +12,10 @@ import io.fleetwave.agent.reconcile.Reconciler;
 import io.fleetwave.agent.reconcile.Step;
 import io.fleetwave.agent.reconcile.StepExecutor;
 import io.fleetwave.agent.reconcile.UnplannableSpecException;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.EventRejectedException;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
@@ -254,26 +254,35 @@ public final class SpecConverger implements CommandSink {
     }
   }
 
-  private void onDesired(byte[] value) {
+  /**
+   * The record decoded and verified for this stream (signed by a trusted key, for this node, newer
+   * than lastGeneration, in its validity window), or empty once its rejection is reported.
+   */
+  private Optional<CommandEnvelope> verified(
+      byte[] value, CommandStream stream, long lastGeneration) {
     Optional<CommandEnvelope> decoded = decode(value);
     if (decoded.isEmpty()) {
-      return;
+      return decoded;
     }
-    CommandEnvelope command = decoded.get();
-    // The same generation again is the desired state, not a replay (see the class comment).
     Verdict verdict =
         following
             .verifier()
-            .verify(
-                command,
-                CommandStream.DESIRED,
-                node(),
-                Math.max(0, knownGeneration - 1),
-                following.clock().instant());
-    if (!(verdict instanceof Verdict.Accepted)) {
-      reject((Verdict.Rejected) verdict);
+            .verify(decoded.get(), stream, node(), lastGeneration, following.clock().instant());
+    if (verdict instanceof Verdict.Rejected rejected) {
+      reject(rejected);
+      return Optional.empty();
+    }
+    return decoded;
+  }
+
+  private void onDesired(byte[] value) {
+    // The same generation again is the desired state, not a replay (see the class comment).
+    Optional<CommandEnvelope> verified =
+        verified(value, CommandStream.DESIRED, Math.max(0, knownGeneration - 1));
+    if (verified.isEmpty()) {
       return;
     }
+    CommandEnvelope command = verified.get();
     // The verifier refused every other kind on this stream (wrong-stream).
     NodeSpec spec = ((ApplyNodeSpec) command.data()).spec();
     if (acceptedAtKnown != null
@@ -296,20 +305,11 @@ public final class SpecConverger implements CommandSink {
   }
 
   private void onCommand(byte[] value) {
-    Optional<CommandEnvelope> decoded = decode(value);
-    if (decoded.isEmpty()) {
+    Optional<CommandEnvelope> verified = verified(value, CommandStream.COMMANDS, lastOneShot);
+    if (verified.isEmpty()) {
       return;
     }
-    CommandEnvelope command = decoded.get();
-    Verdict verdict =
-        following
-            .verifier()
-            .verify(
-                command, CommandStream.COMMANDS, node(), lastOneShot, following.clock().instant());
-    if (verdict instanceof Verdict.Rejected rejected) {
-      reject(rejected);
-      return;
-    }
+    CommandEnvelope command = verified.get();
     // No skew allowance here: a command the control plane issued just after this run started,
     // by a clock behind the agent's, is refused (and can be sent again), rather than a replay of
     // one sent to the previous run accepted.

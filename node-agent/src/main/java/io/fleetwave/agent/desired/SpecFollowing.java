@@ -1,10 +1,10 @@
 package io.fleetwave.agent.desired;
 
 import io.fleetwave.agent.reconcile.StepDeadlines;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.CommandStream;
 import io.fleetwave.events.security.CommandVerifier;
 import java.time.Clock;
@@ -75,45 +75,27 @@ public record SpecFollowing(
   }
 
   public SpecFollowing withInterceptor(StepInterceptor interceptor) {
-    return new SpecFollowing(
-        verifier,
-        desiredTopic,
-        commandsTopic,
-        deadlines,
-        retryBackoff,
-        catchUpTimeout,
-        interceptor,
-        clock,
-        applyDelay);
+    return with(deadlines, retryBackoff, interceptor, applyDelay);
   }
 
   public SpecFollowing withDeadlines(StepDeadlines deadlines) {
-    return new SpecFollowing(
-        verifier,
-        desiredTopic,
-        commandsTopic,
-        deadlines,
-        retryBackoff,
-        catchUpTimeout,
-        interceptor,
-        clock,
-        applyDelay);
+    return with(deadlines, retryBackoff, interceptor, applyDelay);
   }
 
   public SpecFollowing withRetryBackoff(List<Duration> retryBackoff) {
-    return new SpecFollowing(
-        verifier,
-        desiredTopic,
-        commandsTopic,
-        deadlines,
-        retryBackoff,
-        catchUpTimeout,
-        interceptor,
-        clock,
-        applyDelay);
+    return with(deadlines, retryBackoff, interceptor, applyDelay);
   }
 
   public SpecFollowing withApplyDelay(Duration applyDelay) {
+    return with(deadlines, retryBackoff, interceptor, applyDelay);
+  }
+
+  /** These settings with the ones a test or a simulated fleet tunes replaced. */
+  private SpecFollowing with(
+      StepDeadlines deadlines,
+      List<Duration> retryBackoff,
+      StepInterceptor interceptor,
+      Duration applyDelay) {
     return new SpecFollowing(
         verifier,
         desiredTopic,

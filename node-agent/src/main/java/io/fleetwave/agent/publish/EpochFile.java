@@ -3,12 +3,9 @@ package io.fleetwave.agent.publish;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.OptionalLong;
 
 /**
@@ -48,24 +45,8 @@ public final class EpochFile {
    * @throws UncheckedIOException naming the file
    */
   public void remember(long epoch) {
-    Path next = file.resolveSibling(NAME + ".next");
     try {
-      Files.createDirectories(file.getParent());
-      try (FileChannel out =
-          FileChannel.open(
-              next,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE)) {
-        out.write(java.nio.ByteBuffer.wrap((epoch + "\n").getBytes(StandardCharsets.UTF_8)));
-        out.force(true);
-      }
-      Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-        dir.force(true);
-      } catch (IOException e) {
-        // Some file systems cannot fsync a directory; the rename is still atomic there.
-      }
+      DurableFiles.replace(file, epoch + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot record the epoch " + epoch + " in " + file, e);
     }

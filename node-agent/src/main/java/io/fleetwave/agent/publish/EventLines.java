@@ -1,7 +1,7 @@
 package io.fleetwave.agent.publish;
 
 import io.fleetwave.agent.logging.LogFields;
-import io.fleetwave.events.command.CommandEnvelope;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.GateHeld;

@@ -2,9 +2,9 @@ package io.fleetwave.agent.publish;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.payload.FleetEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -241,8 +240,7 @@ public final class SpoolFile implements Outbox {
       }
       out.force(true);
     }
-    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    syncDirectory(file.getParent());
+    DurableFiles.moveOver(next, file);
     channel.close();
     channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     Deque<Frame> moved = new ArrayDeque<>();
@@ -252,14 +250,6 @@ public final class SpoolFile implements Outbox {
     frames.clear();
     frames.addAll(moved);
     end -= from;
-  }
-
-  private static void syncDirectory(Path directory) {
-    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-      dir.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot fsync a directory; the rename is still atomic there.
-    }
   }
 
   private void readFully(ByteBuffer buffer, long position) throws IOException {

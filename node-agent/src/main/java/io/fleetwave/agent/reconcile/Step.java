@@ -12,12 +12,42 @@ import java.util.Objects;
  */
 public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGate {
 
-  StepKind kind();
-
   Duration deadline();
 
+  /** What the step does, on the wire: one kind per record, listed so a new step cannot miss one. */
+  default StepKind kind() {
+    return switch (this) {
+      case HoldGate s -> StepKind.HOLD_GATE;
+      case ClearVgpuType s -> StepKind.CLEAR_VGPU_TYPE;
+      case DestroyInstance s -> StepKind.DESTROY_INSTANCE;
+      case DisableVfs s -> StepKind.DISABLE_VFS;
+      case SetMigMode s -> StepKind.SET_MIG_MODE;
+      case ResetGpu s -> StepKind.RESET_GPU;
+      case EnableVfs s -> StepKind.ENABLE_VFS;
+      case CreateInstance s -> StepKind.CREATE_INSTANCE;
+      case SetVgpuType s -> StepKind.SET_VGPU_TYPE;
+      case ReleaseGate s -> StepKind.RELEASE_GATE;
+    };
+  }
+
   /** The arguments, for people and for the progress events. */
-  String detail();
+  default String detail() {
+    return switch (this) {
+      case HoldGate s -> "hold the device-plugin gate";
+      case ClearVgpuType s -> "clear the vGPU type of VF " + s.vf();
+      case DestroyInstance s -> "destroy " + s.profile() + " at slice " + s.placementStart();
+      case DisableVfs s -> "disable VFs";
+      case SetMigMode s -> "MIG mode " + (s.enabled() ? "enabled" : "disabled");
+      case ResetGpu s ->
+          s.expectedBlockers().isEmpty()
+              ? "targeted GPU reset"
+              : "targeted GPU reset (held now by " + String.join(", ", s.expectedBlockers()) + ")";
+      case EnableVfs s -> "enable " + s.count() + " VFs";
+      case CreateInstance s -> "create " + s.profile() + " at slice " + s.placementStart();
+      case SetVgpuType s -> "vGPU type " + s.typeName() + " (" + s.typeId() + ") on VF " + s.vf();
+      case ReleaseGate s -> "release the device-plugin gate";
+    };
+  }
 
   /** The GPU acted on, or null for node-wide steps. */
   default Integer gpuIndex() {
@@ -46,32 +76,12 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
     public HoldGate {
       positive(deadline);
     }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.HOLD_GATE;
-    }
-
-    @Override
-    public String detail() {
-      return "hold the device-plugin gate";
-    }
   }
 
   /** Remove a VF's vGPU type (before its GPU instance goes, or before another type is written). */
   record ClearVgpuType(int gpu, int vf, Duration deadline) implements GpuStep {
     public ClearVgpuType {
       positive(deadline);
-    }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.CLEAR_VGPU_TYPE;
-    }
-
-    @Override
-    public String detail() {
-      return "clear the vGPU type of VF " + vf;
     }
   }
 
@@ -82,16 +92,6 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
       Objects.requireNonNull(profile, "profile");
       positive(deadline);
     }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.DESTROY_INSTANCE;
-    }
-
-    @Override
-    public String detail() {
-      return "destroy " + profile + " at slice " + placementStart;
-    }
   }
 
   /** Disable SR-IOV VFs: before a reset (rule 2), or before enabling a different count. */
@@ -99,32 +99,12 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
     public DisableVfs {
       positive(deadline);
     }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.DISABLE_VFS;
-    }
-
-    @Override
-    public String detail() {
-      return "disable VFs";
-    }
   }
 
   /** Set the MIG mode; on models that need it, it stays pending until {@link ResetGpu}. */
   record SetMigMode(int gpu, boolean enabled, Duration deadline) implements GpuStep {
     public SetMigMode {
       positive(deadline);
-    }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.SET_MIG_MODE;
-    }
-
-    @Override
-    public String detail() {
-      return "MIG mode " + (enabled ? "enabled" : "disabled");
     }
   }
 
@@ -139,18 +119,6 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
       expectedBlockers = List.copyOf(expectedBlockers);
       positive(deadline);
     }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.RESET_GPU;
-    }
-
-    @Override
-    public String detail() {
-      return expectedBlockers.isEmpty()
-          ? "targeted GPU reset"
-          : "targeted GPU reset (held now by " + String.join(", ", expectedBlockers) + ")";
-    }
   }
 
   /** Enable SR-IOV VFs; destroys the GPU's instances (rule 4), so it comes before creating them. */
@@ -160,16 +128,6 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
         throw new IllegalArgumentException("VF count must be positive: " + count);
       }
       positive(deadline);
-    }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.ENABLE_VFS;
-    }
-
-    @Override
-    public String detail() {
-      return "enable " + count + " VFs";
     }
   }
 
@@ -181,16 +139,6 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
       Objects.requireNonNull(profile, "profile");
       positive(deadline);
     }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.CREATE_INSTANCE;
-    }
-
-    @Override
-    public String detail() {
-      return "create " + profile + " at slice " + placementStart;
-    }
   }
 
   /** Write a vGPU type to a VF. */
@@ -200,32 +148,12 @@ public sealed interface Step permits Step.GpuStep, Step.HoldGate, Step.ReleaseGa
       Objects.requireNonNull(typeName, "typeName");
       positive(deadline);
     }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.SET_VGPU_TYPE;
-    }
-
-    @Override
-    public String detail() {
-      return "vGPU type " + typeName + " (" + typeId + ") on VF " + vf;
-    }
   }
 
   /** Release the device-plugin gate: last, once every GPU matches the spec. */
   record ReleaseGate(Duration deadline) implements Step {
     public ReleaseGate {
       positive(deadline);
-    }
-
-    @Override
-    public StepKind kind() {
-      return StepKind.RELEASE_GATE;
-    }
-
-    @Override
-    public String detail() {
-      return "release the device-plugin gate";
     }
   }
 

@@ -21,6 +21,14 @@ public final class HostTree {
     this.root = root;
   }
 
+  /** A Talos host (v1.13.0, its kernel) with a read-only root: the agents' usual test host. */
+  public static HostTree talos(Path root) {
+    return new HostTree(root)
+        .osRelease("talos", "v1.13.0")
+        .kernel("6.18.29-talos")
+        .mountinfo(RO_ROOT_MOUNTINFO);
+  }
+
   public Path root() {
     return root;
   }
@@ -78,6 +86,11 @@ public final class HostTree {
 
   public HostTree hostname(String name) {
     return file("etc/hostname", name + "\n");
+  }
+
+  /** The boot id the kernel gives this boot; a new one means the host rebooted. */
+  public HostTree bootId(String id) {
+    return file("proc/sys/kernel/random/boot_id", id + "\n");
   }
 
   public HostTree mountinfo(String text) {

@@ -92,11 +92,7 @@ class HostGpuClientsIT {
 
   @Test
   void withoutSystemdARebootIsRefusedWithTheReason() {
-    new HostTree(dir)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .driver("/usr/local", "lib64");
+    HostTree.talos(dir).driver("/usr/local", "lib64");
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
     assertThatThrownBy(() -> new SystemdReboot(facts, Duration.ofSeconds(3)).reboot("reset failed"))
         .hasMessage(
@@ -105,11 +101,7 @@ class HostGpuClientsIT {
 
   @Test
   void withoutSystemdNothingIsTouchedAndAWarningIsReturned() throws Exception {
-    new HostTree(dir)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .driver("/usr/local", "lib64");
+    HostTree.talos(dir).driver("/usr/local", "lib64");
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
     List<Path> before;
     try (Stream<Path> walk = Files.walk(dir)) {

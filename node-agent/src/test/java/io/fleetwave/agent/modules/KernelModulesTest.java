@@ -110,12 +110,7 @@ class KernelModulesTest {
 
   @Test
   void talosRefusesBecauseTheDriverComesWithTheOsImage() {
-    new HostTree(dir)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-        .driver("/usr/local", "lib64")
-        .file("proc/modules", ALL_LOADED);
+    HostTree.talos(dir).driver("/usr/local", "lib64").file("proc/modules", ALL_LOADED);
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
     RecordingRunner runner = RecordingRunner.succeeding();
     KernelModules modules = new KernelModules(facts, runner, Duration.ofSeconds(5));

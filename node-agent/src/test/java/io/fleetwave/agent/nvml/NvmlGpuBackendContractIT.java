@@ -33,10 +33,7 @@ class NvmlGpuBackendContractIT extends GpuBackendContract {
   @Override
   protected GpuBackend newNode() throws Throwable {
     stub.resetState();
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
+    HostTree.talos(hostRoot)
         .devices("/", 3)
         .executable("usr/local/bin/nvidia-smi", "#!/bin/sh\nexit 0\n")
         .pf("0000:3b:00.0", 16, 0);

@@ -44,10 +44,7 @@ class NvmlGpuBackendIT {
     stub.resetState();
     Path smiLog = hostRoot.resolve("nvidia-smi.log");
     Files.deleteIfExists(smiLog);
-    new HostTree(hostRoot)
-        .osRelease("talos", "v1.13.0")
-        .kernel("6.18.29-talos")
-        .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
+    HostTree.talos(hostRoot)
         .devices("/", 3)
         .executable("usr/local/bin/nvidia-smi", "#!/bin/sh\necho \"$@\" >> " + smiLog + "\n")
         .pf("0000:3b:00.0", 16, 0);

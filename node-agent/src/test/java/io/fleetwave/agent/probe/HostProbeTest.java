@@ -23,11 +23,8 @@ class HostProbeTest {
   @Test
   void talosIsReadOnlyWithoutSystemdAndTheDriverComesFromTheOsImageUnderUsrLocal() {
     HostTree tree =
-        new HostTree(dir)
-            .osRelease("talos", "v1.13.0")
-            .kernel("6.18.29-talos")
+        HostTree.talos(dir)
             .hostname("talos-gpu-1")
-            .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
             .driver("/usr/local", "lib64")
             .devices("/", 2)
             .dir("var/lib/fleetwave");
@@ -246,13 +243,7 @@ class HostProbeTest {
 
   @Test
   void hostFactsBecomeNodeRegisteredWithEveryReason() {
-    HostTree tree =
-        new HostTree(dir)
-            .osRelease("talos", "v1.13.0")
-            .kernel("6.18.29-talos")
-            .hostname("talos-gpu-1")
-            .mountinfo(HostTree.RO_ROOT_MOUNTINFO)
-            .driver("/usr/local", "lib64");
+    HostTree tree = HostTree.talos(dir).hostname("talos-gpu-1").driver("/usr/local", "lib64");
     HostFacts facts = probe(tree);
 
     var event = facts.toNodeRegistered("580.159.03", "zone-a", Map.of());

@@ -2,10 +2,10 @@ package io.fleetwave.core.projection;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.codec.ReceivedEvent;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.payload.FleetEvent;
 
 /**
  * Turns a raw record (key, value) into a node event or a rejection reason (whether its node signed

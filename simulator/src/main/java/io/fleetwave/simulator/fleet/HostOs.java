@@ -1,5 +1,9 @@
 package io.fleetwave.simulator.fleet;
 
+import static io.fleetwave.events.node.DriverProvider.DRIVER_CONTAINER;
+import static io.fleetwave.events.node.DriverProvider.HOST_PACKAGE;
+import static io.fleetwave.events.node.DriverProvider.OS_IMAGE;
+
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import java.util.LinkedHashMap;
@@ -62,41 +66,15 @@ public record HostOs(
     if (kernel == null) {
       return Optional.empty();
     }
+    // Devices are under / on every kind; what differs is the OS, its root and where the driver is.
     return Optional.of(
         switch (kind) {
-          case UBUNTU ->
-              new HostOs(
-                  kind,
-                  "ubuntu",
-                  osVersion,
-                  kernel,
-                  false,
-                  true,
-                  "/",
-                  "/",
-                  DriverProvider.HOST_PACKAGE);
+          case UBUNTU, VGPU_HOST -> onUbuntu(kind, osVersion, kernel, "/", HOST_PACKAGE);
           case UBUNTU_DRIVER_CONTAINER ->
-              new HostOs(
-                  kind,
-                  "ubuntu",
-                  osVersion,
-                  kernel,
-                  false,
-                  true,
-                  "/run/nvidia/driver",
-                  "/",
-                  DriverProvider.DRIVER_CONTAINER);
+              onUbuntu(kind, osVersion, kernel, "/run/nvidia/driver", DRIVER_CONTAINER);
           case TALOS ->
               new HostOs(
-                  kind,
-                  "talos",
-                  osVersion,
-                  kernel,
-                  true,
-                  false,
-                  "/usr/local",
-                  "/",
-                  DriverProvider.OS_IMAGE);
+                  kind, "talos", osVersion, kernel, true, false, "/usr/local", "/", OS_IMAGE);
           case COS ->
               new HostOs(
                   kind,
@@ -107,18 +85,13 @@ public record HostOs(
                   true,
                   "/home/kubernetes/bin/nvidia",
                   "/",
-                  DriverProvider.OS_IMAGE);
-          case VGPU_HOST ->
-              new HostOs(
-                  kind,
-                  "ubuntu",
-                  osVersion,
-                  kernel,
-                  false,
-                  true,
-                  "/",
-                  "/",
-                  DriverProvider.HOST_PACKAGE);
+                  OS_IMAGE);
         });
+  }
+
+  /** Ubuntu: a writable root and systemd, whoever provides the driver. */
+  private static HostOs onUbuntu(
+      HostKind kind, String osVersion, String kernel, String driverRoot, DriverProvider provider) {
+    return new HostOs(kind, "ubuntu", osVersion, kernel, false, true, driverRoot, "/", provider);
   }
 }

@@ -7,10 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.simulator.SimulatedFleet;

@@ -4,27 +4,25 @@ import static io.fleetwave.agent.desired.SignedCommands.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.agent.reconcile.StepDeadlines;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
-import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.simulator.TestFleets;
 import io.fleetwave.testsupport.events.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,29 +71,9 @@ class KeyRotationIT {
     CommandSigner next = CommandSigner.generate();
     Path oldKey = Files.writeString(keys.resolve("2026-old.pem"), old.publicKeyPem());
     CommandVerifier verifier = CommandVerifier.trusting(PublicKeyFiles.load(List.of(keys)));
-    SpecFollowing following =
-        new SpecFollowing(
-            verifier,
-            DESIRED,
-            COMMANDS,
-            StepDeadlines.defaults(),
-            List.of(Duration.ofMillis(300), Duration.ofSeconds(1)),
-            Duration.ofSeconds(30),
-            StepInterceptor.NONE,
-            Clock.systemUTC(),
-            Duration.ZERO);
+    SpecFollowing following = TestFleets.onTopics(verifier, DESIRED, COMMANDS);
     try (SimulatedFleet fleet =
-            SimulatedFleet.start(
-                FleetFile.parse(FLEET, "KeyRotationIT"),
-                new SimulatedFleet.Settings(
-                    kafka.bootstrapServers(),
-                    Duration.ofMinutes(5),
-                    EVENTS,
-                    2,
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(10)),
-                following,
-                stateRoot);
+            TestFleets.following(kafka, FLEET, "KeyRotationIT", EVENTS, following, stateRoot);
         SignedCommands byOld = new SignedCommands(kafka.bootstrapServers(), old);
         SignedCommands byNext = new SignedCommands(kafka.bootstrapServers(), next);
         NodeEventsReader log = new NodeEventsReader(kafka.bootstrapServers(), EVENTS)) {

@@ -4,12 +4,10 @@ import static io.fleetwave.agent.desired.SignedCommands.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fleetwave.agent.reconcile.StepDeadlines;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.NodeCommand;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
@@ -20,16 +18,16 @@ import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
 import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
-import io.fleetwave.simulator.fleet.FleetFile;
+import io.fleetwave.simulator.TestFleets;
 import io.fleetwave.testsupport.events.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -113,43 +111,16 @@ class ReplayMatrixIT {
   }
 
   private static SpecFollowing following(CommandSigner signer, String desiredTopic) {
-    return new SpecFollowing(
-        signer.verifier(),
-        desiredTopic,
-        COMMANDS,
-        StepDeadlines.defaults(),
-        List.of(Duration.ofMillis(300), Duration.ofSeconds(1)),
-        Duration.ofSeconds(30),
-        StepInterceptor.NONE,
-        Clock.systemUTC(),
-        Duration.ZERO);
+    return TestFleets.onTopics(signer.verifier(), desiredTopic, COMMANDS);
   }
 
   private static SimulatedFleet start(SpecFollowing following) {
-    return SimulatedFleet.start(
-        FleetFile.parse(FLEET, "ReplayMatrixIT"),
-        new SimulatedFleet.Settings(
-            kafka.bootstrapServers(),
-            Duration.ofMinutes(5),
-            EVENTS,
-            2,
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(10)),
-        following,
-        stateRoot);
+    return TestFleets.following(kafka, FLEET, "ReplayMatrixIT", EVENTS, following, stateRoot);
   }
 
   @AfterAll
-  static void stopFleet() {
-    for (AutoCloseable closeable : new AutoCloseable[] {fleet, log, control, raw}) {
-      if (closeable != null) {
-        try {
-          closeable.close();
-        } catch (Exception e) {
-          // closing after the tests: nothing to report
-        }
-      }
-    }
+  static void stopFleet() throws Exception {
+    TestFleets.closeAll(fleet, log, control, raw);
   }
 
   static Stream<Arguments> matrix() {

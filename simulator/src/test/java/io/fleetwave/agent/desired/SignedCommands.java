@@ -1,9 +1,9 @@
 package io.fleetwave.agent.desired;
 
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandCodec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.NodeCommand;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;

@@ -8,6 +8,7 @@ import static io.fleetwave.events.node.StepKind.RESET_GPU;
 import static io.fleetwave.events.node.StepKind.SET_MIG_MODE;
 import static io.fleetwave.events.node.StepKind.SET_VGPU_TYPE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.agent.AgentSettings;
@@ -18,11 +19,10 @@ import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reconcile.StepDeadlines;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;
-import io.fleetwave.events.command.CommandEnvelope;
 import io.fleetwave.events.command.Reprobe;
 import io.fleetwave.events.command.ResetGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
@@ -43,12 +43,14 @@ import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedGpuBackend;
 import io.fleetwave.simulator.SimulatedHostFacts;
 import io.fleetwave.simulator.SimulatedNode;
+import io.fleetwave.simulator.TestFleets;
 import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.testsupport.events.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
@@ -137,33 +139,14 @@ class SpecFollowingIT {
             .withDeadlines(StepDeadlines.defaults().with(RESET_GPU, RESET_DEADLINE))
             .withRetryBackoff(List.of(Duration.ofMillis(300), Duration.ofSeconds(1)))
             .withInterceptor(SpecFollowingIT::maybeCrash);
-    fleet =
-        SimulatedFleet.start(
-            FleetFile.parse(FLEET, "SpecFollowingIT"),
-            new SimulatedFleet.Settings(
-                kafka.bootstrapServers(),
-                Duration.ofMinutes(5),
-                EVENTS,
-                2,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(10)),
-            following,
-            stateRoot);
+    fleet = TestFleets.following(kafka, FLEET, "SpecFollowingIT", EVENTS, following, stateRoot);
     control = new SignedCommands(kafka.bootstrapServers(), signer);
     log = new NodeEventsReader(kafka.bootstrapServers(), EVENTS);
   }
 
   @AfterAll
-  static void stopFleet() {
-    if (fleet != null) {
-      fleet.close();
-    }
-    if (log != null) {
-      log.close();
-    }
-    if (control != null) {
-      control.close();
-    }
+  static void stopFleet() throws Exception {
+    TestFleets.closeAll(fleet, log, control);
   }
 
   private static void maybeCrash(String node, PlannedStep step) {
@@ -249,9 +232,7 @@ class SpecFollowingIT {
   @Test
   void aCrashAfterAnyStepConvergesOnRestartWithoutRedoingAStepOrDuplicatingInstances() {
     String name = "vgpu-h200-1";
-    SimulatedNode node = fleet.node(name).orElseThrow();
-    control.desired(spec(name, 1, H200_VGPU));
-    awaitApplied(name, node.epoch(), 1);
+    SimulatedNode node = withVgpuLayoutApplied(name);
     int steps = plannedKinds(name, node.epoch()).size();
     assertThat(steps).isEqualTo(11);
 
@@ -324,9 +305,7 @@ class SpecFollowingIT {
   @Test
   void aResetCommandIsRefusedWhileVfsAreEnabledAndChangesNothing() {
     String name = "vgpu-h200-3";
-    SimulatedNode node = fleet.node(name).orElseThrow();
-    control.desired(spec(name, 1, H200_VGPU));
-    awaitApplied(name, node.epoch(), 1);
+    SimulatedNode node = withVgpuLayoutApplied(name);
     List<Gpu> before = node.gpus().inventory();
 
     Instant now = Instant.now();
@@ -481,9 +460,7 @@ class SpecFollowingIT {
   @Test
   void forgedUnsignedReplayedAndExpiredCommandsAreRejectedAndChangeNothing() {
     String name = "vgpu-h200-2";
-    SimulatedNode node = fleet.node(name).orElseThrow();
-    control.desired(spec(name, 1, H200_VGPU));
-    awaitApplied(name, node.epoch(), 1);
+    SimulatedNode node = withVgpuLayoutApplied(name);
     List<Gpu> before = node.gpus().inventory();
     List<VirtualFunction> vfsBefore = node.gpus().virtualFunctions(0);
     Instant now = Instant.now();
@@ -550,20 +527,10 @@ class SpecFollowingIT {
 
   @Test
   void aMissingDesiredTopicFailsTheStartAtOnceNamingIt() {
-    SpecFollowing following = SpecFollowing.of(signer.verifier());
     SpecFollowing missing =
-        new SpecFollowing(
-            following.verifier(),
-            "it.no-such-desired-topic",
-            following.commandsTopic(),
-            following.deadlines(),
-            following.retryBackoff(),
-            following.catchUpTimeout(),
-            following.interceptor(),
-            following.clock(),
-            following.applyDelay());
+        TestFleets.onTopics(signer.verifier(), "it.no-such-desired-topic", Topics.NODE_COMMANDS);
     long started = System.nanoTime();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    assertThatThrownBy(
             () ->
                 SimulatedFleet.start(
                     FleetFile.parse(FLEET, "SpecFollowingIT"),
@@ -583,6 +550,14 @@ class SpecFollowingIT {
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
+
+  /** The node, once it has applied generation 1 of the H200 vGPU layout. */
+  private static SimulatedNode withVgpuLayoutApplied(String name) {
+    SimulatedNode node = fleet.node(name).orElseThrow();
+    control.desired(spec(name, 1, H200_VGPU));
+    awaitApplied(name, node.epoch(), 1);
+    return node;
+  }
 
   private static void awaitApplied(String node, long epoch, long generation) {
     await("SpecApplied(" + generation + ") of " + node + " in epoch " + epoch)

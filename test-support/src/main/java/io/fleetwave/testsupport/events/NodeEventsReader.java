@@ -2,8 +2,8 @@ package io.fleetwave.testsupport.events;
 
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.payload.FleetEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

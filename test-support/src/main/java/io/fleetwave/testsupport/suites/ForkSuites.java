@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.platform.suite.api.SelectClasses;
 
 /**
@@ -17,6 +18,24 @@ public final class ForkSuites {
   private static final Path TESTS = Path.of("src", "test", "java");
 
   private ForkSuites() {}
+
+  /**
+   * Fails unless the suites split the module's ITs: every IT named by exactly one suite, and the
+   * suites are all the module's {@code *ItsSuite} classes (failsafe runs each of those, so one left
+   * out here would run ITs no check sees).
+   */
+  public static void assertSplit(List<Class<?>> suites) {
+    Assertions.assertEquals(
+        sorted(sources("IT")), sorted(named(suites)), "the ITs each suite names, all together");
+    Assertions.assertEquals(
+        sorted(sources("ItsSuite")),
+        sorted(suites.stream().map(Class::getName).toList()),
+        "the fork suites failsafe runs");
+  }
+
+  private static List<String> sorted(List<String> names) {
+    return names.stream().sorted().toList();
+  }
 
   /** The classes the suites name ({@code @SelectClasses(names = ...)}), duplicates kept. */
   public static List<String> named(List<Class<?>> suites) {

@@ -23,41 +23,29 @@ class BuildersTest {
 
   @Test
   void fromCopiesEveryFieldOfNodeRegistered() {
-    NodeRegistered facts =
-        new NodeRegistered(
-            "h",
-            HostKind.COS,
-            "o",
-            "v",
-            "k",
-            true,
-            false,
-            "/d",
-            "/dev-root",
-            DriverProvider.DRIVER_CONTAINER,
-            "1.2",
-            "z",
-            Map.of("a", "b"),
-            Map.of("c", "d"));
+    NodeRegistered facts = withKernel("k");
 
     assertThat(NodeRegisteredBuilder.from(facts).build()).isEqualTo(facts);
-    assertThat(NodeRegisteredBuilder.from(facts).kernel("k2").build())
-        .isEqualTo(
-            new NodeRegistered(
-                "h",
-                HostKind.COS,
-                "o",
-                "v",
-                "k2",
-                true,
-                false,
-                "/d",
-                "/dev-root",
-                DriverProvider.DRIVER_CONTAINER,
-                "1.2",
-                "z",
-                Map.of("a", "b"),
-                Map.of("c", "d")));
+    assertThat(NodeRegisteredBuilder.from(facts).kernel("k2").build()).isEqualTo(withKernel("k2"));
+  }
+
+  /** A registration with a value in every field, different from the builder's defaults. */
+  private static NodeRegistered withKernel(String kernel) {
+    return new NodeRegistered(
+        "h",
+        HostKind.COS,
+        "o",
+        "v",
+        kernel,
+        true,
+        false,
+        "/d",
+        "/dev-root",
+        DriverProvider.DRIVER_CONTAINER,
+        "1.2",
+        "z",
+        Map.of("a", "b"),
+        Map.of("c", "d"));
   }
 
   @ParameterizedTest

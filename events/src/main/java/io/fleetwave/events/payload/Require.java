@@ -1,4 +1,4 @@
-package io.fleetwave.events.node;
+package io.fleetwave.events.payload;
 
 import java.util.HashSet;
 import java.util.List;
@@ -7,7 +7,8 @@ import java.util.function.Function;
 
 /**
  * Field checks for event and command records: the message names the missing field, for dead-letter
- * and rejection reasons. Public so the spec and command records share the wording.
+ * and rejection reasons. Every record package (node, rollout, fact, command, spec) shares the
+ * wording.
  */
 public final class Require {
   private Require() {}

@@ -1,4 +1,4 @@
-package io.fleetwave.events.codec;
+package io.fleetwave.events.json;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
 

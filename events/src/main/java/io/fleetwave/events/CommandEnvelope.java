@@ -1,9 +1,8 @@
-package io.fleetwave.events.command;
+package io.fleetwave.events;
 
-import io.fleetwave.events.EventTypes;
+import io.fleetwave.events.command.NodeCommand;
 import java.net.URI;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -31,33 +30,13 @@ public record CommandEnvelope(
     String signature) {
 
   public CommandEnvelope {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(subject, "subject");
-    Objects.requireNonNull(time, "time");
-    Objects.requireNonNull(data, "data");
-    if (subject.isBlank()) {
-      throw new IllegalArgumentException("subject (node name) must not be blank");
-    }
+    RequiredAttributes.check(id, source, type, subject, time, data);
     if (signature != null && signature.isBlank()) {
       throw new IllegalArgumentException("signature must be null or non-blank");
     }
     if (kid != null && kid.isBlank()) {
       throw new IllegalArgumentException("kid must be null or non-blank");
     }
-  }
-
-  /** An envelope that names no key (unsigned, or as records were before key ids). */
-  public CommandEnvelope(
-      String id,
-      URI source,
-      String type,
-      String subject,
-      Instant time,
-      NodeCommand data,
-      String signature) {
-    this(id, source, type, subject, time, data, null, signature);
   }
 
   /** A new unsigned envelope with a random id, typed after its command. */

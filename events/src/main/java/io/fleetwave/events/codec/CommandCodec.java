@@ -1,19 +1,18 @@
-package io.fleetwave.events.command;
+package io.fleetwave.events.codec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
-import io.cloudevents.jackson.JsonCloudEventData;
 import io.cloudevents.jackson.JsonFormat;
-import io.fleetwave.events.Envelope;
+import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
-import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.command.CommandStream;
+import io.fleetwave.events.command.NodeCommand;
+import io.fleetwave.events.payload.FleetEvent;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
 
 /**
  * Encodes commands for {@code fleet.node-desired} and {@code fleet.node-commands} in the same
@@ -39,14 +38,13 @@ public final class CommandCodec {
 
   public static byte[] encode(CommandEnvelope command) {
     CloudEventBuilder builder =
-        CloudEventBuilder.v1()
-            .withId(command.id())
-            .withSource(command.source())
-            .withType(command.type())
-            .withSubject(command.subject())
-            .withTime(command.time().atOffset(ZoneOffset.UTC))
-            .withDataContentType(Envelope.DATA_CONTENT_TYPE)
-            .withData(JsonCloudEventData.wrap(EventCodec.mapper().valueToTree(command.data())));
+        EventCodec.cloudEvent(
+            command.id(),
+            command.source(),
+            command.type(),
+            command.subject(),
+            command.time(),
+            command.data());
     if (command.kid() != null) {
       builder.withExtension(KID, command.kid());
     }
