@@ -1,6 +1,7 @@
 package io.fleetwave.core.rollout.plan;
 
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.spec.NodeSpec;
 import java.util.List;
 
 /**
@@ -12,6 +13,8 @@ import java.util.List;
  * @param driver the driver change, or null when the driver stays
  * @param resetNeeded whether any GPU needs a reset
  * @param vfsTouched enabled VFs the change disturbs (all of the node's for a driver change)
+ * @param pendingSpec the desired spec the node has not applied yet (a change pending: where it is
+ *     going, while the GPU changes show where it is), or null when it has applied its spec
  */
 public record NodePlan(
     String node,
@@ -21,9 +24,23 @@ public record NodePlan(
     List<UntouchedGpu> untouchedGpus,
     DriverStep driver,
     boolean resetNeeded,
-    int vfsTouched) {
+    int vfsTouched,
+    NodeSpec pendingSpec) {
   public NodePlan {
     gpuChanges = List.copyOf(gpuChanges);
     untouchedGpus = List.copyOf(untouchedGpus);
+  }
+
+  /** A node with no change pending. */
+  public NodePlan(
+      String node,
+      HostKind hostKind,
+      String zone,
+      List<GpuChange> gpuChanges,
+      List<UntouchedGpu> untouchedGpus,
+      DriverStep driver,
+      boolean resetNeeded,
+      int vfsTouched) {
+    this(node, hostKind, zone, gpuChanges, untouchedGpus, driver, resetNeeded, vfsTouched, null);
   }
 }

@@ -12,6 +12,9 @@ import io.fleetwave.core.driver.DriverArtifactResolver;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.GpuSpec;
+import io.fleetwave.events.spec.NodeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -374,6 +377,90 @@ class RolloutPlannerTest {
         assertThat(batch.zones().size()).isLessThanOrEqualTo(2);
       }
     }
+  }
+
+  @Test
+  void aNodeWhoseDesiredSpecAsksForMigOnIsPlannedByARolloutToMigOff() {
+    // Observed MIG off, but the desired spec (not applied yet: a process holds the GPU) asks for
+    // MIG on: left out, the node would turn MIG on once the process ends.
+    FleetNode held =
+        withDesired(
+            node(
+                "a100-held",
+                HostKind.UBUNTU,
+                "z1",
+                Map.of(),
+                "580.95.05",
+                gpus("A100-40GB", 1, false, List.of())),
+            new NodeSpec(
+                "a100-held",
+                3,
+                null,
+                List.of(new GpuSpec(0, true, Map.of("1g.5gb", 7), 0, Map.of())),
+                GatePolicy.HOLD_UNTIL_APPLIED));
+    FleetNode settled =
+        node(
+            "a100-settled",
+            HostKind.UBUNTU,
+            "z1",
+            Map.of(),
+            "580.95.05",
+            gpus("A100-40GB", 1, false, List.of()));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec(RolloutTarget.wholeFleet(), "all-disabled", null),
+            new FleetSnapshot(List.of(held, settled)));
+
+    NodePlan planned = find(plan, "a100-held");
+    assertThat(planned.gpuChanges())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.fromMode()).isEqualTo(MigMode.DISABLED);
+              assertThat(c.toMigEnabled()).isFalse();
+              assertThat(c.resetNeeded()).isFalse();
+            });
+    assertThat(planned.pendingSpec()).isEqualTo(held.desired());
+    assertThat(plan.excluded())
+        .extracting(ExcludedNode::node, ExcludedNode::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("a100-settled", ExclusionReason.ALREADY_AT_TARGET));
+  }
+
+  @Test
+  void aNodeWhoseDesiredSpecAsksForAnotherDriverIsPlannedByARolloutToTheDriverItRuns() {
+    FleetNode held =
+        withDesired(
+            node(
+                "l40s-held",
+                HostKind.UBUNTU,
+                "z1",
+                Map.of(),
+                "580.95.05",
+                gpus("L40S", 1, false, List.of())),
+            new NodeSpec("l40s-held", 2, "570.86.15", List.of(), GatePolicy.HOLD_UNTIL_APPLIED));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec(RolloutTarget.wholeFleet(), null, "580.95.05"), new FleetSnapshot(List.of(held)));
+
+    NodePlan planned = find(plan, "l40s-held");
+    assertThat(planned.driver().fromVersion()).isEqualTo("580.95.05");
+    assertThat(planned.driver().toVersion()).isEqualTo("580.95.05");
+    assertThat(planned.pendingSpec().driverVersion()).isEqualTo("570.86.15");
+  }
+
+  private static FleetNode withDesired(FleetNode node, NodeSpec desired) {
+    return new FleetNode(
+        node.name(),
+        node.hostKind(),
+        node.zone(),
+        node.labels(),
+        node.driver(),
+        node.gpus(),
+        desired,
+        true);
   }
 
   private static RolloutSpec spec(RolloutTarget target, String migConfig, String driver) {
