@@ -155,7 +155,9 @@ class RolloutsApiIT {
             .jsonPath();
 
     Map<String, Object> node = plannedNodes(plan).get(held.name());
-    assertThat(node).as("planned, not left out as already at target: %s", plan.prettify()).isNotNull();
+    assertThat(node)
+        .as("planned, not left out as already at target: %s", plan.prettify())
+        .isNotNull();
     assertThat(cast(node.get("gpuChanges")))
         .singleElement()
         .satisfies(

@@ -116,7 +116,20 @@ final class NodeChangePlanner {
             driver,
             changes.stream().anyMatch(GpuChange::resetNeeded),
             vfs,
-            node.pendingSpec()));
+            node.pendingSpec(),
+            node.gpus().size(),
+            budgetLabels(node, rollout.spec().strategy())));
+  }
+
+  private static Map<String, String> budgetLabels(FleetNode node, RolloutStrategy strategy) {
+    Map<String, String> out = new TreeMap<>();
+    for (String key : strategy.maxGpusOfflinePer().keySet()) {
+      String value = node.labels().get(key);
+      if (value != null) {
+        out.put(key, value);
+      }
+    }
+    return out;
   }
 
   private static GpuSpec desiredGpu(FleetNode node, int index) {

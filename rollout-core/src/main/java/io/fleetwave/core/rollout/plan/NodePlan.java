@@ -3,6 +3,7 @@ package io.fleetwave.core.rollout.plan;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.spec.NodeSpec;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Exactly what a rollout does to one node.
@@ -15,6 +16,10 @@ import java.util.List;
  * @param vfsTouched enabled VFs the change disturbs (all of the node's for a driver change)
  * @param pendingSpec the desired spec the node has not applied yet (a change pending: where it is
  *     going, while the GPU changes show where it is), or null when it has applied its spec
+ * @param gpus the node's GPUs: all of them are offline while it is out of service ({@link
+ *     GpuBudget}); 0 in plans logged before GPU budgets
+ * @param budgetLabels the node's values of the labels the strategy bounds per value
+ *     (maxGpusOfflinePer), so the budget holds from the logged plan alone
  */
 public record NodePlan(
     String node,
@@ -25,22 +30,12 @@ public record NodePlan(
     DriverStep driver,
     boolean resetNeeded,
     int vfsTouched,
-    NodeSpec pendingSpec) {
+    NodeSpec pendingSpec,
+    int gpus,
+    Map<String, String> budgetLabels) {
   public NodePlan {
     gpuChanges = List.copyOf(gpuChanges);
     untouchedGpus = List.copyOf(untouchedGpus);
-  }
-
-  /** A node with no change pending. */
-  public NodePlan(
-      String node,
-      HostKind hostKind,
-      String zone,
-      List<GpuChange> gpuChanges,
-      List<UntouchedGpu> untouchedGpus,
-      DriverStep driver,
-      boolean resetNeeded,
-      int vfsTouched) {
-    this(node, hostKind, zone, gpuChanges, untouchedGpus, driver, resetNeeded, vfsTouched, null);
+    budgetLabels = budgetLabels == null ? Map.of() : Map.copyOf(budgetLabels);
   }
 }

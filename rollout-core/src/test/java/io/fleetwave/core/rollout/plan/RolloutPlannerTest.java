@@ -5,6 +5,7 @@ import static io.fleetwave.core.rollout.plan.Fleets.gpus;
 import static io.fleetwave.core.rollout.plan.Fleets.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.core.driver.DriverArtifactPolicy;
@@ -362,7 +363,17 @@ class RolloutPlannerTest {
             RolloutTarget.wholeFleet(),
             new RolloutChange(null, "580.95.05"),
             new RolloutStrategy(
-                List.of("1", "50%", "100%"), "25%", 2, null, 0, null, false, 600, null));
+                List.of("1", "50%", "100%"),
+                "25%",
+                2,
+                null,
+                0,
+                null,
+                false,
+                600,
+                null,
+                null,
+                null));
 
     RolloutPlan plan = planner.plan(spec, new FleetSnapshot(nodes));
 
@@ -449,6 +460,103 @@ class RolloutPlannerTest {
     assertThat(planned.driver().fromVersion()).isEqualTo("580.95.05");
     assertThat(planned.driver().toVersion()).isEqualTo("580.95.05");
     assertThat(planned.pendingSpec().driverVersion()).isEqualTo("570.86.15");
+  }
+
+  @Test
+  void batchesKeepWithinTheGpuBudgetAndEachWaveForecastsGpusOfflineAndItsDuration() {
+    List<FleetNode> nodes = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      nodes.add(
+          node(
+              "h" + i,
+              HostKind.UBUNTU,
+              "z1",
+              Map.of("team", "search"),
+              "570.86.15",
+              gpus("H100-80GB", 8, false, List.of())));
+    }
+    for (int i = 1; i <= 2; i++) {
+      nodes.add(
+          node(
+              "l" + i,
+              HostKind.UBUNTU,
+              "z1",
+              Map.of("team", "vision"),
+              "570.86.15",
+              gpus("L40S", 2, false, List.of())));
+    }
+    RolloutSpec spec = budgeted(18, Map.of("team", 16));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec,
+            new FleetSnapshot(nodes),
+            new ApplyTimes(Map.of("ubuntu/H100-80GB", java.time.Duration.ofMinutes(10))));
+
+    assertThat(plan.waves().getFirst().batches())
+        .extracting(b -> b.nodes().stream().map(NodePlan::node).toList())
+        .as("h1, l1, h2 fill 18 GPUs (16 of search); l2 waits for the next batch")
+        .containsExactly(List.of("h1", "l1", "h2"), List.of("l2", "h3", "h4"));
+    assertThat(find(plan, "h1").gpus()).isEqualTo(8);
+    assertThat(find(plan, "h1").budgetLabels()).containsExactly(Map.entry("team", "search"));
+    WaveForecast wave = plan.forecasts().getFirst();
+    assertThat(wave.peakGpusOffline()).isEqualTo(18);
+    assertThat(wave.peakGpusOfflineByLabel())
+        .containsExactly(Map.entry("team", Map.of("search", 16, "vision", 2)));
+    assertThat(wave.peakGpusOfflineByZone()).containsExactly(Map.entry("z1", 18));
+    assertThat(wave.peakGpusOfflineByModel())
+        .containsExactly(Map.entry("H100-80GB", 16), Map.entry("L40S", 2));
+    assertThat(wave.expectedSeconds())
+        .as("two batches, each as long as its measured H100 node (10 min)")
+        .isEqualTo(1200);
+    assertThat(wave.unmeasuredKinds()).containsExactly("ubuntu/L40S");
+  }
+
+  @Test
+  void aNodeThatAloneExceedsTheGpuBudgetIsRefusedNamingItAndTheBound() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "big",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of("team", "search"),
+                    "570.86.15",
+                    gpus("H100-80GB", 8, false, List.of())),
+                node(
+                    "small",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of("team", "search"),
+                    "570.86.15",
+                    gpus("L40S", 2, false, List.of()))));
+
+    assertThat(
+            catchThrowableOfType(
+                    RolloutSpecException.class,
+                    () -> planner.plan(budgeted(null, Map.of("team", 4)), fleet))
+                .problems())
+        .containsExactly(
+            new RolloutSpecProblem(
+                "strategy.maxGpusOfflinePer.team",
+                "node big (team=search) has 8 GPUs, more than maxGpusOfflinePer.team 4 allows"
+                    + " offline at once: it could never be taken out of service"));
+    assertThat(
+            catchThrowableOfType(
+                    RolloutSpecException.class, () -> planner.plan(budgeted(6, Map.of()), fleet))
+                .problems())
+        .extracting(RolloutSpecProblem::field)
+        .containsExactly("strategy.maxGpusOffline");
+  }
+
+  private static RolloutSpec budgeted(Integer maxGpusOffline, Map<String, Integer> perLabel) {
+    return new RolloutSpec(
+        "budget",
+        RolloutTarget.wholeFleet(),
+        new RolloutChange(null, "580.95.05"),
+        new RolloutStrategy(
+            List.of("100%"), "4", null, null, 0, null, false, 600, null, maxGpusOffline, perLabel));
   }
 
   private static FleetNode withDesired(FleetNode node, NodeSpec desired) {
