@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.SpecApplied;
@@ -77,7 +78,8 @@ class GpuBudgetRolloutIT {
         }
         List<String> inFlight = awaitInFlight(rollout);
         for (String node : inFlight) {
-          topic.publish(Events.envelope(node, 1, 2, new SpecApplied(desiredGeneration(node))));
+          topic.publish(
+              Events.envelope(node, 1, 2, new SpecApplied(NodeActions.desiredGeneration(node))));
         }
         await("the applied nodes of rollout " + rollout + " succeeded")
             .atMost(BOUND)
@@ -180,15 +182,5 @@ class GpuBudgetRolloutIT {
 
   private static String state(String rollout) {
     return given().get("/api/v1/rollouts/" + rollout + "/summary").path("state");
-  }
-
-  private static long desiredGeneration(String node) {
-    return given()
-        .get("/api/v1/nodes/" + node + "/spec")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getLong("desired.generation");
   }
 }
