@@ -7,6 +7,11 @@
   const state = { plan: null, page: 0 };
 
   const list = (text) => String(text || '').split(',').map((s) => s.trim()).filter(Boolean);
+  /** {@code team=16, pool=32} as {team: 16, pool: 32}; undefined when empty. */
+  function perLabel(text) {
+    const pairs = list(text).map((p) => p.split('=').map((s) => s.trim()));
+    return pairs.length ? Object.fromEntries(pairs.map(([k, v]) => [k, Number(v)])) : undefined;
+  }
   const number = (text) => (text === '' || text == null ? undefined : Number(text));
 
   /** The request the form describes (fields left empty are left out: the server's defaults apply). */
@@ -29,6 +34,8 @@
         waves: list(f.waves),
         maxUnavailable: f.maxUnavailable || undefined,
         maxZonesInFlight: number(f.maxZonesInFlight),
+        maxGpusOffline: number(f.maxGpusOffline),
+        maxGpusOfflinePer: perLabel(f.maxGpusOfflinePer),
         soakSeconds: number(f.soakSeconds),
         nodeTimeoutSeconds: number(f.nodeTimeoutSeconds),
         manualPromotion: !!f.manualPromotion,
@@ -78,6 +85,40 @@
   /** GPUs a node's change takes out of service: all of them for a driver change, else those changed. */
   const gpusOffline = (node) => node.gpuChanges.length + (node.driver ? node.untouchedGpus.length : 0);
 
+  const counts = (m) => Object.entries(m || {}).map(([k, v]) => `${esc(k)} ${esc(v)}`).join(', ');
+
+  /** 1h05m, 20m, 45s. */
+  function duration(seconds) {
+    if (seconds < 60) return `${seconds}s`;
+    const minutes = Math.ceil(seconds / 60);
+    return minutes < 60 ? `${minutes}m` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+  }
+
+  /** A wave's forecast: GPUs offline at once per label value, zone and model; its expected duration. */
+  function forecastCells(f) {
+    if (!f) return '<td class="muted">—</td><td class="muted">—</td>';
+    const labels = Object.entries(f.peakGpusOfflineByLabel || {})
+      .map(([label, values]) => `${esc(label)}: ${counts(values)}`);
+    // Whole nodes: a node out of service takes all its GPUs, whatever its change touches.
+    const by = [`all: ${esc(f.peakGpusOffline)}`, ...labels,
+      `zone: ${counts(f.peakGpusOfflineByZone)}`, `model: ${counts(f.peakGpusOfflineByModel)}`];
+    const unmeasured = f.unmeasuredKinds.length
+      ? `<br><span class="muted">${esc(f.unmeasuredKinds.join(', '))} at the default ${esc(duration(f.defaultApplySeconds))}</span>`
+      : '';
+    return `<td class="gpus-offline-by">${by.join('<br>')}</td>
+      <td class="expected">${esc(duration(f.expectedSeconds))}${unmeasured}</td>`;
+  }
+
+  /** Where a node is going while it has not got there: its desired spec not applied yet. */
+  function pendingText(node) {
+    const p = node.pendingSpec;
+    if (!p) return '';
+    const wants = p.gpus.map((g) => `GPU ${esc(g.index)} ${g.migEnabled ? counts(g.instances) : 'MIG off'}`);
+    if (p.driverVersion) wants.push(`driver ${esc(p.driverVersion)}`);
+    return `<br><span class="badge paused">change pending</span> <span class="muted">generation ${esc(p.generation)}`
+      + `${wants.length ? ` wants ${wants.join(', ')}` : ''}</span>`;
+  }
+
   function renderPlan(plan) {
     state.plan = plan;
     state.page = 0;
@@ -89,10 +130,15 @@
       <div class="card"><h2>waves</h2><div class="big">${esc(plan.waves.length)}</div></div>
       <div class="card"><h2>excluded</h2><div class="big">${esc(plan.excluded.length)}</div></div>
       <div class="card"><h2>out of service at once</h2>${esc(plan.maxUnavailableNodes)} nodes
-        ${plan.maxZonesInFlight != null ? `<br>${esc(plan.maxZonesInFlight)} zone(s)` : ''}</div>
+        ${plan.maxZonesInFlight != null ? `<br>${esc(plan.maxZonesInFlight)} zone(s)` : ''}
+        ${plan.strategy.maxGpusOffline != null ? `<br>${esc(plan.strategy.maxGpusOffline)} GPUs` : ''}
+        ${Object.entries(plan.strategy.maxGpusOfflinePer || {})
+    .map(([k, v]) => `<br>${esc(v)} GPUs per ${esc(k)}`).join('')}</div>
       <div class="card"><h2>GPUs in the fleet</h2><div class="big">${esc(gpus)}</div></div>`;
+    const forecasts = Object.fromEntries((plan.forecasts || []).map((f) => [f.wave, f]));
     el('plan-waves').querySelector('tbody').innerHTML = plan.waves.map((w) => {
       const nodes = w.batches.flatMap((b) => b.nodes);
+      const forecast = forecasts[w.number];
       const peak = Math.max(0, ...w.batches.map((b) => b.nodes.reduce((s, n) => s + gpusOffline(n), 0)));
       const changed = nodes.reduce((s, n) => s + gpusOffline(n), 0);
       const zones = [...new Set(w.batches.flatMap((b) => b.zones))];
@@ -100,8 +146,8 @@
         <td>${esc(w.waveSpec)}${w.canary ? ' <span class="muted">canary</span>' : ''}</td>
         <td class="num">${esc(nodes.length)}</td><td class="num">${esc(w.batches.length)}</td>
         <td class="num gpus-offline">${esc(peak)}</td><td class="num">${esc(changed)}</td>
-        <td>${esc(zones.join(', '))}</td></tr>`;
-    }).join('') || '<tr><td colspan="7" class="muted">no node to change</td></tr>';
+        <td>${esc(zones.join(', '))}</td>${forecastCells(forecast)}</tr>`;
+    }).join('') || '<tr><td colspan="9" class="muted">no node to change</td></tr>';
     el('plan-capacity').querySelector('tbody').innerHTML = plan.capacity.map((c) => {
       const profiles = (m) => Object.entries(m).map(([k, v]) => `${esc(v)}× ${esc(k)}`).join(', ') || '—';
       return `<tr><td>${esc(c.gpuModel)}</td><td class="num">${esc(c.gpus)}</td>
@@ -127,7 +173,7 @@
       .map(({ w, b, n }) => `<tr data-node="${esc(n.node)}"><td class="num">${esc(w.number)}</td>
         <td class="num">${esc(b.number)}</td>
         <td><a href="node.html?name=${encodeURIComponent(n.node)}">${esc(n.node)}</a></td>
-        <td>${esc(n.hostKind)}</td><td>${esc(n.zone)}</td><td>${migText(n)}</td><td>${driverText(n)}</td>
+        <td>${esc(n.hostKind)}</td><td>${esc(n.zone)}</td><td>${migText(n)}${pendingText(n)}</td><td>${driverText(n)}</td>
         <td class="num">${esc(n.vfsTouched)}</td></tr>`).join('');
   }
 

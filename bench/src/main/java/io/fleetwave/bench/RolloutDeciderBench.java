@@ -9,6 +9,7 @@ import io.fleetwave.core.rollout.decide.RolloutRules;
 import io.fleetwave.core.rollout.decide.RolloutRun;
 import io.fleetwave.core.rollout.decide.RunStatus;
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.core.rollout.plan.Quantity;
 import io.fleetwave.events.Envelope;
@@ -71,7 +72,17 @@ public class RolloutDeciderBench {
       plans.put(
           name,
           new NodePlan(
-              name, HostKind.UBUNTU, "zone-" + (i % 4), List.of(), List.of(), null, false, 0));
+              name,
+              HostKind.UBUNTU,
+              "zone-" + (i % 4),
+              List.of(),
+              List.of(),
+              null,
+              false,
+              0,
+              null,
+              0,
+              Map.of()));
     }
     int canary = Math.max(1, nodes / 100);
     List<List<String>> waves =
@@ -91,7 +102,8 @@ public class RolloutDeciderBench {
             Duration.ofSeconds(600),
             null,
             plans,
-            null);
+            null,
+            GpuBudget.NONE);
     decider = new RolloutDecider(rules);
 
     Map<String, Observation> fleet = new HashMap<>();

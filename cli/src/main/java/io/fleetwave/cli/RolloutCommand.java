@@ -565,7 +565,7 @@ final class RolloutCommand {
   static String renderPlan(JsonNode plan) {
     StringBuilder out = new StringBuilder();
     out.append(
-        "plan %s: %d node(s) in %d wave(s), change %s, maxUnavailable %d node(s)%s%n"
+        "plan %s: %d node(s) in %d wave(s), change %s, maxUnavailable %d node(s)%s%s%n"
             .formatted(
                 plan.path("name").asText(),
                 plan.path("plannedNodes").asInt(),
@@ -574,7 +574,8 @@ final class RolloutCommand {
                 plan.path("maxUnavailableNodes").asInt(),
                 plan.hasNonNull("maxZonesInFlight")
                     ? ", maxZonesInFlight " + plan.get("maxZonesInFlight").asInt()
-                    : ""));
+                    : "",
+                gpuBudget(plan.path("strategy"))));
     Table summary = new Table("wave", "spec", "nodes", "cumulative", "batches", "zones");
     for (JsonNode wave : plan.path("waves")) {
       java.util.SortedSet<String> zones = new java.util.TreeSet<>();
@@ -632,6 +633,68 @@ final class RolloutCommand {
       }
       out.append('\n').append(capacity.render());
     }
+    if (!plan.path("forecasts").isEmpty()) {
+      out.append('\n').append(renderForecasts(plan.path("forecasts")));
+    }
+    return out.toString();
+  }
+
+  /**
+   * Per wave, the most GPUs offline at once (overall, per label value, zone and model) and its
+   * expected duration, with the kinds of node no past rollout measured (counted at the default).
+   */
+  static String renderForecasts(JsonNode forecasts) {
+    Table table =
+        new Table("wave", "gpus-offline", "per-label", "per-zone", "per-model", "expected");
+    for (JsonNode f : forecasts) {
+      List<String> labels = new ArrayList<>();
+      f.path("peakGpusOfflineByLabel")
+          .properties()
+          .forEach(label -> labels.add(label.getKey() + "=" + counts(label.getValue())));
+      int unmeasured = f.path("unmeasuredKinds").size();
+      table.row(
+          f.path("wave").asInt(),
+          f.path("peakGpusOffline").asInt(),
+          String.join(" ", labels),
+          counts(f.path("peakGpusOfflineByZone")),
+          counts(f.path("peakGpusOfflineByModel")),
+          duration(f.path("expectedSeconds").asLong())
+              + (unmeasured == 0 ? "" : " (" + unmeasured + " kind(s) at the default)"));
+    }
+    java.util.SortedSet<String> unmeasured = new java.util.TreeSet<>();
+    forecasts.forEach(f -> f.path("unmeasuredKinds").forEach(k -> unmeasured.add(k.asText())));
+    return table.render()
+        + (unmeasured.isEmpty()
+            ? ""
+            : "no apply time measured in past rollouts for "
+                + String.join(", ", unmeasured)
+                + ": counted at the default "
+                + duration(forecasts.get(0).path("defaultApplySeconds").asLong())
+                + " a node\n");
+  }
+
+  /** {@code 1h05m}, {@code 20m}, {@code 45s}. */
+  static String duration(long seconds) {
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    long minutes = (seconds + 59) / 60;
+    return minutes < 60 ? minutes + "m" : "%dh%02dm".formatted(minutes / 60, minutes % 60);
+  }
+
+  /** {@code , maxGpusOffline 24, maxGpusOfflinePer team=16}, or nothing without a GPU budget. */
+  static String gpuBudget(JsonNode strategy) {
+    StringBuilder out = new StringBuilder();
+    if (strategy.hasNonNull("maxGpusOffline")) {
+      out.append(", maxGpusOffline ").append(strategy.get("maxGpusOffline").asInt());
+    }
+    if (!strategy.path("maxGpusOfflinePer").isEmpty()) {
+      out.append(", maxGpusOfflinePer ")
+          .append(
+              strategy.path("maxGpusOfflinePer").properties().stream()
+                  .map(e -> e.getKey() + "=" + e.getValue().asInt())
+                  .collect(Collectors.joining(",")));
+    }
     return out.toString();
   }
 
@@ -675,7 +738,35 @@ final class RolloutCommand {
     if (node.path("vfsTouched").asInt() > 0) {
       parts.add(node.path("vfsTouched").asInt() + " VF(s) disturbed");
     }
+    if (node.path("pendingSpec").isObject()) {
+      parts.add(pending(node.path("pendingSpec")));
+    }
     return parts.isEmpty() ? "none" : String.join("; ", parts);
+  }
+
+  /**
+   * Where a node is going while it has not got there: its desired spec not applied yet ({@code
+   * change pending: generation 3 wants gpu0 1g.10gb x7}), next to where it is (the actions).
+   */
+  static String pending(JsonNode spec) {
+    List<String> wants = new ArrayList<>();
+    for (JsonNode gpu : spec.path("gpus")) {
+      wants.add(
+          "gpu"
+              + gpu.path("index").asInt()
+              + " "
+              + (gpu.path("migEnabled").asBoolean()
+                  ? gpu.path("instances").properties().stream()
+                      .map(e -> e.getKey() + " x" + e.getValue().asInt())
+                      .collect(Collectors.joining(" + "))
+                  : "MIG off"));
+    }
+    if (spec.hasNonNull("driverVersion")) {
+      wants.add("driver " + spec.path("driverVersion").asText());
+    }
+    return "change pending: generation "
+        + spec.path("generation").asLong()
+        + (wants.isEmpty() ? " (no GPU or driver change)" : " wants " + String.join(", ", wants));
   }
 
   /** Indexes as ranges: [0,1,2,3,5] is "0-3,5". */

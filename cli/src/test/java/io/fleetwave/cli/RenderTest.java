@@ -79,6 +79,60 @@ class RenderTest {
   }
 
   @Test
+  void aPlanShowsItsGpuBudgetAndPerWaveGpusOfflineAndExpectedDuration() throws Exception {
+    JsonNode plan =
+        json(
+            """
+            {"name": "budget", "plannedNodes": 6, "maxUnavailableNodes": 4,
+             "change": {"migConfig": null, "driverVersion": "580.95.05"},
+             "strategy": {"maxGpusOffline": 18, "maxGpusOfflinePer": {"team": 16}},
+             "waves": [], "excluded": [], "capacity": [],
+             "forecasts": [
+               {"wave": 1, "peakGpusOffline": 18,
+                "peakGpusOfflineByZone": {"z1": 18},
+                "peakGpusOfflineByModel": {"H100-80GB": 16, "L40S": 2},
+                "peakGpusOfflineByLabel": {"team": {"search": 16, "vision": 2}},
+                "expectedSeconds": 1200, "unmeasuredKinds": ["ubuntu/L40S"],
+                "defaultApplySeconds": 300},
+               {"wave": 2, "peakGpusOffline": 8,
+                "peakGpusOfflineByZone": {"z2": 8}, "peakGpusOfflineByModel": {"H100-80GB": 8},
+                "peakGpusOfflineByLabel": {}, "expectedSeconds": 3900, "unmeasuredKinds": [],
+                "defaultApplySeconds": 300}]}
+            """);
+    String text = RolloutCommand.renderPlan(plan);
+    assertThat(text)
+        .startsWith(
+            "plan budget: 6 node(s) in 0 wave(s), change driver 580.95.05, maxUnavailable 4"
+                + " node(s), maxGpusOffline 18, maxGpusOfflinePer team=16\n")
+        .contains(
+            "1      18             team=search:16 vision:2   z1:18      H100-80GB:16 L40S:2"
+                + "   20m (1 kind(s) at the default)")
+        .contains(
+            "2      8              -                         z2:8       H100-80GB:8           1h05m")
+        .contains(
+            "no apply time measured in past rollouts for ubuntu/L40S: counted at the default 5m a"
+                + " node");
+  }
+
+  @Test
+  void aNodeWithAChangePendingShowsWhereItIsGoingNextToWhereItIs() throws Exception {
+    JsonNode node =
+        json(
+            """
+            {"gpuChanges": [
+              {"gpuIndex": 0, "model": "A100", "fromMode": "disabled", "toMigEnabled": false,
+               "from": [], "to": [], "resetNeeded": false}],
+             "vfsTouched": 0,
+             "pendingSpec": {"node": "n1", "generation": 3, "driverVersion": "570.86.15",
+               "gpus": [{"index": 0, "migEnabled": true, "instances": {"1g.5gb": 7}}]}}
+            """);
+    assertThat(RolloutCommand.actions(node))
+        .isEqualTo(
+            "gpu0 A100: disabled -> MIG off; change pending: generation 3 wants gpu0 1g.5gb x7,"
+                + " driver 570.86.15");
+  }
+
+  @Test
   void waveLinesShowEachWavesCountsFromTheSummary() throws Exception {
     JsonNode summary =
         json(

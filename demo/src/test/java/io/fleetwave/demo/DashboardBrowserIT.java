@@ -157,7 +157,9 @@ class DashboardBrowserIT {
     type("selector", "pool=dash");
     new Select(page().findElement(By.name("migConfig"))).selectByValue("all-balanced");
     type("waves", "1, 50%, 100%");
-    type("maxUnavailable", "1");
+    // Two nodes at once by count, but one GPU of pool dash at once (its nodes have one each).
+    type("maxUnavailable", "2");
+    type("maxGpusOfflinePer", "pool=1");
     page().findElement(By.id("preview")).click();
     browser.waitUpTo().until(textToBe(By.id("planned-nodes"), "6"));
     assertThat(page().findElements(By.cssSelector("#plan-waves tbody tr"))).hasSize(3);
@@ -166,6 +168,16 @@ class DashboardBrowserIT {
                 .findElement(By.cssSelector("#plan-waves tr[data-wave='1'] .gpus-offline"))
                 .getText())
         .isEqualTo("1");
+    assertThat(
+            page()
+                .findElement(By.cssSelector("#plan-waves tr[data-wave='2'] .gpus-offline-by"))
+                .getText())
+        .as("wave 2's two nodes go one at a time: the GPU budget, not maxUnavailable")
+        .contains("all: 1", "pool: dash 1", "model: H100-80GB 1");
+    assertThat(
+            page().findElement(By.cssSelector("#plan-waves tr[data-wave='2'] .expected")).getText())
+        .as("measured in earlier rollouts or the stated default")
+        .matches("(?s)\\d+(s|m|h\\d{2}m).*");
     assertThat(page().findElements(By.cssSelector("#plan-nodes tbody tr"))).hasSize(6);
     assertThat(page().findElement(By.cssSelector("#plan-nodes tbody tr")).getText())
         .contains("3g.40gb");

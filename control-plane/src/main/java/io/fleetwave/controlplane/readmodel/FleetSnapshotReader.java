@@ -3,12 +3,14 @@ package io.fleetwave.controlplane.readmodel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.core.driver.NodeDriverFacts;
 import io.fleetwave.core.rollout.plan.FleetNode;
 import io.fleetwave.core.rollout.plan.FleetSnapshot;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.json.JsonObject;
@@ -25,7 +27,8 @@ import java.util.TreeMap;
 /**
  * The fleet as the planner sees it, read from the projection in one statement: every registered
  * node (one whose NodeRegistered has been applied) with its facts, labels and GPUs, the GPUs with
- * their MIG instances aggregated as JSON inside the same query.
+ * their MIG instances aggregated as JSON inside the same query, and its desired spec with whether
+ * the node has applied it (where it is going, which the planner compares with as well).
  */
 @ApplicationScoped
 public class FleetSnapshotReader {
@@ -50,8 +53,12 @@ public class FleetSnapshotReader {
                            WHERE i.node = g.node AND i.gpu_index = g.gpu_index), '[]'::json))
                       ORDER BY g.gpu_index)
                  FROM gpus g WHERE g.node = n.name), '[]'::json)::text AS gpus,
-             EXISTS (SELECT 1 FROM revoked_nodes r WHERE r.node = n.name) AS revoked
+             EXISTS (SELECT 1 FROM revoked_nodes r WHERE r.node = n.name) AS revoked,
+             d.spec AS desired,
+             coalesce(d.generation, 0) > coalesce(c.applied_generation, 0) AS spec_pending
         FROM nodes n
+        LEFT JOIN desired_specs d ON d.node = n.name
+        LEFT JOIN node_reconcile c ON c.node = n.name
        WHERE n.host_kind IS NOT NULL
        ORDER BY n.name
       """;
@@ -99,7 +106,14 @@ public class FleetSnapshotReader {
             row.getString("kernel"),
             driverProvider == null ? null : DriverProvider.fromWireName(driverProvider),
             row.getString("driver_version")),
-        gpus(row));
+        gpus(row),
+        desired(row),
+        row.getBoolean("spec_pending"));
+  }
+
+  private static NodeSpec desired(Row row) {
+    JsonObject spec = row.getJsonObject("desired");
+    return spec == null ? null : SpecFacts.decode(spec);
   }
 
   private List<Gpu> gpus(Row row) {

@@ -117,6 +117,62 @@ class RolloutsApiIT {
   }
 
   @Test
+  void aNodeGoingToMigOnIsPlannedByARolloutToMigOffWithItsPendingSpecShown() {
+    // Projected from events alone, the node never applies its spec: its MIG-on stays pending.
+    Node held =
+        new Node(
+            "ro-held-1",
+            HostKind.UBUNTU,
+            "z1",
+            DRIVER_NOW,
+            "H100-80GB",
+            1,
+            Map.of("suite", "rollout-held"));
+    FleetNodes.publishAndAwait(bootstrap, List.of(held));
+    int generation =
+        given()
+            .contentType("application/json")
+            .body(
+                """
+                {"gpus": [{"index": 0, "migEnabled": true, "instances": {"1g.10gb": 7}}]}
+                """)
+            .put("/api/v1/nodes/{name}/spec", held.name())
+            .then()
+            .statusCode(202)
+            .extract()
+            .path("generation");
+
+    JsonPath plan =
+        dryRun(
+                spec(
+                    "held-off",
+                    "\"selector\": \"suite=rollout-held\"",
+                    "\"migConfig\": \"all-disabled\"",
+                    "[\"100%\"]",
+                    "1"))
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+
+    Map<String, Object> node = plannedNodes(plan).get(held.name());
+    assertThat(node)
+        .as("planned, not left out as already at target: %s", plan.prettify())
+        .isNotNull();
+    assertThat(cast(node.get("gpuChanges")))
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c)
+                    .containsEntry("fromMode", "disabled")
+                    .containsEntry("toMigEnabled", false));
+    Map<String, Object> pending = cast2(node.get("pendingSpec"));
+    assertThat(pending).containsEntry("generation", generation);
+    assertThat(cast(pending.get("gpus")))
+        .singleElement()
+        .satisfies(g -> assertThat(g).containsEntry("migEnabled", true));
+  }
+
+  @Test
   void driverDryRunGivesOsImageContainerTagOrPackagePerNodeAndExcludesB200BelowItsMinimum() {
     JsonPath plan =
         dryRun(

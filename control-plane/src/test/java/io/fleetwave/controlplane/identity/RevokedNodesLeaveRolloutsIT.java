@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -82,7 +83,7 @@ class RevokedNodesLeaveRolloutsIT {
           .as("the pending node revoked before its wave")
           .containsExactly(Map.entry(revokedPending, "revoked"));
 
-      long generation = desiredGeneration(trusted);
+      long generation = NodeActions.desiredGeneration(trusted);
       topic.publishSigned(
           Events.envelope(trusted, 1, 2, new SpecApplied(generation)), keys.get(trusted));
       await("the rollout completed with its trusted node")
@@ -200,16 +201,6 @@ class RevokedNodesLeaveRolloutsIT {
 
   private static void revoke(String node) {
     given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
-  }
-
-  private static long desiredGeneration(String node) {
-    return given()
-        .get("/api/v1/nodes/" + node + "/spec")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getLong("desired.generation");
   }
 
   private static List<String> nodes(String rollout, String state) {

@@ -53,7 +53,8 @@ public final class ShownPlan {
                 plan.maxZonesInFlight(),
                 List.of(),
                 List.of(),
-                plan.capacity()));
+                plan.capacity(),
+                plan.forecasts()));
     shown.put("truncated", true);
     shown.put("excludedCount", plan.excluded().size());
     shown.set("excluded", json.valueToTree(first(plan.excluded())));

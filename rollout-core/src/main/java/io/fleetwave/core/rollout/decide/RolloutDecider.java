@@ -2,6 +2,7 @@ package io.fleetwave.core.rollout.decide;
 
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.rollout.DriverInstallRequested;
@@ -431,7 +432,10 @@ public final class RolloutDecider {
     return String.join("; ", named);
   }
 
-  /** Pending nodes, in plan order, into the free slots, within the zone limit. */
+  /**
+   * Pending nodes, in plan order, into the free slots, within the zone limit and the GPU budget (a
+   * node that does not fit waits; a smaller one behind it may start).
+   */
   private List<NodeRun> pick(RolloutRun run, Collection<NodeRun> candidates) {
     List<NodeRun> inFlight = new ArrayList<>(run.inFlight());
     inFlight.addAll(run.releasePending());
@@ -441,6 +445,8 @@ public final class RolloutDecider {
     }
     Set<String> zones = new HashSet<>();
     inFlight.forEach(n -> zones.add(rules.zone(n.node())));
+    GpuBudget.Offline offline = rules.budget().offline();
+    inFlight.forEach(n -> offlineToo(offline, n));
     List<NodeRun> out = new ArrayList<>();
     for (NodeRun node : candidates) {
       if (out.size() == free) {
@@ -451,10 +457,25 @@ public final class RolloutDecider {
       if (maxZones != null && !zones.contains(zone) && zones.size() >= maxZones) {
         continue;
       }
+      NodePlan plan = rules.plan(node.node());
+      if (plan != null && !offline.admits(plan)) {
+        continue;
+      }
       zones.add(zone);
+      offlineToo(offline, node);
       out.add(node);
     }
     return out;
+  }
+
+  /**
+   * Counts {@code node}'s GPUs offline (a node of a v1 plan, without its plan here, counts none).
+   */
+  private void offlineToo(GpuBudget.Offline offline, NodeRun node) {
+    NodePlan plan = rules.plan(node.node());
+    if (plan != null) {
+      offline.add(plan);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.fleetwave.core.rollout.decide;
 
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.core.rollout.plan.MaintenanceWindow;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.core.rollout.plan.PlannedWave;
@@ -24,6 +25,8 @@ import java.util.Map;
  * @param maxZonesInFlight null: no zone limit
  * @param window null: nodes may start at any time
  * @param migConfig the MIG config the rollout moves nodes to (its mig-parted name), or null
+ * @param budget the GPUs it may have offline at once, from the logged plan's strategy like
+ *     maxUnavailable (so a takeover holds it too)
  */
 public record RolloutRules(
     int maxUnavailable,
@@ -36,10 +39,12 @@ public record RolloutRules(
     Duration nodeTimeout,
     MaintenanceWindow window,
     Map<String, NodePlan> plans,
-    String migConfig) {
+    String migConfig,
+    GpuBudget budget) {
 
   public RolloutRules {
     plans = Map.copyOf(plans);
+    budget = budget == null ? GpuBudget.NONE : budget;
   }
 
   public static RolloutRules of(RolloutPlan plan) {
@@ -61,7 +66,8 @@ public record RolloutRules(
         Duration.ofSeconds(strategy.nodeTimeoutSeconds()),
         strategy.maintenanceWindow(),
         plans,
-        plan.change() == null ? null : plan.change().migConfig());
+        plan.change() == null ? null : plan.change().migConfig(),
+        GpuBudget.of(strategy));
   }
 
   public NodePlan plan(String node) {

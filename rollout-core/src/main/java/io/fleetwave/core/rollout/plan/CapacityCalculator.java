@@ -66,7 +66,7 @@ final class CapacityCalculator {
     return out;
   }
 
-  private static String model(Gpu gpu, GpuCatalog catalog) {
+  static String model(Gpu gpu, GpuCatalog catalog) {
     return catalog.find(gpu.pciDeviceId()).map(GpuModel::shortName).orElse(gpu.pciDeviceId());
   }
 

@@ -13,6 +13,8 @@ import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.spec.GpuSpec;
+import io.fleetwave.events.spec.NodeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,12 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Works out exactly what a rollout does to one node, or why the node is left out. */
+/**
+ * Works out exactly what a rollout does to one node, or why the node is left out. A node is at the
+ * target only when both where it is (observed) and where it is going (its desired spec) are: one
+ * whose desired spec asks for something else would otherwise be left out and then, once whatever
+ * held it back lets go, move away from the target.
+ */
 final class NodeChangePlanner {
   private final GpuCatalog catalog;
   private final MigConfigResolver migResolver;
@@ -66,11 +73,14 @@ final class NodeChangePlanner {
       Map<Integer, Gpu> byIndex =
           node.gpus().stream().collect(Collectors.toMap(Gpu::index, Function.identity()));
       for (GpuResolution.Configured wanted : migGpus) {
-        gpuChange(byIndex.get(wanted.gpuIndex()), wanted).ifPresent(changes::add);
+        gpuChange(byIndex.get(wanted.gpuIndex()), wanted, desiredGpu(node, wanted.gpuIndex()))
+            .ifPresent(changes::add);
       }
     }
     DriverStep driver = null;
-    if (rollout.driverVersion() != null && !isCurrent(node, rollout.driverVersion())) {
+    if (rollout.driverVersion() != null
+        && (!isCurrent(node.driver().currentDriverVersion(), rollout.driverVersion())
+            || !desiredDriverIs(node, rollout.driverVersion()))) {
       List<GpuModel> models = models(node);
       switch (drivers.resolve(node.driver(), models, rollout.driverVersion())) {
         case DriverResolution.Unservable u -> {
@@ -105,10 +115,49 @@ final class NodeChangePlanner {
             untouched,
             driver,
             changes.stream().anyMatch(GpuChange::resetNeeded),
-            vfs));
+            vfs,
+            node.pendingSpec(),
+            node.gpus().size(),
+            budgetLabels(node, rollout.spec().strategy())));
   }
 
-  private Optional<GpuChange> gpuChange(Gpu gpu, GpuResolution.Configured wanted) {
+  private static Map<String, String> budgetLabels(FleetNode node, RolloutStrategy strategy) {
+    Map<String, String> out = new TreeMap<>();
+    for (String key : strategy.maxGpusOfflinePer().keySet()) {
+      String value = node.labels().get(key);
+      if (value != null) {
+        out.put(key, value);
+      }
+    }
+    return out;
+  }
+
+  private static GpuSpec desiredGpu(FleetNode node, int index) {
+    return node.desired() == null ? null : node.desired().gpu(index).orElse(null);
+  }
+
+  /** Whether the desired spec leaves the driver alone or already asks for the target. */
+  private static boolean desiredDriverIs(FleetNode node, DriverVersion target) {
+    NodeSpec desired = node.desired();
+    return desired == null
+        || desired.driverVersion() == null
+        || isCurrent(desired.driverVersion(), target);
+  }
+
+  /** Whether the desired spec of a GPU asks for another MIG state than the one wanted. */
+  private static boolean desiredDiffers(GpuSpec desired, GpuResolution.Configured wanted) {
+    if (desired == null) {
+      return false;
+    }
+    if (desired.migEnabled() != wanted.migEnabled()) {
+      return true;
+    }
+    Map<String, Integer> wantedCounts = new TreeMap<>();
+    profileCounts(wanted.placements()).forEach((p, n) -> wantedCounts.put(p, n.intValue()));
+    return wanted.migEnabled() && !desired.instances().equals(wantedCounts);
+  }
+
+  private Optional<GpuChange> gpuChange(Gpu gpu, GpuResolution.Configured wanted, GpuSpec desired) {
     boolean enabledNow = gpu.migMode() == MigMode.ENABLED;
     boolean modeChange =
         gpu.migMode() != MigMode.UNSUPPORTED
@@ -117,7 +166,7 @@ final class NodeChangePlanner {
         wanted.migEnabled()
             && !profileCounts(gpu.instances()).equals(profileCounts(wanted.placements()));
     boolean droppedInstances = !wanted.migEnabled() && !gpu.instances().isEmpty();
-    if (!modeChange && !instancesChange && !droppedInstances) {
+    if (!modeChange && !instancesChange && !droppedInstances && !desiredDiffers(desired, wanted)) {
       return Optional.empty();
     }
     // A model outside the catalogue: assume the reset is needed rather than promise it is not.
@@ -163,8 +212,7 @@ final class NodeChangePlanner {
                     + version);
   }
 
-  private boolean isCurrent(FleetNode node, DriverVersion target) {
-    String current = node.driver().currentDriverVersion();
+  private static boolean isCurrent(String current, DriverVersion target) {
     if (current == null) {
       return false;
     }

@@ -11,6 +11,7 @@ import java.util.List;
  * @param waves canary first; a wave the strategy lists but that adds no node is left out
  * @param excluded targeted nodes left out, with reasons, sorted by node name
  * @param capacity per GPU model, sorted by model
+ * @param forecasts per wave, the GPUs offline at once and its expected duration
  */
 public record RolloutPlan(
     String name,
@@ -21,10 +22,13 @@ public record RolloutPlan(
     Integer maxZonesInFlight,
     List<PlannedWave> waves,
     List<ExcludedNode> excluded,
-    List<CapacityImpact> capacity) {
+    List<CapacityImpact> capacity,
+    List<WaveForecast> forecasts) {
   public RolloutPlan {
     waves = List.copyOf(waves);
     excluded = List.copyOf(excluded);
     capacity = List.copyOf(capacity);
+    // Absent from plans logged before forecasts.
+    forecasts = forecasts == null ? List.of() : List.copyOf(forecasts);
   }
 }

@@ -4,9 +4,15 @@ import io.fleetwave.core.driver.DriverArtifactResolver;
 import io.fleetwave.core.mig.MigConfigRegistry;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.HostKind;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -21,9 +27,11 @@ import java.util.stream.Collectors;
  *       ExclusionReason#REVOKED}.
  *   <li>Per node, work out the exact actions or the reason it is excluded ({@link
  *       NodeChangePlanner}).
+ *   <li>Refuse a node that alone exceeds the GPU budget ({@link GpuBudget}): it could never start.
  *   <li>Order the planned nodes for coverage and cut them into waves and batches ({@link
  *       WaveScheduler}); maxUnavailable is resolved against the planned nodes.
- *   <li>Compute the capacity impact per GPU model ({@link CapacityCalculator}).
+ *   <li>Compute the capacity impact per GPU model ({@link CapacityCalculator}) and per wave what
+ *       goes offline at once and for how long ({@link WaveForecaster}).
  * </ol>
  */
 public final class RolloutPlanner {
@@ -45,6 +53,14 @@ public final class RolloutPlanner {
    * @throws RolloutSpecException if the request is invalid (HTTP 422), listing every problem
    */
   public RolloutPlan plan(RolloutSpec spec, FleetSnapshot fleet) {
+    return plan(spec, fleet, ApplyTimes.NONE);
+  }
+
+  /**
+   * @param times apply times measured in past rollouts, for the expected duration of each wave
+   * @throws RolloutSpecException if the request is invalid (HTTP 422), listing every problem
+   */
+  public RolloutPlan plan(RolloutSpec spec, FleetSnapshot fleet, ApplyTimes times) {
     ValidRollout rollout = validator.check(spec);
     RolloutStrategy strategy = spec.strategy();
     TargetMatcher target = new TargetMatcher(spec.target(), rollout.selector(), catalog);
@@ -57,6 +73,7 @@ public final class RolloutPlanner {
               "the target names it but the fleet has no such node"));
     }
     List<WaveScheduler.Candidate> planned = new ArrayList<>();
+    Map<String, String> kinds = new HashMap<>();
     for (FleetNode node : fleet.nodes()) {
       if (!target.matches(node)) {
         continue;
@@ -70,12 +87,24 @@ public final class RolloutPlanner {
         continue;
       }
       switch (nodes.plan(node, rollout, zone(node, strategy.zoneLabel()))) {
-        case NodeOutcome.Planned p ->
-            planned.add(new WaveScheduler.Candidate(p.plan(), kind(node)));
+        case NodeOutcome.Planned p -> {
+          kinds.put(node.name(), kind(node));
+          planned.add(new WaveScheduler.Candidate(p.plan(), kinds.get(node.name())));
+        }
         case NodeOutcome.Excluded e -> excluded.add(e.excluded());
       }
     }
     excluded.sort(Comparator.comparing(ExcludedNode::node));
+    GpuBudget budget = GpuBudget.of(strategy);
+    List<RolloutSpecProblem> tooLarge =
+        planned.stream()
+            .map(c -> budget.exceededAlone(c.plan()))
+            .flatMap(Optional::stream)
+            .sorted(Comparator.comparing(RolloutSpecProblem::message))
+            .toList();
+    if (!tooLarge.isEmpty()) {
+      throw new RolloutSpecException(tooLarge);
+    }
     int maxUnavailable = Math.max(1, rollout.maxUnavailable().resolve(planned.size()));
     List<PlannedWave> waves =
         WaveScheduler.schedule(
@@ -83,7 +112,8 @@ public final class RolloutPlanner {
             strategy.waves(),
             rollout.waves(),
             maxUnavailable,
-            strategy.maxZonesInFlight());
+            strategy.maxZonesInFlight(),
+            budget);
     return new RolloutPlan(
         spec.name(),
         spec.change(),
@@ -93,7 +123,8 @@ public final class RolloutPlanner {
         strategy.maxZonesInFlight(),
         waves,
         excluded,
-        CapacityCalculator.compute(fleet, waves, catalog));
+        CapacityCalculator.compute(fleet, waves, catalog),
+        WaveForecaster.forecast(waves, fleet, kinds, times, catalog, strategy));
   }
 
   /** The failure domain of a node: the zone label, else the zone its agent reported. */
@@ -105,12 +136,21 @@ public final class RolloutPlanner {
     return node.zone() == null || node.zone().isBlank() ? UNKNOWN_ZONE : node.zone();
   }
 
+  /** The kind a node counts as for ordering and apply times: {@code ubuntu/H100-80GB}. */
   private String kind(FleetNode node) {
-    return node.hostKind().wireName()
+    return kind(node.hostKind(), node.gpus().stream().map(Gpu::pciDeviceId).toList(), catalog);
+  }
+
+  /**
+   * The kind of a node of {@code hostKind} with GPUs of these PCI device ids: its host kind and its
+   * distinct GPU models, sorted ({@code ubuntu/H100-80GB}, {@code ubuntu/A100-40GB+L40S}).
+   */
+  public static String kind(
+      HostKind hostKind, Collection<String> pciDeviceIds, GpuCatalog catalog) {
+    return hostKind.wireName()
         + "/"
-        + node.gpus().stream()
-            .map(
-                g -> catalog.find(g.pciDeviceId()).map(GpuModel::shortName).orElse(g.pciDeviceId()))
+        + pciDeviceIds.stream()
+            .map(id -> catalog.find(id).map(GpuModel::shortName).orElse(id))
             .distinct()
             .sorted()
             .collect(Collectors.joining("+"));

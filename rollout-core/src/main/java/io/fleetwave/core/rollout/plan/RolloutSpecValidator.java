@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -185,6 +186,7 @@ public final class RolloutSpecValidator {
         },
         "strategy.zoneLabel",
         problems);
+    gpuBudget(strategy, problems);
     if (strategy.soakSeconds() < 0) {
       problems.add(
           new RolloutSpecProblem(
@@ -219,6 +221,35 @@ public final class RolloutSpecValidator {
                 "start and end are equal: the window would be empty"));
       }
       attempt(() -> ZoneId.of(window.timeZone()), "strategy.maintenanceWindow.timeZone", problems);
+    }
+  }
+
+  private static void gpuBudget(RolloutStrategy strategy, List<RolloutSpecProblem> problems) {
+    if (strategy.maxGpusOffline() != null && strategy.maxGpusOffline() < 1) {
+      problems.add(
+          new RolloutSpecProblem(
+              "strategy.maxGpusOffline",
+              "must be at least 1 GPU (or absent for no bound), found "
+                  + strategy.maxGpusOffline()));
+    }
+    for (Map.Entry<String, Integer> bound : strategy.maxGpusOfflinePer().entrySet()) {
+      String field = "strategy.maxGpusOfflinePer." + bound.getKey();
+      attempt(
+          () -> {
+            LabelSelector.checkKey(bound.getKey());
+            return bound.getKey();
+          },
+          field,
+          problems);
+      if (bound.getValue() == null || bound.getValue() < 1) {
+        problems.add(
+            new RolloutSpecProblem(
+                field,
+                "must be at least 1 GPU per value of label '"
+                    + bound.getKey()
+                    + "', found "
+                    + bound.getValue()));
+      }
     }
   }
 

@@ -1,6 +1,9 @@
 package io.fleetwave.core.rollout.plan;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a rollout proceeds.
@@ -16,6 +19,11 @@ import java.util.List;
  * @param manualPromotion whether each wave waits for an explicit promote
  * @param nodeTimeoutSeconds how long one node may take before it counts as failed
  * @param maintenanceWindow when nodes may be taken out of service; null: any time
+ * @param maxGpusOffline GPUs out of service at once across the rollout (a node counts all its
+ *     GPUs); null: no bound beyond maxUnavailable
+ * @param maxGpusOfflinePer per label key, GPUs out of service at once among the nodes of any one
+ *     value of that label ({@code {"team": 16}}: at most 16 GPUs of any one team); nodes without
+ *     the label count only against maxGpusOffline
  */
 public record RolloutStrategy(
     List<String> waves,
@@ -26,7 +34,9 @@ public record RolloutStrategy(
     FailureThreshold failureThreshold,
     Boolean manualPromotion,
     Integer nodeTimeoutSeconds,
-    MaintenanceWindow maintenanceWindow) {
+    MaintenanceWindow maintenanceWindow,
+    Integer maxGpusOffline,
+    Map<String, Integer> maxGpusOfflinePer) {
 
   public static final String DEFAULT_ZONE_LABEL = "topology.kubernetes.io/zone";
 
@@ -38,5 +48,10 @@ public record RolloutStrategy(
     failureThreshold = failureThreshold == null ? FailureThreshold.defaults() : failureThreshold;
     manualPromotion = manualPromotion != null && manualPromotion;
     nodeTimeoutSeconds = nodeTimeoutSeconds == null ? 600 : nodeTimeoutSeconds;
+    // Kept in the order given (a null value stays, for the validator to name).
+    maxGpusOfflinePer =
+        maxGpusOfflinePer == null
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(maxGpusOfflinePer));
   }
 }

@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * resolve(spec_i, N)))}, percentages rounding up; a wave that adds nobody is dropped. Batches:
  * within a wave, each batch takes at most maxUnavailable nodes from at most maxZonesInFlight zones,
  * choosing the zones with the most nodes left (by name on a tie) and taking from them in turn, so
- * waves finish in as few batches as the limits allow.
+ * waves finish in as few batches as the limits allow; a zone whose next node would take the batch
+ * past the GPU budget gives no more nodes to that batch.
  */
 final class WaveScheduler {
   private WaveScheduler() {}
@@ -33,7 +34,8 @@ final class WaveScheduler {
       List<String> waveSpecs,
       List<Quantity> waves,
       int maxUnavailable,
-      Integer maxZones) {
+      Integer maxZones,
+      GpuBudget budget) {
     List<NodePlan> order = interleave(candidates);
     int total = order.size();
     List<PlannedWave> out = new ArrayList<>();
@@ -43,7 +45,8 @@ final class WaveScheduler {
       if (cumulative == done) {
         continue;
       }
-      List<NodeBatch> batches = batches(order.subList(done, cumulative), maxUnavailable, maxZones);
+      List<NodeBatch> batches =
+          batches(order.subList(done, cumulative), maxUnavailable, maxZones, budget);
       out.add(
           new PlannedWave(out.size() + 1, waveSpecs.get(i), out.isEmpty(), cumulative, batches));
       done = cumulative;
@@ -68,7 +71,7 @@ final class WaveScheduler {
   }
 
   private static List<NodeBatch> batches(
-      List<NodePlan> wave, int maxUnavailable, Integer maxZones) {
+      List<NodePlan> wave, int maxUnavailable, Integer maxZones, GpuBudget budget) {
     Map<String, Deque<NodePlan>> byZone = new LinkedHashMap<>();
     wave.forEach(n -> byZone.computeIfAbsent(n.zone(), z -> new ArrayDeque<>()).add(n));
     List<NodeBatch> batches = new ArrayList<>();
@@ -85,15 +88,22 @@ final class WaveScheduler {
               .map(Map.Entry::getValue)
               .toList();
       List<NodePlan> batch = new ArrayList<>();
+      GpuBudget.Offline offline = budget.offline();
       boolean took = true;
       while (batch.size() < maxUnavailable && took) {
         took = false;
         for (Deque<NodePlan> zone : chosen) {
-          if (batch.size() < maxUnavailable && !zone.isEmpty()) {
-            batch.add(zone.poll());
+          if (batch.size() < maxUnavailable && !zone.isEmpty() && offline.admits(zone.peek())) {
+            NodePlan next = zone.poll();
+            offline.add(next);
+            batch.add(next);
             took = true;
           }
         }
+      }
+      if (batch.isEmpty()) {
+        // The planner refuses a node that alone exceeds the budget, so this cannot happen.
+        throw new IllegalStateException("no node of the wave fits the GPU budget " + budget);
       }
       left -= batch.size();
       List<String> zones = batch.stream().map(NodePlan::zone).distinct().sorted().toList();

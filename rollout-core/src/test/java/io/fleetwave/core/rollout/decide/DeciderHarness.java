@@ -1,6 +1,7 @@
 package io.fleetwave.core.rollout.decide;
 
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.core.rollout.plan.Quantity;
 import io.fleetwave.events.Envelope;
@@ -68,12 +69,53 @@ public final class DeciderHarness {
       FailureAction action,
       boolean manualPromotion,
       Duration soak) {
+    return rules(
+        zones,
+        Map.of(),
+        Map.of(),
+        GpuBudget.NONE,
+        maxUnavailable,
+        maxZones,
+        perWave,
+        total,
+        action,
+        manualPromotion,
+        soak);
+  }
+
+  /**
+   * With a GPU budget: each node has its GPU count ({@code gpus}, 1 when absent) and its budgeted
+   * label values ({@code labels}).
+   */
+  public static RolloutRules rules(
+      Map<String, String> zones,
+      Map<String, Integer> gpus,
+      Map<String, Map<String, String>> labels,
+      GpuBudget budget,
+      int maxUnavailable,
+      Integer maxZones,
+      String perWave,
+      String total,
+      FailureAction action,
+      boolean manualPromotion,
+      Duration soak) {
     Map<String, NodePlan> plans = new LinkedHashMap<>();
     zones.forEach(
         (node, zone) ->
             plans.put(
                 node,
-                new NodePlan(node, HostKind.UBUNTU, zone, List.of(), List.of(), null, false, 0)));
+                new NodePlan(
+                    node,
+                    HostKind.UBUNTU,
+                    zone,
+                    List.of(),
+                    List.of(),
+                    null,
+                    false,
+                    0,
+                    null,
+                    gpus.getOrDefault(node, 1),
+                    labels.getOrDefault(node, Map.of()))));
     return new RolloutRules(
         maxUnavailable,
         maxZones,
@@ -85,7 +127,8 @@ public final class DeciderHarness {
         Duration.ofSeconds(600),
         null,
         plans,
-        null);
+        null,
+        budget);
   }
 
   private Envelope<RolloutEvent> envelope(RolloutEvent event) {

@@ -3,6 +3,7 @@ package io.fleetwave.core.rollout.decide;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeKeptOutOfService;
@@ -39,7 +40,8 @@ import net.jqwik.api.statistics.Statistics;
  * outcomes, operator requests at random moments and crashes at random appends (the events are in
  * the log, nothing after them happened; a new engine folds the log and carries out the effects of
  * its in-flight starts again): every node starts at most once per phase, never more nodes are
- * unavailable than maxUnavailable nor in more zones than maxZonesInFlight, and every run ends.
+ * unavailable than maxUnavailable nor in more zones than maxZonesInFlight, never more GPUs than the
+ * GPU budget overall nor of any one team (random GPU counts and team labels), and every run ends.
  */
 class RolloutDeciderProperties {
   private static final Duration TIMEOUT = Duration.ofSeconds(600);
@@ -53,6 +55,24 @@ class RolloutDeciderProperties {
 
   record Request(int atRound, OperatorRequest.Action action) {}
 
+  /**
+   * Each node's GPUs and team (absent: no team label), and the budget: null bounds are absent.
+   * Bounds are at least 8, the most GPUs of a node: the planner refuses a node that alone exceeds
+   * them.
+   */
+  record Gpus(
+      Map<String, Integer> gpus, Map<String, String> teams, Integer maxGpus, Integer maxPerTeam) {
+    GpuBudget budget() {
+      return new GpuBudget(maxGpus, maxPerTeam == null ? Map.of() : Map.of("team", maxPerTeam));
+    }
+
+    Map<String, Map<String, String>> labels() {
+      Map<String, Map<String, String>> out = new HashMap<>();
+      teams.forEach((node, team) -> out.put(node, Map.of("team", team)));
+      return out;
+    }
+  }
+
   record Scenario(
       List<List<String>> waves,
       Map<String, String> zones,
@@ -65,7 +85,8 @@ class RolloutDeciderProperties {
       Map<String, Outcome> forward,
       Map<String, Outcome> back,
       List<Request> requests,
-      Set<Integer> crashAtAppend) {}
+      Set<Integer> crashAtAppend,
+      Gpus gpus) {}
 
   @Property(tries = 300)
   void everyNodeStartsAtMostOncePerPhaseWithinTheLimitsAndEveryRunEnds(
@@ -76,8 +97,10 @@ class RolloutDeciderProperties {
 
     Statistics.label("took over after a crash").collect(sim.takeOvers > 0);
     Statistics.label("ended").collect(sim.run.status());
+    Statistics.label("GPU budget").collect(s.gpus().budget().bounded());
     Statistics.label("took over after a crash")
         .coverage(c -> c.check(true).percentage(p -> p >= 20));
+    Statistics.label("GPU budget").coverage(c -> c.check(true).percentage(p -> p >= 25));
     Statistics.label("ended").coverage(c -> c.check(RunStatus.ROLLED_BACK).count(n -> n > 0));
     assertThat(sim.run.status().active()).as("the run ended: %s", sim.run.status()).isFalse();
     Map<String, Integer> starts = new HashMap<>();
@@ -168,6 +191,26 @@ class RolloutDeciderProperties {
             .as("zones in flight after seq %d", e.seq())
             .isLessThanOrEqualTo(s.maxZones());
       }
+      Map<String, Integer> byTeam = new HashMap<>();
+      int gpus = 0;
+      for (NodeRun node : unavailable) {
+        int own = s.gpus().gpus().get(node.node());
+        gpus += own;
+        String team = s.gpus().teams().get(node.node());
+        if (team != null) {
+          byTeam.merge(team, own, Integer::sum);
+        }
+      }
+      if (s.gpus().maxGpus() != null) {
+        assertThat(gpus)
+            .as("GPUs offline after seq %d (%s)", e.seq(), e.data())
+            .isLessThanOrEqualTo(s.gpus().maxGpus());
+      }
+      if (s.gpus().maxPerTeam() != null) {
+        assertThat(byTeam)
+            .as("GPUs offline per team after seq %d (%s)", e.seq(), e.data())
+            .allSatisfy((team, n) -> assertThat(n).isLessThanOrEqualTo(s.gpus().maxPerTeam()));
+      }
     }
   }
 
@@ -194,6 +237,9 @@ class RolloutDeciderProperties {
           new RolloutDecider(
               DeciderHarness.rules(
                   s.zones(),
+                  s.gpus().gpus(),
+                  s.gpus().labels(),
+                  s.gpus().budget(),
                   s.maxUnavailable(),
                   s.maxZones(),
                   s.perWave(),
@@ -413,6 +459,24 @@ class RolloutDeciderProperties {
                   .ofMaxSize(4);
           Arbitrary<Set<Integer>> crashes =
               Arbitraries.integers().between(1, 80).set().ofMaxSize(4);
+          Arbitrary<Gpus> gpus =
+              Combinators.combine(
+                      Arbitraries.integers().between(1, 8).list().ofSize(n),
+                      Arbitraries.of("search", "vision").injectNull(0.3).list().ofSize(n),
+                      Arbitraries.integers().between(8, 20).injectNull(0.4),
+                      Arbitraries.integers().between(8, 12).injectNull(0.4))
+                  .as(
+                      (counts, teams, maxGpus, maxPerTeam) -> {
+                        Map<String, Integer> byNode = new HashMap<>();
+                        Map<String, String> teamOf = new HashMap<>();
+                        for (int i = 0; i < n; i++) {
+                          byNode.put(nodes.get(i), counts.get(i));
+                          if (teams.get(i) != null) {
+                            teamOf.put(nodes.get(i), teams.get(i));
+                          }
+                        }
+                        return new Gpus(byNode, teamOf, maxGpus, maxPerTeam);
+                      });
           return Combinators.combine(
                   cuts,
                   zones,
@@ -424,9 +488,9 @@ class RolloutDeciderProperties {
                   Arbitraries.of(true, false))
               .flatAs(
                   (c, z, maxUnavailable, maxZones, perWave, action, manual, drain) ->
-                      Combinators.combine(outcomes, outcomes, requests, crashes)
+                      Combinators.combine(outcomes, outcomes, requests, crashes, gpus)
                           .as(
-                              (forward, back, r, crash) ->
+                              (forward, back, r, crash, g) ->
                                   new Scenario(
                                       waves(nodes, c),
                                       z,
@@ -439,7 +503,8 @@ class RolloutDeciderProperties {
                                       forward,
                                       back,
                                       r,
-                                      crash)));
+                                      crash,
+                                      g)));
         });
   }
 

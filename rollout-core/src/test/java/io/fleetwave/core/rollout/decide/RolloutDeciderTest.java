@@ -3,6 +3,7 @@ package io.fleetwave.core.rollout.decide;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.events.rollout.FailureCause;
 import io.fleetwave.events.rollout.NodeFailed;
 import io.fleetwave.events.rollout.NodeSkipped;
@@ -290,7 +291,8 @@ class RolloutDeciderTest {
             new io.fleetwave.core.rollout.plan.MaintenanceWindow(
                 List.of(java.time.DayOfWeek.SUNDAY), "22:00", "02:00", "UTC"),
             base.plans(),
-            null);
+            null,
+            GpuBudget.NONE);
     DeciderHarness h = new DeciderHarness(WAVES, windowed);
     h.now = java.time.Instant.parse("2026-11-29T12:00:00Z"); // a Sunday, noon
 

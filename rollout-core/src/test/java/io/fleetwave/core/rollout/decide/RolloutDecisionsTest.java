@@ -8,6 +8,7 @@ import static io.fleetwave.core.rollout.decide.RolloutFixture.created;
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.core.rollout.plan.DriverStep;
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.core.rollout.plan.GpuBudget;
 import io.fleetwave.core.rollout.plan.GpuChange;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.events.node.GpuInstance;
@@ -69,7 +70,18 @@ class RolloutDecisionsTest {
             true,
             0);
     NodePlan plan =
-        new NodePlan("n1", HostKind.UBUNTU, "a", List.of(toMig), List.of(), null, false, 0);
+        new NodePlan(
+            "n1",
+            HostKind.UBUNTU,
+            "a",
+            List.of(toMig),
+            List.of(),
+            null,
+            false,
+            0,
+            null,
+            0,
+            Map.of());
     RolloutRules rules = withPlan(plan);
     GpuSpec before = new GpuSpec(0, true, Map.of("1g.10gb", 7), 0, null);
 
@@ -106,7 +118,10 @@ class RolloutDecisionsTest {
             List.of(),
             new DriverStep("570.86.15", "580.95.05", container, false),
             false,
-            0);
+            0,
+            null,
+            0,
+            Map.of());
 
     RolloutFixture.with(withPlan(plan))
         .given(created(WAVES), new WaveStarted(1))
@@ -132,7 +147,10 @@ class RolloutDecisionsTest {
                 new DriverArtifact.OsImage("580.95.05", "talos", "1.11.2"),
                 true),
             false,
-            0);
+            0,
+            null,
+            0,
+            Map.of());
 
     RolloutFixture.with(withPlan(plan))
         .given(created(WAVES), new WaveStarted(1))
@@ -324,6 +342,7 @@ class RolloutDecisionsTest {
         RULES.nodeTimeout(),
         RULES.window(),
         plans,
-        RULES.migConfig());
+        RULES.migConfig(),
+        GpuBudget.NONE);
   }
 }

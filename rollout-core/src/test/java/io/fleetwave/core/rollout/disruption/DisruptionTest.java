@@ -9,6 +9,7 @@ import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DisruptionTest {
@@ -16,7 +17,8 @@ class DisruptionTest {
       new GpuChange(0, "H100-80GB", MigMode.DISABLED, true, List.of(), List.of(), false, 0);
 
   private static NodePlan plan(List<GpuChange> gpus, DriverStep driver) {
-    return new NodePlan("n", HostKind.UBUNTU, "a", gpus, List.of(), driver, false, 0);
+    return new NodePlan(
+        "n", HostKind.UBUNTU, "a", gpus, List.of(), driver, false, 0, null, 0, Map.of());
   }
 
   @Test

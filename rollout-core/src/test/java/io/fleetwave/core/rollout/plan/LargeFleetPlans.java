@@ -35,7 +35,42 @@ public final class LargeFleetPlans {
             new FailureThreshold("0", "0", FailureAction.PAUSE),
             true,
             600,
+            null,
+            null,
             null));
+  }
+
+  /**
+   * The plan of {@link #spec} with a GPU budget (at most {@code maxGpusOffline} GPUs offline, and
+   * {@code perPool} per value of label {@code pool}) and maxUnavailable 10 over {@code nodes}
+   * nodes.
+   */
+  public static RolloutPlan plan(
+      String prefix, int nodes, int gpus, int maxGpusOffline, int perPool) {
+    RolloutSpec plain = spec(prefix);
+    RolloutStrategy s = plain.strategy();
+    RolloutSpec budgeted =
+        new RolloutSpec(
+            plain.name(),
+            plain.target(),
+            plain.change(),
+            new RolloutStrategy(
+                s.waves(),
+                "10",
+                s.maxZonesInFlight(),
+                s.zoneLabel(),
+                s.soakSeconds(),
+                s.failureThreshold(),
+                s.manualPromotion(),
+                s.nodeTimeoutSeconds(),
+                s.maintenanceWindow(),
+                maxGpusOffline,
+                Map.of("pool", perPool)));
+    List<FleetNode> fleet = new ArrayList<>(nodes);
+    for (int i = 0; i < nodes; i++) {
+      fleet.add(node(String.format("%s-%06d", prefix, i), prefix, i, "H100-80GB", gpus));
+    }
+    return PLANNER.plan(budgeted, new FleetSnapshot(fleet));
   }
 
   /** The plan of {@link #spec} over nodes {@code <prefix>-000000} and on, of {@code gpus} each. */

@@ -50,6 +50,30 @@ class RolloutPlannerProperties {
     batches(plan).forEach(b -> assertThat(b.nodes()).isNotEmpty().hasSizeLessThanOrEqualTo(limit));
   }
 
+  /** GPUs recomputed from the fleet, not taken from the plan. */
+  @Property(tries = 200)
+  void theGpuBudgetHoldsInEveryBatchOverallAndPerPool(@ForAll("scenarios") Scenario s) {
+    RolloutPlan plan = planner.plan(s.spec(), s.fleet());
+    RolloutStrategy strategy = s.spec().strategy();
+    Map<String, FleetNode> byName = byName(s.fleet());
+    for (NodeBatch batch : batches(plan)) {
+      int gpus = 0;
+      Map<String, Integer> byPool = new HashMap<>();
+      for (NodePlan node : batch.nodes()) {
+        FleetNode fleetNode = byName.get(node.node());
+        gpus += fleetNode.gpus().size();
+        byPool.merge(fleetNode.labels().get("pool"), fleetNode.gpus().size(), Integer::sum);
+      }
+      if (strategy.maxGpusOffline() != null) {
+        assertThat(gpus).isLessThanOrEqualTo(strategy.maxGpusOffline());
+      }
+      Integer perPool = strategy.maxGpusOfflinePer().get("pool");
+      if (perPool != null) {
+        assertThat(byPool).allSatisfy((pool, n) -> assertThat(n).isLessThanOrEqualTo(perPool));
+      }
+    }
+  }
+
   @Property(tries = 200)
   void maxZonesInFlightHoldsInEveryBatch(@ForAll("scenarios") Scenario s) {
     RolloutPlan plan = planner.plan(s.spec(), s.fleet());
@@ -307,10 +331,27 @@ class RolloutPlannerProperties {
             Arbitraries.integers().between(1, 6).map(String::valueOf),
             Arbitraries.integers().between(1, 60).map(p -> p + "%"));
     Arbitrary<Integer> maxZones = Arbitraries.integers().between(1, 3).injectNull(0.3);
-    return Combinators.combine(target, change, waves, maxUnavailable, maxZones)
+    // At least 8: no node has more GPUs, so none exceeds a bound alone.
+    Arbitrary<Integer> maxGpus = Arbitraries.integers().between(8, 40).injectNull(0.4);
+    Arbitrary<Integer> perPool = Arbitraries.integers().between(8, 24).injectNull(0.4);
+    return Combinators.combine(target, change, waves, maxUnavailable, maxZones, maxGpus, perPool)
         .as(
-            (t, c, w, m, z) ->
+            (t, c, w, m, z, g, p) ->
                 new RolloutSpec(
-                    "prop", t, c, new RolloutStrategy(w, m, z, null, 0, null, false, 600, null)));
+                    "prop",
+                    t,
+                    c,
+                    new RolloutStrategy(
+                        w,
+                        m,
+                        z,
+                        null,
+                        0,
+                        null,
+                        false,
+                        600,
+                        null,
+                        g,
+                        p == null ? null : Map.of("pool", p))));
   }
 }

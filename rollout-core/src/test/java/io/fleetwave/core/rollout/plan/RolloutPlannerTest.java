@@ -5,6 +5,7 @@ import static io.fleetwave.core.rollout.plan.Fleets.gpus;
 import static io.fleetwave.core.rollout.plan.Fleets.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.core.driver.DriverArtifactPolicy;
@@ -12,6 +13,9 @@ import io.fleetwave.core.driver.DriverArtifactResolver;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.GpuSpec;
+import io.fleetwave.events.spec.NodeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -359,7 +363,17 @@ class RolloutPlannerTest {
             RolloutTarget.wholeFleet(),
             new RolloutChange(null, "580.95.05"),
             new RolloutStrategy(
-                List.of("1", "50%", "100%"), "25%", 2, null, 0, null, false, 600, null));
+                List.of("1", "50%", "100%"),
+                "25%",
+                2,
+                null,
+                0,
+                null,
+                false,
+                600,
+                null,
+                null,
+                null));
 
     RolloutPlan plan = planner.plan(spec, new FleetSnapshot(nodes));
 
@@ -374,6 +388,187 @@ class RolloutPlannerTest {
         assertThat(batch.zones().size()).isLessThanOrEqualTo(2);
       }
     }
+  }
+
+  @Test
+  void aNodeWhoseDesiredSpecAsksForMigOnIsPlannedByARolloutToMigOff() {
+    // Observed MIG off, but the desired spec (not applied yet: a process holds the GPU) asks for
+    // MIG on: left out, the node would turn MIG on once the process ends.
+    FleetNode held =
+        withDesired(
+            node(
+                "a100-held",
+                HostKind.UBUNTU,
+                "z1",
+                Map.of(),
+                "580.95.05",
+                gpus("A100-40GB", 1, false, List.of())),
+            new NodeSpec(
+                "a100-held",
+                3,
+                null,
+                List.of(new GpuSpec(0, true, Map.of("1g.5gb", 7), 0, Map.of())),
+                GatePolicy.HOLD_UNTIL_APPLIED));
+    FleetNode settled =
+        node(
+            "a100-settled",
+            HostKind.UBUNTU,
+            "z1",
+            Map.of(),
+            "580.95.05",
+            gpus("A100-40GB", 1, false, List.of()));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec(RolloutTarget.wholeFleet(), "all-disabled", null),
+            new FleetSnapshot(List.of(held, settled)));
+
+    NodePlan planned = find(plan, "a100-held");
+    assertThat(planned.gpuChanges())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.fromMode()).isEqualTo(MigMode.DISABLED);
+              assertThat(c.toMigEnabled()).isFalse();
+              assertThat(c.resetNeeded()).isFalse();
+            });
+    assertThat(planned.pendingSpec()).isEqualTo(held.desired());
+    assertThat(plan.excluded())
+        .extracting(ExcludedNode::node, ExcludedNode::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("a100-settled", ExclusionReason.ALREADY_AT_TARGET));
+  }
+
+  @Test
+  void aNodeWhoseDesiredSpecAsksForAnotherDriverIsPlannedByARolloutToTheDriverItRuns() {
+    FleetNode held =
+        withDesired(
+            node(
+                "l40s-held",
+                HostKind.UBUNTU,
+                "z1",
+                Map.of(),
+                "580.95.05",
+                gpus("L40S", 1, false, List.of())),
+            new NodeSpec("l40s-held", 2, "570.86.15", List.of(), GatePolicy.HOLD_UNTIL_APPLIED));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec(RolloutTarget.wholeFleet(), null, "580.95.05"), new FleetSnapshot(List.of(held)));
+
+    NodePlan planned = find(plan, "l40s-held");
+    assertThat(planned.driver().fromVersion()).isEqualTo("580.95.05");
+    assertThat(planned.driver().toVersion()).isEqualTo("580.95.05");
+    assertThat(planned.pendingSpec().driverVersion()).isEqualTo("570.86.15");
+  }
+
+  @Test
+  void batchesKeepWithinTheGpuBudgetAndEachWaveForecastsGpusOfflineAndItsDuration() {
+    List<FleetNode> nodes = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      nodes.add(
+          node(
+              "h" + i,
+              HostKind.UBUNTU,
+              "z1",
+              Map.of("team", "search"),
+              "570.86.15",
+              gpus("H100-80GB", 8, false, List.of())));
+    }
+    for (int i = 1; i <= 2; i++) {
+      nodes.add(
+          node(
+              "l" + i,
+              HostKind.UBUNTU,
+              "z1",
+              Map.of("team", "vision"),
+              "570.86.15",
+              gpus("L40S", 2, false, List.of())));
+    }
+    RolloutSpec spec = budgeted(18, Map.of("team", 16));
+
+    RolloutPlan plan =
+        planner.plan(
+            spec,
+            new FleetSnapshot(nodes),
+            new ApplyTimes(Map.of("ubuntu/H100-80GB", java.time.Duration.ofMinutes(10))));
+
+    assertThat(plan.waves().getFirst().batches())
+        .extracting(b -> b.nodes().stream().map(NodePlan::node).toList())
+        .as("h1, l1, h2 fill 18 GPUs (16 of search); l2 waits for the next batch")
+        .containsExactly(List.of("h1", "l1", "h2"), List.of("l2", "h3", "h4"));
+    assertThat(find(plan, "h1").gpus()).isEqualTo(8);
+    assertThat(find(plan, "h1").budgetLabels()).containsExactly(Map.entry("team", "search"));
+    WaveForecast wave = plan.forecasts().getFirst();
+    assertThat(wave.peakGpusOffline()).isEqualTo(18);
+    assertThat(wave.peakGpusOfflineByLabel())
+        .containsExactly(Map.entry("team", Map.of("search", 16, "vision", 2)));
+    assertThat(wave.peakGpusOfflineByZone()).containsExactly(Map.entry("z1", 18));
+    assertThat(wave.peakGpusOfflineByModel())
+        .containsExactly(Map.entry("H100-80GB", 16), Map.entry("L40S", 2));
+    assertThat(wave.expectedSeconds())
+        .as("two batches, each as long as its measured H100 node (10 min)")
+        .isEqualTo(1200);
+    assertThat(wave.unmeasuredKinds()).containsExactly("ubuntu/L40S");
+  }
+
+  @Test
+  void aNodeThatAloneExceedsTheGpuBudgetIsRefusedNamingItAndTheBound() {
+    FleetSnapshot fleet =
+        new FleetSnapshot(
+            List.of(
+                node(
+                    "big",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of("team", "search"),
+                    "570.86.15",
+                    gpus("H100-80GB", 8, false, List.of())),
+                node(
+                    "small",
+                    HostKind.UBUNTU,
+                    "z1",
+                    Map.of("team", "search"),
+                    "570.86.15",
+                    gpus("L40S", 2, false, List.of()))));
+
+    assertThat(
+            catchThrowableOfType(
+                    RolloutSpecException.class,
+                    () -> planner.plan(budgeted(null, Map.of("team", 4)), fleet))
+                .problems())
+        .containsExactly(
+            new RolloutSpecProblem(
+                "strategy.maxGpusOfflinePer.team",
+                "node big (team=search) has 8 GPUs, more than maxGpusOfflinePer.team 4 allows"
+                    + " offline at once: it could never be taken out of service"));
+    assertThat(
+            catchThrowableOfType(
+                    RolloutSpecException.class, () -> planner.plan(budgeted(6, Map.of()), fleet))
+                .problems())
+        .extracting(RolloutSpecProblem::field)
+        .containsExactly("strategy.maxGpusOffline");
+  }
+
+  private static RolloutSpec budgeted(Integer maxGpusOffline, Map<String, Integer> perLabel) {
+    return new RolloutSpec(
+        "budget",
+        RolloutTarget.wholeFleet(),
+        new RolloutChange(null, "580.95.05"),
+        new RolloutStrategy(
+            List.of("100%"), "4", null, null, 0, null, false, 600, null, maxGpusOffline, perLabel));
+  }
+
+  private static FleetNode withDesired(FleetNode node, NodeSpec desired) {
+    return new FleetNode(
+        node.name(),
+        node.hostKind(),
+        node.zone(),
+        node.labels(),
+        node.driver(),
+        node.gpus(),
+        desired,
+        true);
   }
 
   private static RolloutSpec spec(RolloutTarget target, String migConfig, String driver) {

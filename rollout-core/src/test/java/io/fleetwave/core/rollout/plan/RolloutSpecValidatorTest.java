@@ -2,12 +2,16 @@ package io.fleetwave.core.rollout.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fleetwave.core.mig.MigConfigImporter;
 import io.fleetwave.core.mig.MigConfigRegistry;
+import io.fleetwave.core.selector.LabelSelector;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.node.HostKind;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RolloutSpecValidatorTest {
@@ -152,7 +156,9 @@ class RolloutSpecValidatorTest {
                 new FailureThreshold("101%", "-1", FailureAction.ROLLBACK),
                 false,
                 0,
-                new MaintenanceWindow(List.of(), "22:00", "22:00", "Mars/Olympus")));
+                new MaintenanceWindow(List.of(), "22:00", "22:00", "Mars/Olympus"),
+                null,
+                null));
 
     assertThat(problems(spec))
         .extracting(RolloutSpecProblem::field)
@@ -172,6 +178,48 @@ class RolloutSpecValidatorTest {
             "strategy.failureThreshold.total",
             "strategy.maintenanceWindow",
             "strategy.maintenanceWindow.timeZone");
+  }
+
+  @Test
+  void aGpuBudgetIsCheckedWithTheFieldOfEachBound() {
+    Map<String, Integer> perLabel = new LinkedHashMap<>();
+    perLabel.put("team", 0);
+    perLabel.put("bad key!", 4);
+    perLabel.put("pool", null);
+    perLabel.put("zone", 8);
+
+    assertThat(problems(withBudget(0, perLabel)))
+        .extracting(RolloutSpecProblem::field, RolloutSpecProblem::message)
+        .containsExactlyInAnyOrder(
+            tuple(
+                "strategy.maxGpusOffline",
+                "must be at least 1 GPU (or absent for no bound), found 0"),
+            tuple(
+                "strategy.maxGpusOfflinePer.team",
+                "must be at least 1 GPU per value of label 'team', found 0"),
+            tuple(
+                "strategy.maxGpusOfflinePer.pool",
+                "must be at least 1 GPU per value of label 'pool', found null"),
+            tuple(
+                "strategy.maxGpusOfflinePer.bad key!",
+                catchThrowableOfType(
+                        IllegalArgumentException.class, () -> LabelSelector.checkKey("bad key!"))
+                    .getMessage()));
+    assertThat(validator.check(withBudget(16, Map.of("team", 8))).spec().strategy())
+        .satisfies(
+            s -> {
+              assertThat(s.maxGpusOffline()).isEqualTo(16);
+              assertThat(s.maxGpusOfflinePer()).containsExactly(Map.entry("team", 8));
+            });
+  }
+
+  private static RolloutSpec withBudget(Integer maxGpusOffline, Map<String, Integer> perLabel) {
+    return new RolloutSpec(
+        "budget",
+        RolloutTarget.wholeFleet(),
+        new RolloutChange("all-balanced", null),
+        new RolloutStrategy(
+            List.of("100%"), "2", null, null, 0, null, false, 600, null, maxGpusOffline, perLabel));
   }
 
   @Test
@@ -209,6 +257,8 @@ class RolloutSpecValidatorTest {
         new FailureThreshold("20%", "5%", FailureAction.PAUSE),
         false,
         600,
+        null,
+        null,
         null);
   }
 }
