@@ -1,14 +1,12 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.projection.NodeHistory;
 import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.EventRejectedException;
-import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
 import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeEvent;
-import io.fleetwave.events.node.NodeRegistered;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -23,7 +21,9 @@ import java.util.Map;
 /**
  * The projection's node tables as they stood at a past moment, rebuilt from what it keeps of the
  * past: the node history ({@code node_events}: every applied event but heartbeats, with its payload
- * as the node sent it) and the desired specs' history ({@code desired_spec_history}, V35).
+ * as the node sent it), what the partition maintenance kept of the days it dropped ({@code
+ * node_history_base}, V35: each node's newest registration and inventory before the oldest day
+ * kept, and its progress events) and the desired specs' history ({@code desired_spec_history}).
  *
  * <p>{@link #with()} is a WITH clause whose common table expressions are named like the tables they
  * stand for ({@code nodes}, {@code gpus}, {@code gpu_instances}, {@code desired_specs}, {@code
@@ -40,8 +40,16 @@ import java.util.Map;
  * revoked when its current revocation is at or before the moment.
  */
 final class AsOfTables {
-  private static final String REGISTERED = wireType(NodeRegistered.class);
-  private static final String INVENTORY = wireType(GpuInventoryReported.class);
+  private static final String REGISTERED = NodeHistory.REGISTERED;
+  private static final String INVENTORY = NodeHistory.INVENTORY;
+
+  /**
+   * The node history with what the partition maintenance kept of the days it dropped
+   * (node_history_base, V35): each node's state before the oldest day kept, then its changes.
+   */
+  private static final String HISTORY =
+      "(SELECT node, epoch, seq, event_type, event_time, payload FROM node_events UNION ALL"
+          + " SELECT node, epoch, seq, event_type, event_time, payload FROM node_history_base)";
 
   private final Instant moment;
 
@@ -67,7 +75,9 @@ final class AsOfTables {
         + " AS labels, "
         + objectOrEmpty("r.p -> 'reasons'")
         + " AS reasons, s.last_seen"
-        + " FROM (SELECT node, max(event_time) AS last_seen FROM node_events"
+        + " FROM (SELECT node, max(event_time) AS last_seen FROM "
+        + HISTORY
+        + " h"
         + " WHERE event_time <= "
         + at
         + " GROUP BY node) s LEFT JOIN ("
@@ -106,7 +116,9 @@ final class AsOfTables {
   Uni<Map<String, ReconcileState>> reconciles(SqlClient client, Tuple names) {
     return client
         .preparedQuery(
-            "SELECT node, event_type, payload FROM node_events WHERE node = ANY($3)"
+            "SELECT node, event_type, payload FROM "
+                + HISTORY
+                + " h WHERE node = ANY($3)"
                 + " AND event_time <= $1 AND event_type <> ALL($2) ORDER BY node, epoch, seq")
         .execute(progress().addValue(names.getValue(0)))
         .map(AsOfTables::fold);
@@ -116,7 +128,9 @@ final class AsOfTables {
   Uni<Map<String, ReconcileState>> reconciles(SqlClient client) {
     return client
         .preparedQuery(
-            "SELECT node, event_type, payload FROM node_events"
+            "SELECT node, event_type, payload FROM "
+                + HISTORY
+                + " h"
                 + " WHERE event_time <= $1 AND event_type <> ALL($2) ORDER BY node, epoch, seq")
         .execute(progress())
         .map(AsOfTables::fold);
@@ -151,7 +165,9 @@ final class AsOfTables {
   private static String newest(String type, String at, String payload) {
     return "SELECT DISTINCT ON (node) node, "
         + payload
-        + " FROM node_events WHERE event_type = '"
+        + " FROM "
+        + HISTORY
+        + " h WHERE event_type = '"
         + type
         + "' AND event_time <= "
         + at
@@ -179,13 +195,5 @@ final class AsOfTables {
       throw new IllegalStateException(
           "a stored " + type + " of node " + row.getString("node") + " does not decode", e);
     }
-  }
-
-  private static String wireType(Class<? extends FleetEvent> payload) {
-    return EventTypes.all().stream()
-        .filter(type -> type.payload() == payload)
-        .map(EventType::wireType)
-        .findFirst()
-        .orElseThrow();
   }
 }
