@@ -192,6 +192,49 @@ const Fw = (() => {
     return { close: () => abort.abort() };
   }
 
+  /**
+   * The time the page shows the fleet as of (?asOf=, an RFC 3339 time), or null for now; the fleet
+   * and node pages read their node, summary and version answers as of it.
+   */
+  const asOf = param('asOf');
+
+  /** The URL with the page's asOf added, when it has one. */
+  const withAsOf = (url) => (asOf
+    ? url + (url.includes('?') ? '&' : '?') + 'asOf=' + encodeURIComponent(asOf) : url);
+
+  /** The page's own URL with asOf set to {@code iso} (null: removed), its other parameters kept. */
+  function pageAsOf(iso) {
+    const params = new URLSearchParams(location.search);
+    if (iso) params.set('asOf', iso); else params.delete('asOf');
+    const query = params.toString();
+    return location.pathname + (query ? '?' + query : '') + location.hash;
+  }
+
+  /**
+   * The time control in the element {@code id}: a local date and time and "show" reload the page as
+   * of that time; "now" reloads it live. While a time is set a banner says so.
+   */
+  function timeControl(id) {
+    const local = (iso) => {
+      const d = new Date(iso);
+      return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+    };
+    el(id).innerHTML = `<form class="bar" id="as-of-form">
+      <label>as of <input type="datetime-local" step="1" name="asOf" id="as-of-input"
+        value="${esc(asOf ? local(asOf) : '')}"></label>
+      <button type="submit">show</button>
+      <button type="button" id="as-of-now"${asOf ? '' : ' disabled'}>now</button></form>
+      ${asOf ? `<p class="as-of-banner" id="as-of-banner" role="status">Showing the fleet as it was
+        at <time datetime="${esc(asOf)}">${esc(time(asOf))}</time>, from the node history
+        (<code>${esc(asOf)}</code>); rollouts, specs and events are shown as they are now.</p>` : ''}`;
+    el('as-of-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const value = el('as-of-input').value;
+      if (value) location.assign(pageAsOf(new Date(value).toISOString()));
+    });
+    el('as-of-now').addEventListener('click', () => location.assign(pageAsOf(null)));
+  }
+
   /** Calls fn at most once per {@code millis}, trailing: for refreshes driven by many events. */
   function throttle(fn, millis) {
     let timer = null;
@@ -214,6 +257,6 @@ const Fw = (() => {
 
   return {
     el, esc, param, api, post, ApiError, problemHtml, showProblem, caller, mayOperate, header,
-    shortType, time, badge, follow, throttle,
+    shortType, time, badge, follow, throttle, asOf, withAsOf, timeControl,
   };
 })();

@@ -36,7 +36,7 @@
   }
 
   async function loadSummary() {
-    const s = await Fw.api('/api/v1/fleet/summary');
+    const s = await Fw.api(Fw.withAsOf('/api/v1/fleet/summary'));
     const models = Object.fromEntries(s.gpuModels.map((m) => [`${m.product} (${m.pciDeviceId})`, m.gpus]));
     el('summary').innerHTML =
       `<div class="card"><h2>nodes</h2><div class="big" id="total-nodes">${esc(s.totalNodes)}</div></div>`
@@ -55,7 +55,7 @@
     const params = new URLSearchParams();
     if (scope.zone) params.set('zone', scope.zone);
     if (scope.pool) params.set('pool', scope.pool);
-    const rows = await Fw.api('/api/v1/fleet/versions?' + params);
+    const rows = await Fw.api(Fw.withAsOf('/api/v1/fleet/versions?' + params));
     // Per zone and pool: how many drivers and layouts it runs (more than one: mixed).
     const groups = {};
     rows.forEach((r) => {
@@ -101,13 +101,13 @@
     params.set('view', 'brief');
     Fw.showProblem('error', null);
     try {
-      const page = await Fw.api('/api/v1/nodes?' + params);
+      const page = await Fw.api(Fw.withAsOf('/api/v1/nodes?' + params));
       const pages = Math.max(1, Math.ceil(page.total / page.size));
       el('pageinfo').textContent = `page ${page.page + 1} of ${pages} · ${page.total} nodes`;
       el('prev').disabled = page.page === 0;
       el('next').disabled = page.page + 1 >= pages;
       el('nodes').innerHTML = page.items.map((n) => `<tr data-node="${esc(n.name)}">
-        <td><a href="node.html?name=${encodeURIComponent(n.name)}">${esc(n.name)}</a></td>
+        <td><a href="${Fw.withAsOf(`node.html?name=${encodeURIComponent(n.name)}`)}">${esc(n.name)}</a></td>
         <td>${esc(n.hostKind)}</td>
         <td>${esc(n.osId)} ${esc(n.osVersion)}<br><span class="muted">${esc(n.kernel)}</span></td>
         <td>${esc(n.driverVersion)}<br><span class="muted">${esc(n.driverProvider)}</span></td>
@@ -142,12 +142,14 @@
   const report = (e) => { if (e.status !== 401) Fw.showProblem('error', e); };
   (async () => {
     renderScope();
+    Fw.timeControl('as-of');
     const who = await Fw.header('fleet');
     if (!who) return;
     await Promise.all([
       loadSummary().catch(report), loadRollouts().catch(report), loadVersions().catch(report), loadNodes(),
     ]);
-    setInterval(() => loadSummary().catch(report), 10000);
+    // A past time's summary does not change: only the live one is polled.
+    if (!Fw.asOf) setInterval(() => loadSummary().catch(report), 10000);
     setInterval(() => loadRollouts().catch(report), 5000);
   })();
 })();

@@ -167,13 +167,14 @@
   (async () => {
     const who = await Fw.header('node');
     if (!who) return;
+    Fw.timeControl('as-of');
     if (!name) {
       Fw.showProblem('problem', new Error('no node name: open a node from the fleet page'));
       return;
     }
     try {
       const [node, spec, catalogue] = await Promise.all([
-        Fw.api(base), Fw.api(base + '/spec'), Fw.api('/api/v1/gpu-models')]);
+        Fw.api(Fw.withAsOf(base)), Fw.api(base + '/spec'), Fw.api('/api/v1/gpu-models')]);
       document.title = `Fleetwave · ${node.name}`;
       el('title').textContent = node.name;
       const zone = node.zone ? `<a href="index.html?zone=${encodeURIComponent(node.zone)}">zone ${esc(node.zone)}</a> › ` : '';

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -47,6 +48,8 @@ final class NodesCommand {
         description = "a GPU model the node has, e.g. 0x233010DE")
     String gpuModel;
 
+    @Mixin AsOfOption asOf;
+
     @Override
     public void run() {
       Fleetctl root = Fleetctl.root(spec);
@@ -58,6 +61,7 @@ final class NodesCommand {
         params.put("selector", selector);
         params.put("page", page);
         params.put("size", PAGE_SIZE);
+        asOf.addTo(params);
         JsonNode answer = root.client().get("/api/v1/nodes" + ApiClient.query(params));
         answer.path("items").forEach(nodes::add);
         if (answer.path("items").size() < PAGE_SIZE
@@ -81,10 +85,15 @@ final class NodesCommand {
     @Parameters(paramLabel = "NAME", description = "the node's name")
     String name;
 
+    @Mixin AsOfOption asOf;
+
     @Override
     public void run() {
       Fleetctl root = Fleetctl.root(spec);
-      JsonNode node = root.client().get("/api/v1/nodes/" + ApiClient.encode(name));
+      Map<String, Object> params = new LinkedHashMap<>();
+      asOf.addTo(params);
+      JsonNode node =
+          root.client().get("/api/v1/nodes/" + ApiClient.encode(name) + ApiClient.query(params));
       PrintWriter out = spec.commandLine().getOut();
       if (root.printStructured(out, node)) {
         return;

@@ -95,6 +95,20 @@ class StandInApiTest {
   }
 
   @Test
+  void asOfAsksTheApiForTheFleetAtThatTime() throws Exception {
+    String url = serveNodes(3);
+    String time = "2026-12-05T04:12:00+01:00";
+    Run list = Run.of("nodes", "list", "-o", "json", "--server", url, "--as-of", time);
+    assertThat(list.exit()).as(list.err()).isZero();
+    Run get = Run.of("nodes", "get", "n1", "-o", "json", "--server", url, "--as-of", time);
+    assertThat(get.exit()).as(get.err()).isZero();
+    assertThat(requests)
+        .containsExactly(
+            "/api/v1/nodes?page=0&size=500&asOf=2026-12-05T04%3A12%3A00%2B01%3A00",
+            "/api/v1/nodes/n1?asOf=2026-12-05T04%3A12%3A00%2B01%3A00");
+  }
+
+  @Test
   void theTokenIsSentAsABearerFromTheOptionOrTheEnvironment() throws Exception {
     String url = serveNodes(1);
     assertThat(Run.of("nodes", "list", "--server", url).exit()).isZero();

@@ -23,6 +23,9 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedCondition;
@@ -133,6 +137,73 @@ class DashboardBrowserIT {
     assertThat(page().findElement(By.cssSelector("[data-fact='driverVersion']")).getText())
         .contains("570.172.08");
     assertThat(page().findElement(By.id("spec")).getText()).contains("580.105.08");
+  }
+
+  /**
+   * The time control (issue 35): the fleet and node pages as of a time before any node of the demo
+   * had sent an event show no fleet, with a banner naming the time; "now" shows the fleet again.
+   */
+  @Test
+  void theTimeControlShowsTheFleetAsItWasAndNowBringsItBack() {
+    Instant beforeTheFleet = firstEventOfTheFleet().minusSeconds(2).truncatedTo(ChronoUnit.SECONDS);
+
+    browser.open("/");
+    browser.waitUpTo().until(textToBe(By.id("total-nodes"), "12"));
+    assertThat(page().findElements(By.id("as-of-banner"))).isEmpty();
+    // The control takes a local date and time, as the browser shows it.
+    ((JavascriptExecutor) page())
+        .executeScript(
+            "const d = new Date(arguments[0]);"
+                + " document.getElementById('as-of-input').value ="
+                + " new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 19);",
+            beforeTheFleet.toString());
+    page().findElement(By.cssSelector("#as-of-form button[type=submit]")).click();
+    browser.waitUpTo().until(visibilityOfElementLocated(By.id("as-of-banner")));
+    // The control sends the time in UTC (with milliseconds: 06:20:11.000Z).
+    assertThat(page().getCurrentUrl())
+        .contains("asOf=" + beforeTheFleet.toString().replace(":", "%3A").replace("Z", ".000Z"));
+    browser.waitUpTo().until(textToBe(By.id("total-nodes"), "0"));
+    browser.waitUpTo().until(textToBePresentInElementLocated(By.id("pageinfo"), "· 0 nodes"));
+    browser.screenshot("fleet-as-of");
+
+    page().findElement(By.id("as-of-now")).click();
+    browser.waitUpTo().until(textToBe(By.id("total-nodes"), "12"));
+    assertThat(page().getCurrentUrl()).doesNotContain("asOf");
+
+    browser.open("/node.html?name=" + MIG_NODE + "&asOf=" + beforeTheFleet);
+    browser.waitUpTo().until(textToBePresentInElementLocated(By.id("problem"), "no node named"));
+    assertThat(page().findElement(By.id("as-of-banner")).getText())
+        .contains(beforeTheFleet.toString());
+    page().findElement(By.id("as-of-now")).click();
+    browser.waitUpTo().until(textToBe(By.id("title"), MIG_NODE));
+    browser.waitUpTo().until(visibilityOfElementLocated(By.id("gpu-0")));
+  }
+
+  /** The time of the oldest event any node of the fleet has in its history. */
+  private static Instant firstEventOfTheFleet() {
+    return given()
+        .queryParam("size", "500")
+        .get("/api/v1/nodes")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .<String>getList("items.name")
+        .stream()
+        .map(
+            node ->
+                given()
+                    .queryParam("size", "500")
+                    .get("/api/v1/nodes/{name}/events", node)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .<String>getList("items.time"))
+        .flatMap(List::stream)
+        .map(Instant::parse)
+        .min(Comparator.naturalOrder())
+        .orElseThrow();
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.readmodel.AsOfVersions;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
+import io.fleetwave.controlplane.readmodel.HistoryHorizon;
 import io.fleetwave.controlplane.readmodel.SummaryQueries;
 import io.fleetwave.controlplane.readmodel.VersionDistribution;
 import io.fleetwave.controlplane.readmodel.VersionQueries;
@@ -12,9 +14,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.jboss.resteasy.reactive.RestResponse;
 
 @RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/fleet")
@@ -22,10 +27,18 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 public class FleetResource {
   private final SummaryQueries summaries;
   private final VersionQueries versions;
+  private final AsOfVersions pastVersions;
+  private final HistoryHorizon horizon;
 
-  public FleetResource(SummaryQueries summaries, VersionQueries versions) {
+  public FleetResource(
+      SummaryQueries summaries,
+      VersionQueries versions,
+      AsOfVersions pastVersions,
+      HistoryHorizon horizon) {
     this.summaries = summaries;
     this.versions = versions;
+    this.pastVersions = pastVersions;
+    this.horizon = horizon;
   }
 
   @GET
@@ -36,9 +49,13 @@ public class FleetResource {
           "At most fleetwave.api.summary-max-age old (default 2 s): counted at most once per half"
               + " of it, one count at a time, in the background while the previous count is"
               + " served, whatever the number of callers, and on schedule while it is being read;"
-              + " a count older than the bound is never served (the caller waits for a new one).")
-  public Uni<FleetSummary> summary() {
-    return summaries.summary();
+              + " a count older than the bound is never served (the caller waits for a new one)."
+              + " With asOf: counted for the call from the node history.")
+  public Uni<RestResponse<FleetSummary>> summary(
+      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
+          String asOf) {
+    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
+    return AsOfParameter.answer(moment.map(summaries::asOf).orElseGet(summaries::summary), moment);
   }
 
   @GET
@@ -52,14 +69,21 @@ public class FleetResource {
               + " (pool, GKE/EKS/Karpenter/AKS node pool). At most "
               + VersionQueries.MAX_ROWS
               + " rows.")
-  public Uni<List<VersionDistribution>> versions(
+  public Uni<RestResponse<List<VersionDistribution>>> versions(
       @Parameter(description = "only this zone ('(none)' for nodes without one)")
           @QueryParam("zone")
           String zone,
       @Parameter(description = "only this pool ('(none)' for nodes without one)")
           @QueryParam("pool")
-          String pool) {
-    return versions.distribution(blankToNull(zone), blankToNull(pool));
+          String pool,
+      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
+          String asOf) {
+    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
+    return AsOfParameter.answer(
+        moment
+            .map(m -> pastVersions.distribution(m, blankToNull(zone), blankToNull(pool)))
+            .orElseGet(() -> versions.distribution(blankToNull(zone), blankToNull(pool))),
+        moment);
   }
 
   private static String blankToNull(String value) {

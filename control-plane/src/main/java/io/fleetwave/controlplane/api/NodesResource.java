@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
+import io.fleetwave.controlplane.readmodel.HistoryHorizon;
 import io.fleetwave.controlplane.readmodel.HistoryQueries;
 import io.fleetwave.controlplane.readmodel.NodeEventView;
 import io.fleetwave.controlplane.readmodel.NodeListView;
@@ -28,13 +29,16 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.ResponseStatus;
+import org.jboss.resteasy.reactive.RestResponse;
 
 @RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 @Path("/api/v1/nodes")
@@ -44,13 +48,19 @@ public class NodesResource {
   private final HistoryQueries history;
   private final SpecService specs;
   private final CurrentActor actor;
+  private final HistoryHorizon horizon;
 
   public NodesResource(
-      NodeQueries nodes, HistoryQueries history, SpecService specs, CurrentActor actor) {
+      NodeQueries nodes,
+      HistoryQueries history,
+      SpecService specs,
+      CurrentActor actor,
+      HistoryHorizon horizon) {
     this.nodes = nodes;
     this.history = history;
     this.specs = specs;
     this.actor = actor;
+    this.horizon = horizon;
   }
 
   @GET
@@ -61,7 +71,7 @@ public class NodesResource {
               + " a node of 8 GPUs). view=brief: the same facts with the GPUs counted by model"
               + " (gpuModels: pciDeviceId, product, gpus, migEnabled, notHealthy) instead of"
               + " gpus, a few hundred bytes a node: what a table of nodes needs.")
-  public Uni<Page<NodeView>> list(
+  public Uni<RestResponse<Page<NodeView>>> list(
       @Parameter(description = "ubuntu, ubuntu-driver-container, talos, cos or vgpu-host")
           @QueryParam("hostKind")
           String hostKind,
@@ -79,11 +89,19 @@ public class NodesResource {
       @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size,
       @Parameter(description = "full (default: every GPU) or brief (GPUs counted by model)")
           @QueryParam("view")
-          String view) {
+          String view,
+      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
+          String asOf) {
     NodeFilter.Condition filter =
         NodeFilter.parse(hostKind, gpuModel, selector).toSql().inZone(zone);
     PageRequest paging = PageRequest.parse(page, size);
-    return nodes.list(filter.sql(), filter.params(), paging, listView(view));
+    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
+    return AsOfParameter.answer(
+        moment
+            .map(nodes::asOf)
+            .orElse(nodes)
+            .list(filter.sql(), filter.params(), paging, listView(view)),
+        moment);
   }
 
   /** The listing's form; a 400 problem naming the allowed ones for any other. */
@@ -103,11 +121,19 @@ public class NodesResource {
 
   @GET
   @Path("/{name}")
-  @Operation(summary = "One node with its GPUs; 404 when unknown")
-  public Uni<NodeView> get(@PathParam("name") String name) {
-    return nodes
-        .find(name)
-        .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(name)));
+  @Operation(summary = "One node with its GPUs; 404 when unknown (at asOf: unknown then)")
+  public Uni<RestResponse<NodeView>> get(
+      @PathParam("name") String name,
+      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
+          String asOf) {
+    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
+    return AsOfParameter.answer(
+        moment
+            .map(nodes::asOf)
+            .orElse(nodes)
+            .find(name)
+            .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(name))),
+        moment);
   }
 
   @GET

@@ -44,6 +44,7 @@ public class ControlFacts {
           "join_tokens", "*",
           "mig_configs", "*",
           "desired_specs", "*",
+          "desired_spec_history", "*",
           "command_generations", "*",
           "audit_log", "at, actor, action, target, status, outcome",
           "applied_facts", "*");

@@ -97,7 +97,9 @@ public class HistoryPartitionMaintenance {
                 .chain(
                     rows ->
                         rows.iterator().next().getBoolean("held")
-                            ? plan(conn, now).chain(plan -> apply(conn, plan))
+                            ? plan(conn, now)
+                                .call(plan -> carry(conn, plan.keptFrom()))
+                                .chain(plan -> apply(conn, plan))
                             : Uni.createFrom().item(new Outcome(false, List.of(), List.of(), 0))));
   }
 
@@ -155,6 +157,44 @@ public class HistoryPartitionMaintenance {
                 conn.preparedQuery("DELETE FROM " + DEFAULT + " WHERE event_time < $1")
                     .execute(Tuple.of(plan.keptFrom().atOffset(ZoneOffset.UTC))))
         .map(ignored -> new Outcome(true, created, plan.drop(), moved[0]));
+  }
+
+  /**
+   * Keeps in node_history_base (V35) what as-of reads need of the history about to go (every event
+   * before {@code keptFrom}: the day partitions dropped next and the default partition's old rows):
+   * each node's newest registration and newest inventory, and its other events (progress: the
+   * reconcile state is their fold); older registrations and inventories kept before are dropped.
+   */
+  private static Uni<Void> carry(SqlConnection conn, Instant keptFrom) {
+    Tuple params =
+        Tuple.tuple()
+            .addOffsetDateTime(keptFrom.atOffset(ZoneOffset.UTC))
+            .addArrayOfString(new String[] {NodeHistory.REGISTERED, NodeHistory.INVENTORY});
+    return conn.preparedQuery(
+            "INSERT INTO node_history_base (node, epoch, seq, event_id, event_type, event_time,"
+                + " payload) SELECT node, epoch, seq, event_id, event_type, event_time, payload"
+                + " FROM (SELECT DISTINCT ON (node, event_type) * FROM "
+                + PARENT
+                + " WHERE event_time < $1 AND event_type = ANY($2)"
+                + " ORDER BY node, event_type, epoch DESC, seq DESC) newest"
+                + " UNION ALL SELECT node, epoch, seq, event_id, event_type, event_time, payload"
+                + " FROM "
+                + PARENT
+                + " WHERE event_time < $1 AND event_type <> ALL($2)"
+                + " ON CONFLICT (node, epoch, seq) DO NOTHING")
+        .execute(params)
+        .chain(
+            () ->
+                conn.preparedQuery(
+                        "DELETE FROM node_history_base b USING node_history_base n"
+                            + " WHERE b.event_type = ANY($1) AND n.node = b.node"
+                            + " AND n.event_type = b.event_type"
+                            + " AND (n.epoch, n.seq) > (b.epoch, b.seq)")
+                    .execute(
+                        Tuple.tuple()
+                            .addArrayOfString(
+                                new String[] {NodeHistory.REGISTERED, NodeHistory.INVENTORY})))
+        .replaceWithVoid();
   }
 
   /**

@@ -13,6 +13,8 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +23,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** Reads of the node projection for the API: a page of nodes with their GPUs, or one node. */
+/**
+ * Reads of the node projection for the API: a page of nodes with their GPUs, or one node; of the
+ * projection as it is, or ({@link #asOf}) as it was at a past moment.
+ */
 @ApplicationScoped
 public class NodeQueries {
   /** Node rows with their desired generation; a condition over {@code n} follows. */
@@ -40,8 +45,30 @@ public class NodeQueries {
 
   private final Pool pool;
 
+  /** The tables as they were at a past moment; null: as they are. */
+  private final AsOfTables past;
+
+  @Inject
   public NodeQueries(Pool pool) {
+    this(pool, null);
+  }
+
+  private NodeQueries(Pool pool, AsOfTables past) {
     this.pool = pool;
+    this.past = past;
+  }
+
+  /**
+   * The same reads over the projection as it stood at {@code moment}, rebuilt from its history
+   * ({@link AsOfTables}); the caller checks that the history reaches back that far.
+   */
+  public NodeQueries asOf(Instant moment) {
+    return new NodeQueries(pool, new AsOfTables(moment));
+  }
+
+  /** What the SQL of a read starts with: nothing, or the WITH clause that stands for the past. */
+  private String tables() {
+    return past == null ? "" : past.with();
   }
 
   /**
@@ -55,14 +82,15 @@ public class NodeQueries {
     pageParams.add(paging.size());
     pageParams.add(paging.offset());
     String pageSql =
-        NODE_ROWS
+        tables()
+            + NODE_ROWS
             + " WHERE "
             + where
             + " ORDER BY n.name LIMIT $"
             + (pageParams.size() - 1)
             + " OFFSET $"
             + pageParams.size();
-    String countSql = "SELECT count(*) AS total FROM nodes n WHERE " + where;
+    String countSql = tables() + "SELECT count(*) AS total FROM nodes n WHERE " + where;
     Uni<Long> total =
         pool.preparedQuery(countSql)
             .execute(Tuple.from(params))
@@ -83,6 +111,13 @@ public class NodeQueries {
    * before), and all four see the node as of one moment.
    */
   public Uni<Optional<NodeView>> find(String name) {
+    if (past != null) {
+      // The history only grows: the reads need no snapshot of their own.
+      return pool.preparedQuery(tables() + NODE_ROWS + " WHERE n.name = $1")
+          .execute(Tuple.of(name))
+          .chain(this::withGpus)
+          .map(nodes -> nodes.stream().findFirst());
+    }
     Tuple names = Tuple.tuple().addArrayOfString(new String[] {name});
     return PipelinedTransaction.readSnapshot(
         pool,
@@ -119,6 +154,9 @@ public class NodeQueries {
 
   /** The reconcile state of each of these nodes that has one. */
   private Uni<Map<String, ReconcileState>> reconciles(Tuple names) {
+    if (past != null) {
+      return past.reconciles(pool, names);
+    }
     return pool.preparedQuery(RECONCILE_ROWS)
         .execute(names)
         .map(rows -> ReconcileRows.read(rows, List.of()));
@@ -131,8 +169,8 @@ public class NodeQueries {
       return Uni.createFrom().item(List.of());
     }
     Tuple names = names(nodes);
-    Uni<RowSet<Row>> gpus = pool.preparedQuery(GPU_ROWS).execute(names);
-    Uni<RowSet<Row>> instances = pool.preparedQuery(INSTANCE_ROWS).execute(names);
+    Uni<RowSet<Row>> gpus = pool.preparedQuery(tables() + GPU_ROWS).execute(names);
+    Uni<RowSet<Row>> instances = pool.preparedQuery(tables() + INSTANCE_ROWS).execute(names);
     Uni<Map<String, ReconcileState>> reconciles = reconciles(names);
     return Uni.combine()
         .all()
@@ -201,7 +239,8 @@ public class NodeQueries {
     Tuple names = names(nodes);
     Uni<RowSet<Row>> models =
         pool.preparedQuery(
-                "SELECT node, pci_device_id, min(product) AS product, count(*)::int AS gpus,"
+                tables()
+                    + "SELECT node, pci_device_id, min(product) AS product, count(*)::int AS gpus,"
                     + " (count(*) FILTER (WHERE mig_mode = 'enabled'))::int AS mig_enabled,"
                     + " (count(*) FILTER (WHERE health <> 'healthy'))::int AS not_healthy"
                     + " FROM gpus WHERE node = ANY($1) GROUP BY node, pci_device_id"

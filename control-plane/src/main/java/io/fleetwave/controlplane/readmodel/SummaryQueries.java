@@ -14,6 +14,7 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,7 @@ public class SummaryQueries {
   /** How long after the last read the summary keeps being recounted on schedule. */
   static final Duration KEEP_COUNTING_FOR = Duration.ofSeconds(30);
 
+  private final Pool pool;
   private final AsyncLoadingCache<String, FleetSummary> cached;
   private final Duration maxAge;
   // As if last read before the keep-counting window: nothing is counted until a first read.
@@ -61,6 +63,7 @@ public class SummaryQueries {
   private volatile boolean stopping;
 
   public SummaryQueries(Pool pool, ApiConfig config) {
+    this.pool = pool;
     this.maxAge = config.summaryMaxAge();
     this.cached =
         Caffeine.newBuilder()
@@ -117,9 +120,23 @@ public class SummaryQueries {
 
   /** The summary counted now. */
   static Uni<FleetSummary> count(Pool pool) {
+    return count(pool, "");
+  }
+
+  /**
+   * The summary of the projection as it stood at {@code moment} (rebuilt from its history, {@link
+   * AsOfTables}), counted for this call: a past moment's count is not cached.
+   */
+  public Uni<FleetSummary> asOf(Instant moment) {
+    return count(pool, new AsOfTables(moment).with());
+  }
+
+  /** The summary counted over the tables that {@code with} names (nothing: the live ones). */
+  private static Uni<FleetSummary> count(Pool pool, String with) {
     Uni<Map<String, Long>> hostKinds =
         pool.query(
-                "SELECT coalesce(host_kind, 'unregistered') AS k, count(*) AS c FROM nodes"
+                with
+                    + "SELECT coalesce(host_kind, 'unregistered') AS k, count(*) AS c FROM nodes"
                     + " GROUP BY 1")
             .execute()
             .map(
@@ -128,7 +145,7 @@ public class SummaryQueries {
                   rows.forEach(row -> counts.put(row.getString("k"), row.getLong("c")));
                   return counts;
                 });
-    Uni<RowSet<Row>> gpus = pool.query(GPU_COUNTS).execute();
+    Uni<RowSet<Row>> gpus = pool.query(with + GPU_COUNTS).execute();
     return Uni.combine()
         .all()
         .unis(hostKinds, gpus)

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.readmodel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -36,21 +37,23 @@ public class VersionQueries {
                 + " LIMIT "
                 + MAX_ROWS)
         .execute(Tuple.of(zone, pool))
-        .map(
-            rows -> {
-              List<VersionDistribution> distribution = new ArrayList<>();
-              for (Row row : rows) {
-                distribution.add(
-                    new VersionDistribution(
-                        row.getString("zone"),
-                        row.getString("pool"),
-                        row.getString("driver_version"),
-                        row.getString("os"),
-                        row.getString("mig_layout"),
-                        row.getLong("nodes"),
-                        row.getLong("drifted")));
-              }
-              return distribution;
-            });
+        .map(VersionQueries::distribution);
+  }
+
+  /** The rows of a query over the columns of {@code reports.version_distribution}. */
+  static List<VersionDistribution> distribution(RowSet<Row> rows) {
+    List<VersionDistribution> distribution = new ArrayList<>();
+    for (Row row : rows) {
+      distribution.add(
+          new VersionDistribution(
+              row.getString("zone"),
+              row.getString("pool"),
+              row.getString("driver_version"),
+              row.getString("os"),
+              row.getString("mig_layout"),
+              row.getLong("nodes"),
+              row.getLong("drifted")));
+    }
+    return distribution;
   }
 }

@@ -74,6 +74,7 @@ class ControlFactsIT {
           "join_tokens",
           "mig_configs",
           "desired_specs",
+          "desired_spec_history",
           "command_generations",
           "audit_log",
           "applied_facts");

@@ -3,11 +3,22 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.readmodel.NodeQueries;
+import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.embedded.EmbeddedPostgres;
+import io.fleetwave.events.EventTypes;
+import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -158,6 +170,93 @@ class HistoryPartitionsIT {
       }
     } finally {
       pool.closeAndAwait();
+    }
+  }
+
+  /**
+   * Dropping the days past the retention keeps what as-of reads need of them: a node that has not
+   * registered or reported its GPUs since still reads, as of the oldest kept time, as its last
+   * registration and inventory before said, with the reconcile state its progress events made.
+   */
+  @Test
+  void droppedDaysLeaveEachNodesLastStateForReadsAsOfTheOldestKeptTime() throws Exception {
+    String url = MigratedDatabase.create(postgres, "carried");
+    MigratedDatabase.migrate(url, "latest");
+    try (Connection db = MigratedDatabase.connect(url);
+        Statement sql = db.createStatement()) {
+      sql.execute(
+          "CREATE TABLE node_events_p20261020 PARTITION OF node_events"
+              + " FOR VALUES FROM ('2026-10-20T00:00:00Z') TO ('2026-10-21T00:00:00Z')");
+      insertEvent(
+          db,
+          "old",
+          0,
+          Events.registered("old", HostKind.UBUNTU, "570.1", Map.of()),
+          "2026-10-20T09:00:00Z");
+      insertEvent(
+          db,
+          "old",
+          1,
+          Events.registered("old", HostKind.UBUNTU, "580.2", Map.of("pool", "p")),
+          "2026-10-20T10:00:00Z");
+      insertEvent(
+          db, "old", 2, Events.inventory(Events.H100, 2, MigMode.ENABLED), "2026-10-20T10:00:01Z");
+      insertEvent(db, "old", 3, new SpecAccepted(1, List.of()), "2026-10-20T10:00:02Z");
+      // The default partition, past the retention too; then a change kept (moved to its day).
+      insertEvent(
+          db, "old", 4, Events.inventory(Events.H100, 2, MigMode.DISABLED), "2026-10-01T10:00:00Z");
+      insertEvent(db, "old", 5, new SpecApplied(1), "2026-11-25T10:00:00Z");
+    }
+    Pool pool = MigratedDatabase.pool(url, VERTX);
+    try {
+      HistoryPartitionMaintenance maintenance =
+          new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2));
+      assertThat(maintenance.maintain(NOW).await().atMost(BOUND).dropped())
+          .containsExactly("node_events_p20261020");
+      assertThat(maintenance.maintain(NOW).await().atMost(BOUND).ran())
+          .isTrue(); // again: no change
+      try (Connection db = MigratedDatabase.connect(url);
+          Statement sql = db.createStatement()) {
+        assertThat(
+                strings(sql, "SELECT seq || ' ' || event_type FROM node_history_base ORDER BY seq"))
+            .containsExactly(
+                "1 " + REGISTERED, "3 io.fleetwave.node.spec-accepted.v1", "4 " + INVENTORY);
+        assertThat(strings(sql, "SELECT seq FROM node_events ORDER BY seq")).containsExactly("5");
+      }
+      NodeQueries nodes = new NodeQueries(pool);
+      Instant keptFrom = Instant.parse("2026-10-31T00:00:00Z");
+      NodeView then = nodes.asOf(keptFrom).find("old").await().atMost(BOUND).orElseThrow();
+      assertThat(then.driverVersion()).isEqualTo("580.2");
+      assertThat(then.labels()).containsEntry("pool", "p");
+      assertThat(then.gpus())
+          .extracting(NodeView.GpuView::migMode)
+          .containsExactly("disabled", "disabled");
+      assertThat(then.appliedGeneration()).isZero();
+      assertThat(then.lastSeen()).isEqualTo(Instant.parse("2026-10-20T10:00:02Z"));
+      NodeView later =
+          nodes
+              .asOf(Instant.parse("2026-11-26T00:00:00Z"))
+              .find("old")
+              .await()
+              .atMost(BOUND)
+              .orElseThrow();
+      assertThat(later.appliedGeneration()).isEqualTo(1);
+    } finally {
+      pool.closeAndAwait();
+    }
+  }
+
+  private static void insertEvent(Connection db, String node, long seq, NodeEvent data, String time)
+      throws Exception {
+    try (PreparedStatement insert =
+        db.prepareStatement("INSERT INTO node_events VALUES (?, 1, ?, ?, ?, ?::timestamptz, ?)")) {
+      insert.setString(1, node);
+      insert.setLong(2, seq);
+      insert.setString(3, "id-" + node + "-" + seq);
+      insert.setString(4, EventTypes.typeOf(data));
+      insert.setString(5, time);
+      insert.setString(6, EventCodec.mapper().writeValueAsString(data));
+      insert.executeUpdate();
     }
   }
 

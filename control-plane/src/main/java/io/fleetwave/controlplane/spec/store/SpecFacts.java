@@ -122,11 +122,14 @@ public final class SpecFacts {
       actors[i] = specs.get(i).actor();
       times[i] = specs.get(i).at().atOffset(ZoneOffset.UTC);
     }
+    // desired_spec_history (V35) keeps every generation, for the fleet as of a past moment.
     return conn.preparedQuery(
-            "INSERT INTO desired_specs (node, generation, spec, updated_at, actor)"
-                + " SELECT n, g, s::jsonb, t, a"
-                + " FROM unnest($1::text[], $2::bigint[], $3::text[], $4::timestamptz[],"
-                + " $5::text[]) AS x (n, g, s, t, a)"
+            "WITH x AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[],"
+                + " $4::timestamptz[], $5::text[]) AS x (n, g, s, t, a)),"
+                + " history AS (INSERT INTO desired_spec_history (node, generation, spec, set_at)"
+                + " SELECT n, g, s::jsonb, t FROM x ON CONFLICT DO NOTHING)"
+                + " INSERT INTO desired_specs (node, generation, spec, updated_at, actor)"
+                + " SELECT n, g, s::jsonb, t, a FROM x"
                 + " ON CONFLICT (node) DO UPDATE SET generation = EXCLUDED.generation,"
                 + " spec = EXCLUDED.spec, updated_at = EXCLUDED.updated_at, actor = EXCLUDED.actor"
                 + " WHERE desired_specs.generation < EXCLUDED.generation")
