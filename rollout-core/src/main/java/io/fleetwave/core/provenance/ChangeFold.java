@@ -35,8 +35,18 @@ import java.util.TreeMap;
 public final class ChangeFold {
   private ChangeFold() {}
 
-  /** The result of a batch: the nodes whose provenance moved and the changes seen. */
-  public record Result(Map<String, NodeProvenance> nodes, List<ObservedChange> changes) {}
+  /**
+   * The result of a batch: the nodes whose provenance moved, the changes seen, and the boots that
+   * earlier batches' changes of the same run came with.
+   */
+  public record Result(
+      Map<String, NodeProvenance> nodes, List<ObservedChange> changes, List<BootSeen> boots) {}
+
+  /**
+   * A NodeBooted at (epoch, seq): the changes of the node recorded before it in the same epoch,
+   * that no step made, came with boot {@code bootId}.
+   */
+  public record BootSeen(String node, long epoch, long seq, String bootId) {}
 
   /** Whether an event can move a node's provenance (heartbeats and the like never do). */
   public static boolean concerns(NodeEvent event) {
@@ -58,11 +68,23 @@ public final class ChangeFold {
     Map<String, NodeProvenance> current = new HashMap<>();
     Map<String, NodeProvenance> moved = new LinkedHashMap<>();
     List<ObservedChange> changes = new ArrayList<>();
+    List<BootSeen> boots = new ArrayList<>();
     for (Envelope<NodeEvent> event : applied) {
       if (!concerns(event.data())) {
         continue;
       }
       String node = event.subject();
+      if (event.data() instanceof NodeBooted booted) {
+        boots.add(new BootSeen(node, event.epoch(), event.seq(), booted.bootId()));
+        changes.replaceAll(
+            c ->
+                c.node().equals(node)
+                        && c.epoch() == event.epoch()
+                        && c.stepGeneration() == null
+                        && c.bootId() == null
+                    ? c.withBoot(booted.bootId())
+                    : c);
+      }
       NodeProvenance before =
           current.computeIfAbsent(node, n -> stored.getOrDefault(n, NodeProvenance.NONE));
       NodeProvenance after = apply(before, event, changes);
@@ -73,7 +95,7 @@ public final class ChangeFold {
         moved.remove(node);
       }
     }
-    return new Result(moved, changes);
+    return new Result(moved, changes, boots);
   }
 
   private static NodeProvenance apply(
@@ -82,37 +104,22 @@ public final class ChangeFold {
       case NodeRegistered registered -> {
         Observation next = p.observation().withDriver(registered.driverVersion());
         if (p.driverSeen()) {
-          record(p, event, next, p.driverBootId(), changes);
+          record(p, event, next, changes);
         }
-        yield new NodeProvenance(
-            next, true, p.gpusSeen(), null, p.gpusBootId(), p.acceptedGeneration(), p.touched());
+        yield new NodeProvenance(next, true, p.gpusSeen(), p.acceptedGeneration(), p.touched());
       }
       case GpuInventoryReported inventory -> {
         Observation next = p.observation().withGpus(inventory.gpus());
         if (p.gpusSeen()) {
-          record(p, event, next, p.gpusBootId(), changes);
+          record(p, event, next, changes);
         }
         // A finished step's effect is in this inventory; a running one may show later as well.
         Map<AspectKey, NodeProvenance.Touch> stillRunning = new TreeMap<>(p.touched());
         stillRunning.values().removeIf(touch -> !touch.running());
-        yield new NodeProvenance(
-            next,
-            p.driverSeen(),
-            true,
-            p.driverBootId(),
-            null,
-            p.acceptedGeneration(),
-            stillRunning);
+        yield new NodeProvenance(next, p.driverSeen(), true, p.acceptedGeneration(), stillRunning);
       }
-      case NodeBooted booted ->
-          new NodeProvenance(
-              p.observation(),
-              p.driverSeen(),
-              p.gpusSeen(),
-              booted.bootId(),
-              booted.bootId(),
-              p.acceptedGeneration(),
-              p.touched());
+      // Only what it says of the changes before it in its run (fold()); nothing to keep.
+      case NodeBooted _ -> p;
       case SpecAccepted accepted -> accepted(p, accepted.generation());
       case SpecApplied done -> accepted(p, done.generation());
       case StepStarted started -> touched(p, started.generation(), started.step(), true);
@@ -131,11 +138,7 @@ public final class ChangeFold {
   }
 
   private static void record(
-      NodeProvenance p,
-      Envelope<NodeEvent> event,
-      Observation next,
-      String bootId,
-      List<ObservedChange> changes) {
+      NodeProvenance p, Envelope<NodeEvent> event, Observation next, List<ObservedChange> changes) {
     for (Observation.Difference difference : next.since(p.observation())) {
       // A registration speaks for the driver only, an inventory for the GPUs only.
       boolean driver = difference.key().aspect() == Aspect.DRIVER;
@@ -154,7 +157,7 @@ public final class ChangeFold {
               difference.after(),
               touch == null ? null : touch.generation(),
               p.acceptedGeneration(),
-              bootId));
+              null));
     }
   }
 
@@ -162,13 +165,7 @@ public final class ChangeFold {
     return generation <= p.acceptedGeneration()
         ? p
         : new NodeProvenance(
-            p.observation(),
-            p.driverSeen(),
-            p.gpusSeen(),
-            p.driverBootId(),
-            p.gpusBootId(),
-            generation,
-            p.touched());
+            p.observation(), p.driverSeen(), p.gpusSeen(), generation, p.touched());
   }
 
   private static NodeProvenance touched(
@@ -187,8 +184,6 @@ public final class ChangeFold {
         p.observation(),
         p.driverSeen(),
         p.gpusSeen(),
-        p.driverBootId(),
-        p.gpusBootId(),
         Math.max(generation, p.acceptedGeneration()),
         touched);
   }

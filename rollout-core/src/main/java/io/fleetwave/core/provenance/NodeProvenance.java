@@ -5,25 +5,21 @@ import java.util.TreeMap;
 
 /**
  * What the change fold keeps of one node between batches: its last observation, whether the driver
- * and the GPUs have been reported at all (a first report is a baseline, not a change), the boot
- * whose effects the next registration and the next inventory reveal, the newest spec generation the
- * agent accepted, and the aspects the agent's steps touched since the last inventory.
+ * and the GPUs have been reported at all (a first report is a baseline, not a change), the newest
+ * spec generation the agent accepted, and the aspects the agent's steps touched since the last
+ * inventory.
  *
- * @param driverBootId the boot not yet followed by a registration, or null
- * @param gpusBootId the boot not yet followed by an inventory, or null
  * @param touched per aspect, the step that changed it since the last inventory
  */
 public record NodeProvenance(
     Observation observation,
     boolean driverSeen,
     boolean gpusSeen,
-    String driverBootId,
-    String gpusBootId,
     long acceptedGeneration,
     Map<AspectKey, Touch> touched) {
 
   public static final NodeProvenance NONE =
-      new NodeProvenance(Observation.NONE, false, false, null, null, 0, Map.of());
+      new NodeProvenance(Observation.NONE, false, false, 0, Map.of());
 
   public NodeProvenance {
     touched = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(touched));

@@ -12,7 +12,9 @@ import java.time.Instant;
  * @param after the value now (null: the GPU went away)
  * @param stepGeneration the spec generation whose step changed this aspect, or null
  * @param acceptedGeneration the newest spec generation the agent had accepted (0: none)
- * @param bootId the boot this change came with (the first report after it), or null
+ * @param bootId the boot this change came with, or null: an agent run that starts reports the
+ *     node's facts and GPUs first and its boot (NodeBooted) after, so the changes those first
+ *     reports reveal learn their boot from the NodeBooted of the same run ({@link #withBoot})
  */
 public record ObservedChange(
     String node,
@@ -24,4 +26,11 @@ public record ObservedChange(
     String after,
     Long stepGeneration,
     long acceptedGeneration,
-    String bootId) {}
+    String bootId) {
+
+  /** This change, known now to have come with a boot. */
+  public ObservedChange withBoot(String boot) {
+    return new ObservedChange(
+        node, epoch, seq, time, key, before, after, stepGeneration, acceptedGeneration, boot);
+  }
+}

@@ -16,6 +16,7 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testsupport.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,38 +139,49 @@ class ChangeFoldTest {
   }
 
   @Test
-  void whatTheFirstInventoryAfterABootShowsCameWithTheBootAndOnlyThat() {
+  void whatARunReportsBeforeItsNodeBootedCameWithThatBootAndWhatComesAfterDidNot() {
     List<Envelope<NodeEvent>> events = baseline();
-    events.add(inventory(MigMode.ENABLED)); // by hand, before the boot
-    events.add(event(new NodeBooted("boot-2", "boot-1")));
-    events.add(inventory(MigMode.DISABLED)); // lost with the boot
-    events.add(
-        event(
-            Events.inventory(Events.H100, 2, MigMode.DISABLED).gpus().stream()
-                .map(
-                    g ->
-                        io.fleetwave.testsupport.events.GpuBuilder.from(g)
-                            .health(GpuHealth.FAILED)
-                            .build())
-                .collect(
-                    java.util.stream.Collectors.collectingAndThen(
-                        java.util.stream.Collectors.toList(), GpuInventoryReported::new))));
+    // A new agent run (epoch 2) reports first, then finds the boot id changed.
+    events.add(Events.envelope("n", 2, 0, Events.inventory(Events.H100, 2, MigMode.ENABLED)));
+    events.add(Events.envelope("n", 2, 1, new NodeBooted("boot-2", "boot-1")));
+    events.add(Events.envelope("n", 2, 2, failedGpus()));
 
-    List<ObservedChange> changes = ChangeFold.fold(Map.of(), events).changes();
+    ChangeFold.Result result = ChangeFold.fold(Map.of(), events);
 
-    assertThat(changes.stream().filter(c -> c.seq() == 4))
+    assertThat(result.changes().stream().filter(c -> c.seq() == 0))
         .isNotEmpty()
         .allSatisfy(c -> assertThat(c.bootId()).isEqualTo("boot-2"));
-    assertThat(changes.stream().filter(c -> c.seq() == 5))
+    assertThat(result.changes().stream().filter(c -> c.seq() == 2))
         .extracting(c -> c.key().text() + " " + c.bootId())
-        .containsExactly("0/health null", "1/health null");
+        .contains("0/health null", "1/health null");
+    assertThat(result.boots()).containsExactly(new ChangeFold.BootSeen("n", 2, 1, "boot-2"));
+  }
+
+  @Test
+  void aBootOfAnotherRunSaysNothingOfTheChangesBeforeIt() {
+    List<Envelope<NodeEvent>> events = baseline();
+    events.add(inventory(MigMode.ENABLED)); // epoch 1, by hand
+    events.add(Events.envelope("n", 2, 0, new NodeBooted("boot-2", "boot-1")));
+
+    assertThat(ChangeFold.fold(Map.of(), events).changes())
+        .isNotEmpty()
+        .allSatisfy(c -> assertThat(c.bootId()).isNull());
+  }
+
+  private static GpuInventoryReported failedGpus() {
+    return new GpuInventoryReported(
+        Events.inventory(Events.H100, 2, MigMode.ENABLED).gpus().stream()
+            .map(g -> GpuBuilder.from(g).health(GpuHealth.FAILED).build())
+            .toList());
   }
 
   @Test
   void aDriverChangeIsSeenInTheNextRegistrationAndTheStateCarriesOverBetweenBatches() {
     ChangeFold.Result first = ChangeFold.fold(Map.of(), baseline());
     List<Envelope<NodeEvent>> next =
-        List.of(event(new NodeBooted("boot-2", "boot-1")), registered("590.10"));
+        List.of(
+            Events.envelope("n", 2, 0, Events.registered("n", HostKind.UBUNTU, "590.10", Map.of())),
+            Events.envelope("n", 2, 1, new NodeBooted("boot-2", "boot-1")));
 
     List<ObservedChange> changes = ChangeFold.fold(first.nodes(), next).changes();
 
