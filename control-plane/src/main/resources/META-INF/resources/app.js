@@ -96,7 +96,7 @@ const Fw = (() => {
     const link = (href, name, key) =>
       `<a href="${href}"${key === active ? ' class="active" aria-current="page"' : ''}>${name}</a>`;
     top.innerHTML = `<a class="brand" href="index.html">Fleetwave</a>
-      <nav>${link('index.html', 'Fleet', 'fleet')}${link('plan.html', 'Plan a rollout', 'plan')}
+      <nav>${link('index.html', 'Fleet', 'fleet')}${link('drift.html', 'Drift', 'drift')}${link('plan.html', 'Plan a rollout', 'plan')}
       <a href="/q/swagger-ui/">API</a></nav><span class="who" id="who">…</span>`;
     document.body.prepend(top);
     try {

@@ -72,7 +72,7 @@ class ArchitectureTest {
   private static final Pattern PROJECTION_TABLE_SQL =
       Pattern.compile(
           "\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+(\\w+\\.)?"
-              + "(nodes|gpus|gpu_instances|node_events|node_reconcile|reconcile_steps)\\b");
+              + "(nodes|gpus|gpu_instances|node_events|node_reconcile|reconcile_steps|node_provenance|node_changes)\\b");
 
   private static boolean queriesAProjectionTable(Path source) {
     try {

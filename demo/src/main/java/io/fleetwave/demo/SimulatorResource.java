@@ -4,6 +4,8 @@ import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.Roles;
+import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.node.MigMode;
 import io.fleetwave.simulator.SimulatedNode;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.RolesAllowed;
@@ -116,6 +118,50 @@ public class SimulatorResource {
     String holder = holder(body);
     gpuRun(() -> node.gpus().releaseHandle(gpu, holder));
     return new Done(name, "release-handle", null);
+  }
+
+  /**
+   * {@code {"gpu": 0, "migMode": "disabled"}} or {@code {"gpu": 0, "health": "failed"}}: what a
+   * person with nvidia-smi (or a failing GPU) changes behind Fleetwave's back.
+   */
+  public record ByHand(Integer gpu, String migMode, String health) {}
+
+  @POST
+  @Path("/by-hand")
+  @Operation(
+      summary = "Change a GPU behind Fleetwave's back, as nvidia-smi would (drift)",
+      description =
+          "migMode (enabled, disabled): destroys the GPU's instances, sets the mode and resets the"
+              + " GPU where the model needs it, as a person would; health (healthy, degraded,"
+              + " failed): the GPU reports it, as a failing one does. The agent reports the"
+              + " result as it reports any change.")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Done byHand(@PathParam("name") String name, ByHand body) {
+    SimulatedNode node = node(name);
+    int gpu = gpu(body == null ? null : body.gpu());
+    if ((body.migMode() == null) == (body.health() == null)) {
+      throw invalid("migMode", "give either migMode (enabled, disabled) or health, not both");
+    }
+    if (body.health() != null) {
+      GpuHealth health = wire("health", body.health(), GpuHealth::fromWireName);
+      gpuRun(() -> node.gpus().setHealth(gpu, health));
+      return new Done(name, "by-hand", null);
+    }
+    MigMode mode = wire("migMode", body.migMode(), MigMode::fromWireName);
+    if (mode == MigMode.UNSUPPORTED) {
+      throw invalid("migMode", "enabled or disabled");
+    }
+    gpuRun(() -> ByHandMigMode.set(node.gpus(), gpu, mode == MigMode.ENABLED));
+    return new Done(name, "by-hand", null);
+  }
+
+  private static <T> T wire(
+      String field, String value, java.util.function.Function<String, T> parse) {
+    try {
+      return parse.apply(value);
+    } catch (IllegalArgumentException e) {
+      throw invalid(field, e.getMessage());
+    }
   }
 
   private Done act(String name, String action, Consumer<SimulatedNode> disturbance) {

@@ -25,6 +25,7 @@ class AlertsTest {
   private static final List<Path> METRICS_TESTS =
       List.of(
           Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/OperationsIT.java"),
+          Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/DriftApiIT.java"),
           Path.of("control-plane/src/test/java/io/fleetwave/controlplane/api/RolloutsApiIT.java"));
 
   private static final Set<String> PROMQL_WORDS =
@@ -60,7 +61,10 @@ class AlertsTest {
             "FleetwaveProjectionStalled",
             "FleetwaveAgentsSilent",
             "FleetwaveRolloutPausedByThreshold",
-            "FleetwaveRolloutNodeStuck");
+            "FleetwaveRolloutNodeStuck",
+            "FleetwaveNodesChangedOutsideFleetwave",
+            "FleetwaveNodesNotConverged",
+            "FleetwaveNodesSilentAndDrifting");
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
+import io.fleetwave.controlplane.readmodel.ChangeView;
 import io.fleetwave.controlplane.readmodel.HistoryHorizon;
 import io.fleetwave.controlplane.readmodel.HistoryQueries;
 import io.fleetwave.controlplane.readmodel.NodeEventView;
@@ -20,6 +21,7 @@ import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.controlplane.spec.SpecView;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -153,6 +155,26 @@ public class NodesResource {
               }
               return history.events(name, paging);
             });
+  }
+
+  // Field-injected so that this resource's constructor stays as it is: the changes are their own
+  // resource's (ChangesResource), reached here only because the path starts with the node's.
+  @Inject ChangesResource changes;
+
+  @GET
+  @Path("/{name}/changes")
+  @Operation(
+      summary = "The node's observed changes in a window, newest first, with causes",
+      description =
+          "As GET /api/v1/changes, for one node; 404 when unknown. since defaults to 24 h before"
+              + " until, until to now (RFC 3339 times).")
+  public Uni<Page<ChangeView>> changes(
+      @PathParam("name") String name,
+      @QueryParam("since") String since,
+      @QueryParam("until") String until,
+      @QueryParam("page") String page,
+      @QueryParam("size") String size) {
+    return changes.ofNode(name, since, until, page, size);
   }
 
   @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})

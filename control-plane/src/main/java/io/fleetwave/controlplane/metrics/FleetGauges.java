@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.metrics;
 
 import io.fleetwave.controlplane.config.MetricsConfig;
+import io.fleetwave.controlplane.readmodel.DriftQueries;
 import io.fleetwave.controlplane.readmodel.OperationsQueries;
 import io.fleetwave.controlplane.readmodel.OperationsQueries.ActiveRollout;
 import io.fleetwave.controlplane.readmodel.OperationsQueries.FleetHealth;
@@ -36,6 +37,8 @@ public class FleetGauges {
   private final AtomicReference<FleetHealth> fleet =
       new AtomicReference<>(new FleetHealth(0, 0, 0));
   private final MultiGauge rolloutNodes;
+  private final MultiGauge driftedNodes;
+  private final DriftQueries drift;
   private final MultiGauge rolloutWave;
   private final MultiGauge rolloutPaused;
   private final MultiGauge rolloutOverdue;
@@ -43,8 +46,10 @@ public class FleetGauges {
   private volatile boolean failing;
   private volatile boolean stopping;
 
-  public FleetGauges(OperationsQueries queries, MetricsConfig config, MeterRegistry registry) {
+  public FleetGauges(
+      OperationsQueries queries, DriftQueries drift, MetricsConfig config, MeterRegistry registry) {
     this.queries = queries;
+    this.drift = drift;
     this.config = config;
     Gauge.builder("fleetwave.fleet.nodes.not.converged", fleet, f -> f.get().notConverged())
         .description("Nodes not at their desired spec or driver version")
@@ -59,6 +64,12 @@ public class FleetGauges {
     Gauge.builder("fleetwave.rollouts.active", active, a -> a.get())
         .description("Rollouts not finished (created, running, paused, rolling back)")
         .register(registry);
+    driftedNodes =
+        MultiGauge.builder("fleetwave.fleet.nodes.drifted")
+            .description(
+                "Nodes that differ from their desired state, by cause: not-converged,"
+                    + " changed-outside (changed by nothing Fleetwave asked for), agent-silent")
+            .register(registry);
     rolloutNodes =
         MultiGauge.builder("fleetwave.rollout.nodes")
             .description("Nodes of an active rollout by state")
@@ -84,10 +95,18 @@ public class FleetGauges {
   Uni<Void> refresh() {
     return Uni.combine()
         .all()
-        .unis(queries.fleetHealth(config.silentAfter()), queries.activeRollouts())
+        .unis(
+            queries.fleetHealth(config.silentAfter()),
+            queries.activeRollouts(),
+            drift.counts(config.silentAfter()))
         .with(
-            (health, rollouts) -> {
+            (health, rollouts, drifted) -> {
               publish(health, rollouts);
+              driftedNodes.register(
+                  drifted.entrySet().stream()
+                      .map(e -> MultiGauge.Row.of(Tags.of("cause", e.getKey()), e.getValue()))
+                      .collect(java.util.stream.Collectors.toList()),
+                  true);
               return (Void) null;
             })
         .ifNoItem()

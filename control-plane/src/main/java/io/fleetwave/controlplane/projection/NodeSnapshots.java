@@ -52,9 +52,11 @@ public class NodeSnapshots {
   private static final int CHUNK = 500;
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  /** The projection's tables a snapshot holds: every one but the history. */
+  /** The projection's tables a snapshot holds: every one but the histories. */
   public static final List<String> TABLES =
-      ProjectionTables.TABLES.stream().filter(t -> !t.equals("node_events")).toList();
+      ProjectionTables.TABLES.stream()
+          .filter(t -> !ProjectionTables.HISTORIES.contains(t))
+          .toList();
 
   private static final String CHANGED =
       "SELECT n.name, n.last_epoch, n.last_seq, json_build_object('epoch', n.last_epoch, 'seq',"

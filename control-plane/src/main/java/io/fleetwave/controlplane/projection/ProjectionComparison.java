@@ -100,6 +100,10 @@ public final class ProjectionComparison {
     if (table.equals(NODES)) {
       return "SELECT to_jsonb(n) - 'inventory_digest' AS node FROM " + tables.table(table) + " n";
     }
+    if (table.equals("node_changes")) {
+      // Like the events that revealed them: the window both sides hold.
+      return "SELECT * FROM " + tables.table(table) + " c WHERE " + window.predicate("c");
+    }
     return table.equals(HISTORY)
         // Payloads as jsonb: stored as received, or in jsonb's own form before V25; equal JSON is
         // an equal row.

@@ -11,7 +11,21 @@ import java.util.regex.Pattern;
 public final class ProjectionTables {
   /** Tables in dependency order (parents first). */
   public static final List<String> TABLES =
-      List.of("nodes", "gpus", "gpu_instances", "node_events", "node_reconcile", "reconcile_steps");
+      List.of(
+          "nodes",
+          "gpus",
+          "gpu_instances",
+          "node_events",
+          "node_reconcile",
+          "reconcile_steps",
+          "node_provenance",
+          "node_changes");
+
+  /**
+   * The append-only tables of what happened to nodes, over time (the rest is each node's state
+   * now): snapshots leave them out, and a rebuild compares them over the retained window only.
+   */
+  public static final List<String> HISTORIES = List.of("node_events", "node_changes");
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
@@ -31,6 +45,7 @@ public final class ProjectionTables {
   final String upsertReconcile;
   final String deleteSteps;
   final String insertStep;
+  final ProvenanceRows provenance;
 
   public ProjectionTables(String schema) {
     if (!IDENTIFIER.matcher(schema).matches()) {
@@ -170,6 +185,7 @@ public final class ProjectionTables {
             + s
             + "reconcile_steps (node, generation, ordinal, kind, gpu, detail, deadline_ms, state,"
             + " reason, holder, elapsed_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+    provenance = new ProvenanceRows(this);
   }
 
   public String schema() {

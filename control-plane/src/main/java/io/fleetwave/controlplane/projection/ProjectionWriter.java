@@ -8,6 +8,7 @@ import io.fleetwave.core.projection.NodeChange;
 import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.core.projection.ProjectionFold;
 import io.fleetwave.core.projection.ReconcileState;
+import io.fleetwave.core.provenance.ChangeFold;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.NodeEvent;
@@ -72,18 +73,21 @@ public class ProjectionWriter {
               .unis(
                   conn.preparedQuery(tables.ensureNodes).execute(nameTuple),
                   conn.preparedQuery(tables.lockNodes).execute(nameTuple),
-                  reconciles(conn, tables, nameTuple, events))
+                  reconciles(conn, tables, nameTuple, events),
+                  tables.provenance.read(conn, nameTuple, events))
               .asTuple()
               .flatMap(
                   read -> {
                     BatchChanges changes =
                         ProjectionFold.fold(positions(read.getItem2()), read.getItem3(), events);
+                    ChangeFold.Result seen = ChangeFold.fold(read.getItem4(), changes.applied());
                     return write(
                             conn,
                             tables,
                             changes,
                             inventoryDigests(read.getItem2()),
                             received(records),
+                            tables.provenance.write(conn, seen),
                             transaction.commit())
                         .replaceWith(changes);
                   });
@@ -149,6 +153,7 @@ public class ProjectionWriter {
       BatchChanges changes,
       Map<String, String> storedDigests,
       IdentityHashMap<Envelope<NodeEvent>, String> received,
+      List<Uni<Void>> provenance,
       Uni<Void> commit) {
     List<Tuple> facts = new ArrayList<>();
     List<String> inventoried = new ArrayList<>();
@@ -210,6 +215,7 @@ public class ProjectionWriter {
               Tuple.tuple().addArrayOfString(reconciled.toArray(String[]::new))));
     }
     statements.add(batch(conn, tables.insertStep, steps));
+    statements.addAll(provenance);
     statements.add(commit);
     return Uni.join().all(statements).andFailFast().replaceWithVoid();
   }

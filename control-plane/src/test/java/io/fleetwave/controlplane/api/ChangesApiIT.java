@@ -1,0 +1,274 @@
+package io.fleetwave.controlplane.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.fleetwave.controlplane.fixtures.ApiTokens;
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeBooted;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.StepKind;
+import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testsupport.events.GpuBuilder;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Provenance of observed changes against the real broker and database: one node (chg-a) gets a spec
+ * from a person that turns MIG on for GPU 0, then GPU 1 fails by itself, then the node reboots and
+ * loses MIG; another (chg-b) gets a driver nobody asked for. Times are the events' own (2026-11-01,
+ * from Events.envelope), so the windows below are exact.
+ */
+@QuarkusTest
+class ChangesApiIT {
+  private static final String A = "chg-a";
+  private static final String B = "chg-b";
+  private static final PlannedStep MIG_ON_0 =
+      new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enable MIG", 60_000);
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  private static long lastSeqOfA;
+
+  @BeforeEach
+  void projectOnce() {
+    if (lastSeqOfA > 0) {
+      return;
+    }
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (String node : List.of(A, B)) {
+        topic.publish(
+            Events.envelope(
+                node,
+                1,
+                0,
+                Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of("suite", "changes"))));
+        topic.publish(Events.envelope(node, 1, 1, inventory(MigMode.DISABLED, GpuHealth.HEALTHY)));
+      }
+      await("chg-a projected")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Arrays.equals(ProjectionRows.position(A), new long[] {1, 1}));
+      // A person asks for MIG on GPU 0 (the spec service records who); the agent applies it.
+      long generation =
+          given()
+              .contentType(ContentType.JSON)
+              .body("{\"gpus\": [{\"index\": 0, \"migEnabled\": true}]}")
+              .put("/api/v1/nodes/{name}/spec", A)
+              .then()
+              .statusCode(202)
+              .extract()
+              .jsonPath()
+              .getLong("generation");
+      List<NodeEvent> a = new ArrayList<>();
+      a.add(new SpecAccepted(generation, List.of(MIG_ON_0)));
+      a.add(new StepStarted(generation, MIG_ON_0));
+      a.add(new StepSucceeded(generation, MIG_ON_0, 30));
+      a.add(new SpecApplied(generation));
+      a.add(inventory(MigMode.ENABLED, GpuHealth.HEALTHY)); // seq 6: the spec's
+      a.add(inventory(MigMode.ENABLED, GpuHealth.FAILED)); // seq 7: GPU 1 fails by itself
+      long seq = 2;
+      for (NodeEvent event : a) {
+        topic.publish(Events.envelope(A, 1, seq++, event));
+      }
+      lastSeqOfA = seq - 1;
+      // The node reboots: the new agent run reports first (MIG lost), then finds the new boot.
+      topic.publish(Events.envelope(A, 2, 0, inventory(MigMode.DISABLED, GpuHealth.FAILED)));
+      topic.publish(Events.envelope(A, 2, 1, new NodeBooted("boot-2", "boot-1")));
+      topic.publish(
+          Events.envelope(
+              B,
+              1,
+              2,
+              Events.registered(B, HostKind.UBUNTU, "590.10.01", Map.of("suite", "changes"))));
+    }
+    await("the chg-* events projected")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                Arrays.equals(ProjectionRows.position(A), new long[] {2, 1})
+                    && Arrays.equals(ProjectionRows.position(B), new long[] {1, 2}));
+  }
+
+  /** GPU 0 with MIG in {@code gpu0} (two 3g.40gb when on), GPU 1 with MIG off and {@code gpu1}. */
+  private static GpuInventoryReported inventory(MigMode gpu0, GpuHealth gpu1) {
+    Gpu first = Events.gpu(0, Events.H100, gpu0);
+    Gpu second = GpuBuilder.from(Events.gpu(1, Events.H100, MigMode.DISABLED)).health(gpu1).build();
+    return new GpuInventoryReported(List.of(first, second));
+  }
+
+  private static JsonPath changes(String path, Map<String, ?> params) {
+    return given().queryParams(params).get(path).then().statusCode(200).extract().jsonPath();
+  }
+
+  private static Map<String, String> november(String... more) {
+    Map<String, String> params = new java.util.LinkedHashMap<>();
+    params.put("since", "2026-11-01T00:00:00Z");
+    params.put("until", "2026-11-02T00:00:00Z");
+    for (int i = 0; i < more.length; i += 2) {
+      params.put(more[i], more[i + 1]);
+    }
+    return params;
+  }
+
+  @Test
+  void eachChangeOfTheNodeIsAttributedToTheSpecAndItsAuthorTheBootOrNothingFleetwaveAskedFor() {
+    JsonPath page = changes("/api/v1/nodes/" + A + "/changes", november());
+
+    List<String> shown = new ArrayList<>();
+    for (Map<String, Object> item : page.<Map<String, Object>>getList("items")) {
+      shown.add(
+          item.get("epoch")
+              + "."
+              + item.get("seq")
+              + " "
+              + item.get("gpu")
+              + "/"
+              + item.get("aspect")
+              + " "
+              + item.get("before")
+              + "->"
+              + item.get("after")
+              + " "
+              + item.get("cause"));
+    }
+    // Newest first; the aspects one event revealed in the order of their names.
+    assertThat(shown)
+        .containsExactly(
+            "2.0 0/mig-layout 3g.40gb@0+3g.40gb@4-> reboot",
+            "2.0 0/mig-mode enabled->disabled reboot",
+            "1.7 1/health healthy->failed outside",
+            "1.6 0/mig-layout ->3g.40gb@0+3g.40gb@4 spec",
+            "1.6 0/mig-mode disabled->enabled spec");
+    assertThat(page.getInt("total")).isEqualTo(5);
+    String subject =
+        given().get("/api/v1/security/whoami").then().extract().jsonPath().getString("subject");
+    assertThat(page.getString("items[3].askedBy.actor")).isEqualTo(subject);
+    assertThat(page.getString("items[3].askedBy.rollout")).isNull();
+    assertThat(page.getLong("items[3].generation")).isPositive();
+    assertThat(page.getString("items[0].bootId")).isEqualTo("boot-2");
+    assertThat(page.getString("items[2].askedBy")).isNull();
+    assertThat(page.getString("items[2].time"))
+        .isEqualTo(Events.envelope(A, 1, 7, Events.heartbeat(1)).time().toString());
+  }
+
+  @Test
+  void aDriverNobodyAskedForIsDriftAndTheSelectorAndWindowBoundTheListing() {
+    JsonPath fleet = changes("/api/v1/changes", november("selector", "suite=changes"));
+    assertThat(fleet.getList("items.node", String.class)).contains(A, B).hasSize(6);
+    Map<String, Object> driver = fleet.getMap("items.find { it.node == 'chg-b' }");
+    assertThat(driver)
+        .containsEntry("aspect", "driver")
+        .containsEntry("before", "580.95.05")
+        .containsEntry("after", "590.10.01")
+        .containsEntry("cause", "outside");
+
+    // The window is [since, until): an until at the failure's time (seq 7 of chg-a) leaves it and
+    // what came after out; chg-b's driver, seen before, stays.
+    String seven = Events.envelope(A, 1, 7, Events.heartbeat(1)).time().toString();
+    JsonPath before =
+        changes(
+            "/api/v1/changes",
+            Map.of("selector", "suite=changes", "since", "2026-11-01T00:00:00Z", "until", seven));
+    assertThat(before.getList("items.seq", Integer.class)).containsExactly(6, 6, 2);
+    // Paged: a page of two, and the total of all.
+    JsonPath paged = changes("/api/v1/changes", november("selector", "suite=changes", "size", "2"));
+    assertThat(paged.getList("items")).hasSize(2);
+    assertThat(paged.getInt("total")).isEqualTo(6);
+    // An offset in the time zone of the caller is the same instant.
+    assertThat(
+            changes(
+                    "/api/v1/changes",
+                    Map.of(
+                        "selector", "suite=changes",
+                        "since", "2026-11-01T01:00:00+01:00",
+                        "until", "2026-11-02T01:00:00+01:00"))
+                .getInt("total"))
+        .isEqualTo(6);
+  }
+
+  @Test
+  void badInputIsRefusedWithWhatIsWrong() {
+    given()
+        .queryParam("since", "yesterday")
+        .get("/api/v1/changes")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("'since' must be an RFC 3339 time"))
+        .body("parameter", equalTo("since"));
+    given()
+        .queryParam("until", "2026-13-01T00:00:00Z")
+        .get("/api/v1/nodes/{name}/changes", A)
+        .then()
+        .statusCode(400)
+        .body("parameter", equalTo("until"));
+    given()
+        .queryParams(Map.of("since", "2026-11-02T00:00:00Z", "until", "2026-11-01T00:00:00Z"))
+        .get("/api/v1/changes")
+        .then()
+        .statusCode(422)
+        .body("detail", containsString("is after 'until'"));
+    given()
+        .queryParam("selector", "suite in (")
+        .get("/api/v1/changes")
+        .then()
+        .statusCode(400)
+        .body("title", equalTo("Invalid label selector"));
+    given().queryParam("size", "501").get("/api/v1/changes").then().statusCode(400);
+    given().get("/api/v1/nodes/{name}/changes", "chg-nobody").then().statusCode(404);
+  }
+
+  @Test
+  void viewersMayReadTheChangesAndStrangersMayNot() {
+    given()
+        .header("Authorization", ApiTokens.bearer(ApiTokens.viewer()))
+        .queryParams(november())
+        .get("/api/v1/nodes/{name}/changes", A)
+        .then()
+        .statusCode(200)
+        .body("total", equalTo(5));
+    given()
+        .header("Authorization", ApiTokens.bearer(ApiTokens.of("no-role")))
+        .get("/api/v1/changes")
+        .then()
+        .statusCode(403);
+  }
+
+  @Test
+  void theChangesAreProjectionRowsThatARebuildDerivesAgain() {
+    assertThat(ProjectionRows.of(A).get("node_changes")).hasSize(5);
+    List<String> differences =
+        given()
+            .post("/api/v1/admin/projection/rebuild?timeoutSeconds=120")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getList("differences", String.class);
+    assertThat(differences).noneMatch(d -> d.contains("chg-"));
+  }
+}

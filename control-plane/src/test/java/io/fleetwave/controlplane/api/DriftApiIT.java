@@ -1,0 +1,192 @@
+package io.fleetwave.controlplane.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.events.node.GpuInventoryReported;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.StepKind;
+import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.testsupport.events.Events;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The drift view against the real broker and database. drift-hand: its spec turned MIG on, then
+ * someone turned it off by hand. drift-back: the same, then turned on again by hand. drift-late: a
+ * spec the agent has not applied. Their events carry November's times, so every one of them is also
+ * silent.
+ */
+@QuarkusTest
+class DriftApiIT {
+  private static final String HAND = "drift-hand";
+  private static final String BACK = "drift-back";
+  private static final String LATE = "drift-late";
+  private static final PlannedStep MIG_ON_0 =
+      new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enable MIG", 60_000);
+
+  @ConfigProperty(name = "kafka.bootstrap.servers")
+  String bootstrap;
+
+  @TestHTTPResource(value = "metrics", management = true)
+  String metrics;
+
+  private static boolean projected;
+
+  @BeforeEach
+  void projectOnce() {
+    if (projected) {
+      return;
+    }
+    try (TopicClient topic = new TopicClient(bootstrap)) {
+      for (String node : List.of(HAND, BACK, LATE)) {
+        topic.publish(
+            Events.envelope(
+                node,
+                1,
+                0,
+                Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of("suite", "drift"))));
+        topic.publish(Events.envelope(node, 1, 1, inventory(MigMode.DISABLED)));
+      }
+      await("the drift-* nodes projected")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  List.of(HAND, BACK, LATE).stream()
+                      .allMatch(n -> Arrays.equals(ProjectionRows.position(n), new long[] {1, 1})));
+      for (String node : List.of(HAND, BACK, LATE)) {
+        given()
+            .contentType(ContentType.JSON)
+            .body("{\"gpus\": [{\"index\": 0, \"migEnabled\": true}]}")
+            .put("/api/v1/nodes/{name}/spec", node)
+            .then()
+            .statusCode(202);
+      }
+      for (String node : List.of(HAND, BACK)) {
+        List<NodeEvent> events = new ArrayList<>();
+        events.add(new SpecAccepted(1, List.of(MIG_ON_0)));
+        events.add(new StepStarted(1, MIG_ON_0));
+        events.add(new StepSucceeded(1, MIG_ON_0, 30));
+        events.add(new SpecApplied(1));
+        events.add(inventory(MigMode.ENABLED)); // seq 6: the spec's
+        events.add(inventory(MigMode.DISABLED)); // seq 7: by hand
+        if (node.equals(BACK)) {
+          events.add(inventory(MigMode.ENABLED)); // seq 8: by hand, back as it was
+        }
+        long seq = 2;
+        for (NodeEvent event : events) {
+          topic.publish(Events.envelope(node, 1, seq++, event));
+        }
+      }
+    }
+    await("the hand changes projected")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                Arrays.equals(ProjectionRows.position(HAND), new long[] {1, 7})
+                    && Arrays.equals(ProjectionRows.position(BACK), new long[] {1, 8}));
+    projected = true;
+  }
+
+  private static GpuInventoryReported inventory(MigMode gpu0) {
+    return new GpuInventoryReported(
+        List.of(Events.gpu(0, Events.H100, gpu0), Events.gpu(1, Events.H100, MigMode.DISABLED)));
+  }
+
+  private static JsonPath drift(String cause) {
+    return given()
+        .queryParam("cause", cause)
+        .queryParam("size", 500)
+        .get("/api/v1/drift")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath();
+  }
+
+  @Test
+  void aChangeByHandIsDriftWithWhatFleetwaveSetWhatTheNodeHasAndSinceWhen() {
+    JsonPath outside = drift("changed-outside");
+    List<String> nodes = outside.getList("items.node", String.class);
+    assertThat(nodes).contains(HAND).doesNotContain(BACK, LATE);
+
+    String hand = "items.find { it.node == '" + HAND + "' }";
+    String handChanged = hand + ".causes.find { it.cause == 'changed-outside' }";
+    String seven = Events.envelope(HAND, 1, 7, Events.heartbeat(1)).time().toString();
+    assertThat(outside.getString(handChanged + ".since")).isEqualTo(seven);
+    assertThat(outside.getList(handChanged + ".aspects", Map.class))
+        .extracting(
+            a ->
+                a.get("gpu")
+                    + "/"
+                    + a.get("aspect")
+                    + " "
+                    + a.get("expected")
+                    + "->"
+                    + a.get("observed"))
+        .containsExactly("0/mig-layout 3g.40gb@0+3g.40gb@4->", "0/mig-mode enabled->disabled");
+    // Its spec was applied: not "not converged"; its events are old: silent too.
+    assertThat(outside.getList(hand + ".causes.cause", String.class))
+        .containsExactlyInAnyOrder("changed-outside", "agent-silent");
+  }
+
+  @Test
+  void aSpecNotAppliedIsNotConvergedWithTheAgentsReason() {
+    JsonPath late = drift("not-converged");
+    String entry =
+        "items.find { it.node == '" + LATE + "' }.causes.find { it.cause == 'not-converged' }";
+    assertThat(late.getString(entry + ".reason")).contains("desired generation 1, agent applied 0");
+    assertThat(late.getString(entry + ".since")).isNotNull();
+    assertThat(late.getList("items.node", String.class)).doesNotContain(HAND, BACK);
+  }
+
+  @Test
+  void anUnknownCauseIsRefusedWithTheKnownOnes() {
+    given()
+        .queryParam("cause", "gremlins")
+        .get("/api/v1/drift")
+        .then()
+        .statusCode(400)
+        .body("detail", containsString("gremlins"))
+        .body("detail", containsString("changed-outside"));
+  }
+
+  @Test
+  void eachCauseHasAGauge() {
+    Pattern changed =
+        Pattern.compile("fleetwave_fleet_nodes_drifted\\{cause=\"changed-outside\"[^}]*} (\\S+)");
+    await("the drift gauges count drift-hand")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              Matcher m = changed.matcher(given().get(metrics).then().extract().asString());
+              return m.find() && Double.parseDouble(m.group(1)) >= 1;
+            });
+    String text = given().get(metrics).then().extract().asString();
+    assertThat(text)
+        .contains("fleetwave_fleet_nodes_drifted{cause=\"not-converged\"")
+        .contains("fleetwave_fleet_nodes_drifted{cause=\"agent-silent\"");
+  }
+}
