@@ -2,9 +2,9 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.events.EventType;
 import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.FleetEvent;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.payload.FleetEvent;
 
 /**
  * The event types of the node history ({@code node_events}) that carry a node's state whole: its

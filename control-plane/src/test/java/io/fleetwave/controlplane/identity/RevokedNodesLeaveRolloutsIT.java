@@ -142,12 +142,12 @@ class RevokedNodesLeaveRolloutsIT {
       String canary = nodes(rollout, "in-flight").getFirst();
       String second = names.stream().filter(n -> !n.equals(canary)).findFirst().orElseThrow();
       topic.publishSigned(
-          Events.envelope(canary, 1, 2, new SpecApplied(desiredGeneration(canary))),
+          Events.envelope(canary, 1, 2, new SpecApplied(NodeActions.desiredGeneration(canary))),
           keys.get(canary));
       await("the canary succeeded and wave 2 started")
           .atMost(BOUND)
           .until(() -> nodes(rollout, "in-flight").equals(List.of(second)));
-      long canaryGeneration = desiredGeneration(canary);
+      long canaryGeneration = NodeActions.desiredGeneration(canary);
 
       revoke(canary);
       topic.publishSigned(
@@ -155,7 +155,8 @@ class RevokedNodesLeaveRolloutsIT {
               second,
               1,
               2,
-              new SpecRejected(desiredGeneration(second), "c-1", "unplannable", "does not fit")),
+              new SpecRejected(
+                  NodeActions.desiredGeneration(second), "c-1", "unplannable", "does not fit")),
           keys.get(second));
 
       await("the rollback started with the trusted node only")
@@ -165,7 +166,7 @@ class RevokedNodesLeaveRolloutsIT {
       await("the revoked canary skipped in the rollback")
           .atMost(BOUND)
           .until(() -> reasons(rollout, "skipped").equals(Map.of(canary, "revoked")));
-      assertThat(desiredGeneration(canary))
+      assertThat(NodeActions.desiredGeneration(canary))
           .as("the revoked canary's desired spec: no rollback spec was written for it")
           .isEqualTo(canaryGeneration);
     }
