@@ -96,13 +96,9 @@ class HistoryPartitionsIT {
   @Test
   void maintenanceCreatesDaysAheadDropsDaysPastTheRetentionAndEmptiesTheDefaultPartition()
       throws SQLException {
-    String url = MigratedDatabase.create(postgres, "maintained");
-    MigratedDatabase.migrate(url, "latest");
+    String url = withAPartitionPastTheRetention("maintained");
     try (Connection db = MigratedDatabase.connect(url);
         Statement sql = db.createStatement()) {
-      sql.execute(
-          "CREATE TABLE node_events_p20261020 PARTITION OF node_events"
-              + " FOR VALUES FROM ('2026-10-20T00:00:00Z') TO ('2026-10-21T00:00:00Z')");
       sql.execute(
           "CREATE TABLE node_events_p20261031 PARTITION OF node_events"
               + " FOR VALUES FROM ('2026-10-31T00:00:00Z') TO ('2026-11-01T00:00:00Z')");
@@ -180,13 +176,8 @@ class HistoryPartitionsIT {
    */
   @Test
   void droppedDaysLeaveEachNodesLastStateForReadsAsOfTheOldestKeptTime() throws Exception {
-    String url = MigratedDatabase.create(postgres, "carried");
-    MigratedDatabase.migrate(url, "latest");
-    try (Connection db = MigratedDatabase.connect(url);
-        Statement sql = db.createStatement()) {
-      sql.execute(
-          "CREATE TABLE node_events_p20261020 PARTITION OF node_events"
-              + " FOR VALUES FROM ('2026-10-20T00:00:00Z') TO ('2026-10-21T00:00:00Z')");
+    String url = withAPartitionPastTheRetention("carried");
+    try (Connection db = MigratedDatabase.connect(url)) {
       insertEvent(
           db,
           "old",
@@ -244,6 +235,22 @@ class HistoryPartitionsIT {
     } finally {
       pool.closeAndAwait();
     }
+  }
+
+  /**
+   * A migrated database of its own with the day partition of 2026-10-20: past the retention of 30
+   * days at {@link #NOW}, dropped by the next maintenance.
+   */
+  private String withAPartitionPastTheRetention(String name) throws SQLException {
+    String url = MigratedDatabase.create(postgres, name);
+    MigratedDatabase.migrate(url, "latest");
+    try (Connection db = MigratedDatabase.connect(url);
+        Statement sql = db.createStatement()) {
+      sql.execute(
+          "CREATE TABLE node_events_p20261020 PARTITION OF node_events"
+              + " FOR VALUES FROM ('2026-10-20T00:00:00Z') TO ('2026-10-21T00:00:00Z')");
+    }
+    return url;
   }
 
   private static void insertEvent(Connection db, String node, long seq, NodeEvent data, String time)
