@@ -8,6 +8,7 @@ import static org.openqa.selenium.support.ui.ExpectedConditions.textToBe;
 import static org.openqa.selenium.support.ui.ExpectedConditions.visibilityOfElementLocated;
 
 import io.fleetwave.controlplane.fixtures.ApiTokens;
+import io.fleetwave.controlplane.fixtures.DriftListing;
 import io.fleetwave.demo.fixtures.Browser;
 import io.fleetwave.demo.fixtures.Chromium;
 import io.fleetwave.demo.fixtures.DashboardFleetProfile;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -58,14 +60,7 @@ class DriftBrowserIT {
   }
 
   private static boolean drifts() {
-    return given()
-        .queryParam("cause", "changed-outside")
-        .get("/api/v1/drift")
-        .then()
-        .extract()
-        .jsonPath()
-        .getList("items.node", String.class)
-        .contains(NODE);
+    return !DriftListing.changedOutside(NODE).isEmpty();
   }
 
   @Test
@@ -79,19 +74,32 @@ class DriftBrowserIT {
       browser.open("/");
       browser.waitUpTo().until(visibilityOfElementLocated(By.id("drift-link"))).click();
       browser.waitUpTo().until(textToBe(By.tagName("h1"), "Drift"));
-      new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.name("cause")))
-          .selectByVisibleText("changed-outside");
-      browser.driver().findElement(By.cssSelector("#filters button")).click();
-      WebElement row =
+      // Every cause on the page by default; the row is read in one go, as the page may render
+      // it again meanwhile.
+      String row =
           browser
               .waitUpTo()
+              .ignoring(StaleElementReferenceException.class)
               .until(
-                  presenceOfElementLocated(By.cssSelector("#drift tr[data-node='" + NODE + "']")));
-      assertThat(row.getText())
-          .contains("changed-outside", "GPU 0 mig-mode", "disabled", "enabled");
+                  d -> {
+                    String text =
+                        d.findElement(By.cssSelector("#drift tr[data-node='" + NODE + "']"))
+                            .getText();
+                    return text.contains("changed-outside") ? text : null;
+                  });
+      assertThat(row).contains("GPU 0 mig-mode", "disabled", "enabled");
       browser.screenshot("drift");
 
-      row.findElement(By.linkText(NODE)).click();
+      browser
+          .waitUpTo()
+          .ignoring(StaleElementReferenceException.class)
+          .until(
+              d -> {
+                d.findElement(By.cssSelector("#drift tr[data-node='" + NODE + "']"))
+                    .findElement(By.linkText(NODE))
+                    .click();
+                return true;
+              });
       browser.waitUpTo().until(textToBe(By.id("title"), NODE));
       WebElement change =
           browser

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import io.fleetwave.controlplane.fixtures.DriftListing;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -38,21 +39,7 @@ class DriftDemoIT {
   }
 
   private static List<Map<String, Object>> driftedAspects() {
-    JsonPath drift =
-        given()
-            .queryParam("cause", "changed-outside")
-            .queryParam("size", 500)
-            .get("/api/v1/drift")
-            .then()
-            .statusCode(200)
-            .extract()
-            .jsonPath();
-    List<Map<String, Object>> aspects =
-        drift.getList(
-            "items.find { it.node == '"
-                + NODE
-                + "' }.causes.find { it.cause == 'changed-outside' }.aspects");
-    return aspects == null ? List.of() : aspects;
+    return DriftListing.changedOutside(NODE);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import io.fleetwave.controlplane.fixtures.DriftListing;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.GpuInventoryReported;
@@ -116,14 +117,7 @@ class DriftApiIT {
   }
 
   private static JsonPath drift(String cause) {
-    return given()
-        .queryParam("cause", cause)
-        .queryParam("size", 500)
-        .get("/api/v1/drift")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath();
+    return DriftListing.ofCause(cause);
   }
 
   @Test
