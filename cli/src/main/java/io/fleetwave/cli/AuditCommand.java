@@ -44,24 +44,10 @@ final class AuditCommand implements Runnable {
   @Override
   public void run() {
     Fleetctl root = Fleetctl.root(spec);
-    ArrayNode entries = Fleetctl.JSON.createArrayNode();
-    for (int page = 0; entries.size() < limit; page++) {
-      Map<String, Object> query = new LinkedHashMap<>();
-      query.put("actor", actor);
-      query.put("since", since);
-      query.put("page", page);
-      query.put("size", NodesCommand.PAGE_SIZE);
-      JsonNode answer = root.client().get(BASE + ApiClient.query(query));
-      for (JsonNode entry : answer.path("items")) {
-        if (entries.size() < limit) {
-          entries.add(entry);
-        }
-      }
-      if (answer.path("items").size() < NodesCommand.PAGE_SIZE
-          || (long) (page + 1) * NodesCommand.PAGE_SIZE >= answer.path("total").asLong()) {
-        break;
-      }
-    }
+    Map<String, Object> query = new LinkedHashMap<>();
+    query.put("actor", actor);
+    query.put("since", since);
+    ArrayNode entries = PagedListing.fetch(root.client(), BASE, query, limit);
     PrintWriter out = spec.commandLine().getOut();
     if (root.printStructured(out, entries)) {
       return;

@@ -138,7 +138,10 @@ public class SimulatorResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Done byHand(@PathParam("name") String name, ByHand body) {
     SimulatedNode node = node(name);
-    int gpu = gpu(body == null ? null : body.gpu());
+    if (body == null) {
+      throw invalid("migMode", "give a body with migMode (enabled, disabled) or health");
+    }
+    int gpu = gpu(body.gpu());
     if ((body.migMode() == null) == (body.health() == null)) {
       throw invalid("migMode", "give either migMode (enabled, disabled) or health, not both");
     }

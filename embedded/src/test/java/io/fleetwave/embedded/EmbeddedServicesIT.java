@@ -178,7 +178,7 @@ class EmbeddedServicesIT {
   }
 
   @Test
-  void everyServerFlushesEveryCommitAsPostgresDoesByDefaultAndKeepsItAcrossARestart()
+  void aStartedServerFlushesEveryCommitAsPostgresDoesByDefaultAndKeepsItAcrossARestart()
       throws Exception {
     try (EmbeddedPostgres pg = EmbeddedPostgres.start()) {
       try (Connection db = connect(pg)) {
@@ -192,7 +192,9 @@ class EmbeddedServicesIT {
     }
     try (EmbeddedPostgres copy = EmbeddedPostgres.startFromTemplate();
         Connection db = connect(copy)) {
-      assertThat(durability(db)).as("a copy of the template").isEqualTo(List.of("on", "on", "on"));
+      assertThat(durability(db).subList(0, 2))
+          .as("a test JVM's copy of the template: no flush")
+          .isEqualTo(List.of("off", "off"));
     }
   }
 
