@@ -3,12 +3,23 @@ package io.fleetwave.controlplane.bench;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
 /** The embedded services the benches run the packaged control plane against. */
 final class BenchServices {
   private BenchServices() {}
+
+  /** The packaged control plane a bench launches ({@code -Dbench.app}). */
+  static Path app() {
+    return Path.of(System.getProperty("bench.app", "target/quarkus-app"));
+  }
+
+  /** The port it listens on ({@code -Dbench.port}). */
+  static int port() {
+    return Integer.getInteger("bench.port", 18080);
+  }
 
   static void createTopics(EmbeddedKafka kafka) {
     kafka.createTopics(8, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);

@@ -169,7 +169,7 @@ public final class FleetApiBench {
     }
   }
 
-  private static Connection connect(EmbeddedPostgres postgres) throws Exception {
+  static Connection connect(EmbeddedPostgres postgres) throws Exception {
     return DriverManager.getConnection(
         postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
   }
@@ -180,7 +180,7 @@ public final class FleetApiBench {
    */
   // Bulk load: flush() waits for every send.
   @SuppressWarnings("FutureReturnValueIgnored")
-  private static void grow(
+  static void grow(
       KafkaProducer<String, byte[]> producer,
       Connection db,
       BenchKeys keys,
@@ -212,7 +212,7 @@ public final class FleetApiBench {
     }
   }
 
-  private static long scalar(Connection db, String sql) throws Exception {
+  static long scalar(Connection db, String sql) throws Exception {
     try (var statement = db.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       rows.next();
@@ -263,7 +263,16 @@ public final class FleetApiBench {
     threads.add(
         Thread.ofPlatform()
             .name("bench-ingest")
-            .start(() -> ingest(producer, keys, size, nextSeq, settings, running, published)));
+            .start(
+                () ->
+                    ingest(
+                        producer,
+                        keys,
+                        size,
+                        nextSeq,
+                        settings.eventsPerSecond(),
+                        running,
+                        published)));
     threads.add(
         Thread.ofPlatform()
             .name("bench-engine-writer")
@@ -275,23 +284,13 @@ public final class FleetApiBench {
         Thread.ofPlatform()
             .name("bench-bare-sql")
             .start(() -> bareSql(postgres, running, recording, sqlMicros)));
-    for (int c = 0; c < settings.clients(); c++) {
-      // Paced clients start spread over one period, as independent dashboards would.
-      long offsetMillis = (long) settings.pollMillis() * c / settings.clients();
-      threads.add(
-          Thread.ofPlatform()
-              .name("bench-client-" + c)
-              .start(
-                  () ->
-                      poll(
-                          endpoints,
-                          token,
-                          new Pace(settings.pollMillis(), offsetMillis),
-                          running,
-                          recording,
-                          micros,
-                          bytes)));
-    }
+    threads.addAll(
+        startClients(
+            endpoints,
+            token,
+            new Pace(settings.pollMillis(), 0),
+            settings.clients(),
+            new Recorder(running, recording, micros, bytes)));
     Thread.sleep(WARM_UP.toMillis()); // warm-up: the same load, not recorded
     String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
     long seqBefore;
@@ -375,19 +374,19 @@ public final class FleetApiBench {
   /** Publishes node events at the set rate, node after node, each node's seq going on. */
   // Fire and forget at a fixed pace; the projected rate is measured from the tables.
   @SuppressWarnings("FutureReturnValueIgnored")
-  private static void ingest(
+  static void ingest(
       KafkaProducer<String, byte[]> producer,
       BenchKeys keys,
       int size,
       long[] nextSeq,
-      Settings settings,
+      int eventsPerSecond,
       AtomicBoolean running,
       AtomicLong published) {
     long start = System.nanoTime();
     int node = 0;
     try {
       while (running.get()) {
-        long due = (System.nanoTime() - start) * settings.eventsPerSecond() / 1_000_000_000L;
+        long due = (System.nanoTime() - start) * eventsPerSecond / 1_000_000_000L;
         while (published.get() < due) {
           producer.send(EventLoad.record(node, nextSeq[node]++, keys));
           published.incrementAndGet();
@@ -414,6 +413,43 @@ public final class FleetApiBench {
         Thread.sleep(Duration.ofNanos(waitNanos)); // the pace itself, not a wait on a condition
       }
     }
+  }
+
+  /**
+   * Where clients record: they poll while {@code running}, record each answer's time (in
+   * microseconds, per endpoint label) and its largest size (per endpoint, in order) while {@code
+   * recording}, and stop {@code running} when one fails.
+   */
+  record Recorder(
+      AtomicBoolean running,
+      AtomicBoolean recording,
+      Map<String, List<Long>> micros,
+      AtomicLongArray bytes) {}
+
+  /**
+   * {@code clients} threads polling every endpoint ({@link #poll}); paced clients start spread over
+   * one period, as independent dashboards would.
+   */
+  static List<Thread> startClients(
+      Map<String, String> endpoints, String token, Pace pace, int clients, Recorder recorder) {
+    List<Thread> threads = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      Pace own = new Pace(pace.periodMillis(), pace.periodMillis() * c / clients);
+      threads.add(
+          Thread.ofPlatform()
+              .name("bench-client-" + c)
+              .start(
+                  () ->
+                      poll(
+                          endpoints,
+                          token,
+                          own,
+                          recorder.running(),
+                          recorder.recording(),
+                          recorder.micros(),
+                          recorder.bytes())));
+    }
+    return threads;
   }
 
   private static void poll(

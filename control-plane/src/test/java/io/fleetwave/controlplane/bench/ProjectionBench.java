@@ -159,8 +159,7 @@ public final class ProjectionBench {
    *
    * <p>{@code -Dbench.pgStatements=true}: {@link PgStatementProfile}.
    */
-  private static void configurePostgres(EmbeddedPostgres postgres, Path directory)
-      throws Exception {
+  static void configurePostgres(EmbeddedPostgres postgres, Path directory) throws Exception {
     String slow = System.getProperty("bench.pgSlowMillis", "");
     boolean logSlow = !slow.isBlank() && !slow.startsWith("$");
     List<String> settings = new ArrayList<>();
