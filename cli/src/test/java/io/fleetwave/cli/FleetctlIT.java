@@ -1,6 +1,5 @@
 package io.fleetwave.cli;
 
-import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,10 +12,6 @@ import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -302,57 +296,6 @@ class FleetctlIT {
     assertThat(run.err())
         .contains(
             "cannot reach the Fleetwave API at http://127.0.0.1:" + port, "connection refused");
-  }
-
-  /**
-   * A GPU's health changed behind Fleetwave's back (the demo simulator's by-hand action, as a
-   * failing GPU would): fleetctl drift lists the node as changed outside, from what to what, and
-   * fleetctl changes shows the change with cause outside.
-   */
-  @Test
-  @Order(8)
-  void driftAndChangesShowAChangeNobodyAskedFor() throws Exception {
-    String name = firstNode("pool=other");
-    HttpResponse<String> byHand =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(server + "/api/v1/simulator/nodes/" + name + "/by-hand"))
-                    .header("Authorization", "Bearer " + token)
-                    .header("Content-Type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"gpu\": 0, \"health\": \"degraded\"}"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(byHand.statusCode()).as(byHand.body()).isEqualTo(200);
-
-    String drift =
-        await("fleetctl drift lists " + name + " as changed outside")
-            .atMost(Duration.ofSeconds(30))
-            .pollInterval(Duration.ofMillis(300))
-            .until(
-                () -> ok(fleetctl("drift", "--cause", "changed-outside")), t -> t.contains(name));
-    assertThat(drift.lines().findFirst().orElseThrow())
-        .startsWith("NODE")
-        .contains("CAUSE", "SINCE", "DETAIL");
-    assertThat(drift.lines().filter(l -> l.startsWith(name)))
-        .singleElement(as(InstanceOfAssertFactories.STRING))
-        .contains("changed-outside", "gpu0 health: healthy -> degraded");
-
-    String changes = ok(fleetctl("changes", "--node", name));
-    assertThat(changes.lines().findFirst().orElseThrow())
-        .contains("TIME", "NODE", "CHANGE", "FROM", "TO", "CAUSE", "ASKED-BY");
-    assertThat(changes.lines().filter(l -> l.contains("gpu0 health")))
-        .singleElement(as(InstanceOfAssertFactories.STRING))
-        .contains(name, "healthy", "degraded", "outside");
-    JsonNode json =
-        Fleetctl.JSON.readTree(ok(fleetctl("changes", "-l", "pool=other", "-o", "json")));
-    assertThat(json.findValuesAsText("cause")).as("%s", json).contains("outside");
-
-    Run badTime = fleetctl("changes", "--since", "yesterday");
-    assertThat(badTime.exit()).as(badTime.toString()).isEqualTo(1);
-    assertThat(badTime.err()).startsWith("error: 400 ").contains("since");
   }
 
   private static String firstNode(String selector) throws Exception {

@@ -144,8 +144,20 @@ public class DemoFleet {
     }
   }
 
+  /**
+   * Where the nodes enroll: the port the started server's own options name. Not {@code
+   * HttpServer.getLocalBaseUri()}: Quarkus fires this event before it records that URI, and reading
+   * it first failed the demo fleet's whole start now and then (none of its nodes ever enrolled).
+   */
   void onHttpStart(@ObservesAsync HttpServerStart event) {
-    listening.complete(http.get().getLocalBaseUri());
+    try {
+      int port = event.options().getPort();
+      listening.complete(
+          port > 0 ? URI.create("http://localhost:" + port + "/") : http.get().getLocalBaseUri());
+    } catch (RuntimeException e) {
+      LOG.errorf(e, "demo fleet: cannot tell where the HTTP server listens; no node can enroll");
+      listening.completeExceptionally(e);
+    }
   }
 
   void onStop(@Observes ShutdownEvent event) {
