@@ -85,11 +85,12 @@ public final class AgentMain {
   public static final Duration ENROLMENT_PATIENCE = Duration.ofMinutes(5);
 
   /**
-   * How long a host that keeps no epoch reads its last one back from the topic before it gives up
-   * (exit 1, restarted): the first TLS and SCRAM round trips of a cold JVM on a node busy booting
-   * (a driver container building its modules) took more than 10 s.
+   * How long the agent waits at start for Kafka to serve the events topic, and a host that keeps no
+   * epoch to read its last one back, before it gives up (exit 1, restarted): the first TLS and
+   * SCRAM round trips of a cold JVM on a node busy booting (a driver container building its
+   * modules) took more than 10 s.
    */
-  static final Duration EPOCH_READ_BOUND = Duration.ofSeconds(30);
+  static final Duration KAFKA_START_BOUND = Duration.ofSeconds(30);
 
   private AgentMain() {}
 
@@ -388,7 +389,7 @@ public final class AgentMain {
                   EventPublisher.Settings.of(kafka.bootstrapServers())
                       .withOverrides(kafka.overrides()));
           try {
-            publisher.awaitTopic();
+            publisher.awaitTopic(KAFKA_START_BOUND);
             return publisher;
           } catch (RuntimeException e) {
             publisher.close();
@@ -425,7 +426,7 @@ public final class AgentMain {
                 Topics.NODE_EVENTS,
                 facts.hostname(),
                 kafka.overrides(),
-                EPOCH_READ_BOUND,
+                KAFKA_START_BOUND,
                 ownKeys),
         task -> Thread.ofPlatform().daemon().name("kafka-epoch-read").start(task));
   }

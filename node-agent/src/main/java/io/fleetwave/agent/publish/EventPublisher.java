@@ -126,25 +126,50 @@ public final class EventPublisher implements AutoCloseable {
    * @throws IllegalStateException naming the servers, the topic and the bound
    */
   public void awaitTopic() {
-    try {
-      producer.partitionsFor(topic);
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "Kafka at "
-              + bootstrapServers
-              + " "
-              + KafkaRefusal.of(e)
-                  .orElseGet(
-                      () ->
-                          "did not serve topic "
-                              + topic
-                              + " within "
-                              + maxBlock
-                              + " (is the broker up, the topic created, and security.protocol the"
-                              + " one its listener expects?): "
-                              + e.getMessage()),
-          e);
+    awaitTopic(maxBlock);
+  }
+
+  /**
+   * As {@link #awaitTopic()}, asking again while {@code patience} lasts: a cold agent's first TLS
+   * and SASL round trips on a node busy booting can take longer than one max.block.ms. A refusal
+   * (credentials, ACLs) is final at once.
+   */
+  public void awaitTopic(Duration patience) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (true) {
+      try {
+        producer.partitionsFor(topic);
+        return;
+      } catch (RuntimeException e) {
+        if (KafkaRefusal.of(e).isPresent() || System.nanoTime() + maxBlock.toNanos() > deadline) {
+          throw notServed(e, patience);
+        }
+        LOG.log(
+            Level.WARNING,
+            "Kafka at {0} has not served topic {1} yet ({2}); asking again",
+            bootstrapServers,
+            topic,
+            e.getMessage());
+      }
     }
+  }
+
+  private IllegalStateException notServed(RuntimeException e, Duration patience) {
+    return new IllegalStateException(
+        "Kafka at "
+            + bootstrapServers
+            + " "
+            + KafkaRefusal.of(e)
+                .orElseGet(
+                    () ->
+                        "did not serve topic "
+                            + topic
+                            + " within "
+                            + patience
+                            + " (is the broker up, the topic created, and security.protocol the"
+                            + " one its listener expects?): "
+                            + e.getMessage()),
+        e);
   }
 
   /** Called (on the producer's I/O thread) for every event that could not be delivered. */
