@@ -42,28 +42,8 @@ class RevokedNodesLeaveRolloutsIT {
   @Test
   void aRevokedPendingNodeIsSkippedAndARevokedNodeInFlightFails() {
     List<String> names = List.of("revoked-rollout-1", "revoked-rollout-2", "revoked-rollout-3");
-    Map<String, NodeEventSigner> keys = new HashMap<>();
     try (TopicClient topic = new TopicClient(bootstrap)) {
-      for (String name : names) {
-        NodeEventSigner key = NodeEnrolments.enroll(name);
-        keys.put(name, key);
-        FleetNodes.Node node =
-            new FleetNodes.Node(
-                name,
-                HostKind.UBUNTU,
-                "z1",
-                "550.127.05",
-                "H100-80GB",
-                1,
-                Map.of("revoked-pool", "r"));
-        topic.publishSigned(Events.envelope(name, 1, 0, FleetNodes.registered(node)), key);
-        topic.publishSigned(Events.envelope(name, 1, 1, FleetNodes.inventory(node)), key);
-      }
-      for (String name : names) {
-        await(name + " projected")
-            .atMost(BOUND)
-            .until(() -> Arrays.equals(ProjectionRows.position(name), new long[] {1, 1}));
-      }
+      Map<String, NodeEventSigner> keys = registered(topic, names, "revoked-pool");
       String rollout =
           CanaryRollouts.startCanaryToleratingFailures(
               "revoked-mid-rollout", "revoked-pool=r", BOUND);
@@ -122,22 +102,8 @@ class RevokedNodesLeaveRolloutsIT {
   @Test
   void aNodeRevokedBeforeItsRollbackIsNotSentTheRollbackSpec() {
     List<String> names = List.of("revoked-rollback-1", "revoked-rollback-2");
-    Map<String, NodeEventSigner> keys = new HashMap<>();
     try (TopicClient topic = new TopicClient(bootstrap)) {
-      for (String name : names) {
-        NodeEventSigner key = NodeEnrolments.enroll(name);
-        keys.put(name, key);
-        FleetNodes.Node node =
-            new FleetNodes.Node(
-                name, HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, Map.of("rb-pool", "r"));
-        topic.publishSigned(Events.envelope(name, 1, 0, FleetNodes.registered(node)), key);
-        topic.publishSigned(Events.envelope(name, 1, 1, FleetNodes.inventory(node)), key);
-      }
-      for (String name : names) {
-        await(name + " projected")
-            .atMost(BOUND)
-            .until(() -> Arrays.equals(ProjectionRows.position(name), new long[] {1, 1}));
-      }
+      Map<String, NodeEventSigner> keys = registered(topic, names, "rb-pool");
       String rollout = startRollingBackOnFailure("revoked-before-rollback", "rb-pool=r");
       String canary = nodes(rollout, "in-flight").getFirst();
       String second = names.stream().filter(n -> !n.equals(canary)).findFirst().orElseThrow();
@@ -170,6 +136,27 @@ class RevokedNodesLeaveRolloutsIT {
           .as("the revoked canary's desired spec: no rollback spec was written for it")
           .isEqualTo(canaryGeneration);
     }
+  }
+
+  /** Enrolls each node, publishes its signed registration and inventory, waits until projected. */
+  private static Map<String, NodeEventSigner> registered(
+      TopicClient topic, List<String> names, String poolLabel) {
+    Map<String, NodeEventSigner> keys = new HashMap<>();
+    for (String name : names) {
+      NodeEventSigner key = NodeEnrolments.enroll(name);
+      keys.put(name, key);
+      FleetNodes.Node node =
+          new FleetNodes.Node(
+              name, HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, Map.of(poolLabel, "r"));
+      topic.publishSigned(Events.envelope(name, 1, 0, FleetNodes.registered(node)), key);
+      topic.publishSigned(Events.envelope(name, 1, 1, FleetNodes.inventory(node)), key);
+    }
+    for (String name : names) {
+      await(name + " projected")
+          .atMost(BOUND)
+          .until(() -> Arrays.equals(ProjectionRows.position(name), new long[] {1, 1}));
+    }
+    return keys;
   }
 
   private static String startRollingBackOnFailure(String name, String selector) {
