@@ -21,6 +21,7 @@ import org.junit.platform.suite.api.Suite;
     names = {
       "io.fleetwave.demo.DashboardApiIT",
       "io.fleetwave.demo.DashboardBrowserIT",
+      "io.fleetwave.demo.DriftBrowserIT",
       "io.fleetwave.demo.GrafanaPanelsIT",
       "io.fleetwave.controlplane.rollout.engine.RolloutEngineIT"
     })

@@ -15,6 +15,7 @@ import org.junit.platform.suite.api.Suite;
     names = {
       "io.fleetwave.demo.ControlPlaneCrashIT",
       "io.fleetwave.demo.DemoStartIT",
+      "io.fleetwave.demo.DriftDemoIT",
       "io.fleetwave.demo.SimulatedDriverExecutorIT",
       "io.fleetwave.demo.SimulatorDemoIT",
       "io.fleetwave.controlplane.rollout.engine.RolloutDrainIT"
