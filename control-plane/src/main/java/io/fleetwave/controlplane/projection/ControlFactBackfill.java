@@ -6,7 +6,6 @@ import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactBackfill;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
 import io.fleetwave.controlplane.spec.store.SpecFacts;
-import io.fleetwave.events.Envelope;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -22,9 +21,9 @@ import java.util.stream.Stream;
  * fleet.control-facts (listed in facts_to_backfill by migration V34): in chunks, each in one
  * transaction that appends the chunk's facts (acknowledged), marks them applied (the rows are there
  * already) and removes the rows from the list. A fact's id is derived from its row, so a chunk
- * appended again after a failed commit is the same facts, applied once. Runs before the follower
- * reads the topic ({@link ControlFactFollower}), so no follower applies a backfilled fact to the
- * table that already holds its row; replicas starting together queue on a lock.
+ * appended again after a failed commit is the same facts, applied once. Runs before this replica's
+ * follower reads the topic ({@link ControlFactFollower}); a follower that already reads it waits on
+ * the chunk's marks (see {@link #publish}); replicas starting together queue on a lock.
  */
 @ApplicationScoped
 public class ControlFactBackfill {
@@ -82,11 +81,17 @@ public class ControlFactBackfill {
         .chain(facts -> facts.isEmpty() ? forgetTheRest(tx) : publish(tx, facts));
   }
 
+  /**
+   * Marks the chunk's facts applied before it appends them: a follower already reading the topic (a
+   * replica that started first, or a backfill run by hand) that meets one of them waits on the
+   * uncommitted mark and then finds it taken, so it never writes the row a second time. Marked
+   * after the append, a follower could apply a fact between the acknowledgement and the mark.
+   */
   private Uni<Integer> publish(SqlClient tx, List<FactBackfill> facts) {
-    return log.appendBackfill(facts, Instant.now())
-        .chain(appended -> AppliedFacts.firstOf(tx, appended.stream().map(Envelope::id).toList()))
+    return AppliedFacts.firstOf(tx, facts.stream().map(FactBackfill::factId).toList())
+        .chain(marked -> log.appendBackfill(facts, Instant.now()))
         .chain(
-            applied ->
+            appended ->
                 tx.preparedQuery(
                         "DELETE FROM facts_to_backfill WHERE (source, row_key) IN"
                             + " (SELECT * FROM unnest($1::text[], $2::text[]))")

@@ -1,0 +1,79 @@
+package io.fleetwave.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fleetctl drift}: the nodes that differ from what they should be (GET /api/v1/drift). */
+@Command(
+    name = "drift",
+    mixinStandardHelpOptions = true,
+    description =
+        "Nodes whose observed state differs from their desired spec, since when and why:"
+            + " not-converged (the agent's reason), changed-outside (what changed, from what to"
+            + " what), agent-silent.")
+final class DriftCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--cause",
+      paramLabel = "CAUSE",
+      description = "only this cause: not-converged, changed-outside or agent-silent")
+  String cause;
+
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "1000",
+      description = "at most this many nodes (default ${DEFAULT-VALUE})")
+  int limit;
+
+  @Override
+  public void run() {
+    Fleetctl root = Fleetctl.root(spec);
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("cause", cause);
+    ArrayNode nodes = PagedListing.fetch(root.client(), "/api/v1/drift", params, limit);
+    PrintWriter out = spec.commandLine().getOut();
+    if (root.printStructured(out, nodes)) {
+      return;
+    }
+    Table table = new Table("node", "cause", "since", "detail");
+    for (JsonNode node : nodes) {
+      for (JsonNode why : node.path("causes")) {
+        table.row(
+            NodesCommand.text(node, "node"),
+            why.path("cause").asText(),
+            NodesCommand.text(why, "since"),
+            detail(why));
+      }
+    }
+    out.print(table.render());
+    out.flush();
+  }
+
+  /** The agent's reason, or each aspect changed outside as {@code gpu0 mig-mode: a -> b}. */
+  private static String detail(JsonNode why) {
+    if (why.hasNonNull("reason")) {
+      return why.path("reason").asText();
+    }
+    List<String> aspects = new ArrayList<>();
+    for (JsonNode aspect : why.path("aspects")) {
+      aspects.add(
+          ChangesCommand.where(aspect)
+              + ": "
+              + NodesCommand.text(aspect, "expected")
+              + " -> "
+              + NodesCommand.text(aspect, "observed"));
+    }
+    return String.join("; ", aspects);
+  }
+}
