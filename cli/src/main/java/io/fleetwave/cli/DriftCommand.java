@@ -60,10 +60,13 @@ final class DriftCommand implements Runnable {
     out.flush();
   }
 
-  /** The agent's reason, or each aspect changed outside as {@code gpu0 mig-mode: a -> b}. */
+  /**
+   * Each aspect changed outside as {@code gpu0 mig-mode: a -> b} where the cause lists some (the
+   * API's reason then only counts them), else the reason (the agent's, or how long it is silent).
+   */
   private static String detail(JsonNode why) {
-    if (why.hasNonNull("reason")) {
-      return why.path("reason").asText();
+    if (why.path("aspects").isEmpty()) {
+      return NodesCommand.text(why, "reason");
     }
     List<String> aspects = new ArrayList<>();
     for (JsonNode aspect : why.path("aspects")) {

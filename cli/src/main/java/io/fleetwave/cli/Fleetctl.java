@@ -26,13 +26,16 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "fleetctl 0.1.0",
     sortOptions = false,
-    description = "Fleetwave from the command line: nodes, specs, MIG configs and rollouts.",
+    description =
+        "Fleetwave from the command line: nodes, specs, MIG configs, rollouts, changes and drift.",
     subcommands = {
       NodesCommand.class,
       RolloutCommand.class,
       SpecCommand.class,
       MigConfigsCommand.class,
       AuditCommand.class,
+      ChangesCommand.class,
+      DriftCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%n",

@@ -1,5 +1,6 @@
 package io.fleetwave.cli;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,6 +13,10 @@ import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -30,8 +36,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * fleetctl against the real API: the packaged demo ({@code demo/target/quarkus-app}) as a child
- * process with a six-node simulated fleet, embedded Kafka and PostgreSQL in this JVM; fleetctl runs
- * in-process with its output captured.
+ * process with a seven-node simulated fleet, embedded Kafka and PostgreSQL in this JVM; fleetctl
+ * runs in-process with its output captured.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
@@ -72,7 +78,7 @@ class FleetctlIT {
     demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
     server = "http://localhost:" + demo.port;
     token = demo.token("admin");
-    await("the six simulated nodes are projected with their GPUs and driver (via fleetctl)")
+    await("the seven simulated nodes are projected with their GPUs and driver (via fleetctl)")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(300))
         .until(
@@ -86,7 +92,7 @@ class FleetctlIT {
               for (JsonNode node : nodes) {
                 ready += node.path("gpus").size() > 0 && node.hasNonNull("driverVersion") ? 1 : 0;
               }
-              return ready == 6;
+              return ready == 7;
             });
   }
 
@@ -118,7 +124,7 @@ class FleetctlIT {
     assertThat(all.lines().findFirst().orElseThrow())
         .startsWith("NAME")
         .contains("HOST-KIND", "ZONE", "DRIVER", "GPUS", "MIG", "CONVERGED");
-    assertThat(all.lines().skip(1)).hasSize(6);
+    assertThat(all.lines().skip(1)).hasSize(7);
     assertThat(all).contains("cli-a-h100-", "580.95.05", "1x NVIDIA H100");
 
     String cli = ok(fleetctl("nodes", "list", "--selector", "pool=cli"));
@@ -296,6 +302,79 @@ class FleetctlIT {
     assertThat(run.err())
         .contains(
             "cannot reach the Fleetwave API at http://127.0.0.1:" + port, "connection refused");
+  }
+
+  /**
+   * Changes made behind Fleetwave's back through the demo simulator's by-hand action, as nvidia-smi
+   * would: MIG turned on by hand on the drift node shows in fleetctl drift as changed outside, from
+   * what to what, within a heartbeat or two; fleetctl changes shows it with cause outside; a GPU's
+   * health changed by hand (no desired state, so no drift) shows in changes only.
+   */
+  @Test
+  @Order(8)
+  void driftAndChangesShowChangesNobodyAskedFor() throws Exception {
+    String name = firstNode("pool=drift");
+    assertThat(ok(fleetctl("drift", "--cause", "changed-outside"))).doesNotContain(name);
+    byHand(name, "{\"gpu\": 0, \"migMode\": \"enabled\"}");
+
+    String drift =
+        await("fleetctl drift lists " + name + " as changed outside")
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(300))
+            .until(
+                () -> ok(fleetctl("drift", "--cause", "changed-outside")), t -> t.contains(name));
+    assertThat(drift.lines().findFirst().orElseThrow())
+        .startsWith("NODE")
+        .contains("CAUSE", "SINCE", "DETAIL");
+    assertThat(drift.lines().filter(l -> l.startsWith(name)))
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains("changed-outside", "gpu0 mig-mode: disabled -> enabled");
+
+    String changes = ok(fleetctl("changes", "--node", name));
+    assertThat(changes.lines().findFirst().orElseThrow())
+        .contains("TIME", "NODE", "CHANGE", "FROM", "TO", "CAUSE", "ASKED-BY");
+    assertThat(changes.lines().filter(l -> l.contains("gpu0 mig-mode")))
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains(name, "disabled", "enabled", "outside");
+
+    String l4 = firstNode("pool=other");
+    byHand(l4, "{\"gpu\": 0, \"health\": \"degraded\"}");
+    JsonNode health =
+        await("fleetctl changes shows the health of " + l4 + " changed outside")
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(300))
+            .until(
+                () ->
+                    Fleetctl.JSON.readTree(
+                        ok(fleetctl("changes", "-l", "pool=other", "-o", "json"))),
+                json -> json.size() > 0);
+    assertThat(health.get(0).path("node").asText()).isEqualTo(l4);
+    assertThat(health.get(0).path("aspect").asText()).isEqualTo("health");
+    assertThat(health.get(0).path("before").asText()).isEqualTo("healthy");
+    assertThat(health.get(0).path("after").asText()).isEqualTo("degraded");
+    assertThat(health.get(0).path("cause").asText()).isEqualTo("outside");
+    assertThat(ok(fleetctl("drift", "--cause", "changed-outside"))).doesNotContain(l4);
+
+    Run badTime = fleetctl("changes", "--since", "yesterday");
+    assertThat(badTime.exit()).as(badTime.toString()).isEqualTo(1);
+    assertThat(badTime.err()).startsWith("error: 400 ").contains("since");
+  }
+
+  /**
+   * The demo simulator's by-hand action on a node's GPU (not a fleetctl command: a test's hand).
+   */
+  private static void byHand(String node, String body) throws Exception {
+    HttpResponse<String> answer =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(server + "/api/v1/simulator/nodes/" + node + "/by-hand"))
+                    .header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
   }
 
   private static String firstNode(String selector) throws Exception {
