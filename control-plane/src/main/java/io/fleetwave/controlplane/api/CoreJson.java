@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.fleetwave.core.driver.DriverArtifact;
@@ -15,8 +14,9 @@ import io.fleetwave.events.codec.EventCodec;
 /**
  * The JSON form of the pure core's types, kept at the edge: the core (rollout-core) imports no
  * Jackson, so what its enums and its driver artifact look like in the API and in the plan a
- * RolloutCreated carries is said here, as mix-ins. Registered on the application's ObjectMapper
- * ({@link CoreJsonCustomizer}); the JSON is the one the annotations on the types made before.
+ * RolloutCreated carries is said here, as mix-ins (the enums' wire names come from the contract's
+ * WireNamed, which they implement). Registered on the application's ObjectMapper ({@link
+ * CoreJsonCustomizer}); the JSON is the one the annotations on the types made before.
  */
 public final class CoreJson extends SimpleModule {
   private static final long serialVersionUID = 1L;
@@ -33,22 +33,19 @@ public final class CoreJson extends SimpleModule {
     return EventCodec.mapper().copy().registerModule(new CoreJson());
   }
 
-  /** {@code "pause"}, {@code "rollback"}. */
+  /**
+   * Read through {@link FailureAction#fromWireName}, so a wrong value gets the message naming the
+   * allowed ones; written as its wire name by {@link io.fleetwave.events.json.WireNamed}.
+   */
   abstract static class FailureActionJson {
-    @JsonValue
-    abstract String wireName();
-
     @JsonCreator
     static FailureAction fromWireName(String name) {
       return FailureAction.fromWireName(name);
     }
   }
 
-  /** {@code "created"}, {@code "running"}, ... */
+  /** As {@link FailureActionJson}: {@code "created"}, {@code "running"}, ... */
   abstract static class RolloutStateJson {
-    @JsonValue
-    abstract String wireName();
-
     @JsonCreator
     static RolloutState fromWireName(String name) {
       return RolloutState.fromWireName(name);

@@ -28,6 +28,7 @@ import io.fleetwave.core.rollout.plan.ExcludedNode;
 import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.core.rollout.plan.RolloutSpec;
 import io.fleetwave.core.rollout.plan.RolloutSpecException;
+import io.fleetwave.events.json.WireNamed;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -67,8 +68,7 @@ public class RolloutsResource {
   /** Bound on the lookup that decides between a stream and a 404. */
   private static final Duration LOOKUP_BOUND = Duration.ofSeconds(10);
 
-  private static final List<String> ROLLOUT_STATES =
-      java.util.Arrays.stream(RolloutState.values()).map(RolloutState::wireName).toList();
+  private static final List<String> ROLLOUT_STATES = WireNamed.wireNames(RolloutState.class);
 
   /** How many overlapping nodes a 409 names; the rest are counted. */
   static final int CONFLICT_NODES_SHOWN = 20;

@@ -77,7 +77,7 @@ class CoreJsonTest {
         .isEqualTo(FailureAction.ROLLBACK);
     assertThatThrownBy(() -> JSON.readValue("\"ROLLBACK\"", FailureAction.class))
         .isInstanceOf(ValueInstantiationException.class)
-        .hasMessageContaining("unknown failure action 'ROLLBACK', expected pause or rollback");
+        .hasMessageContaining("unknown failure action 'ROLLBACK', expected one of pause, rollback");
   }
 
   @Test

@@ -1,37 +1,21 @@
 package io.fleetwave.events.node;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import io.fleetwave.events.json.WireNamed;
 
 /** How the NVIDIA driver reaches a node, which decides how a driver version can change. */
-public enum DriverProvider {
+public enum DriverProvider implements WireNamed {
   /** A distribution package on a writable host. */
-  HOST_PACKAGE("host-package"),
+  HOST_PACKAGE,
   /** A driver container that loads and unloads kernel modules (GPU Operator style). */
-  DRIVER_CONTAINER("driver-container"),
+  DRIVER_CONTAINER,
   /** Shipped with an immutable OS image (Talos extensions, COS): changes need a new OS image. */
-  OS_IMAGE("os-image"),
+  OS_IMAGE,
   /** No driver found. */
-  NONE("none");
-
-  private final String wireName;
-
-  DriverProvider(String wireName) {
-    this.wireName = wireName;
-  }
-
-  @JsonValue
-  public String wireName() {
-    return wireName;
-  }
+  NONE;
 
   @JsonCreator
   public static DriverProvider fromWireName(String name) {
-    for (DriverProvider provider : values()) {
-      if (provider.wireName.equals(name)) {
-        return provider;
-      }
-    }
-    throw new IllegalArgumentException("unknown driver provider '" + name + "'");
+    return WireNamed.parse(DriverProvider.class, name, "driver provider");
   }
 }

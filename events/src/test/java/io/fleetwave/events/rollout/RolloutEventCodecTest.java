@@ -208,6 +208,6 @@ class RolloutEventCodecTest {
   @Test
   void anUnknownPhaseIsRefusedWithTheAllowedValues() {
     assertThatThrownBy(() -> Phase.fromWireName("sideways"))
-        .hasMessageContaining("expected forward or rollback");
+        .hasMessage("unknown phase 'sideways', expected one of forward, rollback");
   }
 }

@@ -193,7 +193,7 @@ public final class SpecConverger implements CommandSink {
                 new SpecRejected(
                     0,
                     null,
-                    Rejection.UNSIGNED.code(),
+                    Rejection.UNSIGNED.wireName(),
                     "a tombstone for "
                         + node()
                         + " on "
@@ -294,7 +294,7 @@ public final class SpecConverger implements CommandSink {
           new SpecRejected(
               spec.generation(),
               command.id(),
-              Rejection.REPLAYED.code(),
+              Rejection.REPLAYED.wireName(),
               "generation "
                   + spec.generation()
                   + " was already accepted with other content: a changed spec needs a newer"
@@ -318,7 +318,7 @@ public final class SpecConverger implements CommandSink {
           new SpecRejected(
               command.data().generation(),
               command.id(),
-              Rejection.REPLAYED.code(),
+              Rejection.REPLAYED.wireName(),
               "issued at "
                   + command.data().issuedAt()
                   + ", before this agent run started at "
@@ -359,7 +359,7 @@ public final class SpecConverger implements CommandSink {
         new SpecRejected(
             rejected.command().data().generation(),
             rejected.command().id(),
-            rejected.rejection().code(),
+            rejected.rejection().wireName(),
             rejected.reason()));
   }
 

@@ -1,5 +1,6 @@
 package io.fleetwave.core.provenance;
 
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.StepKind;
 
 /**
@@ -7,22 +8,12 @@ import io.fleetwave.events.node.StepKind;
  * change can be matched with the step that caused it; the driver is changed outside the agent (a
  * driver executor, an OS image) and so by no step.
  */
-public enum Aspect {
-  DRIVER("driver"),
-  MIG_MODE("mig-mode"),
-  MIG_LAYOUT("mig-layout"),
-  VFS("vfs"),
-  HEALTH("health");
-
-  private final String wireName;
-
-  Aspect(String wireName) {
-    this.wireName = wireName;
-  }
-
-  public String wireName() {
-    return wireName;
-  }
+public enum Aspect implements WireNamed {
+  DRIVER,
+  MIG_MODE,
+  MIG_LAYOUT,
+  VFS,
+  HEALTH;
 
   public boolean changedBy(StepKind kind) {
     return switch (this) {
@@ -42,17 +33,11 @@ public enum Aspect {
 
   /** The aspect of a wire name; an unknown one is refused with the allowed ones. */
   public static Aspect fromWireName(String name) {
-    for (Aspect aspect : values()) {
-      if (aspect.wireName.equals(name)) {
-        return aspect;
-      }
-    }
-    throw new IllegalArgumentException(
-        "unknown aspect '" + name + "': one of driver, mig-mode, mig-layout, vfs, health");
+    return WireNamed.parse(Aspect.class, name, "aspect");
   }
 
   @Override
   public String toString() {
-    return wireName;
+    return wireName();
   }
 }

@@ -1,26 +1,18 @@
 package io.fleetwave.core.provenance;
 
+import io.fleetwave.events.json.WireNamed;
+
 /** Why an observed change happened. */
-public enum ChangeCause {
+public enum ChangeCause implements WireNamed {
   /** A spec generation asked for it (set by a person, or by a rollout). */
-  SPEC("spec"),
+  SPEC,
   /** The node rebooted: MIG, VFs and instances do not survive one. */
-  REBOOT("reboot"),
+  REBOOT,
   /** Nothing Fleetwave asked for: drift (a person with nvidia-smi, a failing GPU). */
-  OUTSIDE("outside");
-
-  private final String wireName;
-
-  ChangeCause(String wireName) {
-    this.wireName = wireName;
-  }
-
-  public String wireName() {
-    return wireName;
-  }
+  OUTSIDE;
 
   @Override
   public String toString() {
-    return wireName;
+    return wireName();
   }
 }

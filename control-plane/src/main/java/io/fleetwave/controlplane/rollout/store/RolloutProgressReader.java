@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.core.rollout.decide.NodeState;
 import io.fleetwave.core.rollout.decide.RolloutState;
+import io.fleetwave.events.json.WireNamed;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -37,11 +39,9 @@ import java.util.UUID;
 public class RolloutProgressReader {
   /**
    * Node states as rollout_nodes stores them, in the order a page shows them: the wire names of the
-   * engine's NodeState (the engine depends on the store, not the reverse; RolloutNodeStatesTest
-   * keeps the two equal).
+   * core's NodeState.
    */
-  public static final List<String> NODE_STATES =
-      List.of("pending", "in-flight", "succeeded", "failed", "skipped");
+  public static final List<String> NODE_STATES = WireNamed.wireNames(NodeState.class);
 
   private static final String FAILED = "failed";
 

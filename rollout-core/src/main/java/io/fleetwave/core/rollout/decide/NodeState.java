@@ -1,23 +1,15 @@
 package io.fleetwave.core.rollout.decide;
 
+import io.fleetwave.events.json.WireNamed;
+
 /** Where a node stands in one phase of a rollout. */
-public enum NodeState {
-  PENDING("pending"),
-  IN_FLIGHT("in-flight"),
-  SUCCEEDED("succeeded"),
-  FAILED("failed"),
+public enum NodeState implements WireNamed {
+  PENDING,
+  IN_FLIGHT,
+  SUCCEEDED,
+  FAILED,
   /** Never started: left out while pending (revoked), see NodeSkipped. */
-  SKIPPED("skipped");
-
-  private final String wireName;
-
-  NodeState(String wireName) {
-    this.wireName = wireName;
-  }
-
-  public String wireName() {
-    return wireName;
-  }
+  SKIPPED;
 
   public boolean finished() {
     return this == SUCCEEDED || this == FAILED || this == SKIPPED;

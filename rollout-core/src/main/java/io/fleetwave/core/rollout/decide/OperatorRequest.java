@@ -1,5 +1,7 @@
 package io.fleetwave.core.rollout.decide;
 
+import io.fleetwave.events.json.WireNamed;
+
 /**
  * An operator's request on a rollout, waiting for the engine (table rollout_requests).
  *
@@ -7,19 +9,15 @@ package io.fleetwave.core.rollout.decide;
  */
 public record OperatorRequest(long id, Action action, String reason, String actor) {
 
-  public enum Action {
+  public enum Action implements WireNamed {
     PAUSE,
     RESUME,
     ABORT,
     ROLLBACK,
     PROMOTE;
 
-    public String wireName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     public static Action fromWireName(String name) {
-      return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+      return WireNamed.parse(Action.class, name, "operator request");
     }
   }
 }

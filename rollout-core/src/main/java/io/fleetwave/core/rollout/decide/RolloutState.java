@@ -1,37 +1,35 @@
 package io.fleetwave.core.rollout.decide;
 
+import io.fleetwave.events.json.WireNamed;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /**
  * The state of a stored rollout: {@code created} until the engine takes it up, then as folded from
  * its events on fleet.rollout-events.
  */
-public enum RolloutState {
-  CREATED("created", true),
-  RUNNING("running", true),
-  PAUSED("paused", true),
-  ROLLING_BACK("rolling-back", true),
-  COMPLETED("completed", false),
-  ABORTED("aborted", false),
-  ROLLED_BACK("rolled-back", false),
+public enum RolloutState implements WireNamed {
+  CREATED(true),
+  RUNNING(true),
+  PAUSED(true),
+  ROLLING_BACK(true),
+  COMPLETED(false),
+  ABORTED(false),
+  ROLLED_BACK(false),
   /** A record of its log could not be folded; the status reason names the record and why. */
-  FAILED("failed", false);
+  FAILED(false);
 
   /** The inactive states as an SQL list, e.g. for {@code state NOT IN ...}. */
   public static final String INACTIVE_SQL =
-      java.util.Arrays.stream(values())
+      Arrays.stream(values())
           .filter(state -> !state.active)
-          .map(state -> "'" + state.wireName + "'")
-          .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+          .map(state -> "'" + state.wireName() + "'")
+          .collect(Collectors.joining(", ", "(", ")"));
 
-  private final String wireName;
   private final boolean active;
 
-  RolloutState(String wireName, boolean active) {
-    this.wireName = wireName;
+  RolloutState(boolean active) {
     this.active = active;
-  }
-
-  public String wireName() {
-    return wireName;
   }
 
   /** Whether the rollout holds its nodes: a node belongs to at most one active rollout. */
@@ -40,11 +38,6 @@ public enum RolloutState {
   }
 
   public static RolloutState fromWireName(String name) {
-    for (RolloutState state : values()) {
-      if (state.wireName.equals(name)) {
-        return state;
-      }
-    }
-    throw new IllegalArgumentException("unknown rollout state '" + name + "'");
+    return WireNamed.parse(RolloutState.class, name, "rollout state");
   }
 }

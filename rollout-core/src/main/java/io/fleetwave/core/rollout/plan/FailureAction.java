@@ -1,27 +1,13 @@
 package io.fleetwave.core.rollout.plan;
 
+import io.fleetwave.events.json.WireNamed;
+
 /** What a rollout does when a failure threshold is crossed. */
-public enum FailureAction {
-  PAUSE("pause"),
-  ROLLBACK("rollback");
-
-  private final String wireName;
-
-  FailureAction(String wireName) {
-    this.wireName = wireName;
-  }
-
-  public String wireName() {
-    return wireName;
-  }
+public enum FailureAction implements WireNamed {
+  PAUSE,
+  ROLLBACK;
 
   public static FailureAction fromWireName(String name) {
-    for (FailureAction action : values()) {
-      if (action.wireName.equals(name)) {
-        return action;
-      }
-    }
-    throw new IllegalArgumentException(
-        "unknown failure action '" + name + "', expected pause or rollback");
+    return WireNamed.parse(FailureAction.class, name, "failure action");
   }
 }
