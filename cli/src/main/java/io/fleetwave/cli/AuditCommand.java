@@ -1,8 +1,6 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -13,7 +11,6 @@ import picocli.CommandLine.Spec;
 /** {@code fleetctl audit}: who changed what, newest first (GET /api/v1/audit). */
 @Command(
     name = "audit",
-    mixinStandardHelpOptions = true,
     description =
         "The audit log, newest first: every change request with its actor, time, status and"
             + " outcome.")
@@ -43,15 +40,14 @@ final class AuditCommand implements Runnable {
 
   @Override
   public void run() {
-    Fleetctl root = Fleetctl.root(spec);
     Map<String, Object> query = new LinkedHashMap<>();
     query.put("actor", actor);
     query.put("since", since);
-    ArrayNode entries = PagedListing.fetch(root.client(), BASE, query, limit);
-    PrintWriter out = spec.commandLine().getOut();
-    if (root.printStructured(out, entries)) {
-      return;
-    }
+    JsonNode entries = PagedListing.fetch(Fleetctl.root(spec).client(), BASE, query, limit).items();
+    Fleetctl.show(spec, entries, () -> table(entries).render());
+  }
+
+  static Table table(JsonNode entries) {
     Table table = new Table("at", "actor", "action", "target", "status", "outcome");
     for (JsonNode e : entries) {
       table.row(
@@ -62,7 +58,6 @@ final class AuditCommand implements Runnable {
           e.path("status").asInt(),
           e.path("outcome").asText());
     }
-    out.print(table.render());
-    out.flush();
+    return table;
   }
 }

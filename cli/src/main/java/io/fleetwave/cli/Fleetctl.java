@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -124,6 +125,7 @@ public final class Fleetctl implements Runnable {
   /** The command line with fleetctl's exit codes and error printing. */
   public static CommandLine commandLine(Fleetctl fleetctl) {
     CommandLine line = new CommandLine(fleetctl);
+    withHelpOptions(line);
     line.setCaseInsensitiveEnumValuesAllowed(true);
     line.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
@@ -142,6 +144,17 @@ public final class Fleetctl implements Runnable {
           return 1;
         });
     return line;
+  }
+
+  /** Every subcommand, however deep, takes --help and --version as fleetctl itself does. */
+  private static void withHelpOptions(CommandLine line) {
+    for (CommandLine sub : line.getSubcommands().values()) {
+      if (!sub.getCommandSpec().helpCommand()
+          && !sub.getCommandSpec().mixins().containsKey("mixinStandardHelpOptions")) {
+        sub.getCommandSpec().mixinStandardHelpOptions(true);
+      }
+      withHelpOptions(sub);
+    }
   }
 
   @Override
@@ -217,6 +230,18 @@ public final class Fleetctl implements Runnable {
     }
     out.flush();
     return true;
+  }
+
+  /**
+   * Prints an API answer as -o asks: JSON, YAML, or the command's table view of it ({@code
+   * tableView} is only asked for a table, so a view that asks the API more costs nothing else).
+   */
+  static void show(CommandSpec spec, JsonNode answer, Supplier<String> tableView) {
+    PrintWriter out = spec.commandLine().getOut();
+    if (!root(spec).printStructured(out, answer)) {
+      out.print(tableView.get());
+      out.flush();
+    }
   }
 
   /** A request file, JSON or YAML, as JSON; a usage error naming the file when it is unreadable. */

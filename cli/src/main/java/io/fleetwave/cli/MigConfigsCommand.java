@@ -1,7 +1,6 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Collections;
 import picocli.CommandLine.Command;
@@ -11,13 +10,11 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "mig-configs",
-    mixinStandardHelpOptions = true,
     description = "MIG layouts (mig-parted files).",
     subcommands = {MigConfigsCommand.Import.class, MigConfigsCommand.List.class})
 final class MigConfigsCommand {
   @Command(
       name = "import",
-      mixinStandardHelpOptions = true,
       description =
           "Import every config of a mig-parted YAML file; any problem refuses the whole file.")
   static final class Import implements Runnable {
@@ -48,46 +45,46 @@ final class MigConfigsCommand {
                   yaml,
                   "application/yaml")
               .body();
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, result)) {
-        return;
-      }
-      out.println("imported: " + join(result.path("imported")));
-      if (!result.path("replaced").isEmpty()) {
-        out.println("replaced: " + join(result.path("replaced")));
-      }
-      for (JsonNode warning : result.path("warnings")) {
-        out.println("warning: " + warning.asText());
-      }
-      out.flush();
+      Fleetctl.show(spec, result, () -> renderImport(result));
     }
   }
 
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "Stored MIG configs.")
+  /** What an import did: the configs imported and replaced, then the warnings. */
+  static String renderImport(JsonNode result) {
+    StringBuilder out = new StringBuilder();
+    out.append("imported: ").append(join(result.path("imported"))).append('\n');
+    if (!result.path("replaced").isEmpty()) {
+      out.append("replaced: ").append(join(result.path("replaced"))).append('\n');
+    }
+    for (JsonNode warning : result.path("warnings")) {
+      out.append("warning: ").append(warning.asText()).append('\n');
+    }
+    return out.toString();
+  }
+
+  @Command(name = "list", description = "Stored MIG configs.")
   static final class List implements Runnable {
     @Spec CommandSpec spec;
 
     @Override
     public void run() {
-      Fleetctl root = Fleetctl.root(spec);
-      JsonNode configs = root.client().get("/api/v1/mig-configs");
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, configs)) {
-        return;
-      }
-      Table table = new Table("name", "source", "imported", "entries");
-      for (JsonNode c : configs) {
-        table.row(
-            c.path("name").asText(),
-            NodesCommand.text(c, "source"),
-            NodesCommand.text(c, "importedAt"),
-            String.join(
-                "; ",
-                RolloutCommand.list(c.path("entries")).stream().map(JsonNode::asText).toList()));
-      }
-      out.print(table.render());
-      out.flush();
+      JsonNode configs = Fleetctl.root(spec).client().get("/api/v1/mig-configs");
+      Fleetctl.show(spec, configs, () -> table(configs).render());
     }
+  }
+
+  static Table table(JsonNode configs) {
+    Table table = new Table("name", "source", "imported", "entries");
+    for (JsonNode c : configs) {
+      table.row(
+          c.path("name").asText(),
+          NodesCommand.text(c, "source"),
+          NodesCommand.text(c, "importedAt"),
+          String.join(
+              "; ",
+              RolloutCommand.list(c.path("entries")).stream().map(JsonNode::asText).toList()));
+    }
+    return table;
   }
 
   private static String join(JsonNode array) {

@@ -1,8 +1,6 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,17 +14,10 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "nodes",
-    mixinStandardHelpOptions = true,
     description = "The fleet's nodes as projected.",
     subcommands = {NodesCommand.List.class, NodesCommand.Get.class})
 final class NodesCommand {
-  /** Page size used to walk the whole listing (the API's maximum). */
-  static final int PAGE_SIZE = 500;
-
-  @Command(
-      name = "list",
-      mixinStandardHelpOptions = true,
-      description = "List nodes, sorted by name (every page).")
+  @Command(name = "list", description = "List nodes, sorted by name (every page).")
   static final class List implements Runnable {
     @Spec CommandSpec spec;
 
@@ -52,33 +43,17 @@ final class NodesCommand {
 
     @Override
     public void run() {
-      Fleetctl root = Fleetctl.root(spec);
-      ArrayNode nodes = Fleetctl.JSON.createArrayNode();
-      for (int page = 0; ; page++) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("hostKind", hostKind);
-        params.put("gpuModel", gpuModel);
-        params.put("selector", selector);
-        params.put("page", page);
-        params.put("size", PAGE_SIZE);
-        asOf.addTo(params);
-        JsonNode answer = root.client().get("/api/v1/nodes" + ApiClient.query(params));
-        answer.path("items").forEach(nodes::add);
-        if (answer.path("items").size() < PAGE_SIZE
-            || nodes.size() >= answer.path("total").asLong()) {
-          break;
-        }
-      }
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, nodes)) {
-        return;
-      }
-      out.print(nodesTable(nodes).render());
-      out.flush();
+      Map<String, Object> params = new LinkedHashMap<>();
+      params.put("hostKind", hostKind);
+      params.put("gpuModel", gpuModel);
+      params.put("selector", selector);
+      asOf.addTo(params);
+      JsonNode nodes = PagedListing.fetchAll(Fleetctl.root(spec).client(), "/api/v1/nodes", params);
+      Fleetctl.show(spec, nodes, () -> nodesTable(nodes).render());
     }
   }
 
-  @Command(name = "get", mixinStandardHelpOptions = true, description = "One node with its GPUs.")
+  @Command(name = "get", description = "One node with its GPUs.")
   static final class Get implements Runnable {
     @Spec CommandSpec spec;
 
@@ -94,12 +69,7 @@ final class NodesCommand {
       asOf.addTo(params);
       JsonNode node =
           root.client().get("/api/v1/nodes/" + ApiClient.encode(name) + ApiClient.query(params));
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, node)) {
-        return;
-      }
-      out.print(nodeDetails(node));
-      out.flush();
+      Fleetctl.show(spec, node, () -> nodeDetails(node));
     }
   }
 

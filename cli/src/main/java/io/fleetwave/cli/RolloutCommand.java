@@ -1,11 +1,11 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +23,6 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "rollout",
-    mixinStandardHelpOptions = true,
     description = "Plan, create, watch and steer rollouts.",
     subcommands = {
       RolloutCommand.ListRollouts.class,
@@ -43,7 +42,7 @@ final class RolloutCommand {
   /** States after which a rollout does nothing more. */
   static final Set<String> FINAL_STATES = Set.of("completed", "aborted", "rolled-back", "failed");
 
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "Rollouts, newest first.")
+  @Command(name = "list", description = "Rollouts, newest first.")
   static final class ListRollouts implements Runnable {
     @Spec CommandSpec spec;
 
@@ -57,108 +56,93 @@ final class RolloutCommand {
 
     @Override
     public void run() {
-      Fleetctl root = Fleetctl.root(spec);
-      ArrayNode all = Fleetctl.JSON.createArrayNode();
-      for (int page = 0; ; page++) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("state", state);
-        params.put("page", page);
-        params.put("size", NodesCommand.PAGE_SIZE);
-        JsonNode answer = root.client().get(BASE + ApiClient.query(params));
-        answer.path("items").forEach(all::add);
-        if (answer.path("items").size() < NodesCommand.PAGE_SIZE
-            || all.size() >= answer.path("total").asLong()) {
-          break;
-        }
-      }
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, all)) {
-        return;
-      }
-      Table table = new Table("id", "name", "state", "nodes", "change", "created");
-      for (JsonNode r : all) {
-        table.row(
-            r.path("id").asText(),
-            r.path("name").asText(),
-            r.path("state").asText(),
-            r.path("plannedNodes").asInt(),
-            change(r.path("migConfig"), r.path("driverVersion")),
-            NodesCommand.text(r, "createdAt"));
-      }
-      out.print(table.render());
-      out.flush();
+      JsonNode all =
+          PagedListing.fetchAll(
+              Fleetctl.root(spec).client(), BASE, Collections.singletonMap("state", state));
+      Fleetctl.show(spec, all, () -> listTable(all).render());
+    }
+  }
+
+  static Table listTable(JsonNode rollouts) {
+    Table table = new Table("id", "name", "state", "nodes", "change", "created");
+    for (JsonNode r : rollouts) {
+      table.row(
+          r.path("id").asText(),
+          r.path("name").asText(),
+          r.path("state").asText(),
+          r.path("plannedNodes").asInt(),
+          change(r.path("migConfig"), r.path("driverVersion")),
+          NodesCommand.text(r, "createdAt"));
+    }
+    return table;
+  }
+
+  /** plan and create: POST the rollout request of a file, then show the answer. */
+  abstract static class FromRequestFile implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = {"-f", "--file"},
+        required = true,
+        paramLabel = "FILE",
+        description = "the rollout request, JSON or YAML")
+    Path file;
+
+    /** Where the request goes. */
+    abstract String path();
+
+    /** The table view of the API's answer. */
+    abstract String render(JsonNode answer);
+
+    @Override
+    public void run() {
+      JsonNode request = Fleetctl.readDocument(spec, file);
+      JsonNode answer = Fleetctl.root(spec).client().post(path(), request).body();
+      Fleetctl.show(spec, answer, () -> render(answer));
     }
   }
 
   @Command(
       name = "plan",
-      mixinStandardHelpOptions = true,
       description =
           "Plan a rollout without creating it (dry run): waves, per-node actions, exclusions and"
               + " capacity impact.")
-  static final class Plan implements Runnable {
-    @Spec CommandSpec spec;
-
-    @Option(
-        names = {"-f", "--file"},
-        required = true,
-        paramLabel = "FILE",
-        description = "the rollout request, JSON or YAML")
-    Path file;
+  static final class Plan extends FromRequestFile {
+    @Override
+    String path() {
+      return BASE + "?dryRun=true";
+    }
 
     @Override
-    public void run() {
-      Fleetctl root = Fleetctl.root(spec);
-      JsonNode request = Fleetctl.readDocument(spec, file);
-      JsonNode plan = root.client().post(BASE + "?dryRun=true", request).body();
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, plan)) {
-        return;
-      }
-      out.print(renderPlan(plan));
-      out.flush();
+    String render(JsonNode plan) {
+      return renderPlan(plan);
     }
   }
 
   @Command(
       name = "create",
-      mixinStandardHelpOptions = true,
       description = "Create a rollout; the engine starts it at once. Prints its id.")
-  static final class Create implements Runnable {
-    @Spec CommandSpec spec;
-
-    @Option(
-        names = {"-f", "--file"},
-        required = true,
-        paramLabel = "FILE",
-        description = "the rollout request, JSON or YAML")
-    Path file;
+  static final class Create extends FromRequestFile {
+    @Override
+    String path() {
+      return BASE;
+    }
 
     @Override
-    public void run() {
-      Fleetctl root = Fleetctl.root(spec);
-      JsonNode request = Fleetctl.readDocument(spec, file);
-      JsonNode created = root.client().post(BASE, request).body();
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, created)) {
-        return;
-      }
+    String render(JsonNode created) {
       JsonNode plan = created.path("plan");
-      out.printf(
-          "rollout %s created: %s, %d node(s) in %d wave(s)%n",
-          created.path("id").asText(),
-          created.path("name").asText(),
-          plan.path("plannedNodes").asInt(),
-          plan.path("waves").size());
-      out.println(
-          "follow it with: fleetctl rollout status " + created.path("id").asText() + " --watch");
-      out.flush();
+      return "rollout %s created: %s, %d node(s) in %d wave(s)%nfollow it with: fleetctl rollout status %s --watch%n"
+          .formatted(
+              created.path("id").asText(),
+              created.path("name").asText(),
+              plan.path("plannedNodes").asInt(),
+              plan.path("waves").size(),
+              created.path("id").asText());
     }
   }
 
   @Command(
       name = "status",
-      mixinStandardHelpOptions = true,
       description = {
         "A rollout's state, its progress per wave and its nodes in flight or failed (read from"
             + " the rollout's summary and node pages: small whatever the rollout's size).",
@@ -244,10 +228,8 @@ final class RolloutCommand {
       String path = BASE + "/" + ApiClient.encode(id) + "/summary";
       JsonNode view = root.client().get(path);
       if (!watch) {
-        if (!root.printStructured(out, view)) {
-          out.print(renderStatus(view, unusualNodes(root, id)));
-          out.flush();
-        }
+        JsonNode summary = view;
+        Fleetctl.show(spec, summary, () -> renderStatus(summary, unusualNodes(root, id)));
         return 0;
       }
       long deadline =
@@ -282,7 +264,6 @@ final class RolloutCommand {
 
   @Command(
       name = "nodes",
-      mixinStandardHelpOptions = true,
       description = {
         "A rollout's planned nodes with their state, reason and timings, by wave then name.",
         "Read a page of 500 at a time from the API; --limit bounds how many are shown."
@@ -319,51 +300,37 @@ final class RolloutCommand {
       if (limit != null && limit < 1) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be 1 or more");
       }
-      int wanted = limit == null ? Integer.MAX_VALUE : limit;
-      ArrayNode shown = Fleetctl.JSON.createArrayNode();
-      long total = 0;
-      for (int page = 0; shown.size() < wanted; page++) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("state", state);
-        params.put("wave", wave);
-        params.put("page", page);
-        params.put("size", NodesCommand.PAGE_SIZE);
-        JsonNode answer =
-            root.client()
-                .get(BASE + "/" + ApiClient.encode(id) + "/nodes" + ApiClient.query(params));
-        total = answer.path("total").asLong();
-        for (JsonNode node : answer.path("items")) {
-          if (shown.size() < wanted) {
-            shown.add(node);
-          }
-        }
-        if (answer.path("items").size() < NodesCommand.PAGE_SIZE) {
-          break;
-        }
-      }
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, shown)) {
-        return;
-      }
-      Table table = new Table("wave", "node", "phase", "state", "started", "elapsed", "reason");
-      for (JsonNode node : shown) {
-        table.row(
-            node.path("wave").asInt(),
-            node.path("node").asText(),
-            NodesCommand.text(node, "phase"),
-            node.path("state").asText(),
-            NodesCommand.text(node, "startedAt"),
-            node.hasNonNull("elapsedMillis")
-                ? "%.1f s".formatted(node.path("elapsedMillis").asLong() / 1000.0)
-                : "",
-            NodesCommand.text(node, "reason"));
-      }
-      out.print(table.render());
-      if (total > shown.size()) {
-        out.printf("(%d of %d shown)%n", shown.size(), total);
-      }
-      out.flush();
+      Map<String, Object> params = new LinkedHashMap<>();
+      params.put("state", state);
+      params.put("wave", wave);
+      PagedListing listing =
+          PagedListing.fetch(
+              root.client(),
+              BASE + "/" + ApiClient.encode(id) + "/nodes",
+              params,
+              limit == null ? Integer.MAX_VALUE : limit);
+      Fleetctl.show(spec, listing.items(), () -> renderNodes(listing));
     }
+  }
+
+  /** A rollout's nodes as a table, then how many of how many are shown when not all are. */
+  static String renderNodes(PagedListing listing) {
+    Table table = new Table("wave", "node", "phase", "state", "started", "elapsed", "reason");
+    for (JsonNode node : listing.items()) {
+      table.row(
+          node.path("wave").asInt(),
+          node.path("node").asText(),
+          NodesCommand.text(node, "phase"),
+          node.path("state").asText(),
+          NodesCommand.text(node, "startedAt"),
+          node.hasNonNull("elapsedMillis")
+              ? "%.1f s".formatted(node.path("elapsedMillis").asLong() / 1000.0)
+              : "",
+          NodesCommand.text(node, "reason"));
+    }
+    long shown = listing.items().size();
+    return table.render()
+        + (listing.total() > shown ? "(%d of %d shown)%n".formatted(shown, listing.total()) : "");
   }
 
   /** Prints what changed since the previous view: the state, and each wave's progress line. */
@@ -823,9 +790,12 @@ final class RolloutCommand {
     @Parameters(paramLabel = "ID", description = "the rollout's id")
     String id;
 
-    abstract String action();
-
     abstract String reason();
+
+    /** The API's action is the command's own name. */
+    private String action() {
+      return spec.name();
+    }
 
     @Override
     public void run() {
@@ -838,7 +808,7 @@ final class RolloutCommand {
                       + ApiClient.encode(id)
                       + "/"
                       + action()
-                      + ApiClient.query(java.util.Collections.singletonMap("reason", reason())),
+                      + ApiClient.query(Collections.singletonMap("reason", reason())),
                   (JsonNode) null);
       PrintWriter out = spec.commandLine().getOut();
       if (answer.status() == 202) {
@@ -847,12 +817,8 @@ final class RolloutCommand {
         out.flush();
         return;
       }
-      if (root.printStructured(out, answer.body())) {
-        return;
-      }
       // The API answers with the rollout's summary after the action.
-      out.println(action() + ": " + stateLine(answer.body()));
-      out.flush();
+      Fleetctl.show(spec, answer.body(), () -> action() + ": " + stateLine(answer.body()) + "\n");
     }
   }
 
@@ -883,60 +849,26 @@ final class RolloutCommand {
     }
   }
 
-  @Command(
-      name = "pause",
-      mixinStandardHelpOptions = true,
-      description = "No new node starts; nodes in flight finish.")
-  static final class Pause extends OptionalReasonAction {
-    @Override
-    String action() {
-      return "pause";
-    }
-  }
+  @Command(name = "pause", description = "No new node starts; nodes in flight finish.")
+  static final class Pause extends OptionalReasonAction {}
 
   @Command(
       name = "resume",
-      mixinStandardHelpOptions = true,
       description = "Continue a paused rollout; failures so far are accepted.")
-  static final class Resume extends OptionalReasonAction {
-    @Override
-    String action() {
-      return "resume";
-    }
-  }
+  static final class Resume extends OptionalReasonAction {}
 
-  @Command(
-      name = "promote",
-      mixinStandardHelpOptions = true,
-      description = "With manualPromotion: let the next wave start.")
-  static final class Promote extends OptionalReasonAction {
-    @Override
-    String action() {
-      return "promote";
-    }
-  }
+  @Command(name = "promote", description = "With manualPromotion: let the next wave start.")
+  static final class Promote extends OptionalReasonAction {}
 
   @Command(
       name = "abort",
-      mixinStandardHelpOptions = true,
       description = "Stop for good and free the nodes (nodes already changed keep their spec).")
-  static final class Abort extends RequiredReasonAction {
-    @Override
-    String action() {
-      return "abort";
-    }
-  }
+  static final class Abort extends RequiredReasonAction {}
 
   @Command(
       name = "rollback",
-      mixinStandardHelpOptions = true,
       description = "Restore every touched node's previous spec, newest wave first.")
-  static final class Rollback extends RequiredReasonAction {
-    @Override
-    String action() {
-      return "rollback";
-    }
-  }
+  static final class Rollback extends RequiredReasonAction {}
 
   static List<JsonNode> list(JsonNode array) {
     return StreamSupport.stream(array.spliterator(), false).toList();

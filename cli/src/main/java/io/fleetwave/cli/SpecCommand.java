@@ -1,7 +1,8 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,13 +12,11 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "spec",
-    mixinStandardHelpOptions = true,
     description = "A node's desired spec.",
     subcommands = {SpecCommand.Get.class, SpecCommand.Put.class})
 final class SpecCommand {
   @Command(
       name = "get",
-      mixinStandardHelpOptions = true,
       description =
           "Desired spec, observed GPUs, the last reconcile and whether it converged (YAML unless"
               + " -o json).")
@@ -29,32 +28,35 @@ final class SpecCommand {
 
     @Override
     public void run() {
-      Fleetctl root = Fleetctl.root(spec);
-      JsonNode view = root.client().get("/api/v1/nodes/" + ApiClient.encode(name) + "/spec");
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, view)) {
-        return;
-      }
-      out.printf(
-          "node %s: converged %s%s%n",
-          view.path("node").asText(name),
-          view.path("converged").asBoolean() ? "yes" : "no",
-          view.hasNonNull("notConvergedReason")
-              ? " (" + view.get("notConvergedReason").asText() + ")"
-              : "");
-      try {
-        // A spec is a nested document: the table view is its YAML.
-        out.print(Fleetctl.YAML.writeValueAsString(view));
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-      out.flush();
+      JsonNode view = Fleetctl.root(spec).client().get(path(name));
+      Fleetctl.show(spec, view, () -> render(view, name));
+    }
+  }
+
+  /** The API's path of a node's spec. */
+  static String path(String node) {
+    return "/api/v1/nodes/" + ApiClient.encode(node) + "/spec";
+  }
+
+  /** Whether the node converged, then its spec view as YAML (a nested document: no table). */
+  static String render(JsonNode view, String name) {
+    String converged =
+        "node %s: converged %s%s%n"
+            .formatted(
+                view.path("node").asText(name),
+                view.path("converged").asBoolean() ? "yes" : "no",
+                view.hasNonNull("notConvergedReason")
+                    ? " (" + view.get("notConvergedReason").asText() + ")"
+                    : "");
+    try {
+      return converged + Fleetctl.YAML.writeValueAsString(view);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
   @Command(
       name = "put",
-      mixinStandardHelpOptions = true,
       description =
           "Set the node's desired spec (merged onto the current one), signed and published.")
   static final class Put implements Runnable {
@@ -72,18 +74,15 @@ final class SpecCommand {
 
     @Override
     public void run() {
-      Fleetctl root = Fleetctl.root(spec);
       JsonNode body = Fleetctl.readDocument(spec, file);
-      JsonNode published =
-          root.client().put("/api/v1/nodes/" + ApiClient.encode(name) + "/spec", body).body();
-      PrintWriter out = spec.commandLine().getOut();
-      if (root.printStructured(out, published)) {
-        return;
-      }
-      out.printf(
-          "spec of node %s published as generation %d%n",
-          published.path("node").asText(name), published.path("generation").asLong());
-      out.flush();
+      JsonNode published = Fleetctl.root(spec).client().put(path(name), body).body();
+      Fleetctl.show(
+          spec,
+          published,
+          () ->
+              "spec of node %s published as generation %d%n"
+                  .formatted(
+                      published.path("node").asText(name), published.path("generation").asLong()));
     }
   }
 }

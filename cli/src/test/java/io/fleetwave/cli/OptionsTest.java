@@ -66,6 +66,19 @@ class OptionsTest {
   }
 
   @Test
+  void everySubcommandAnswersHelpWithItsOwnUsage() {
+    Run pause = Run.of("rollout", "pause", "--help");
+    assertThat(pause.exit()).as(pause.toString()).isZero();
+    assertThat(pause.out()).contains("Usage: fleetctl rollout pause", "--reason", "-h, --help");
+    Run list = Run.of("nodes", "list", "-h");
+    assertThat(list.exit()).as(list.toString()).isZero();
+    assertThat(list.out()).contains("Usage: fleetctl nodes list", "--selector");
+    Run helpCommand = Run.of("help", "audit");
+    assertThat(helpCommand.exit()).as(helpCommand.toString()).isZero();
+    assertThat(helpCommand.out()).contains("Usage: fleetctl audit", "--actor");
+  }
+
+  @Test
   void aServerThatRefusesConnectionsIsNamedAndExitsWith1() throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {

@@ -104,8 +104,30 @@ class StandInApiTest {
     assertThat(get.exit()).as(get.err()).isZero();
     assertThat(requests)
         .containsExactly(
-            "/api/v1/nodes?page=0&size=500&asOf=2026-12-05T04%3A12%3A00%2B01%3A00",
+            "/api/v1/nodes?asOf=2026-12-05T04%3A12%3A00%2B01%3A00&page=0&size=500",
             "/api/v1/nodes/n1?asOf=2026-12-05T04%3A12%3A00%2B01%3A00");
+  }
+
+  @Test
+  void rolloutActionsPostTheirOwnNameWithTheReason() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/api/v1/rollouts",
+        exchange -> {
+          requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+          respond(exchange, "{\"name\": \"r1\", \"state\": \"paused\", \"currentWave\": 1}");
+        });
+    server.start();
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    Run pause = Run.of("rollout", "pause", "r-1", "--server", url, "--reason", "checking");
+    assertThat(pause.exit()).as(pause.err()).isZero();
+    assertThat(pause.out()).isEqualTo("pause: rollout r1 paused, wave 1/0\n");
+    Run abort = Run.of("rollout", "abort", "r-1", "--server", url, "-r", "too late");
+    assertThat(abort.exit()).as(abort.err()).isZero();
+    assertThat(requests)
+        .containsExactly(
+            "POST /api/v1/rollouts/r-1/pause?reason=checking",
+            "POST /api/v1/rollouts/r-1/abort?reason=too%20late");
   }
 
   @Test

@@ -54,6 +54,10 @@ class WatchTest {
 
   private record Answer(int status, String body) {}
 
+  /** What a gateway answers while no control plane replica serves. */
+  private static final Answer UNAVAILABLE =
+      new Answer(503, "{\"title\": \"Unavailable\", \"status\": 503}");
+
   /** The rollout's summary (GET .../summary): one wave of one node. */
   private static Answer view(String state, int succeeded, int failed, String reason) {
     int inFlight = 1 - succeeded - failed;
@@ -124,8 +128,8 @@ class WatchTest {
         watch(
             List.of(
                 view("running", 0, 0, null),
-                new Answer(503, "{\"title\": \"Unavailable\", \"status\": 503}"),
-                new Answer(503, "{\"title\": \"Unavailable\", \"status\": 503}"),
+                UNAVAILABLE,
+                UNAVAILABLE,
                 view("completed", 1, 0, null)));
     assertThat(run.exit()).as(run.toString()).isZero();
     assertThat(run.err())
@@ -135,13 +139,7 @@ class WatchTest {
 
   @Test
   void anOutageLongerThanTheBoundExits1() throws IOException {
-    Run run =
-        watch(
-            List.of(
-                view("running", 0, 0, null),
-                new Answer(503, "{\"title\": \"Unavailable\", \"status\": 503}")),
-            "--outage",
-            "1");
+    Run run = watch(List.of(view("running", 0, 0, null), UNAVAILABLE), "--outage", "1");
     assertThat(run.exit()).as(run.toString()).isEqualTo(1);
     assertThat(run.err()).endsWith("error: 503 Unavailable\n");
   }

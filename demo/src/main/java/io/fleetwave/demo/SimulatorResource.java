@@ -6,6 +6,7 @@ import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.Roles;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.simulator.SimulatedGpuBackend;
 import io.fleetwave.simulator.SimulatedNode;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.RolesAllowed;
@@ -40,14 +41,19 @@ public class SimulatorResource {
   /** What a disturbance did. */
   public record Done(String node, String action, Long pid) {}
 
+  /** A request body that names one GPU of the node by its index. */
+  public interface GpuBody {
+    Integer gpu();
+  }
+
   /** {@code {"gpu": 0, "name": "python3"}} */
-  public record StartProcess(Integer gpu, String name) {}
+  public record StartProcess(Integer gpu, String name) implements GpuBody {}
 
   /** {@code {"gpu": 0, "pid": 4711}} */
-  public record StopProcess(Integer gpu, Long pid) {}
+  public record StopProcess(Integer gpu, Long pid) implements GpuBody {}
 
   /** {@code {"gpu": 0, "holder": "nvidia-persistenced"}} */
-  public record Handle(Integer gpu, String holder) {}
+  public record Handle(Integer gpu, String holder) implements GpuBody {}
 
   @POST
   @Path("/reboot")
@@ -75,10 +81,9 @@ public class SimulatorResource {
   @Operation(summary = "Start a compute process on a GPU (blocks its reset)")
   @Consumes(MediaType.APPLICATION_JSON)
   public Done startProcess(@PathParam("name") String name, StartProcess body) {
-    SimulatedNode node = node(name);
-    int gpu = gpu(body == null ? null : body.gpu());
-    String process = body.name() == null || body.name().isBlank() ? "python3" : body.name();
-    long pid = gpuCall(() -> node.gpus().startProcess(gpu, process));
+    String process =
+        body == null || body.name() == null || body.name().isBlank() ? "python3" : body.name();
+    long pid = onGpu(name, gpuOf(body), (gpus, gpu) -> gpus.startProcess(gpu, process));
     return new Done(name, "start-process", pid);
   }
 
@@ -87,13 +92,16 @@ public class SimulatorResource {
   @Operation(summary = "Stop a compute process started with start-process")
   @Consumes(MediaType.APPLICATION_JSON)
   public Done stopProcess(@PathParam("name") String name, StopProcess body) {
-    SimulatedNode node = node(name);
-    int gpu = gpu(body == null ? null : body.gpu());
-    if (body.pid() == null) {
-      throw invalid("pid", "the pid start-process answered is required");
-    }
-    gpuRun(() -> node.gpus().stopProcess(gpu, body.pid()));
-    return new Done(name, "stop-process", body.pid());
+    return onGpu(
+        name,
+        gpuOf(body),
+        (gpus, gpu) -> {
+          if (body.pid() == null) {
+            throw invalid("pid", "the pid start-process answered is required");
+          }
+          gpus.stopProcess(gpu, body.pid());
+          return new Done(name, "stop-process", body.pid());
+        });
   }
 
   @POST
@@ -101,11 +109,8 @@ public class SimulatorResource {
   @Operation(summary = "Another client (e.g. nvidia-persistenced) opens the GPU")
   @Consumes(MediaType.APPLICATION_JSON)
   public Done holdHandle(@PathParam("name") String name, Handle body) {
-    SimulatedNode node = node(name);
-    int gpu = gpu(body == null ? null : body.gpu());
-    String holder = holder(body);
-    gpuRun(() -> node.gpus().holdHandle(gpu, holder));
-    return new Done(name, "hold-handle", null);
+    return onGpu(
+        name, gpuOf(body), (gpus, gpu) -> gpus.holdHandle(gpu, holder(body)), "hold-handle");
   }
 
   @POST
@@ -113,11 +118,8 @@ public class SimulatorResource {
   @Operation(summary = "The client closes the GPU again")
   @Consumes(MediaType.APPLICATION_JSON)
   public Done releaseHandle(@PathParam("name") String name, Handle body) {
-    SimulatedNode node = node(name);
-    int gpu = gpu(body == null ? null : body.gpu());
-    String holder = holder(body);
-    gpuRun(() -> node.gpus().releaseHandle(gpu, holder));
-    return new Done(name, "release-handle", null);
+    return onGpu(
+        name, gpuOf(body), (gpus, gpu) -> gpus.releaseHandle(gpu, holder(body)), "release-handle");
   }
 
   /**
@@ -137,25 +139,26 @@ public class SimulatorResource {
               + " result as it reports any change.")
   @Consumes(MediaType.APPLICATION_JSON)
   public Done byHand(@PathParam("name") String name, ByHand body) {
-    SimulatedNode node = node(name);
     if (body == null) {
+      node(name); // an unknown node is a 404 before the body's 400
       throw invalid("migMode", "give a body with migMode (enabled, disabled) or health");
     }
-    int gpu = gpu(body.gpu());
+    return onGpu(name, body.gpu(), (gpus, gpu) -> byHand(gpus, gpu, body), "by-hand");
+  }
+
+  private static void byHand(SimulatedGpuBackend gpus, int gpu, ByHand body) {
     if ((body.migMode() == null) == (body.health() == null)) {
       throw invalid("migMode", "give either migMode (enabled, disabled) or health, not both");
     }
     if (body.health() != null) {
-      GpuHealth health = wire("health", body.health(), GpuHealth::fromWireName);
-      gpuRun(() -> node.gpus().setHealth(gpu, health));
-      return new Done(name, "by-hand", null);
+      gpus.setHealth(gpu, wire("health", body.health(), GpuHealth::fromWireName));
+      return;
     }
     MigMode mode = wire("migMode", body.migMode(), MigMode::fromWireName);
     if (mode == MigMode.UNSUPPORTED) {
       throw invalid("migMode", "enabled or disabled");
     }
-    gpuRun(() -> ByHandMigMode.set(node.gpus(), gpu, mode == MigMode.ENABLED));
-    return new Done(name, "by-hand", null);
+    ByHandMigMode.set(gpus, gpu, mode == MigMode.ENABLED);
   }
 
   private static <T> T wire(
@@ -181,11 +184,48 @@ public class SimulatorResource {
                     404, "not-simulated", "Not simulated", "node " + name + " is not simulated"));
   }
 
-  private static int gpu(Integer gpu) {
+  /**
+   * Finds the node (404 when it is not simulated), checks the GPU index (400), then runs {@code
+   * call} on that GPU; what the simulated GPU refuses is a 422 with its reason.
+   */
+  private <T> T onGpu(String name, Integer gpu, GpuCall<T> call) {
+    SimulatedNode node = node(name);
     if (gpu == null) {
       throw invalid("gpu", "the GPU index is required, e.g. {\"gpu\": 0}");
     }
-    return gpu;
+    try {
+      return call.on(node.gpus(), gpu);
+    } catch (GpuOperationException | IllegalArgumentException e) {
+      throw new ProblemException(
+          422, "simulator-refused", "Refused by the simulated GPU", e.getMessage(), List.of());
+    }
+  }
+
+  /** {@link #onGpu(String, Integer, GpuCall)} for a disturbance that answers nothing but done. */
+  private Done onGpu(String name, Integer gpu, GpuDisturbance disturbance, String action) {
+    return onGpu(
+        name,
+        gpu,
+        (gpus, index) -> {
+          disturbance.on(gpus, index);
+          return new Done(name, action, null);
+        });
+  }
+
+  /** One call on a simulated GPU, by index. */
+  @FunctionalInterface
+  private interface GpuCall<T> {
+    T on(SimulatedGpuBackend gpus, int gpu);
+  }
+
+  /** One disturbance of a simulated GPU, by index. */
+  @FunctionalInterface
+  private interface GpuDisturbance {
+    void on(SimulatedGpuBackend gpus, int gpu);
+  }
+
+  private static Integer gpuOf(GpuBody body) {
+    return body == null ? null : body.gpu();
   }
 
   private static String holder(Handle body) {
@@ -193,23 +233,6 @@ public class SimulatorResource {
       throw invalid("holder", "name the client, e.g. nvidia-persistenced");
     }
     return body.holder();
-  }
-
-  private static void gpuRun(Runnable call) {
-    gpuCall(
-        () -> {
-          call.run();
-          return null;
-        });
-  }
-
-  private static <T> T gpuCall(java.util.function.Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (GpuOperationException | IllegalArgumentException e) {
-      throw new ProblemException(
-          422, "simulator-refused", "Refused by the simulated GPU", e.getMessage(), List.of());
-    }
   }
 
   private static ProblemException invalid(String field, String message) {

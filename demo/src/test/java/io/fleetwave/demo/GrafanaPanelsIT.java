@@ -1,15 +1,13 @@
 package io.fleetwave.demo;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.demo.fixtures.GrafanaDashboard;
 import io.fleetwave.demo.fixtures.RolloutFleetProfile;
+import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -36,47 +34,20 @@ class GrafanaPanelsIT {
 
   @BeforeEach
   void fleetIsProjectedAndTheReportRolloutDone() {
-    await("the simulated fleet is projected")
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () ->
-                ProjectionRows.count("SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
-                        == 140
-                    && ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'report-%'")
-                        == 2);
+    RolloutFleetProfile.awaitProjected("report", 2);
     if (ProjectionRows.count("SELECT count(*) FROM rollouts WHERE name = 'report-mig'") > 0) {
       return;
     }
     String id =
-        given()
-            .contentType(ContentType.JSON)
-            .body(
-                """
+        RolloutsApi.create(
+            """
                 {"name": "report-mig", "target": {"selector": "pool=report"},
                  "change": {"migConfig": "all-balanced"},
                  "strategy": {"waves": ["100%"], "maxUnavailable": "100%", "maxZonesInFlight": 1,
                               "soakSeconds": 0, "manualPromotion": false, "nodeTimeoutSeconds": 300,
                               "failureThreshold": {"perWave": "50%", "total": "50%", "action": "pause"}}}
-                """)
-            .post("/api/v1/rollouts")
-            .then()
-            .statusCode(201)
-            .extract()
-            .jsonPath()
-            .getString("id");
-    await("rollout report-mig completed")
-        .atMost(Duration.ofSeconds(120))
-        .until(
-            () ->
-                "completed"
-                    .equals(
-                        given()
-                            .get("/api/v1/rollouts/" + id)
-                            .then()
-                            .statusCode(200)
-                            .extract()
-                            .jsonPath()
-                            .getString("state")));
+                """);
+    RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(120));
   }
 
   @Test

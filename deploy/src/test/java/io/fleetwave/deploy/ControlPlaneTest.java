@@ -137,7 +137,7 @@ class ControlPlaneTest {
 
     assertThat(literal("QUARKUS_DATASOURCE_REACTIVE_URL"))
         .isEqualTo("postgresql://fleetwave-db-rw:5432/" + database);
-    assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv())
+    assertThat(container.getEnv())
         .as("one database URL is enough: Flyway's is derived from it")
         .noneMatch(e -> e.getName().equals("QUARKUS_DATASOURCE_JDBC_URL"));
     for (var entry : Map.of("USERNAME", "username", "PASSWORD", "password").entrySet()) {

@@ -123,25 +123,11 @@ class HelmChartTest {
             ".fleetwave.svc", ":fleetwave:", "namespace: fleetwave", "metadata.name: fleetwave\n");
     assertThat(
             env(
-                rendered
-                    .one(Deployment.class, "fleetwave-control-plane")
-                    .getSpec()
-                    .getTemplate()
-                    .getSpec()
-                    .getContainers()
-                    .getFirst()
-                    .getEnv(),
+                rendered.mainContainer(Deployment.class, "fleetwave-control-plane").getEnv(),
                 "FLEETWAVE_NODE_IDENTITY_SERVICE_ACCOUNTS"))
         .isEqualTo("system:serviceaccount:gpu-fleet-agents:fleetwave-agent");
     List<EnvVar> agentEnv =
-        rendered
-            .one(DaemonSet.class, "fleetwave-agent-ubuntu")
-            .getSpec()
-            .getTemplate()
-            .getSpec()
-            .getContainers()
-            .getFirst()
-            .getEnv();
+        rendered.mainContainer(DaemonSet.class, "fleetwave-agent-ubuntu").getEnv();
     assertThat(env(agentEnv, "FLEETWAVE_CONTROL_PLANE_URL"))
         .isEqualTo("http://fleetwave-control-plane.gpu-fleet.svc:8080");
     assertThat(env(agentEnv, "FLEETWAVE_KAFKA_BOOTSTRAP"))
@@ -162,14 +148,7 @@ class HelmChartTest {
         .isEqualTo("gpu-agents");
     assertThat(
             env(
-                rendered
-                    .one(Deployment.class, "fleetwave-control-plane")
-                    .getSpec()
-                    .getTemplate()
-                    .getSpec()
-                    .getContainers()
-                    .getFirst()
-                    .getEnv(),
+                rendered.mainContainer(Deployment.class, "fleetwave-control-plane").getEnv(),
                 "FLEETWAVE_NODE_IDENTITY_SERVICE_ACCOUNTS"))
         .isEqualTo("system:serviceaccount:gpu-agents:fleetwave-agent");
   }
@@ -301,14 +280,7 @@ class HelmChartTest {
 
     for (HostKind kind : HostKind.values()) {
       String image =
-          rendered
-              .one(DaemonSet.class, "fleetwave-agent-" + kind.overlay)
-              .getSpec()
-              .getTemplate()
-              .getSpec()
-              .getContainers()
-              .getFirst()
-              .getImage();
+          rendered.mainContainer(DaemonSet.class, "fleetwave-agent-" + kind.overlay).getImage();
       assertThat(image)
           .isEqualTo(
               "fleetwave/node-agent:"
@@ -326,17 +298,9 @@ class HelmChartTest {
     assertThat(field(chart, "appVersion")).isEqualTo(version);
 
     Rendered rendered = Helm.template("fleetwave", Helm.everyHostKind());
-    assertThat(image(rendered.one(Deployment.class, "fleetwave-control-plane")))
+    assertThat(rendered.mainContainer(Deployment.class, "fleetwave-control-plane").getImage())
         .isEqualTo("fleetwave/control-plane:" + version);
-    assertThat(
-            rendered
-                .one(DaemonSet.class, "fleetwave-agent-talos")
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .getFirst()
-                .getImage())
+    assertThat(rendered.mainContainer(DaemonSet.class, "fleetwave-agent-talos").getImage())
         .isEqualTo("fleetwave/node-agent:" + version);
   }
 
@@ -351,7 +315,7 @@ class HelmChartTest {
                 "image.controlPlane.digest", digest,
                 "image.controlPlane.tag", "9.9.9"));
 
-    assertThat(image(rendered.one(Deployment.class, "fleetwave-control-plane")))
+    assertThat(rendered.mainContainer(Deployment.class, "fleetwave-control-plane").getImage())
         .isEqualTo("registry.example.com/fleetwave/control-plane@" + digest);
   }
 
@@ -363,10 +327,6 @@ class HelmChartTest {
 
   private static List<String> keys(Rendered rendered) {
     return new ArrayList<>(rendered.resources().stream().map(InstallContent::key).toList());
-  }
-
-  private static String image(Deployment deployment) {
-    return deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getImage();
   }
 
   private static String env(List<EnvVar> env, String name) {

@@ -1,8 +1,12 @@
 package io.fleetwave.deploy;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,6 +59,18 @@ record Rendered(Path dir, List<HasMetadata> resources) {
                         + name
                         + "; it has "
                         + names()));
+  }
+
+  /** The first (the main) container of the named Deployment's or DaemonSet's pods. */
+  Container mainContainer(Class<? extends HasMetadata> workload, String name) {
+    PodTemplateSpec template =
+        switch (one(workload, name)) {
+          case Deployment deployment -> deployment.getSpec().getTemplate();
+          case DaemonSet daemonSet -> daemonSet.getSpec().getTemplate();
+          case HasMetadata other ->
+              throw new IllegalArgumentException(other.getKind() + " runs no pods of its own");
+        };
+    return template.getSpec().getContainers().getFirst();
   }
 
   /**

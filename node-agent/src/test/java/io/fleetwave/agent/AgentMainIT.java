@@ -78,11 +78,13 @@ class AgentMainIT {
   void publishesFactsInventoryAndHeartbeatsUntilStopped() throws Exception {
     Process agent =
         agent(
-            "--bootstrap", kafka.bootstrapServers(),
-            "--host-root", hostRoot.toString(),
-            "--zone", "zone-t",
-            "--labels", "pool=training",
-            "--heartbeat-seconds", "1");
+            AgentProcess.heartbeating(
+                kafka.bootstrapServers(),
+                hostRoot,
+                "--zone",
+                "zone-t",
+                "--labels",
+                "pool=training"));
     try (NodeEventsReader events = events()) {
       await()
           .atMost(WAIT)
@@ -178,14 +180,8 @@ class AgentMainIT {
             Map.of("FLEETWAVE_LOG_FORMAT", "json"),
             List.of(),
             log,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            hostRoot.toString(),
-            "--heartbeat-seconds",
-            "1",
-            "--public-key",
-            key.toString());
+            AgentProcess.heartbeating(
+                kafka.bootstrapServers(), hostRoot, "--public-key", key.toString()));
     try (NodeEventsReader events = events();
         KafkaProducer<String, byte[]> producer = producer()) {
       await().atMost(WAIT).until(() -> eventLines(log).size() >= 3);

@@ -45,16 +45,13 @@ class AgentMetricsIT {
             Map.of("NODE_NAME", "metrics-node-1"),
             List.of(),
             log,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            hostRoot.toString(),
-            "--heartbeat-seconds",
-            "1",
-            "--metrics-port",
-            "0",
-            "--metrics-address",
-            "127.0.0.1");
+            AgentProcess.heartbeating(
+                kafka.bootstrapServers(),
+                hostRoot,
+                "--metrics-port",
+                "0",
+                "--metrics-address",
+                "127.0.0.1"));
     try {
       URI metrics =
           URI.create(
@@ -94,12 +91,7 @@ class AgentMetricsIT {
             Map.of("NODE_NAME", "metrics-node-2"),
             List.of("-Xlog:class+load=info"),
             log,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            hostRoot.toString(),
-            "--heartbeat-seconds",
-            "1");
+            AgentProcess.heartbeating(kafka.bootstrapServers(), hostRoot));
     try (NodeEventsReader events =
         new NodeEventsReader(kafka.bootstrapServers(), Topics.NODE_EVENTS)) {
       // Two heartbeats, a second apart: well past where a metrics port would have been opened.

@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,16 +124,11 @@ class AgentOnSecuredKafkaIT {
     }
 
     Process agent =
-        AgentProcess.start(
-            Map.of(),
-            List.of(),
+        agent(
             log,
+            "secured-node",
             "--kafka-config",
             config.toString(),
-            "--node-name",
-            "secured-node",
-            "--host-root",
-            hostRoot.toString(),
             "--public-key",
             key.toString());
     try (NodeEventsReader events =
@@ -213,16 +209,11 @@ class AgentOnSecuredKafkaIT {
     controlPlane.start();
     Path log = dir.resolve("agent-own-user.log");
     Process agent =
-        AgentProcess.start(
-            Map.of(),
-            List.of(),
+        agent(
             log,
+            node,
             "--kafka-config",
             config.toString(),
-            "--node-name",
-            node,
-            "--host-root",
-            hostRoot.toString(),
             "--control-plane",
             "http://127.0.0.1:" + controlPlane.getAddress().getPort(),
             "--join-token-file",
@@ -250,17 +241,7 @@ class AgentOnSecuredKafkaIT {
         SecuredKafka.writeProperties(
             kafka.clientSettings(AGENT, "not-" + PASSWORD), dir.resolve("wrong.properties"));
     Path log = dir.resolve("agent-wrong.log");
-    Process agent =
-        AgentProcess.start(
-            Map.of(),
-            List.of(),
-            log,
-            "--kafka-config",
-            config.toString(),
-            "--node-name",
-            "impostor-node",
-            "--host-root",
-            hostRoot.toString());
+    Process agent = agent(log, "impostor-node", "--kafka-config", config.toString());
     assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     String out = Files.readString(log);
 
@@ -280,17 +261,7 @@ class AgentOnSecuredKafkaIT {
   @Test
   void withoutCredentialsTheAgentIsRefusedWithinItsBound() throws Exception {
     Path log = dir.resolve("agent-none.log");
-    Process agent =
-        AgentProcess.start(
-            Map.of(),
-            List.of(),
-            log,
-            "--bootstrap",
-            kafka.secureBootstrapServers(),
-            "--node-name",
-            "anonymous-node",
-            "--host-root",
-            hostRoot.toString());
+    Process agent = agent(log, "anonymous-node", "--bootstrap", kafka.secureBootstrapServers());
     assertThat(agent.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     String out = Files.readString(log);
 
@@ -347,6 +318,13 @@ class AgentOnSecuredKafkaIT {
           .as("join the projection's group")
           .isInstanceOf(GroupAuthorizationException.class);
     }
+  }
+
+  /** The agent as {@code node} on the Talos-shaped host, its output in {@code log}. */
+  private static Process agent(Path log, String node, String... options) throws Exception {
+    List<String> args = new ArrayList<>(List.of(options));
+    args.addAll(List.of("--node-name", node, "--host-root", hostRoot.toString()));
+    return AgentProcess.start(Map.of(), List.of(), log, args.toArray(String[]::new));
   }
 
   private static void assertNothingPublishedBy(String node) {

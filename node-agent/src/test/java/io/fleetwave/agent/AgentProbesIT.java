@@ -111,16 +111,13 @@ class AgentProbesIT {
         start(
             log,
             node,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            host.toString(),
-            "--heartbeat-seconds",
-            "1",
-            "--control-plane",
-            url,
-            "--join-token-file",
-            joinToken.toString());
+            AgentProcess.heartbeating(
+                kafka.bootstrapServers(),
+                host,
+                "--control-plane",
+                url,
+                "--join-token-file",
+                joinToken.toString()));
 
     await("the agent asks to enroll").atMost(WAIT).until(() -> enrolAsked.get() >= 1);
     assertThat(probes.ask(Probe.READINESS))
@@ -190,14 +187,8 @@ class AgentProbesIT {
         start(
             log,
             node,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            host.toString(),
-            "--heartbeat-seconds",
-            "1",
-            "--driver-retry-seconds",
-            "1");
+            AgentProcess.heartbeating(
+                kafka.bootstrapServers(), host, "--driver-retry-seconds", "1"));
 
     Answer started =
         await("the start is over")

@@ -27,6 +27,18 @@ public final class AgentProcess {
     return builder.start();
   }
 
+  /**
+   * The options of an agent that publishes to {@code bootstrap} from the host tree at {@code
+   * hostRoot}, a heartbeat a second (so a test sees it alive at once), then {@code more}.
+   */
+  static String[] heartbeating(String bootstrap, Path hostRoot, String... more) {
+    List<String> args = new ArrayList<>();
+    args.addAll(List.of("--bootstrap", bootstrap, "--host-root", hostRoot.toString()));
+    args.addAll(List.of("--heartbeat-seconds", "1"));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
   /** Stops the agent as systemd or the kubelet would (SIGTERM), then kills it after the bound. */
   public static void stop(Process agent, Duration bound) throws InterruptedException {
     agent.destroy();

@@ -80,16 +80,13 @@ class AgentWithoutDriverIT {
     Process agent =
         agent(
             log,
-            "--bootstrap",
-            kafka.bootstrapServers(),
-            "--host-root",
-            host.toString(),
-            "--heartbeat-seconds",
-            "1",
-            "--driver-retry-seconds",
-            "1",
-            "--public-key",
-            key.toString());
+            AgentProcess.heartbeating(
+                kafka.bootstrapServers(),
+                host,
+                "--driver-retry-seconds",
+                "1",
+                "--public-key",
+                key.toString()));
     try (NodeEventsReader events = events()) {
       await().atMost(WAIT).until(() -> events.of(node, Heartbeat.class).size() >= 3);
 

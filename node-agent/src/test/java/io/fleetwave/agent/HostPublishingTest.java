@@ -62,6 +62,12 @@ class HostPublishingTest {
         Map.of());
   }
 
+  /** Publishing on a writable host whose state directory is /var/lib/fleetwave, 1 MiB bounds. */
+  private NodeAgent.Publishing onWritableHost(Supplier<OptionalLong> topic) {
+    return HostPublishing.of(
+        host(false, Optional.of("/var/lib/fleetwave")), publisher, 1 << 20, 1 << 20, topic);
+  }
+
   private Supplier<OptionalLong> topicSays(long epoch) {
     return () -> {
       topicReads.incrementAndGet();
@@ -75,13 +81,7 @@ class HostPublishingTest {
     Files.createDirectories(state);
     new EpochFile(state).remember(41);
 
-    NodeAgent.Publishing publishing =
-        HostPublishing.of(
-            host(false, Optional.of("/var/lib/fleetwave")),
-            publisher,
-            1 << 20,
-            1 << 20,
-            topicSays(7));
+    NodeAgent.Publishing publishing = onWritableHost(topicSays(7));
 
     assertThat(publishing.outbox()).isInstanceOf(SpoolFile.class);
     assertThat(((SpoolFile) publishing.outbox()).file()).isEqualTo(state.resolve(SpoolFile.NAME));
@@ -96,13 +96,7 @@ class HostPublishingTest {
   void aWritableHostWithoutACounterYetAsksTheTopic() throws Exception {
     Files.createDirectories(hostRoot.resolve("var/lib/fleetwave"));
 
-    NodeAgent.Publishing publishing =
-        HostPublishing.of(
-            host(false, Optional.of("/var/lib/fleetwave")),
-            publisher,
-            1 << 20,
-            1 << 20,
-            topicSays(7));
+    NodeAgent.Publishing publishing = onWritableHost(topicSays(7));
 
     assertThat(publishing.previousEpoch()).isEqualTo(7);
     assertThat(topicReads).hasValue(1);

@@ -103,12 +103,7 @@ class HungNvmlCallIT {
                 NVML_BOUND);
         EventPublisher publisher =
             new EventPublisher(
-                new EventPublisher.Settings(
-                    kafka.bootstrapServers(),
-                    EVENTS,
-                    Duration.ofSeconds(30),
-                    Duration.ofSeconds(10),
-                    Map.of()));
+                EventPublisher.Settings.of(kafka.bootstrapServers()).withTopic(EVENTS));
         NodeEventsReader events = new NodeEventsReader(kafka.bootstrapServers(), EVENTS);
         KafkaProducer<String, byte[]> producer = producer()) {
       NodeAgent agent =

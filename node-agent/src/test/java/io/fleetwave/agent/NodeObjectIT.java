@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fleetwave.agent.hostclients.SilentSocket;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.kubernetes.KubernetesApi;
 import io.fleetwave.testsupport.logging.LogRecords;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,26 +130,11 @@ class NodeObjectIT {
   }
 
   @Test
-  // The accepted connections are only held, never read: they stay open and unanswered.
-  @SuppressWarnings("ModifiedButNotUsed")
   void anApiServerThatNeverAnswersFallsBackWithinTheBound() throws IOException {
-    try (ServerSocket silent = new ServerSocket(0)) {
-      List<Socket> accepted = new ArrayList<>();
-      Thread.ofPlatform()
-          .daemon()
-          .start(
-              () -> {
-                try {
-                  while (true) {
-                    accepted.add(silent.accept());
-                  }
-                } catch (IOException closed) {
-                  // the test is over
-                }
-              });
+    try (SilentSocket silent = SilentSocket.onFreePort()) {
       Config config =
           new ConfigBuilder(api.config())
-              .withMasterUrl("https://localhost:" + silent.getLocalPort())
+              .withMasterUrl("https://localhost:" + silent.port())
               .build();
 
       String line = fallsBackWithinTheBound(config);

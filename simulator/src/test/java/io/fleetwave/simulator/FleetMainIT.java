@@ -5,14 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.CommandEnvelope;
-import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
-import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
@@ -77,7 +75,7 @@ class FleetMainIT {
       await("SpecApplied(1) of fleetmain-h100-1")
           .atMost(Duration.ofSeconds(60))
           .until(() -> !log.of("fleetmain-h100-1", SpecApplied.class).isEmpty());
-      assertThat(time(log.of("fleetmain-h100-1"), SpecAccepted.class))
+      assertThat(log.firstTime("fleetmain-h100-1", SpecAccepted.class))
           .isAfterOrEqualTo(sent.plus(APPLY_DELAY));
       GpuSpec other = new GpuSpec(0, true, Map.of("7g.80gb", 1), 0, Map.of());
       send(producer, CommandSigner.generate(), spec("fleetmain-h100-1", 2, other));
@@ -117,13 +115,5 @@ class FleetMainIT {
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
         new StringSerializer(),
         new ByteArraySerializer());
-  }
-
-  private static Instant time(List<Envelope<FleetEvent>> events, Class<?> type) {
-    return events.stream()
-        .filter(e -> type.isInstance(e.data()))
-        .map(Envelope::time)
-        .findFirst()
-        .orElseThrow();
   }
 }

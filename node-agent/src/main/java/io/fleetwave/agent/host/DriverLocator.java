@@ -53,14 +53,8 @@ public final class DriverLocator {
     if (explicit.isPresent()) {
       String root = explicit.get();
       Optional<String> nvml = findNvml(root);
-      return new Located(
-          root,
-          "driverRoot="
-              + root
-              + ": set explicitly ("
-              + nvml.map(p -> "found " + p).orElse(NVML + " not found there")
-              + ")",
-          nvml);
+      return setExplicitly(
+          "driverRoot", root, nvml.map(p -> "found " + p).orElse(NVML + " not found there"), nvml);
     }
     for (String candidate : DRIVER_ROOT_CANDIDATES) {
       Optional<String> nvml = findNvml(candidate);
@@ -78,17 +72,21 @@ public final class DriverLocator {
         Optional.empty());
   }
 
+  /** A root the operator named, with what was found there. */
+  private static Located setExplicitly(
+      String option, String root, String found, Optional<String> nvmlRelative) {
+    return new Located(
+        root, option + "=" + root + ": set explicitly (" + found + ")", nvmlRelative);
+  }
+
   public Located deviceRoot(Optional<String> explicit, String driverRoot) {
     if (explicit.isPresent()) {
       String root = explicit.get();
       List<String> nodes = deviceNodes(root);
-      return new Located(
+      return setExplicitly(
+          "deviceRoot",
           root,
-          "deviceRoot="
-              + root
-              + ": set explicitly ("
-              + (nodes.isEmpty() ? "no dev/nvidia* there" : "found " + String.join(", ", nodes))
-              + ")",
+          nodes.isEmpty() ? "no dev/nvidia* there" : "found " + String.join(", ", nodes),
           Optional.empty());
     }
     for (String candidate : driverRoot.equals("/") ? List.of("/") : List.of(driverRoot, "/")) {

@@ -12,49 +12,30 @@ import java.nio.file.Path;
  */
 public sealed interface BootstrapCredential {
   /** The JSON member of the enrolment request that carries it. */
-  String field();
+  default String field() {
+    return switch (this) {
+      case JoinToken _, JoinTokenFile _ -> "joinToken";
+      case ServiceAccountToken _ -> "serviceAccountToken";
+    };
+  }
 
-  /** The credential itself; never logged. */
-  String secret();
+  /** The credential itself, a file's read anew each time; never logged. */
+  default String secret() {
+    return switch (this) {
+      case JoinToken given -> given.token().strip();
+      case JoinTokenFile inFile -> read(inFile.file(), "join token");
+      case ServiceAccountToken projected -> read(projected.file(), "service-account token");
+    };
+  }
 
   /** A join token given as itself (from the environment; never from the command line). */
-  record JoinToken(String token) implements BootstrapCredential {
-    @Override
-    public String field() {
-      return "joinToken";
-    }
-
-    @Override
-    public String secret() {
-      return token.strip();
-    }
-  }
+  record JoinToken(String token) implements BootstrapCredential {}
 
   /** A join token in a file, read at each enrolment. */
-  record JoinTokenFile(Path file) implements BootstrapCredential {
-    @Override
-    public String field() {
-      return "joinToken";
-    }
-
-    @Override
-    public String secret() {
-      return read(file, "join token");
-    }
-  }
+  record JoinTokenFile(Path file) implements BootstrapCredential {}
 
   /** The projected service-account token of the agent's pod. */
-  record ServiceAccountToken(Path file) implements BootstrapCredential {
-    @Override
-    public String field() {
-      return "serviceAccountToken";
-    }
-
-    @Override
-    public String secret() {
-      return read(file, "service-account token");
-    }
-  }
+  record ServiceAccountToken(Path file) implements BootstrapCredential {}
 
   private static String read(Path file, String what) {
     try {

@@ -17,8 +17,19 @@ import java.nio.file.StandardOpenOption;
 public final class DurableFiles {
   private DurableFiles() {}
 
+  /** What writes a file's new content. */
+  @FunctionalInterface
+  interface Content {
+    void writeTo(FileChannel out) throws IOException;
+  }
+
   /** Replaces the file's content with this text ({@code NAME.next} beside it while written). */
   public static void replace(Path file, String content) throws IOException {
+    replace(file, out -> out.write(ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8))));
+  }
+
+  /** Replaces the file's content with what {@code content} writes ({@code NAME.next} meanwhile). */
+  static void replace(Path file, Content content) throws IOException {
     Path next = file.resolveSibling(file.getFileName() + ".next");
     Files.createDirectories(file.getParent());
     try (FileChannel out =
@@ -27,14 +38,14 @@ public final class DurableFiles {
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
-      out.write(ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
+      content.writeTo(out);
       out.force(true);
     }
     moveOver(next, file);
   }
 
   /** Renames a written and forced file over another, then forces their directory. */
-  static void moveOver(Path next, Path file) throws IOException {
+  private static void moveOver(Path next, Path file) throws IOException {
     Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
       dir.force(true);

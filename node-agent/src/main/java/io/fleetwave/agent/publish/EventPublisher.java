@@ -66,6 +66,11 @@ public final class EventPublisher implements AutoCloseable {
           Map.of());
     }
 
+    /** These settings publishing to another topic (a test's or a simulated fleet's own). */
+    public Settings withTopic(String topic) {
+      return new Settings(bootstrapServers, topic, deliveryTimeout, maxBlock, overrides);
+    }
+
     /** These settings with an operator's client properties (e.g. from --kafka-config). */
     public Settings withOverrides(Map<String, ?> overrides) {
       return new Settings(

@@ -12,31 +12,29 @@ import java.util.Optional;
  * bytes. What it holds is lost with the process, as everything else the agent knows there; the
  * event log is the state.
  */
-public final class MemoryOutbox implements Outbox {
+public final class MemoryOutbox extends ByteBoundedOutbox {
   /** Default bound: about two days of 10-second heartbeats, or 4,000 large inventories. */
   public static final long DEFAULT_LIMIT_BYTES = 8L * 1024 * 1024;
 
   private record Held(Envelope<NodeEvent> envelope, int bytes) {}
 
-  private final long limitBytes;
   private final Deque<Held> queue = new ArrayDeque<>();
-  private long bytes;
 
   public MemoryOutbox(long limitBytes) {
+    super(limitBytes);
     if (limitBytes <= 0) {
       throw new IllegalArgumentException("memory queue bound must be positive: " + limitBytes);
     }
-    this.limitBytes = limitBytes;
   }
 
   @Override
   public synchronized boolean offer(Envelope<NodeEvent> envelope) {
     int size = EventCodec.encode(envelope).length;
-    if (bytes + size > limitBytes) {
+    if (!fits(size)) {
       return false;
     }
     queue.addLast(new Held(envelope, size));
-    bytes += size;
+    held(size);
     return true;
   }
 
@@ -49,7 +47,7 @@ public final class MemoryOutbox implements Outbox {
   public synchronized void removeHead() {
     Held head = queue.pollFirst();
     if (head != null) {
-      bytes -= head.bytes();
+      released(head.bytes());
     }
   }
 
@@ -59,28 +57,18 @@ public final class MemoryOutbox implements Outbox {
   }
 
   @Override
-  public synchronized long bytes() {
-    return bytes;
-  }
-
-  @Override
-  public long limitBytes() {
-    return limitBytes;
-  }
-
-  @Override
   public synchronized long newestEpoch() {
     return queue.isEmpty() ? -1 : queue.peekLast().envelope().epoch();
   }
 
   @Override
   public String describe() {
-    return "memory queue (bound " + limitBytes + " bytes)";
+    return "memory queue (bound " + limitBytes() + " bytes)";
   }
 
   @Override
   public synchronized void close() {
     queue.clear();
-    bytes = 0;
+    released(bytes());
   }
 }

@@ -33,7 +33,7 @@ import java.util.zip.CRC32C;
  * a frame torn by a crash during its append (short, or its CRC does not match) is cut with
  * everything after it: that event was never offered to Kafka.
  */
-public final class SpoolFile implements Outbox {
+public final class SpoolFile extends ByteBoundedOutbox {
   public static final String NAME = "events.spool";
 
   /** Default bound: 64 MiB, days of heartbeats and inventories of a node. */
@@ -47,17 +47,15 @@ public final class SpoolFile implements Outbox {
   private record Frame(long position, int length, long epoch) {}
 
   private final Path file;
-  private final long limitBytes;
   private final int compactAt;
   private final Deque<Frame> frames = new ArrayDeque<>();
   private FileChannel channel;
   private long end;
-  private long bytes;
   private boolean writeFailureLogged;
 
   private SpoolFile(Path file, long limitBytes, int compactAt, FileChannel channel) {
+    super(limitBytes);
     this.file = file;
-    this.limitBytes = limitBytes;
     this.compactAt = compactAt;
     this.channel = channel;
   }
@@ -109,7 +107,7 @@ public final class SpoolFile implements Outbox {
       }
       if (frame.get().epoch() >= 0) {
         frames.addLast(frame.get());
-        bytes += HEADER + frame.get().length();
+        held(HEADER + frame.get().length());
       }
       position += HEADER + frame.get().length();
     }
@@ -121,7 +119,7 @@ public final class SpoolFile implements Outbox {
               + " delivering them first, in order",
           file,
           frames.size(),
-          bytes);
+          bytes());
     }
   }
 
@@ -159,7 +157,7 @@ public final class SpoolFile implements Outbox {
   @Override
   public synchronized boolean offer(Envelope<NodeEvent> envelope) {
     byte[] payload = EventCodec.encode(envelope);
-    if (bytes + HEADER + payload.length > limitBytes) {
+    if (!fits(HEADER + payload.length)) {
       return false;
     }
     ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
@@ -179,7 +177,7 @@ public final class SpoolFile implements Outbox {
     writeFailureLogged = false;
     frames.addLast(new Frame(end, payload.length, envelope.epoch()));
     end += HEADER + payload.length;
-    bytes += HEADER + payload.length;
+    held(HEADER + payload.length);
     return true;
   }
 
@@ -208,7 +206,7 @@ public final class SpoolFile implements Outbox {
     if (head == null) {
       return;
     }
-    bytes -= HEADER + head.length();
+    released(HEADER + head.length());
     try {
       if (frames.isEmpty()) {
         channel.truncate(0);
@@ -227,20 +225,14 @@ public final class SpoolFile implements Outbox {
   /** Rewrites the unacknowledged tail to a new file and renames it over the spool. */
   private void compact() throws IOException {
     long from = frames.peekFirst().position();
-    Path next = file.resolveSibling(NAME + ".next");
-    try (FileChannel out =
-        FileChannel.open(
-            next,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-      long copied = 0;
-      while (copied < end - from) {
-        copied += channel.transferTo(from + copied, end - from - copied, out);
-      }
-      out.force(true);
-    }
-    DurableFiles.moveOver(next, file);
+    DurableFiles.replace(
+        file,
+        out -> {
+          long copied = 0;
+          while (copied < end - from) {
+            copied += channel.transferTo(from + copied, end - from - copied, out);
+          }
+        });
     channel.close();
     channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     Deque<Frame> moved = new ArrayDeque<>();
@@ -272,23 +264,13 @@ public final class SpoolFile implements Outbox {
   }
 
   @Override
-  public synchronized long bytes() {
-    return bytes;
-  }
-
-  @Override
-  public long limitBytes() {
-    return limitBytes;
-  }
-
-  @Override
   public synchronized long newestEpoch() {
     return frames.isEmpty() ? -1 : frames.stream().mapToLong(Frame::epoch).max().orElse(-1);
   }
 
   @Override
   public String describe() {
-    return "spool file " + file + " (bound " + limitBytes + " bytes)";
+    return "spool file " + file + " (bound " + limitBytes() + " bytes)";
   }
 
   public Path file() {

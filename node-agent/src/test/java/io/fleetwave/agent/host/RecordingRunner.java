@@ -18,6 +18,15 @@ public final class RecordingRunner implements CommandRunner {
     return new RecordingRunner(argv -> ok(argv));
   }
 
+  /**
+   * Every command succeeds but the one whose last argument is {@code last} (a module, a device): it
+   * exits 1 with {@code stderr}.
+   */
+  public static RecordingRunner failingOn(String last, String stderr) {
+    return new RecordingRunner(
+        argv -> argv.getLast().equals(last) ? failed(argv, 1, stderr) : ok(argv));
+  }
+
   public static CommandResult ok(List<String> argv) {
     return new CommandResult(argv, 0, "", "");
   }

@@ -56,12 +56,8 @@ class KernelModulesTest {
   @Test
   void loadGoesInDependencyOrderAndToleratesAMissingPeermem() {
     RecordingRunner runner =
-        new RecordingRunner(
-            argv ->
-                argv.getLast().equals("nvidia_peermem")
-                    ? RecordingRunner.failed(
-                        argv, 1, "modprobe: FATAL: Module nvidia_peermem not found")
-                    : RecordingRunner.ok(argv));
+        RecordingRunner.failingOn(
+            "nvidia_peermem", "modprobe: FATAL: Module nvidia_peermem not found");
     ModuleChange change =
         new KernelModules(driverContainerHost(""), runner, Duration.ofSeconds(5)).load("580.95.05");
 
@@ -84,12 +80,7 @@ class KernelModulesTest {
         .file("proc/900/comm", "bash\n")
         .symlink("proc/900/fd/1", "/dev/pts/0");
     RecordingRunner runner =
-        new RecordingRunner(
-            argv ->
-                argv.getLast().equals("nvidia")
-                    ? RecordingRunner.failed(
-                        argv, 1, "rmmod: ERROR: Module nvidia is in use by: nvidia_uvm")
-                    : RecordingRunner.ok(argv));
+        RecordingRunner.failingOn("nvidia", "rmmod: ERROR: Module nvidia is in use by: nvidia_uvm");
 
     assertThatThrownBy(
             () -> new KernelModules(facts, runner, Duration.ofSeconds(5)).unload("580.95.05"))

@@ -31,6 +31,15 @@ class SpoolFileTest {
         new Heartbeat("boot-" + seq, seq));
   }
 
+  /** A spool left by a run that kept events (1, 0) and (1, 1): its file. */
+  private Path spoolOfTwoEvents() {
+    try (SpoolFile spool = SpoolFile.open(dir, SpoolFile.DEFAULT_LIMIT_BYTES)) {
+      spool.offer(event(1, 0));
+      spool.offer(event(1, 1));
+      return spool.file();
+    }
+  }
+
   private static List<Envelope<NodeEvent>> drain(Outbox outbox) {
     List<Envelope<NodeEvent>> read = new ArrayList<>();
     while (outbox.head().isPresent()) {
@@ -75,12 +84,7 @@ class SpoolFileTest {
 
   @Test
   void aFrameTornByACrashIsCutAndTheWholeOnesBeforeItAreKept() throws IOException {
-    Path file;
-    try (SpoolFile spool = SpoolFile.open(dir, SpoolFile.DEFAULT_LIMIT_BYTES)) {
-      spool.offer(event(1, 0));
-      spool.offer(event(1, 1));
-      file = spool.file();
-    }
+    Path file = spoolOfTwoEvents();
     long whole = Files.size(file);
     // Half of a third frame, as a crash during its append leaves it.
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -95,12 +99,7 @@ class SpoolFileTest {
 
   @Test
   void aCorruptedFrameIsNotSentAndNorIsAnythingAfterIt() throws IOException {
-    Path file;
-    try (SpoolFile spool = SpoolFile.open(dir, SpoolFile.DEFAULT_LIMIT_BYTES)) {
-      spool.offer(event(1, 0));
-      spool.offer(event(1, 1));
-      file = spool.file();
-    }
+    Path file = spoolOfTwoEvents();
     byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length - 3] ^= 0x55; // a flipped bit in the last frame's payload
     Files.write(file, bytes);

@@ -124,12 +124,7 @@ class ReconcilerTest {
   @Test
   void aConvergedNodeGetsAnEmptyPlan() throws Exception {
     ObservedNode converged =
-        node(
-            true,
-            withInstances(
-                gpu(0, "H100-80GB", MigMode.ENABLED, MigMode.ENABLED, 0),
-                new GpuInstance("3g.40gb", 4, 4),
-                new GpuInstance("4g.40gb", 0, 4)));
+        migH100Holding(new GpuInstance("3g.40gb", 4, 4), new GpuInstance("4g.40gb", 0, 4));
     NodeSpec spec = spec(new GpuSpec(0, true, Map.of("3g.40gb", 1, "4g.40gb", 1), 0, Map.of()));
 
     assertThat(reconciler.plan(converged, spec).steps()).isEmpty();
@@ -160,12 +155,7 @@ class ReconcilerTest {
   @Test
   void wantedInstancesThatExistStayWhereTheyAre() throws Exception {
     ObservedNode node =
-        node(
-            true,
-            withInstances(
-                gpu(0, "H100-80GB", MigMode.ENABLED, MigMode.ENABLED, 0),
-                new GpuInstance("1g.10gb", 6, 1),
-                new GpuInstance("2g.20gb", 0, 2)));
+        migH100Holding(new GpuInstance("1g.10gb", 6, 1), new GpuInstance("2g.20gb", 0, 2));
     NodeSpec spec = spec(new GpuSpec(0, true, Map.of("1g.10gb", 2, "3g.40gb", 1), 0, Map.of()));
 
     assertThat(reconciler.plan(node, spec).steps())
@@ -272,6 +262,12 @@ class ReconcilerTest {
         functions,
         List.of(),
         List.of());
+  }
+
+  /** A node with its gate released whose GPU 0 is a MIG-enabled H100 holding {@code instances}. */
+  private static ObservedNode migH100Holding(GpuInstance... instances) {
+    return node(
+        true, withInstances(gpu(0, "H100-80GB", MigMode.ENABLED, MigMode.ENABLED, 0), instances));
   }
 
   private static ObservedGpu withInstances(ObservedGpu gpu, GpuInstance... instances) {

@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.embedded.KafkaBroker;
-import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
-import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.simulator.SimulatedFleet;
@@ -75,8 +73,8 @@ class ApplyDelayIT {
             .until(() -> !log.of(node, SpecApplied.class).isEmpty());
       }
       for (String node : nodes) {
-        Instant accepted = time(log.of(node), SpecAccepted.class);
-        Instant applied = time(log.of(node), SpecApplied.class);
+        Instant accepted = log.firstTime(node, SpecAccepted.class);
+        Instant applied = log.firstTime(node, SpecApplied.class);
         assertThat(accepted).as(node + " accepted").isAfterOrEqualTo(sent.plus(APPLY_DELAY));
         // Serialised on the one worker, the last node would apply after 4 delays.
         assertThat(applied)
@@ -92,13 +90,5 @@ class ApplyDelayIT {
     assertThatThrownBy(() -> following.withApplyDelay(Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("applyDelay");
-  }
-
-  private static Instant time(List<Envelope<FleetEvent>> events, Class<?> type) {
-    return events.stream()
-        .filter(e -> type.isInstance(e.data()))
-        .map(Envelope::time)
-        .findFirst()
-        .orElseThrow();
   }
 }

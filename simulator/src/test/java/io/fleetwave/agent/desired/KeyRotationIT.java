@@ -6,12 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.CommandEnvelope;
-import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.SpecRejected;
-import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import io.fleetwave.events.spec.GpuSpec;
@@ -91,7 +89,7 @@ class KeyRotationIT {
         assertThat(resigned.kid()).isEqualTo(next.kid());
         send(byNext, spec(node.name(), 2, LAYOUTS.get(1)));
         awaitApplied(log, node, 2);
-        assertThat(payloads(log, node.name(), node.epoch()))
+        assertThat(log.payloads(node.name(), node.epoch()))
             .as("the re-signed generation 1 is accepted (a no-op), not refused")
             .noneMatch(SpecRejected.class::isInstance);
       }
@@ -106,7 +104,7 @@ class KeyRotationIT {
             .contains("does not trust")
             .contains(next.kid());
         assertThat(node.gpus().inventory()).isEqualTo(before);
-        assertThat(payloads(log, node.name(), node.epoch()))
+        assertThat(log.payloads(node.name(), node.epoch()))
             .noneMatch(e -> e instanceof SpecAccepted a && a.generation() == 3);
       }
 
@@ -119,7 +117,7 @@ class KeyRotationIT {
       for (SimulatedNode node : nodes) {
         awaitApplied(log, node, 2);
         awaitRejected(log, node, "unknown-key", 3);
-        assertThat(payloads(log, node.name(), node.epoch()))
+        assertThat(log.payloads(node.name(), node.epoch()))
             .noneMatch(e -> e instanceof SpecRejected r && r.generation() == 2)
             .noneMatch(e -> e instanceof SpecAccepted a && a.generation() == 3);
       }
@@ -138,7 +136,7 @@ class KeyRotationIT {
     long epoch = node.epoch();
     await("SpecApplied(" + generation + ") of " + node.name() + " in epoch " + epoch)
         .atMost(WAIT)
-        .until(() -> payloads(log, node.name(), epoch).contains(new SpecApplied(generation)));
+        .until(() -> log.payloads(node.name(), epoch).contains(new SpecApplied(generation)));
   }
 
   private static SpecRejected awaitRejected(
@@ -148,20 +146,12 @@ class KeyRotationIT {
         .atMost(WAIT)
         .until(
             () ->
-                payloads(log, node.name(), epoch).stream()
+                log.payloads(node.name(), epoch).stream()
                     .filter(SpecRejected.class::isInstance)
                     .map(SpecRejected.class::cast)
                     .filter(r -> r.code().equals(code) && r.generation() == generation)
                     .findFirst(),
             java.util.Optional::isPresent)
         .orElseThrow();
-  }
-
-  private static List<FleetEvent> payloads(NodeEventsReader log, String node, long epoch) {
-    return log.of(node).stream()
-        .filter(e -> e.epoch() == epoch)
-        .distinct()
-        .map(Envelope::data)
-        .toList();
   }
 }

@@ -201,7 +201,7 @@ class ReplayMatrixIT {
     long restarted = node.epoch();
     awaitApplied(node, 2);
     awaitRejected(name, "replayed", 1, "generation 1 is not newer", restarted);
-    assertThat(payloads(name, restarted))
+    assertThat(log.payloads(name, restarted))
         .noneMatch(e -> e instanceof SpecAccepted a && a.generation() != 2)
         .noneMatch(e -> e instanceof StepStarted s && s.generation() != 2);
     assertThat(profiles(node.gpus().inventory())).isEqualTo(profiles(layouts.get(1)));
@@ -245,7 +245,7 @@ class ReplayMatrixIT {
     try (SimulatedFleet again = start(following(signer, lostTopic))) {
       long epoch = again.node(writable).orElseThrow().epoch();
       awaitRejected(writable, "replayed", 1, "not newer than the applied generation 1", epoch);
-      assertThat(payloads(writable, epoch)).noneMatch(e -> e instanceof SpecAccepted);
+      assertThat(log.payloads(writable, epoch)).noneMatch(e -> e instanceof SpecAccepted);
 
       awaitApplied(again.node(readOnly).orElseThrow(), 1);
     } finally {
@@ -283,7 +283,7 @@ class ReplayMatrixIT {
     long epoch = node.epoch();
     await("SpecApplied(" + generation + ") of " + node.name() + " in epoch " + epoch)
         .atMost(WAIT)
-        .until(() -> payloads(node.name(), epoch).contains(new SpecApplied(generation)));
+        .until(() -> log.payloads(node.name(), epoch).contains(new SpecApplied(generation)));
   }
 
   private static void awaitRejected(String node, String code, long generation, String reason) {
@@ -296,7 +296,7 @@ class ReplayMatrixIT {
         .atMost(WAIT)
         .until(
             () ->
-                payloads(node, epoch).stream()
+                log.payloads(node, epoch).stream()
                     .anyMatch(
                         e ->
                             e instanceof SpecRejected r
@@ -327,14 +327,6 @@ class ReplayMatrixIT {
         .mapToLong(Envelope::seq)
         .max()
         .orElse(0);
-  }
-
-  private static List<FleetEvent> payloads(String node, long epoch) {
-    return log.of(node).stream()
-        .filter(e -> e.epoch() == epoch)
-        .distinct()
-        .map(Envelope::data)
-        .toList();
   }
 
   private static List<String> profiles(List<Gpu> gpus) {

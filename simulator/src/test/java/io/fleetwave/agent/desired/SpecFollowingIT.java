@@ -20,7 +20,6 @@ import io.fleetwave.agent.publish.EventPublisher;
 import io.fleetwave.agent.reconcile.StepDeadlines;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.CommandEnvelope;
-import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.command.Reprobe;
@@ -219,7 +218,7 @@ class SpecFollowingIT {
     long rebootEpoch = node.epoch();
     assertThat(rebootEpoch).isGreaterThan(firstEpoch);
     awaitApplied(name, rebootEpoch, 1);
-    List<FleetEvent> afterBoot = payloads(name, rebootEpoch);
+    List<FleetEvent> afterBoot = log.payloads(name, rebootEpoch);
     assertThat(afterBoot)
         .contains(new NodeBooted(node.gpus().bootId(), bootBefore))
         .contains(new GateReleased(1));
@@ -252,7 +251,7 @@ class SpecFollowingIT {
       List<PlannedStep> planned = planned(name, crashedEpoch);
       List<PlannedStep> done = succeeded(name, crashedEpoch);
       assertThat(done).as("steps done before the crash after step %d", k).hasSize(k + 1);
-      assertThat(payloads(name, crashedEpoch))
+      assertThat(log.payloads(name, crashedEpoch))
           .noneMatch(e -> e instanceof StepStarted s && s.step().ordinal() > k)
           .noneMatch(e -> e instanceof SpecApplied);
 
@@ -262,7 +261,7 @@ class SpecFollowingIT {
       List<String> together = new ArrayList<>(describe(done));
       together.addAll(describe(succeeded(name, restartEpoch)));
       assertThat(together).containsExactlyInAnyOrderElementsOf(describe(planned));
-      assertThat(payloads(name, restartEpoch)).noneMatch(e -> e instanceof NodeBooted);
+      assertThat(log.payloads(name, restartEpoch)).noneMatch(e -> e instanceof NodeBooted);
       assertConverged(node, H200_VGPU);
     }
   }
@@ -366,12 +365,7 @@ class SpecFollowingIT {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try (EventPublisher publisher =
             new EventPublisher(
-                new EventPublisher.Settings(
-                    kafka.bootstrapServers(),
-                    EVENTS,
-                    Duration.ofSeconds(30),
-                    Duration.ofSeconds(10),
-                    Map.of()));
+                EventPublisher.Settings.of(kafka.bootstrapServers()).withTopic(EVENTS));
         CommandFollower follower =
             CommandFollower.start(
                 CommandFollower.Settings.of(
@@ -444,7 +438,7 @@ class SpecFollowingIT {
       assertThat(written.map(p -> p.getFileName().toString())).doesNotContain(name);
     }
     // The gate is an event only here: held at boot, released once applied.
-    assertThat(payloads(name, node.epoch()))
+    assertThat(log.payloads(name, node.epoch()))
         .anyMatch(e -> e instanceof GateHeld h && h.reason().contains("booted"))
         .contains(new GateReleased(1));
 
@@ -513,7 +507,7 @@ class SpecFollowingIT {
 
     assertThat(node.gpus().inventory()).isEqualTo(before);
     assertThat(node.gpus().virtualFunctions(0)).isEqualTo(vfsBefore);
-    List<FleetEvent> events = payloads(name, node.epoch());
+    List<FleetEvent> events = log.payloads(name, node.epoch());
     assertThat(events)
         .noneMatch(e -> e instanceof SpecAccepted a && a.generation() > 1 && a.generation() < 10)
         .noneMatch(e -> e instanceof SpecAccepted a && a.generation() == 10)
@@ -562,7 +556,7 @@ class SpecFollowingIT {
   private static void awaitApplied(String node, long epoch, long generation) {
     await("SpecApplied(" + generation + ") of " + node + " in epoch " + epoch)
         .atMost(WAIT)
-        .until(() -> payloads(node, epoch).contains(new SpecApplied(generation)));
+        .until(() -> log.payloads(node, epoch).contains(new SpecApplied(generation)));
   }
 
   private static StepFailed awaitStepFailed(String node, long generation) {
@@ -587,18 +581,8 @@ class SpecFollowingIT {
                     .anyMatch(r -> r.code().equals(code) && r.generation() == generation));
   }
 
-  private static List<FleetEvent> payloads(String node, long epoch) {
-    // A crashed run's spool is delivered again by the next run: the same envelope twice, which the
-    // projection applies once; so do these checks.
-    return log.of(node).stream()
-        .filter(e -> e.epoch() == epoch)
-        .distinct()
-        .map(Envelope::data)
-        .toList();
-  }
-
   private static List<PlannedStep> succeeded(String node, long epoch) {
-    return payloads(node, epoch).stream()
+    return log.payloads(node, epoch).stream()
         .filter(StepSucceeded.class::isInstance)
         .map(e -> ((StepSucceeded) e).step())
         .toList();
@@ -609,7 +593,7 @@ class SpecFollowingIT {
   }
 
   private static List<PlannedStep> planned(String node, long epoch) {
-    return payloads(node, epoch).stream()
+    return log.payloads(node, epoch).stream()
         .filter(SpecAccepted.class::isInstance)
         .map(e -> ((SpecAccepted) e).steps())
         .reduce((first, last) -> last)

@@ -328,14 +328,7 @@ class AgentBrokerOutageIT {
     String node = "talos-epoch-0";
     try (EventPublisher publisher = publisher(EPOCH_TOPIC);
         NodeEventsReader reader = new NodeEventsReader(kafka.bootstrapServers(), EPOCH_TOPIC)) {
-      OptionalLong none =
-          LastEpochOnTopic.find(
-              kafka.bootstrapServers(),
-              EPOCH_TOPIC,
-              node,
-              Map.of(),
-              Duration.ofSeconds(10),
-              Optional.empty());
+      OptionalLong none = lastEpochOnTopic(node);
       assertThat(none).isEmpty();
       NodeAgent first =
           agent(
@@ -365,15 +358,7 @@ class AgentBrokerOutageIT {
           .get(60, TimeUnit.SECONDS);
 
       Clock setBack = Clock.offset(Clock.systemUTC(), Duration.ofDays(-1));
-      long learned =
-          LastEpochOnTopic.find(
-                  kafka.bootstrapServers(),
-                  EPOCH_TOPIC,
-                  node,
-                  Map.of(),
-                  Duration.ofSeconds(10),
-                  Optional.empty())
-              .orElseThrow();
+      long learned = lastEpochOnTopic(node).orElseThrow();
       assertThat(learned).isEqualTo(first.epoch());
       assertThat(NodeEventStream.nextEpoch(0, setBack)).isLessThan(first.epoch());
       NodeAgent second =
@@ -446,5 +431,16 @@ class AgentBrokerOutageIT {
       applied.add(event);
     }
     return applied;
+  }
+
+  /** What a read-only agent starting as {@code node} learns from the epoch topic. */
+  private static OptionalLong lastEpochOnTopic(String node) {
+    return LastEpochOnTopic.find(
+        kafka.bootstrapServers(),
+        EPOCH_TOPIC,
+        node,
+        Map.of(),
+        Duration.ofSeconds(10),
+        Optional.empty());
   }
 }

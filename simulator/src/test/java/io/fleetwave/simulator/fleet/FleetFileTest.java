@@ -16,8 +16,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.aggregator.AggregateWith;
+import org.junit.jupiter.params.aggregator.ArgumentsAccessor;
+import org.junit.jupiter.params.aggregator.ArgumentsAggregator;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class FleetFileTest {
@@ -55,6 +59,25 @@ class FleetFileTest {
     assertThat(node.os().kind()).isEqualTo(HostKind.TALOS);
   }
 
+  /**
+   * A row of the host kinds' table (kind, os id and version, kernel, ...) as the HostOs it names.
+   */
+  static final class ExpectedOs implements ArgumentsAggregator {
+    @Override
+    public HostOs aggregateArguments(ArgumentsAccessor row, ParameterContext context) {
+      return new HostOs(
+          HostKind.fromWireName(row.getString(0)),
+          row.getString(1),
+          row.getString(2),
+          row.getString(3),
+          row.getBoolean(4),
+          row.getBoolean(5),
+          row.getString(6),
+          row.getString(7),
+          DriverProvider.fromWireName(row.getString(8)));
+    }
+  }
+
   @ParameterizedTest
   @CsvSource({
     "ubuntu, ubuntu, 22.04, 5.15.0-130-generic, false, true, /, /, host-package",
@@ -65,15 +88,7 @@ class FleetFileTest {
     "vgpu-host, ubuntu, 24.04, 6.8.0-51-generic, false, true, /, /, host-package",
   })
   void eachHostKindRegistersTheFactsOfItsOs(
-      String host,
-      String osId,
-      String osVersion,
-      String kernel,
-      boolean readOnlyRoot,
-      boolean systemd,
-      String driverRoot,
-      String deviceRoot,
-      String provider) {
+      String host, @AggregateWith(ExpectedOs.class) HostOs expected) {
     FleetFile fleet =
         FleetFile.parse(
             """
@@ -94,13 +109,13 @@ class FleetFileTest {
     assertThat(facts)
         .isEqualTo(
             NodeRegisteredBuilder.forHost("n-0", HostKind.fromWireName(host))
-                .os(osId, osVersion)
-                .kernel(kernel)
-                .readOnlyRoot(readOnlyRoot)
-                .systemd(systemd)
-                .driverRoot(driverRoot)
-                .deviceRoot(deviceRoot)
-                .driverProvider(DriverProvider.fromWireName(provider))
+                .os(expected.osId(), expected.osVersion())
+                .kernel(expected.kernel())
+                .readOnlyRoot(expected.readOnlyRoot())
+                .systemd(expected.systemd())
+                .driverRoot(expected.driverRoot())
+                .deviceRoot(expected.deviceRoot())
+                .driverProvider(expected.driverProvider())
                 .driverVersion("580.95.05")
                 .zone("zone-b")
                 .labels(Map.of("pool", "p"))
@@ -108,7 +123,10 @@ class FleetFileTest {
                 .build());
     assertThat(facts.reasons().get("driverRoot"))
         .isEqualTo(
-            "simulated " + host + " host (fleet group n): driver libraries under " + driverRoot);
+            "simulated "
+                + host
+                + " host (fleet group n): driver libraries under "
+                + expected.driverRoot());
     assertThat(facts.reasons().keySet())
         .containsExactlyInAnyOrder(
             "hostKind",

@@ -6,6 +6,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.payload.FleetEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -123,6 +124,28 @@ public final class NodeEventsReader implements AutoCloseable {
   /** The payloads of one node's events of type {@code type}, in (epoch, seq) order. */
   public <T> List<T> of(String node, Class<T> type) {
     return of(node).stream().map(Envelope::data).filter(type::isInstance).map(type::cast).toList();
+  }
+
+  /**
+   * The payloads of one run (epoch) of a node, in seq order, each envelope once: a crashed run's
+   * spool is delivered again by the next run, the same envelope twice, which the projection applies
+   * once; so do the tests.
+   */
+  public List<FleetEvent> payloads(String node, long epoch) {
+    return of(node).stream()
+        .filter(e -> e.epoch() == epoch)
+        .distinct()
+        .map(Envelope::data)
+        .toList();
+  }
+
+  /** When the node's first event of type {@code type} happened (its envelope's time). */
+  public Instant firstTime(String node, Class<? extends FleetEvent> type) {
+    return of(node).stream()
+        .filter(e -> type.isInstance(e.data()))
+        .map(Envelope::time)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " of " + node));
   }
 
   @Override

@@ -14,6 +14,7 @@ import io.fleetwave.controlplane.fixtures.KubernetesApiResource;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.fleetwave.events.Topics;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -91,9 +92,9 @@ class RolloutDrainIT {
 
     Instant created = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     String id = createRollout("drain", "pool=drain", "all-balanced", "0", "0");
-    awaitState(id, "completed", Duration.ofSeconds(60));
+    RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(60));
 
-    List<Map<String, Object>> events = events(id);
+    List<Map<String, Object>> events = RolloutsApi.events(id);
     for (String node : List.of("drain-h100-0", "drain-h100-1", "drain-h100-2")) {
       assertThat(typesOf(events, node))
           .as(node)
@@ -151,12 +152,12 @@ class RolloutDrainIT {
     api.protect("gpu-jobs", "train-7");
 
     String id = createRollout("pdb", "pool=pdb", "all-balanced", "0", "100%");
-    JsonPath paused = awaitState(id, "paused", Duration.ofSeconds(60));
+    JsonPath paused = RolloutsApi.awaitState(id, "paused", Duration.ofSeconds(60));
 
     String reason = "eviction of gpu-jobs/train-7 blocked by a PodDisruptionBudget for 2s";
     assertThat(paused.getString("progress.statusReason"))
         .contains("wave 1", "pdb-h100-0 (" + reason);
-    List<Map<String, Object>> events = events(id);
+    List<Map<String, Object>> events = RolloutsApi.events(id);
     assertThat(typesOf(events, "pdb-h100-0")).containsExactly("node-started", "node-failed");
     assertThat((String) data(events, "node-failed", "pdb-h100-0").get("reason"))
         .startsWith(reason)
@@ -188,9 +189,9 @@ class RolloutDrainIT {
             .getLong("pid");
     try {
       String id = createRollout("refuse", "pool=refuse", "all-1g.10gb", "100%", "100%");
-      awaitState(id, "completed", Duration.ofSeconds(60));
+      RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(60));
 
-      List<Map<String, Object>> events = events(id);
+      List<Map<String, Object>> events = RolloutsApi.events(id);
       assertThat(typesOf(events, "refuse-a100-0"))
           .containsExactly(
               "node-started",
@@ -309,37 +310,7 @@ class RolloutDrainIT {
                       "nodeTimeoutSeconds": 30}}
         """
             .formatted(name, selector, migConfig, perWave, total);
-    return given()
-        .contentType(ContentType.JSON)
-        .body(spec)
-        .post("/api/v1/rollouts")
-        .then()
-        .statusCode(201)
-        .extract()
-        .jsonPath()
-        .getString("id");
-  }
-
-  private static JsonPath awaitState(String id, String state, Duration within) {
-    await("rollout " + id + " is " + state)
-        .atMost(within)
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> state.equals(rollout(id).getString("state")));
-    return rollout(id);
-  }
-
-  private static JsonPath rollout(String id) {
-    return given().get("/api/v1/rollouts/" + id).then().statusCode(200).extract().jsonPath();
-  }
-
-  private static List<Map<String, Object>> events(String id) {
-    return given()
-        .get("/api/v1/rollouts/" + id + "/events")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getList("$");
+    return RolloutsApi.create(spec);
   }
 
   /** The short types (node-started, ...) of a node's events, in log order. */

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.demo.fixtures.RolloutFleetProfile;
+import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -35,14 +36,7 @@ class RolloutEngineIT {
 
   @BeforeEach
   void fleetIsProjected() {
-    await("the simulated fleet is projected")
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () ->
-                ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'crash-%'") == 12
-                    && ProjectionRows.count(
-                            "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
-                        == 140);
+    RolloutFleetProfile.awaitProjected("crash", 12);
   }
 
   @Test
@@ -59,11 +53,11 @@ class RolloutEngineIT {
             "5%",
             600);
     JsonPath plan = dryRun(spec);
-    String id = create(spec);
+    String id = RolloutsApi.create(spec);
 
-    JsonPath done = awaitState(id, "completed", Duration.ofSeconds(120));
+    JsonPath done = RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(120));
 
-    List<Map<String, Object>> events = events(id);
+    List<Map<String, Object>> events = RolloutsApi.events(id);
     List<List<String>> executedWaves = createdWaves(events);
     List<List<String>> shownWaves = new ArrayList<>();
     for (Map<String, Object> wave : plan.<Map<String, Object>>getList("waves")) {
@@ -144,15 +138,15 @@ class RolloutEngineIT {
             "0",
             "100%",
             600);
-    String id = create(spec);
+    String id = RolloutsApi.create(spec);
 
-    JsonPath paused = awaitState(id, "paused", Duration.ofSeconds(60));
+    JsonPath paused = RolloutsApi.awaitState(id, "paused", Duration.ofSeconds(60));
 
     assertThat(paused.getString("progress.statusReason"))
         .contains("fail-a100-1", "reset", "train.py");
     simulator("fail-a100-1", "stop-process", "{\"gpu\": 0, \"pid\": " + pid + "}");
     action(id, "resume").statusCode(200);
-    JsonPath done = awaitState(id, "completed", Duration.ofSeconds(60));
+    JsonPath done = RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(60));
     assertThat(done.getInt("progress.counts.failed")).isEqualTo(1);
     assertThat(done.getInt("progress.counts.succeeded")).isEqualTo(5);
     action(id, "resume").statusCode(409).body("detail", containsString("completed"));
@@ -173,20 +167,20 @@ class RolloutEngineIT {
             "0",
             "100%",
             3);
-    String id = create(spec);
+    String id = RolloutsApi.create(spec);
     try {
-      JsonPath paused = awaitState(id, "paused", Duration.ofSeconds(60));
+      JsonPath paused = RolloutsApi.awaitState(id, "paused", Duration.ofSeconds(60));
       assertThat(paused.getString("progress.statusReason"))
           .contains("back-h100-5", "no result within 3 s");
 
       action(id, "rollback").statusCode(200);
-      JsonPath rolledBack = awaitState(id, "rolled-back", Duration.ofSeconds(60));
+      JsonPath rolledBack = RolloutsApi.awaitState(id, "rolled-back", Duration.ofSeconds(60));
       assertThat(rolledBack.getString("progress.statusReason"))
           .isEqualTo("rollback requested: asked by rollback test");
     } finally {
       simulator("back-h100-5", "restart-agent", "{}");
     }
-    List<Map<String, Object>> events = events(id);
+    List<Map<String, Object>> events = RolloutsApi.events(id);
     Set<String> touched = new HashSet<>(startedNodes(events, "forward"));
     assertThat(startedNodes(events, "rollback")).containsExactlyInAnyOrderElementsOf(touched);
     await("rolled-back nodes show their old layout again")
@@ -215,12 +209,12 @@ class RolloutEngineIT {
             "0",
             "0",
             120);
-    String id = create(spec);
+    String id = RolloutsApi.create(spec);
 
-    awaitState(id, "completed", Duration.ofSeconds(90));
+    RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(90));
 
     Map<String, Map<String, Object>> requests = new HashMap<>();
-    for (Map<String, Object> event : events(id)) {
+    for (Map<String, Object> event : RolloutsApi.events(id)) {
       String type = (String) event.get("type");
       if (type.contains("driver-install-requested") || type.contains("os-upgrade-requested")) {
         Map<String, Object> data = data(event);
@@ -282,19 +276,19 @@ class RolloutEngineIT {
             "0",
             "0",
             600);
-    String id = create(spec);
+    String id = RolloutsApi.create(spec);
     await("the first engine crashed mid-rollout")
         .atMost(Duration.ofSeconds(60))
         .until(() -> startBatches.get() >= 3 && !crashing.leading());
     crashing.close();
-    assertThat(state(id).getString("state")).isEqualTo("running");
+    assertThat(RolloutsApi.rollout(id).getString("state")).isEqualTo("running");
 
     RolloutEngine successor = engines.create(EngineFaults.NONE);
     successor.start();
     engines.adopt(successor);
 
-    awaitState(id, "completed", Duration.ofSeconds(90));
-    List<Map<String, Object>> events = events(id);
+    RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(90));
+    List<Map<String, Object>> events = RolloutsApi.events(id);
     assertEveryPlannedNodeStartedOnceInItsWave(events, createdWaves(events));
     await("the projection shows every node's new layout")
         .atMost(Duration.ofSeconds(30))
@@ -309,32 +303,13 @@ class RolloutEngineIT {
   @Test
   void aRolloutOverNodesOfAnActiveOneIs409AndUnknownActionsAre404() {
     String first =
-        create(
-            rollout(
-                    "hold",
-                    "pool=crash",
-                    "\"migConfig\": \"all-disabled\"",
-                    "[\"100%\"]",
-                    "1",
-                    0,
-                    "0",
-                    "0",
-                    600)
+        RolloutsApi.create(
+            migOffOnTheCrashPool("hold")
                 .replace("\"manualPromotion\": false", "\"manualPromotion\": true"));
     try {
       given()
           .contentType(ContentType.JSON)
-          .body(
-              rollout(
-                  "clash",
-                  "pool=crash",
-                  "\"migConfig\": \"all-disabled\"",
-                  "[\"100%\"]",
-                  "1",
-                  0,
-                  "0",
-                  "0",
-                  600))
+          .body(migOffOnTheCrashPool("clash"))
           .post("/api/v1/rollouts")
           .then()
           .statusCode(409)
@@ -346,6 +321,12 @@ class RolloutEngineIT {
   }
 
   // --- helpers ---
+
+  /** A rollout that turns MIG off on the crash pool's nodes in one wave, one node at a time. */
+  private static String migOffOnTheCrashPool(String name) {
+    return rollout(
+        name, "pool=crash", "\"migConfig\": \"all-disabled\"", "[\"100%\"]", "1", 0, "0", "0", 600);
+  }
 
   private static String rollout(
       String name,
@@ -379,30 +360,6 @@ class RolloutEngineIT {
         .jsonPath();
   }
 
-  private static String create(String spec) {
-    return given()
-        .contentType(ContentType.JSON)
-        .body(spec)
-        .post("/api/v1/rollouts")
-        .then()
-        .statusCode(201)
-        .extract()
-        .jsonPath()
-        .getString("id");
-  }
-
-  private static JsonPath state(String id) {
-    return given().get("/api/v1/rollouts/" + id).then().statusCode(200).extract().jsonPath();
-  }
-
-  private static JsonPath awaitState(String id, String state, Duration within) {
-    await("rollout " + id + " is " + state)
-        .atMost(within)
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> state.equals(state(id).getString("state")));
-    return state(id);
-  }
-
   private static io.restassured.response.ValidatableResponse action(String id, String action) {
     return given()
         .queryParam("reason", "asked by " + action + " test")
@@ -419,16 +376,6 @@ class RolloutEngineIT {
         .statusCode(200)
         .extract()
         .jsonPath();
-  }
-
-  private static List<Map<String, Object>> events(String id) {
-    return given()
-        .get("/api/v1/rollouts/" + id + "/events")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getList("$");
   }
 
   @SuppressWarnings("unchecked")
