@@ -1,8 +1,6 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -16,7 +14,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "changes",
-    mixinStandardHelpOptions = true,
     description =
         "What changed on the nodes (driver, MIG mode and layout, VFs, health) and why: the spec"
             + " that asked for it (with its rollout or the person who set it), a reboot, or"
@@ -65,11 +62,11 @@ final class ChangesCommand implements Runnable {
       path = "/api/v1/changes";
       params.put("selector", selector);
     }
-    ArrayNode changes = PagedListing.fetch(root.client(), path, params, limit);
-    PrintWriter out = spec.commandLine().getOut();
-    if (root.printStructured(out, changes)) {
-      return;
-    }
+    JsonNode changes = PagedListing.fetch(root.client(), path, params, limit).items();
+    Fleetctl.show(spec, changes, () -> table(changes).render());
+  }
+
+  private static Table table(JsonNode changes) {
     Table table = new Table("time", "node", "change", "from", "to", "cause", "asked-by");
     for (JsonNode change : changes) {
       table.row(
@@ -81,8 +78,7 @@ final class ChangesCommand implements Runnable {
           cause(change),
           askedBy(change.path("askedBy")));
     }
-    out.print(table.render());
-    out.flush();
+    return table;
   }
 
   /** {@code driver}, or the GPU and the aspect: {@code gpu0 mig-mode}. */

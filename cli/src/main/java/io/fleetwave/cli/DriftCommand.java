@@ -1,8 +1,6 @@
 package io.fleetwave.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +13,6 @@ import picocli.CommandLine.Spec;
 /** {@code fleetctl drift}: the nodes that differ from what they should be (GET /api/v1/drift). */
 @Command(
     name = "drift",
-    mixinStandardHelpOptions = true,
     description =
         "Nodes whose observed state differs from their desired spec, since when and why:"
             + " not-converged (the agent's reason), changed-outside (what changed, from what to"
@@ -41,11 +38,11 @@ final class DriftCommand implements Runnable {
     Fleetctl root = Fleetctl.root(spec);
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("cause", cause);
-    ArrayNode nodes = PagedListing.fetch(root.client(), "/api/v1/drift", params, limit);
-    PrintWriter out = spec.commandLine().getOut();
-    if (root.printStructured(out, nodes)) {
-      return;
-    }
+    JsonNode nodes = PagedListing.fetch(root.client(), "/api/v1/drift", params, limit).items();
+    Fleetctl.show(spec, nodes, () -> table(nodes).render());
+  }
+
+  private static Table table(JsonNode nodes) {
     Table table = new Table("node", "cause", "since", "detail");
     for (JsonNode node : nodes) {
       for (JsonNode why : node.path("causes")) {
@@ -56,8 +53,7 @@ final class DriftCommand implements Runnable {
             detail(why));
       }
     }
-    out.print(table.render());
-    out.flush();
+    return table;
   }
 
   /**
