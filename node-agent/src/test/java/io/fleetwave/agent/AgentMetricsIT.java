@@ -41,17 +41,14 @@ class AgentMetricsIT {
   void publishedHeartbeatsCountUpAndTheDrainedOutboxReadsZero() throws Exception {
     Path log = Files.createTempFile(Path.of("target"), "agent-metrics-", ".log");
     Process agent =
-        AgentProcess.start(
-            Map.of("NODE_NAME", "metrics-node-1"),
+        agent(
+            "metrics-node-1",
             List.of(),
             log,
-            AgentProcess.heartbeating(
-                kafka.bootstrapServers(),
-                hostRoot,
-                "--metrics-port",
-                "0",
-                "--metrics-address",
-                "127.0.0.1"));
+            "--metrics-port",
+            "0",
+            "--metrics-address",
+            "127.0.0.1");
     try {
       URI metrics =
           URI.create(
@@ -86,12 +83,7 @@ class AgentMetricsIT {
   @Test
   void withoutAMetricsPortNoPrometheusClassIsLoaded() throws Exception {
     Path log = Files.createTempFile(Path.of("target"), "agent-no-metrics-", ".log");
-    Process agent =
-        AgentProcess.start(
-            Map.of("NODE_NAME", "metrics-node-2"),
-            List.of("-Xlog:class+load=info"),
-            log,
-            AgentProcess.heartbeating(kafka.bootstrapServers(), hostRoot));
+    Process agent = agent("metrics-node-2", List.of("-Xlog:class+load=info"), log);
     try (NodeEventsReader events =
         new NodeEventsReader(kafka.bootstrapServers(), Topics.NODE_EVENTS)) {
       // Two heartbeats, a second apart: well past where a metrics port would have been opened.
@@ -109,6 +101,16 @@ class AgentMetricsIT {
     List<String> lines = Files.readAllLines(log);
     assertThat(lines).noneMatch(line -> line.contains(" io.prometheus."));
     assertThat(lines).noneMatch(line -> line.contains(" io.fleetwave.agent.metrics."));
+  }
+
+  /** The agent as {@code node} (NODE_NAME, as its pod sets it), heartbeating each second. */
+  private static Process agent(String node, List<String> jvmFlags, Path log, String... options)
+      throws Exception {
+    return AgentProcess.start(
+        Map.of("NODE_NAME", node),
+        jvmFlags,
+        log,
+        AgentProcess.heartbeating(kafka.bootstrapServers(), hostRoot, options));
   }
 
   private static int servedPort(Path log) throws Exception {

@@ -10,13 +10,11 @@ import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.agent.gate.AgentGate;
 import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostTree;
-import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.nvml.NvmlGpuBackend;
 import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.agent.probe.HostProbe;
 import io.fleetwave.agent.probe.HostProbeSettings;
 import io.fleetwave.agent.publish.EventPublisher;
-import io.fleetwave.agent.reset.ResetPolicy;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.CommandEnvelope;
 import io.fleetwave.events.Envelope;
@@ -92,15 +90,7 @@ class HungNvmlCallIT {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     ExecutorService gpuReads = Executors.newSingleThreadExecutor();
     ExecutorService strand = Executors.newSingleThreadExecutor();
-    try (NvmlGpuBackend gpus =
-            NvmlGpuBackend.open(
-                facts,
-                new ProcessCommandRunner(),
-                ResetPolicy.targetedOnly(),
-                reason -> {
-                  throw new AssertionError("no reboot expected: " + reason);
-                },
-                NVML_BOUND);
+    try (NvmlGpuBackend gpus = StubNvmlLibrary.backend(facts, NVML_BOUND);
         EventPublisher publisher =
             new EventPublisher(
                 EventPublisher.Settings.of(kafka.bootstrapServers()).withTopic(EVENTS));

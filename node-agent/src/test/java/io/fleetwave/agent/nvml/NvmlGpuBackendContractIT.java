@@ -4,10 +4,8 @@ import io.fleetwave.agent.gpu.GpuBackend;
 import io.fleetwave.agent.gpu.GpuBackendContract;
 import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostTree;
-import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.probe.HostProbe;
 import io.fleetwave.agent.probe.HostProbeSettings;
-import io.fleetwave.agent.reset.ResetPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,13 +36,7 @@ class NvmlGpuBackendContractIT extends GpuBackendContract {
         .executable("usr/local/bin/nvidia-smi", "#!/bin/sh\nexit 0\n")
         .pf("0000:3b:00.0", 16, 0);
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(hostRoot)).probe();
-    return NvmlGpuBackend.open(
-        facts,
-        new ProcessCommandRunner(),
-        ResetPolicy.targetedOnly(),
-        reason -> {
-          throw new AssertionError("no reboot expected: " + reason);
-        });
+    return StubNvmlLibrary.backend(facts);
   }
 
   @Override

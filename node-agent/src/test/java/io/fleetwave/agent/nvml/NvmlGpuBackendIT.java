@@ -7,10 +7,8 @@ import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.agent.gpu.GpuProcess;
 import io.fleetwave.agent.host.HostFacts;
 import io.fleetwave.agent.host.HostTree;
-import io.fleetwave.agent.host.ProcessCommandRunner;
 import io.fleetwave.agent.probe.HostProbe;
 import io.fleetwave.agent.probe.HostProbeSettings;
-import io.fleetwave.agent.reset.ResetPolicy;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
@@ -50,14 +48,7 @@ class NvmlGpuBackendIT {
         .pf("0000:3b:00.0", 16, 0);
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(hostRoot)).probe();
     assertThat(facts.nvmlLibrary()).contains(hostRoot.resolve("usr/local/lib64/libnvidia-ml.so.1"));
-    backend =
-        NvmlGpuBackend.open(
-            facts,
-            new ProcessCommandRunner(),
-            ResetPolicy.targetedOnly(),
-            reason -> {
-              throw new AssertionError("no reboot expected: " + reason);
-            });
+    backend = StubNvmlLibrary.backend(facts);
   }
 
   @AfterEach

@@ -2,6 +2,9 @@ package io.fleetwave.agent.nvml;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fleetwave.agent.host.HostFacts;
+import io.fleetwave.agent.host.ProcessCommandRunner;
+import io.fleetwave.agent.reset.ResetPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -13,6 +16,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -116,6 +120,27 @@ public final class StubNvmlLibrary {
   /** What the hardware does on a GPU reset: pending MIG mode becomes current, instances go. */
   void commitReset(int gpu) throws Throwable {
     commitReset.invokeExact(gpu);
+  }
+
+  /**
+   * The real backend over the NVML found under {@code facts}' driver root (this stub, once built
+   * there): host commands run for real, resets targeted only, and a reboot it asks for fails the
+   * test.
+   */
+  public static NvmlGpuBackend backend(HostFacts facts) {
+    return backend(facts, NvmlCalls.DEFAULT_BOUND);
+  }
+
+  /** As {@link #backend(HostFacts)}, each NVML call bounded by {@code nvmlCallBound}. */
+  public static NvmlGpuBackend backend(HostFacts facts, Duration nvmlCallBound) {
+    return NvmlGpuBackend.open(
+        facts,
+        new ProcessCommandRunner(),
+        ResetPolicy.targetedOnly(),
+        reason -> {
+          throw new AssertionError("no reboot expected: " + reason);
+        },
+        nvmlCallBound);
   }
 
   /** From now on nvmlDeviceSetMigMode blocks in the library, as a wedged driver does. */

@@ -14,6 +14,7 @@ import io.fleetwave.controlplane.fixtures.KubernetesApiResource;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.demo.fixtures.DemoModeConfig;
 import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.fleetwave.events.Topics;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -22,7 +23,6 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,16 +46,13 @@ class RolloutDrainIT {
   public static class DrainOn implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "fleetwave.demo.enabled", "true",
-          "fleetwave.demo.fleet",
-              Path.of("src/test/resources/fleets/drain-fleet.yaml").toAbsolutePath().toString(),
-          "fleetwave.demo.heartbeat-interval", "5s",
-          "fleetwave.rollout.engine.tick", "100ms",
-          "fleetwave.kubernetes.drain.enabled", "true",
-          "fleetwave.kubernetes.drain.timeout", "2s",
-          "fleetwave.kubernetes.drain.eviction-retry", "100ms",
-          "quarkus.kubernetes-client.request-timeout", "3s");
+      return DemoModeConfig.over(
+          "drain-fleet.yaml",
+          Map.of(
+              "fleetwave.kubernetes.drain.enabled", "true",
+              "fleetwave.kubernetes.drain.timeout", "2s",
+              "fleetwave.kubernetes.drain.eviction-retry", "100ms",
+              "quarkus.kubernetes-client.request-timeout", "3s"));
     }
   }
 

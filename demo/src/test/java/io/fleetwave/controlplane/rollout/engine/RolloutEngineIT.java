@@ -13,6 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,15 +83,7 @@ class RolloutEngineIT {
     assertThat(maxInFlight(events)).isLessThanOrEqualTo(plan.getInt("maxUnavailableNodes"));
     assertThat(done.getInt("progress.counts.succeeded")).isEqualTo(planned);
     assertThat(done.getInt("progress.counts.failed")).isZero();
-    String stream =
-        given()
-            .accept("text/event-stream")
-            .get("/api/v1/rollouts/" + id + "/stream")
-            .then()
-            .statusCode(200)
-            .extract()
-            .asString()
-            .replace(": ", ":");
+    String stream = stream(given(), id);
     assertThat(stream)
         .as("the SSE stream of a finished rollout replays every event and ends")
         .contains(
@@ -98,16 +91,7 @@ class RolloutEngineIT {
             "event:io.fleetwave.rollout.created.v2",
             "event:io.fleetwave.rollout.completed.v1")
         .contains("id:" + events.size() + "\n");
-    String resumed =
-        given()
-            .accept("text/event-stream")
-            .header("Last-Event-ID", String.valueOf(events.size() - 1))
-            .get("/api/v1/rollouts/" + id + "/stream")
-            .then()
-            .statusCode(200)
-            .extract()
-            .asString()
-            .replace(": ", ":");
+    String resumed = stream(given().header("Last-Event-ID", String.valueOf(events.size() - 1)), id);
     assertThat(resumed).contains("id:" + events.size() + "\n").doesNotContain("id:1\n");
     // The engine reads results from the head of fleet.node-events; the projection applies the same
     // records on its own consumers, so it may show the last nodes' layouts a moment later.
@@ -346,6 +330,18 @@ class RolloutEngineIT {
         """
         .formatted(
             name, selector, change, waves, maxUnavailable, soak, perWave, total, nodeTimeout);
+  }
+
+  /** The rollout's SSE stream as {@code request} asks for it, "id: 1" read as "id:1". */
+  private static String stream(RequestSpecification request, String id) {
+    return request
+        .accept("text/event-stream")
+        .get("/api/v1/rollouts/" + id + "/stream")
+        .then()
+        .statusCode(200)
+        .extract()
+        .asString()
+        .replace(": ", ":");
   }
 
   private static JsonPath dryRun(String spec) {
