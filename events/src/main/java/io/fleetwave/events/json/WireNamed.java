@@ -3,7 +3,6 @@ package io.fleetwave.events.json;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * An enum whose constants travel by name: in events, API bodies, query parameters and database
@@ -23,7 +22,7 @@ public interface WireNamed {
   /** The name on the wire. Renaming a constant renames it, so WireNamedTest pins every one. */
   @JsonValue
   default String wireName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    return WireNameTable.derived((Enum<?>) this);
   }
 
   /**
@@ -34,10 +33,9 @@ public interface WireNamed {
    *     health 'x', expected one of healthy, degraded, failed}
    */
   static <E extends Enum<E> & WireNamed> E parse(Class<E> type, String value, String what) {
-    for (E constant : type.getEnumConstants()) {
-      if (constant.wireName().equals(value)) {
-        return constant;
-      }
+    Object constant = WireNameTable.constant(type, value);
+    if (constant != null) {
+      return type.cast(constant);
     }
     throw new IllegalArgumentException(
         "unknown "
