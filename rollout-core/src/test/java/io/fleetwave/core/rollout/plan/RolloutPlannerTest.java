@@ -21,6 +21,7 @@ import io.fleetwave.events.spec.NodeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class RolloutPlannerTest {
@@ -77,8 +78,7 @@ class RolloutPlannerTest {
 
     RolloutPlan plan = planner.plan(spec, fleet);
 
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
+    assertThat(exclusions(plan))
         .containsExactly(
             tuple("h100-done", ExclusionReason.ALREADY_AT_TARGET),
             tuple("l40s-1", ExclusionReason.NO_MATCHING_GPU));
@@ -194,8 +194,7 @@ class RolloutPlannerTest {
       assertThat(step.osUpgradeNeeded()).isTrue();
       assertThat(step.artifact().describe()).startsWith("needs OS image with driver 580.95.05");
     }
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
+    assertThat(exclusions(plan))
         .containsExactly(tuple("current", ExclusionReason.ALREADY_AT_TARGET));
   }
 
@@ -219,8 +218,7 @@ class RolloutPlannerTest {
             fleet);
 
     // The catalogue minimum of the RTX PRO 6000 is its MIG minimum; it applies to any driver.
-    assertThat(downgrade.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
+    assertThat(exclusions(downgrade))
         .containsExactly(
             tuple("b200", ExclusionReason.DRIVER_CANNOT_SERVE),
             tuple("rtx", ExclusionReason.DRIVER_CANNOT_SERVE));
@@ -248,9 +246,7 @@ class RolloutPlannerTest {
                 "580.95.05"),
             fleet);
 
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
-        .containsExactly(tuple("ghost", ExclusionReason.NOT_IN_FLEET));
+    assertThat(exclusions(plan)).containsExactly(tuple("ghost", ExclusionReason.NOT_IN_FLEET));
     assertThatThrownBy(
             () ->
                 planner.plan(
@@ -336,8 +332,7 @@ class RolloutPlannerTest {
               assertThat(c.resetNeeded()).isFalse();
             });
     assertThat(planned.pendingSpec()).isEqualTo(held.desired());
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
+    assertThat(exclusions(plan))
         .containsExactly(tuple("a100-settled", ExclusionReason.ALREADY_AT_TARGET));
   }
 
@@ -459,6 +454,11 @@ class RolloutPlannerTest {
         target,
         new RolloutChange(migConfig, driver),
         RolloutSpecValidatorTest.strategy(List.of("1", "100%"), "2"));
+  }
+
+  /** Each excluded node with its reason, in the plan's order. */
+  private static List<Tuple> exclusions(RolloutPlan plan) {
+    return plan.excluded().stream().map(e -> tuple(e.node(), e.reason())).toList();
   }
 
   private static NodePlan find(RolloutPlan plan, String node) {
