@@ -40,35 +40,29 @@ class RolloutPlannerTest {
             new GpuInstance("1g.10gb", 3, 1),
             new GpuInstance("3g.40gb", 4, 4));
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                ubuntu(
-                    "a100-1",
-                    "z1",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    migOff("A100-40GB", 2)),
-                ubuntu(
-                    "h100-1",
-                    "z1",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    List.of(
-                        gpu(0, "H100-80GB", false, List.of(), 4),
-                        gpu(1, "H100-80GB", true, balanced, 0))),
-                ubuntu(
-                    "h100-done",
-                    "z2",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    gpus("H100-80GB", 2, true, balanced)),
-                ubuntu("l40s-1", "z2", Map.of("pool", "training"), "580.95.05", migOff("L40S", 2)),
-                ubuntu(
-                    "h100-other-pool",
-                    "z2",
-                    Map.of("pool", "inference"),
-                    "580.95.05",
-                    migOff("H100-80GB", 1))));
+        fleetOf(
+            ubuntu("a100-1", "z1", Map.of("pool", "training"), "580.95.05", migOff("A100-40GB", 2)),
+            ubuntu(
+                "h100-1",
+                "z1",
+                Map.of("pool", "training"),
+                "580.95.05",
+                List.of(
+                    gpu(0, "H100-80GB", false, List.of(), 4),
+                    gpu(1, "H100-80GB", true, balanced, 0))),
+            ubuntu(
+                "h100-done",
+                "z2",
+                Map.of("pool", "training"),
+                "580.95.05",
+                gpus("H100-80GB", 2, true, balanced)),
+            ubuntu("l40s-1", "z2", Map.of("pool", "training"), "580.95.05", migOff("L40S", 2)),
+            ubuntu(
+                "h100-other-pool",
+                "z2",
+                Map.of("pool", "inference"),
+                "580.95.05",
+                migOff("H100-80GB", 1)));
     RolloutSpec spec =
         new RolloutSpec(
             "balanced",
@@ -127,10 +121,9 @@ class RolloutPlannerTest {
   @Test
   void withADriverChangeTooANodeNoMigEntryMatchesStillGetsTheDriver() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                ubuntu("l40s", "z1", Map.of(), "570.86.15", migOff("L40S", 2)),
-                ubuntu("h100", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1))));
+        fleetOf(
+            ubuntu("l40s", "z1", Map.of(), "570.86.15", migOff("L40S", 2)),
+            ubuntu("h100", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)));
 
     RolloutPlan plan =
         planner.plan(spec(RolloutTarget.wholeFleet(), "all-balanced", "580.95.05"), fleet);
@@ -146,10 +139,9 @@ class RolloutPlannerTest {
   @Test
   void invalidLayoutExcludesTheNodeNamingModelAndProfile() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                ubuntu("a100", "z1", Map.of(), "580.95.05", migOff("A100-40GB", 1)),
-                ubuntu("h100", "z1", Map.of(), "580.95.05", migOff("H100-80GB", 1))));
+        fleetOf(
+            ubuntu("a100", "z1", Map.of(), "580.95.05", migOff("A100-40GB", 1)),
+            ubuntu("h100", "z1", Map.of(), "580.95.05", migOff("H100-80GB", 1)));
 
     RolloutPlan plan = planner.plan(spec(RolloutTarget.wholeFleet(), "all-3g", null), fleet);
 
@@ -166,19 +158,18 @@ class RolloutPlannerTest {
   @Test
   void driverRolloutGivesEachHostKindItsArtifactOrOsImageAction() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                ubuntu("ubuntu", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)),
-                node(
-                    "container",
-                    HostKind.UBUNTU_DRIVER_CONTAINER,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    migOff("H100-80GB", 1)),
-                node("talos", HostKind.TALOS, "z2", Map.of(), "570.86.15", migOff("L40S", 1)),
-                node("cos", HostKind.COS, "z2", Map.of(), "570.86.15", migOff("L4", 1)),
-                ubuntu("current", "z2", Map.of(), "580.95.05", migOff("L4", 1))));
+        fleetOf(
+            ubuntu("ubuntu", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)),
+            node(
+                "container",
+                HostKind.UBUNTU_DRIVER_CONTAINER,
+                "z1",
+                Map.of(),
+                "570.86.15",
+                migOff("H100-80GB", 1)),
+            node("talos", HostKind.TALOS, "z2", Map.of(), "570.86.15", migOff("L40S", 1)),
+            node("cos", HostKind.COS, "z2", Map.of(), "570.86.15", migOff("L4", 1)),
+            ubuntu("current", "z2", Map.of(), "580.95.05", migOff("L4", 1)));
 
     RolloutPlan plan = planner.plan(spec(RolloutTarget.wholeFleet(), null, "580.95.05"), fleet);
 
@@ -201,11 +192,10 @@ class RolloutPlannerTest {
   @Test
   void driverTooOldForB200AndRtxMigAreExcludedWithReason() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                ubuntu("b200", "z1", Map.of(), "570.86.15", migOff("B200", 8)),
-                ubuntu("h100", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 8)),
-                ubuntu("rtx", "z1", Map.of(), "570.86.15", migOff("RTX-PRO-6000", 1))));
+        fleetOf(
+            ubuntu("b200", "z1", Map.of(), "570.86.15", migOff("B200", 8)),
+            ubuntu("h100", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 8)),
+            ubuntu("rtx", "z1", Map.of(), "570.86.15", migOff("RTX-PRO-6000", 1)));
 
     RolloutPlan downgrade =
         planner.plan(spec(RolloutTarget.wholeFleet(), null, "560.35.03"), fleet);
@@ -235,8 +225,7 @@ class RolloutPlannerTest {
   @Test
   void namedNodesMissingFromTheFleetAreExcludedAndInvalidSpecsAreRefused() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(ubuntu("n1", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1))));
+        fleetOf(ubuntu("n1", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)));
 
     RolloutPlan plan =
         planner.plan(
@@ -319,8 +308,7 @@ class RolloutPlannerTest {
 
     RolloutPlan plan =
         planner.plan(
-            spec(RolloutTarget.wholeFleet(), "all-disabled", null),
-            new FleetSnapshot(List.of(held, settled)));
+            spec(RolloutTarget.wholeFleet(), "all-disabled", null), fleetOf(held, settled));
 
     NodePlan planned = find(plan, "a100-held");
     assertThat(planned.gpuChanges())
@@ -344,8 +332,7 @@ class RolloutPlannerTest {
             new NodeSpec("l40s-held", 2, "570.86.15", List.of(), GatePolicy.HOLD_UNTIL_APPLIED));
 
     RolloutPlan plan =
-        planner.plan(
-            spec(RolloutTarget.wholeFleet(), null, "580.95.05"), new FleetSnapshot(List.of(held)));
+        planner.plan(spec(RolloutTarget.wholeFleet(), null, "580.95.05"), fleetOf(held));
 
     NodePlan planned = find(plan, "l40s-held");
     assertThat(planned.driver().fromVersion()).isEqualTo("580.95.05");
@@ -393,10 +380,9 @@ class RolloutPlannerTest {
   @Test
   void aNodeThatAloneExceedsTheGpuBudgetIsRefusedNamingItAndTheBound() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                ubuntu("big", "z1", Map.of("team", "search"), "570.86.15", migOff("H100-80GB", 8)),
-                ubuntu("small", "z1", Map.of("team", "search"), "570.86.15", migOff("L40S", 2))));
+        fleetOf(
+            ubuntu("big", "z1", Map.of("team", "search"), "570.86.15", migOff("H100-80GB", 8)),
+            ubuntu("small", "z1", Map.of("team", "search"), "570.86.15", migOff("L40S", 2)));
 
     assertThat(
             catchThrowableOfType(
@@ -423,6 +409,10 @@ class RolloutPlannerTest {
         new RolloutChange(null, "580.95.05"),
         new RolloutStrategy(
             List.of("100%"), "4", null, null, 0, null, false, 600, null, maxGpusOffline, perLabel));
+  }
+
+  private static FleetSnapshot fleetOf(FleetNode... nodes) {
+    return new FleetSnapshot(List.of(nodes));
   }
 
   /** A node on Ubuntu, the host kind most cases here do not care about. */
