@@ -3,26 +3,44 @@ package io.fleetwave.controlplane.api;
 import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.readmodel.HistoryHorizon;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.QueryParam;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import java.util.function.Function;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * The {@code asOf} query parameter of the fleet's reads: an RFC 3339 time with its offset ({@code
  * 2026-12-05T03:12:00Z}, {@code 2026-12-05T04:12:00+01:00}), not in the future and not before the
  * history the projection keeps. The answer names the moment it is for in the {@link #HEADER}
- * header, so the body keeps the shape of the current answer.
+ * header, so the body keeps the shape of the current answer. Taken with {@code @BeanParam} by every
+ * read that answers for a past moment.
  */
-final class AsOfParameter {
+public class AsOfParameter {
   static final String NAME = "asOf";
 
   /** The response header that names the moment an as-of answer is for (RFC 3339, UTC). */
   static final String HEADER = "Fleetwave-As-Of";
 
-  private AsOfParameter() {}
+  @Parameter(description = DESCRIPTION)
+  @QueryParam(NAME)
+  String asOf;
+
+  /**
+   * The read's answer for the moment asked for (empty: now), with the {@link #HEADER} header when
+   * it is for a past one.
+   *
+   * @throws ProblemException as {@link #parse(String, HistoryHorizon)}
+   */
+  <T> Uni<RestResponse<T>> answer(
+      HistoryHorizon horizon, Function<Optional<Instant>, Uni<T>> read) {
+    Optional<Instant> moment = parse(asOf, horizon);
+    return answer(read.apply(moment), moment);
+  }
 
   /** The moment asked for now, against the history kept now; empty when absent. */
   static Optional<Instant> parse(String raw, HistoryHorizon horizon) {
@@ -77,8 +95,7 @@ final class AsOfParameter {
     return Optional.of(moment);
   }
 
-  /** The answer, with the {@link #HEADER} header when it is for a past moment. */
-  static <T> Uni<RestResponse<T>> answer(Uni<T> answer, Optional<Instant> moment) {
+  private static <T> Uni<RestResponse<T>> answer(Uni<T> answer, Optional<Instant> moment) {
     return answer.map(
         body ->
             moment

@@ -1,14 +1,15 @@
 package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.paging.PageRequest;
-import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.readmodel.ChangeQueries;
 import io.fleetwave.controlplane.readmodel.ChangeView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -51,27 +52,21 @@ public class ChangesResource {
           String selector,
       @Parameter(description = "RFC 3339 time, inclusive") @QueryParam("since") String since,
       @Parameter(description = "RFC 3339 time, exclusive") @QueryParam("until") String until,
-      @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
-      @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
+      @BeanParam PageParameters page) {
     NodeFilter.Condition filter = NodeFilter.parse(null, null, selector).toSql();
     TimeWindow window = TimeWindow.parse(since, until, clock);
-    PageRequest paging = PageRequest.parse(page, size);
-    return changes.changes(filter.sql(), filter.params(), window.since(), window.until(), paging);
+    return changes.changes(
+        filter.sql(), filter.params(), window.since(), window.until(), page.request());
   }
 
   /** One node's changes; 404 for a node never seen. */
-  Uni<Page<ChangeView>> ofNode(String name, String since, String until, String page, String size) {
+  Uni<Page<ChangeView>> ofNode(String name, String since, String until, PageParameters page) {
     TimeWindow window = TimeWindow.parse(since, until, clock);
-    PageRequest paging = PageRequest.parse(page, size);
-    return nodes
-        .find(name)
-        .chain(
-            found -> {
-              if (found.isEmpty()) {
-                throw ProblemException.unknownNode(name);
-              }
-              return changes.changes(
-                  ChangeQueries.nodeNamed(), List.of(name), window.since(), window.until(), paging);
-            });
+    PageRequest paging = page.request();
+    return nodes.ifKnown(
+        name,
+        () ->
+            changes.changes(
+                ChangeQueries.nodeNamed(), List.of(name), window.since(), window.until(), paging));
   }
 }

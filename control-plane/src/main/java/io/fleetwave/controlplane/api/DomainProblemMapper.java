@@ -64,16 +64,13 @@ public class DomainProblemMapper {
 
   /** 503 with the database-unavailable problem's Retry-After. */
   private static Response tryAgainShortly(String type, String detail) {
-    return Response.fromResponse(
-            ProblemMapper.render(new ProblemException(503, type, "Service unavailable", detail)))
-        .header("Retry-After", DatabaseUnavailableMapper.RETRY_AFTER_S)
-        .build();
+    return retryAfter(
+        problem(503, type, "Service unavailable", detail), DatabaseUnavailableMapper.RETRY_AFTER_S);
   }
 
   @ServerExceptionMapper
   public Response signingKeyMissing(SigningKeyMissingException e) {
-    return ProblemMapper.render(
-        new ProblemException(503, "signing-key-missing", "Service unavailable", e.getMessage()));
+    return problem(503, "signing-key-missing", "Service unavailable", e.getMessage());
   }
 
   /**
@@ -82,31 +79,34 @@ public class DomainProblemMapper {
    */
   @ServerExceptionMapper
   public Response enrolmentRefused(EnrolmentRefusedException e) {
-    return ProblemMapper.render(
-        new ProblemException(401, "enrolment-refused", "Unauthorized", e.getMessage()));
+    return problem(401, "enrolment-refused", "Unauthorized", e.getMessage());
   }
 
   /** Too many enrolment attempts: 429, and when the next one may be made. */
   @ServerExceptionMapper
   public Response enrolmentThrottled(EnrolmentThrottledException e) {
     long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
-    return Response.fromResponse(
-            ProblemMapper.render(
-                new ProblemException(
-                    429, "too-many-enrolments", "Too Many Requests", e.getMessage())))
-        .header("Retry-After", seconds)
-        .build();
+    return retryAfter(
+        problem(429, "too-many-enrolments", "Too Many Requests", e.getMessage()), seconds);
   }
 
   @ServerExceptionMapper
   public Response notRevoked(NodeNotRevokedException e) {
-    return ProblemMapper.render(
-        new ProblemException(409, "node-not-revoked", "Conflict", e.getMessage()));
+    return problem(409, "node-not-revoked", "Conflict", e.getMessage());
   }
 
   @ServerExceptionMapper
   public Response invalidEnrolment(InvalidEnrolmentException e) {
     return ProblemMapper.render(
         ProblemException.badRequest("invalid-enrolment", "Invalid enrolment", e.getMessage()));
+  }
+
+  private static Response problem(int status, String type, String title, String detail) {
+    return ProblemMapper.render(new ProblemException(status, type, title, detail));
+  }
+
+  /** The problem with a Retry-After header: when the caller may try again, in seconds. */
+  private static Response retryAfter(Response problem, long seconds) {
+    return Response.fromResponse(problem).header("Retry-After", seconds).build();
   }
 }

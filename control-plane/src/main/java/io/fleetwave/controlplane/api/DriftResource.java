@@ -2,12 +2,13 @@ package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.config.MetricsConfig;
 import io.fleetwave.controlplane.paging.Page;
-import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.readmodel.DriftQueries;
 import io.fleetwave.controlplane.readmodel.DriftView;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -42,10 +43,8 @@ public class DriftResource {
       @Parameter(description = "not-converged, changed-outside, agent-silent (any by default)")
           @QueryParam("cause")
           List<String> cause,
-      @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
-      @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
+      @BeanParam PageParameters page) {
     Set<String> causes = Set.copyOf(ListParameter.oneOf("cause", cause, DriftView.CAUSES));
-    PageRequest paging = PageRequest.parse(page, size);
-    return drift.drift(metrics.silentAfter(), causes, paging);
+    return drift.drift(metrics.silentAfter(), causes, page.request());
   }
 }

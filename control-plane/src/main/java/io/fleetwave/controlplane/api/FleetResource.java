@@ -9,14 +9,13 @@ import io.fleetwave.controlplane.readmodel.VersionQueries;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -51,11 +50,8 @@ public class FleetResource {
               + " served, whatever the number of callers, and on schedule while it is being read;"
               + " a count older than the bound is never served (the caller waits for a new one)."
               + " With asOf: counted for the call from the node history.")
-  public Uni<RestResponse<FleetSummary>> summary(
-      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
-          String asOf) {
-    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
-    return AsOfParameter.answer(moment.map(summaries::asOf).orElseGet(summaries::summary), moment);
+  public Uni<RestResponse<FleetSummary>> summary(@BeanParam AsOfParameter asOf) {
+    return asOf.answer(horizon, at -> at.map(summaries::asOf).orElseGet(summaries::summary));
   }
 
   @GET
@@ -76,14 +72,12 @@ public class FleetResource {
       @Parameter(description = "only this pool ('(none)' for nodes without one)")
           @QueryParam("pool")
           String pool,
-      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
-          String asOf) {
-    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
-    return AsOfParameter.answer(
-        moment
-            .map(m -> pastVersions.distribution(m, blankToNull(zone), blankToNull(pool)))
-            .orElseGet(() -> versions.distribution(blankToNull(zone), blankToNull(pool))),
-        moment);
+      @BeanParam AsOfParameter asOf) {
+    return asOf.answer(
+        horizon,
+        at ->
+            at.map(m -> pastVersions.distribution(m, blankToNull(zone), blankToNull(pool)))
+                .orElseGet(() -> versions.distribution(blankToNull(zone), blankToNull(pool))));
   }
 
   private static String blankToNull(String value) {

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
@@ -22,6 +23,7 @@ import io.fleetwave.controlplane.spec.SpecView;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -31,9 +33,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -87,23 +87,18 @@ public class NodesResource {
               description = "the node's zone, as reported (GET /api/v1/fleet/versions lists them)")
           @QueryParam("zone")
           String zone,
-      @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
-      @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size,
+      @BeanParam PageParameters page,
       @Parameter(description = "full (default: every GPU) or brief (GPUs counted by model)")
           @QueryParam("view")
           String view,
-      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
-          String asOf) {
+      @BeanParam AsOfParameter asOf) {
     NodeFilter.Condition filter =
         NodeFilter.parse(hostKind, gpuModel, selector).toSql().inZone(zone);
-    PageRequest paging = PageRequest.parse(page, size);
-    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
-    return AsOfParameter.answer(
-        moment
-            .map(nodes::asOf)
-            .orElse(nodes)
-            .list(filter.sql(), filter.params(), paging, listView(view)),
-        moment);
+    PageRequest paging = page.request();
+    NodeListView form = listView(view);
+    return asOf.answer(
+        horizon,
+        at -> at.map(nodes::asOf).orElse(nodes).list(filter.sql(), filter.params(), paging, form));
   }
 
   /** The listing's form; a 400 problem naming the allowed ones for any other. */
@@ -125,36 +120,23 @@ public class NodesResource {
   @Path("/{name}")
   @Operation(summary = "One node with its GPUs; 404 when unknown (at asOf: unknown then)")
   public Uni<RestResponse<NodeView>> get(
-      @PathParam("name") String name,
-      @Parameter(description = AsOfParameter.DESCRIPTION) @QueryParam(AsOfParameter.NAME)
-          String asOf) {
-    Optional<Instant> moment = AsOfParameter.parse(asOf, horizon);
-    return AsOfParameter.answer(
-        moment
-            .map(nodes::asOf)
-            .orElse(nodes)
-            .find(name)
-            .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(name))),
-        moment);
+      @PathParam("name") String name, @BeanParam AsOfParameter asOf) {
+    return asOf.answer(
+        horizon,
+        at ->
+            at.map(nodes::asOf)
+                .orElse(nodes)
+                .find(name)
+                .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(name))));
   }
 
   @GET
   @Path("/{name}/events")
   @Operation(summary = "The node's applied events, newest first, paged")
   public Uni<Page<NodeEventView>> events(
-      @PathParam("name") String name,
-      @QueryParam("page") String page,
-      @QueryParam("size") String size) {
-    PageRequest paging = PageRequest.parse(page, size);
-    return nodes
-        .find(name)
-        .chain(
-            found -> {
-              if (found.isEmpty()) {
-                throw ProblemException.unknownNode(name);
-              }
-              return history.events(name, paging);
-            });
+      @PathParam("name") String name, @BeanParam PageParameters page) {
+    PageRequest paging = page.request();
+    return nodes.ifKnown(name, () -> history.events(name, paging));
   }
 
   // Field-injected so that this resource's constructor stays as it is: the changes are their own
@@ -172,9 +154,8 @@ public class NodesResource {
       @PathParam("name") String name,
       @QueryParam("since") String since,
       @QueryParam("until") String until,
-      @QueryParam("page") String page,
-      @QueryParam("size") String size) {
-    return changes.ofNode(name, since, until, page, size);
+      @BeanParam PageParameters page) {
+    return changes.ofNode(name, since, until, page);
   }
 
   @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})

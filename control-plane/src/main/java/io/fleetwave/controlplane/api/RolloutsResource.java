@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.paging.Page;
-import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
@@ -33,6 +33,7 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -250,13 +251,12 @@ public class RolloutsResource {
               example = "running,paused")
           @QueryParam("state")
           List<String> state,
-      @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
-      @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
+      @BeanParam PageParameters page) {
     List<RolloutState> states =
         ListParameter.oneOf("state", state, ROLLOUT_STATES).stream()
             .map(RolloutState::fromWireName)
             .toList();
-    return store.list(PageRequest.parse(page, size), states);
+    return store.list(page.request(), states);
   }
 
   @GET
@@ -322,15 +322,14 @@ public class RolloutsResource {
       @Parameter(description = "only nodes of these waves (1 = the canary)", example = "1,2")
           @QueryParam("wave")
           List<String> wave,
-      @Parameter(description = "0-based page number (default 0)") @QueryParam("page") String page,
-      @Parameter(description = "page size, 1..500 (default 50)") @QueryParam("size") String size) {
+      @BeanParam PageParameters page) {
     UUID rollout = uuid(id);
     RolloutNodeFilter filter =
         new RolloutNodeFilter(
             ListParameter.oneOf("state", state, RolloutProgressReader.NODE_STATES),
             ListParameter.positiveIntegers("wave", wave));
     return progress
-        .nodes(rollout, filter, PageRequest.parse(page, size))
+        .nodes(rollout, filter, page.request())
         .map(found -> found.orElseThrow(() -> unknown(id)));
   }
 

@@ -4,7 +4,6 @@ import io.fleetwave.controlplane.problem.ProblemException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * A window of time given as {@code since} and {@code until}, RFC 3339 instants (an offset is
@@ -19,9 +18,9 @@ public record TimeWindow(Instant since, Instant until) {
   public static final Duration DEFAULT_LENGTH = Duration.ofHours(24);
 
   public static TimeWindow parse(String since, String until, Clock clock) {
-    Instant end = instant("until", until);
+    Instant end = InstantParameter.parse("until", until);
     Instant to = end == null ? clock.instant() : end;
-    Instant start = instant("since", since);
+    Instant start = InstantParameter.parse("since", since);
     Instant from = start == null ? to.minus(DEFAULT_LENGTH) : start;
     if (from.isAfter(to)) {
       throw new ProblemException(
@@ -37,24 +36,5 @@ public record TimeWindow(Instant since, Instant until) {
           .with("parameter", "since");
     }
     return new TimeWindow(from, to);
-  }
-
-  private static Instant instant(String name, String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return Instant.parse(text.strip());
-    } catch (DateTimeParseException e) {
-      throw ProblemException.badRequest(
-              "bad-time",
-              "Invalid time",
-              "query parameter '"
-                  + name
-                  + "' must be an RFC 3339 time like 2026-12-05T03:12:00Z, got '"
-                  + text
-                  + "'")
-          .with("parameter", name);
-    }
   }
 }

@@ -25,19 +25,21 @@ public class ProjectionMetrics {
 
   public ProjectionMetrics(MeterRegistry registry) {
     projected =
-        Counter.builder("fleetwave.projection.events.projected")
-            .description("Node events applied to the projection")
-            .register(registry);
+        counter(
+            registry,
+            "fleetwave.projection.events.projected",
+            "Node events applied to the projection");
     duplicates =
-        Counter.builder("fleetwave.projection.events.skipped")
-            .description("Node events skipped as duplicates, replays or older than the applied one")
-            .register(registry);
+        counter(
+            registry,
+            "fleetwave.projection.events.skipped",
+            "Node events skipped as duplicates, replays or older than the applied one");
     deadLettered =
-        Counter.builder("fleetwave.projection.events.dead.lettered")
-            .description(
-                "Records refused (undecodable, or refused by PostgreSQL) and sent to the"
-                    + " dead-letter topic")
-            .register(registry);
+        counter(
+            registry,
+            "fleetwave.projection.events.dead.lettered",
+            "Records refused (undecodable, or refused by PostgreSQL) and sent to the"
+                + " dead-letter topic");
     batchSize =
         DistributionSummary.builder("fleetwave.projection.batch.size")
             .description(
@@ -95,5 +97,9 @@ public class ProjectionMetrics {
 
   public double deadLettered() {
     return deadLettered.count();
+  }
+
+  private static Counter counter(MeterRegistry registry, String name, String description) {
+    return Counter.builder(name).description(description).register(registry);
   }
 }

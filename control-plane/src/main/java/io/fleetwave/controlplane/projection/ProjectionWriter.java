@@ -254,8 +254,11 @@ public class ProjectionWriter {
         .addArrayOfString(inventoryDigests);
   }
 
-  /** The history's events as seven parallel arrays; payloads as JSON text, stored as text (V25). */
-  private static Tuple historyArrays(
+  /**
+   * The history's events as seven parallel arrays; payloads as JSON text, stored as text (V25).
+   * Package-visible for HistoryGrowthIT, which writes its history before V11 with the same arrays.
+   */
+  static Tuple historyArrays(
       List<Envelope<NodeEvent>> applied, IdentityHashMap<Envelope<NodeEvent>, String> received) {
     int n = applied.size();
     String[] nodes = new String[n];

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.readmodel;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Reads of the node projection for the API: a page of nodes with their GPUs, or one node; of the
@@ -103,6 +105,18 @@ public class NodeQueries {
         .all()
         .unis(items, total)
         .with((nodes, count) -> new Page<>(nodes, paging.page(), paging.size(), count));
+  }
+
+  /** What {@code read} answers about a node this projection has seen; a 404 problem for another. */
+  public <T> Uni<T> ifKnown(String name, Supplier<Uni<T>> read) {
+    return find(name)
+        .chain(
+            found -> {
+              if (found.isEmpty()) {
+                throw ProblemException.unknownNode(name);
+              }
+              return read.get();
+            });
   }
 
   /**

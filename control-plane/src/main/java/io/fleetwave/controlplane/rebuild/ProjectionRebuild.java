@@ -210,12 +210,7 @@ public class ProjectionRebuild {
             }
           });
     } catch (TopicToEnd.TopicReadTimeoutException e) {
-      throw new RebuildTimeoutException(
-          "projection rebuild did not finish within "
-              + deadline.total.toSeconds()
-              + " s ("
-              + e.getMessage()
-              + ")");
+      throw timedOut(deadline, e);
     }
     return load(newest, deadline);
   }
@@ -330,12 +325,7 @@ public class ProjectionRebuild {
             isolation(counts).apply(events).await().atMost(deadline.remaining("applying a batch"));
           });
     } catch (TopicToEnd.TopicReadTimeoutException e) {
-      throw new RebuildTimeoutException(
-          "projection rebuild did not finish within "
-              + deadline.total.toSeconds()
-              + " s ("
-              + e.getMessage()
-              + ")");
+      throw timedOut(deadline, e);
     }
   }
 
@@ -419,5 +409,15 @@ public class ProjectionRebuild {
       }
       return Duration.ofNanos(left);
     }
+  }
+
+  private static RebuildTimeoutException timedOut(
+      Deadline deadline, TopicToEnd.TopicReadTimeoutException e) {
+    return new RebuildTimeoutException(
+        "projection rebuild did not finish within "
+            + deadline.total.toSeconds()
+            + " s ("
+            + e.getMessage()
+            + ")");
   }
 }

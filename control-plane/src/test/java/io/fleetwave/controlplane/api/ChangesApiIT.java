@@ -16,16 +16,9 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.NodeEvent;
-import io.fleetwave.events.node.PlannedStep;
-import io.fleetwave.events.node.SpecAccepted;
-import io.fleetwave.events.node.SpecApplied;
-import io.fleetwave.events.node.StepKind;
-import io.fleetwave.events.node.StepStarted;
-import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,8 +39,6 @@ import org.junit.jupiter.api.Test;
 class ChangesApiIT {
   private static final String A = "chg-a";
   private static final String B = "chg-b";
-  private static final PlannedStep MIG_ON_0 =
-      new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enable MIG", 60_000);
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -72,22 +63,8 @@ class ChangesApiIT {
       await("chg-a projected")
           .atMost(Duration.ofSeconds(30))
           .until(() -> Arrays.equals(ProjectionRows.position(A), new long[] {1, 1}));
-      // A person asks for MIG on GPU 0 (the spec service records who); the agent applies it.
-      long generation =
-          given()
-              .contentType(ContentType.JSON)
-              .body("{\"gpus\": [{\"index\": 0, \"migEnabled\": true}]}")
-              .put("/api/v1/nodes/{name}/spec", A)
-              .then()
-              .statusCode(202)
-              .extract()
-              .jsonPath()
-              .getLong("generation");
-      List<NodeEvent> a = new ArrayList<>();
-      a.add(new SpecAccepted(generation, List.of(MIG_ON_0)));
-      a.add(new StepStarted(generation, MIG_ON_0));
-      a.add(new StepSucceeded(generation, MIG_ON_0, 30));
-      a.add(new SpecApplied(generation));
+      // A person asks for MIG on GPU 0; the agent applies it.
+      List<NodeEvent> a = new ArrayList<>(MigOnGpu0.applied(MigOnGpu0.ask(A)));
       a.add(inventory(MigMode.ENABLED, GpuHealth.HEALTHY)); // seq 6: the spec's
       a.add(inventory(MigMode.ENABLED, GpuHealth.FAILED)); // seq 7: GPU 1 fails by itself
       long seq = 2;

@@ -12,20 +12,14 @@ import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
-import io.fleetwave.events.node.PlannedStep;
-import io.fleetwave.events.node.SpecAccepted;
-import io.fleetwave.events.node.SpecApplied;
-import io.fleetwave.events.node.StepKind;
-import io.fleetwave.events.node.StepStarted;
-import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -45,8 +39,6 @@ class DriftApiIT {
   private static final String HAND = "drift-hand";
   private static final String BACK = "drift-back";
   private static final String LATE = "drift-late";
-  private static final PlannedStep MIG_ON_0 =
-      new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enable MIG", 60_000);
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -77,20 +69,12 @@ class DriftApiIT {
               () ->
                   List.of(HAND, BACK, LATE).stream()
                       .allMatch(n -> Arrays.equals(ProjectionRows.position(n), new long[] {1, 1})));
+      Map<String, Long> generations = new HashMap<>();
       for (String node : List.of(HAND, BACK, LATE)) {
-        given()
-            .contentType(ContentType.JSON)
-            .body("{\"gpus\": [{\"index\": 0, \"migEnabled\": true}]}")
-            .put("/api/v1/nodes/{name}/spec", node)
-            .then()
-            .statusCode(202);
+        generations.put(node, MigOnGpu0.ask(node));
       }
       for (String node : List.of(HAND, BACK)) {
-        List<NodeEvent> events = new ArrayList<>();
-        events.add(new SpecAccepted(1, List.of(MIG_ON_0)));
-        events.add(new StepStarted(1, MIG_ON_0));
-        events.add(new StepSucceeded(1, MIG_ON_0, 30));
-        events.add(new SpecApplied(1));
+        List<NodeEvent> events = new ArrayList<>(MigOnGpu0.applied(generations.get(node)));
         events.add(inventory(MigMode.ENABLED)); // seq 6: the spec's
         events.add(inventory(MigMode.DISABLED)); // seq 7: by hand
         if (node.equals(BACK)) {

@@ -3,15 +3,13 @@ package io.fleetwave.controlplane.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
 import io.fleetwave.core.rollout.plan.FleetNode;
 import io.fleetwave.core.selector.LabelSelector;
 import io.fleetwave.core.selector.Requirement;
-import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.TestServices;
 import io.vertx.core.json.JsonObject;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -54,30 +52,21 @@ class LabelSelectorSqlAgreementIT {
    */
   private static final List<String> SET_VALUES = List.of("x", "y", "v.1");
 
-  private static EmbeddedPostgres postgres;
-  private static Vertx vertx;
+  private static MigratedPool database;
   private static Pool pool;
   private static FleetSnapshotReader planningReader;
 
   @BeforeContainer
   static void startPostgresWithTheProjectionSchema() {
-    postgres = TestServices.startPostgres();
-    MigratedDatabase.migrate(postgres);
-    vertx = Vertx.vertx();
-    pool = MigratedDatabase.pool(postgres, vertx);
+    database = MigratedPool.ofOwnPostgres();
+    pool = database.pool();
     planningReader = new FleetSnapshotReader(pool, new ObjectMapper());
   }
 
   @AfterContainer
   static void stop() {
-    if (pool != null) {
-      pool.closeAndAwait();
-    }
-    if (vertx != null) {
-      vertx.closeAndAwait();
-    }
-    if (postgres != null) {
-      postgres.close();
+    if (database != null) {
+      database.close();
     }
   }
 

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -70,11 +71,7 @@ class MigConfigsApiIT {
             .asString();
     assertThat(yaml).startsWith("version: v1\nmig-configs:\n  \"all-balanced\":\n");
     // What comes out as YAML imports again as the same config.
-    given()
-        .contentType("application/yaml")
-        .body(bytes(yaml))
-        .post("/api/v1/mig-configs")
-        .then()
+    importing(yaml)
         .statusCode(201)
         .body("imported", equalTo(List.of("all-balanced")))
         .body("replaced", equalTo(List.of("all-balanced")));
@@ -82,22 +79,8 @@ class MigConfigsApiIT {
 
   @Test
   void aNewConfigIsStoredAndAReimportSaysItReplacedIt() {
-    String file =
-        """
-        version: v1
-        mig-configs:
-          it-h100-halves:
-            - device-filter: ["0x233010DE"]
-              devices: all
-              mig-enabled: true
-              mig-devices:
-                "3g.40gb": 2
-        """;
-    given()
-        .contentType("application/yaml")
-        .body(bytes(file))
-        .post("/api/v1/mig-configs")
-        .then()
+    String file = migOn("it-h100-halves", "0x233010DE", "3g.40gb", 2);
+    importing(file)
         .statusCode(201)
         .body("imported", equalTo(List.of("it-h100-halves")))
         .body("source", equalTo("api"));
@@ -106,13 +89,7 @@ class MigConfigsApiIT {
         .then()
         .statusCode(200)
         .body("entries[0].migDevices.'3g.40gb'", equalTo(2));
-    given()
-        .contentType("application/yaml")
-        .body(bytes(file))
-        .post("/api/v1/mig-configs")
-        .then()
-        .statusCode(201)
-        .body("replaced", equalTo(List.of("it-h100-halves")));
+    importing(file).statusCode(201).body("replaced", equalTo(List.of("it-h100-halves")));
   }
 
   @Test
@@ -131,11 +108,7 @@ class MigConfigsApiIT {
                 "1g.10gb": 7
         """;
     JsonPath problem =
-        given()
-            .contentType("application/yaml")
-            .body(bytes(file))
-            .post("/api/v1/mig-configs")
-            .then()
+        importing(file)
             .statusCode(422)
             .contentType("application/problem+json")
             .extract()
@@ -159,58 +132,14 @@ class MigConfigsApiIT {
 
   @Test
   void layoutsThatCannotFitTheirGpuAre422NamingModelAndProfile() {
-    assertInvalidLayout(
-        """
-        version: v1
-        mig-configs:
-          it-three-halves:
-            - device-filter: ["0x233010DE"]
-              devices: all
-              mig-enabled: true
-              mig-devices:
-                "3g.40gb": 3
-        """,
-        "H100",
-        "3g.40gb");
-    assertInvalidLayout(
-        """
-        version: v1
-        mig-configs:
-          it-mig-on-l40s:
-            - device-filter: ["0x26B910DE"]
-              devices: all
-              mig-enabled: true
-              mig-devices:
-                "1g.12gb": 4
-        """,
-        "L40S",
-        "1g.12gb");
-    assertInvalidLayout(
-        """
-        version: v1
-        mig-configs:
-          it-two-me:
-            - device-filter: ["0x233010DE"]
-              devices: all
-              mig-enabled: true
-              mig-devices:
-                "1g.10gb+me": 2
-        """,
-        "H100",
-        "1g.10gb+me");
+    assertInvalidLayout(migOn("it-three-halves", "0x233010DE", "3g.40gb", 3), "H100", "3g.40gb");
+    assertInvalidLayout(migOn("it-mig-on-l40s", "0x26B910DE", "1g.12gb", 4), "L40S", "1g.12gb");
+    assertInvalidLayout(migOn("it-two-me", "0x233010DE", "1g.10gb+me", 2), "H100", "1g.10gb+me");
     given().get("/api/v1/mig-configs/it-three-halves").then().statusCode(404);
   }
 
   private static void assertInvalidLayout(String file, String model, String profile) {
-    JsonPath problem =
-        given()
-            .contentType("application/yaml")
-            .body(bytes(file))
-            .post("/api/v1/mig-configs")
-            .then()
-            .statusCode(422)
-            .extract()
-            .jsonPath();
+    JsonPath problem = importing(file).statusCode(422).extract().jsonPath();
     List<String> messages = problem.getList("errors.message", String.class);
     assertThat(messages)
         .as("422 for a layout that cannot fit")
@@ -226,6 +155,33 @@ class MigConfigsApiIT {
         .statusCode(404)
         .contentType("application/problem+json")
         .body("type", containsString("unknown-mig-config"));
+  }
+
+  /** POSTs a MIG config file as YAML; the answer, for its status and body to be checked. */
+  private static ValidatableResponse importing(String yaml) {
+    return given()
+        .contentType("application/yaml")
+        .body(bytes(yaml))
+        .post("/api/v1/mig-configs")
+        .then();
+  }
+
+  /**
+   * A file of one config: MIG on for every GPU the device filter picks, each with {@code count}
+   * instances of {@code profile}.
+   */
+  private static String migOn(String name, String deviceFilter, String profile, int count) {
+    return """
+        version: v1
+        mig-configs:
+          %s:
+            - device-filter: ["%s"]
+              devices: all
+              mig-enabled: true
+              mig-devices:
+                "%s": %d
+        """
+        .formatted(name, deviceFilter, profile, count);
   }
 
   /** RestAssured sends a String only for content types it knows; YAML goes as bytes. */

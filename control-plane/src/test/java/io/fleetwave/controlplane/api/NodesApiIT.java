@@ -15,6 +15,7 @@ import io.fleetwave.events.node.MigMode;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -94,14 +95,17 @@ class NodesApiIT {
 
   /** Names on the first page for query parameters given as name, value, name, value... */
   private static List<String> names(String... params) {
-    return given()
-        .queryParams(params(params))
-        .get("/api/v1/nodes")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getList("items.name");
+    return listing(params).getList("items.name");
+  }
+
+  /** The first page's answer (200) for query parameters given as name, value, name, value... */
+  private static ValidatableResponse nodesPage(String... params) {
+    return given().queryParams(params(params)).get("/api/v1/nodes").then().statusCode(200);
+  }
+
+  /** The answer to a GET that must succeed (200). */
+  private static ValidatableResponse ok(String path) {
+    return given().get(path).then().statusCode(200);
   }
 
   private static Map<String, String> params(String... params) {
@@ -130,37 +134,22 @@ class NodesApiIT {
 
   @Test
   void pagesWithATotal() {
-    given()
-        .queryParams(params("selector", "suite=api", "size", "3", "page", "0"))
-        .get("/api/v1/nodes")
-        .then()
-        .statusCode(200)
+    nodesPage("selector", "suite=api", "size", "3", "page", "0")
         .body("items.name", contains(A, B, C))
         .body("total", equalTo(4))
         .body("page", equalTo(0))
         .body("size", equalTo(3));
-    given()
-        .queryParams(params("selector", "suite=api", "size", "3", "page", "1"))
-        .get("/api/v1/nodes")
-        .then()
-        .statusCode(200)
+    nodesPage("selector", "suite=api", "size", "3", "page", "1")
         .body("items.name", contains(D))
         .body("total", equalTo(4));
-    given()
-        .queryParams(params("selector", "suite=api", "size", "3", "page", "2"))
-        .get("/api/v1/nodes")
-        .then()
-        .statusCode(200)
+    nodesPage("selector", "suite=api", "size", "3", "page", "2")
         .body("items.size()", equalTo(0))
         .body("total", equalTo(4));
   }
 
   @Test
   void showsTheFactsAndGpusOfANode() {
-    given()
-        .get("/api/v1/nodes/" + A)
-        .then()
-        .statusCode(200)
+    ok("/api/v1/nodes/" + A)
         .body("name", equalTo(A))
         .body("hostKind", equalTo("ubuntu"))
         .body("osId", equalTo("ubuntu"))
@@ -190,10 +179,7 @@ class NodesApiIT {
         .body("gpus[0].vfsTotal", equalTo(0))
         .body("gpus[0].vfsEnabled", equalTo(0))
         .body("gpus[0].health", equalTo("healthy"));
-    given()
-        .get("/api/v1/nodes/" + B)
-        .then()
-        .statusCode(200)
+    ok("/api/v1/nodes/" + B)
         .body("hostKind", equalTo("talos"))
         .body("readOnlyRoot", equalTo(true))
         .body("systemd", equalTo(false))
@@ -203,10 +189,7 @@ class NodesApiIT {
         .body("gpus[0].migCapable", equalTo(false))
         .body("gpus[0].migMode", equalTo("unsupported"))
         .body("gpus[0].instances.size()", equalTo(0));
-    given()
-        .get("/api/v1/nodes/" + C)
-        .then()
-        .statusCode(200)
+    ok("/api/v1/nodes/" + C)
         .body("driverRoot", equalTo("/home/kubernetes/bin/nvidia"))
         .body("gpus.size()", equalTo(4));
   }
@@ -269,21 +252,12 @@ class NodesApiIT {
   }
 
   private static JsonPath listing(String... params) {
-    return given()
-        .queryParams(params(params))
-        .get("/api/v1/nodes")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath();
+    return nodesPage(params).extract().jsonPath();
   }
 
   @Test
   void listsANodesChangesOfStateNewestFirstWithoutItsHeartbeats() {
-    given()
-        .get("/api/v1/nodes/" + A + "/events")
-        .then()
-        .statusCode(200)
+    ok("/api/v1/nodes/" + A + "/events")
         .body("items.seq", contains(1, 0))
         .body(
             "items.type",
@@ -291,10 +265,7 @@ class NodesApiIT {
                 "io.fleetwave.node.gpu-inventory-reported.v1", "io.fleetwave.node.registered.v1"))
         .body("items[1].payload.hostKind", equalTo("ubuntu"))
         .body("total", equalTo(2));
-    given()
-        .get("/api/v1/nodes/" + A + "/events?size=1&page=1")
-        .then()
-        .statusCode(200)
+    ok("/api/v1/nodes/" + A + "/events?size=1&page=1")
         .body("items.seq", contains(0))
         .body("total", equalTo(2));
   }
@@ -388,7 +359,7 @@ class NodesApiIT {
   }
 
   private static JsonPath summary() {
-    return given().get("/api/v1/fleet/summary").then().statusCode(200).extract().jsonPath();
+    return ok("/api/v1/fleet/summary").extract().jsonPath();
   }
 
   private long delta(JsonPath after, String path) {

@@ -35,14 +35,9 @@ class RolloutProgressApiIT {
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  private static boolean projected;
-
   @BeforeEach
   void projectFleetOnce() {
-    if (!projected) {
-      FleetNodes.publishAndAwait(bootstrap, FLEET);
-      projected = true;
-    }
+    FleetNodes.publishAndAwaitOnce(bootstrap, FLEET);
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.events.node.HostKind;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -47,14 +48,9 @@ class RolloutsApiIT {
   @TestHTTPResource(value = "metrics", management = true)
   String metrics;
 
-  private static boolean projected;
-
   @BeforeEach
   void projectFleetOnce() {
-    if (!projected) {
-      FleetNodes.publishAndAwait(bootstrap, FLEET);
-      projected = true;
-    }
+    FleetNodes.publishAndAwaitOnce(bootstrap, FLEET);
   }
 
   @Test
@@ -129,18 +125,14 @@ class RolloutsApiIT {
             1,
             Map.of("suite", "rollout-held"));
     FleetNodes.publishAndAwait(bootstrap, List.of(held));
+    // An int, as the plan's JSON reads back.
     int generation =
-        given()
-            .contentType("application/json")
-            .body(
+        Math.toIntExact(
+            NodeActions.putSpec(
+                held.name(),
                 """
-                {"gpus": [{"index": 0, "migEnabled": true, "instances": {"1g.10gb": 7}}]}
-                """)
-            .put("/api/v1/nodes/{name}/spec", held.name())
-            .then()
-            .statusCode(202)
-            .extract()
-            .path("generation");
+            {"gpus": [{"index": 0, "migEnabled": true, "instances": {"1g.10gb": 7}}]}
+            """));
 
     JsonPath plan =
         dryRun(

@@ -1,8 +1,10 @@
 package io.fleetwave.controlplane.app;
 
+import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.JavaCommand;
 import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
@@ -21,7 +23,6 @@ import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -42,11 +43,9 @@ class ProductionStartIT {
   @TempDir Path dir;
 
   private static ProcessBuilder packaged(Path log) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder builder =
         new ProcessBuilder(
-                List.of(
-                    java,
+                JavaCommand.of(
                     "--enable-native-access=ALL-UNNAMED",
                     "-jar",
                     APP.resolve("quarkus-run.jar").toString()))
@@ -65,23 +64,45 @@ class ProductionStartIT {
     return process.exitValue();
   }
 
+  /** How a start that should fail ended: its exit code and everything it printed. */
+  private record Exit(int code, String output) {}
+
+  /** Starts the packaged control plane with these settings only and waits for it to exit. */
+  private Exit startWith(Map<String, String> settings) throws Exception {
+    Path log = dir.resolve("start.log");
+    ProcessBuilder builder = packaged(log);
+    builder.environment().putAll(settings);
+    int code = exitOf(builder.start());
+    return new Exit(code, Files.readString(log));
+  }
+
+  /** A Kafka nothing listens on: each refusal below comes before the control plane dials it. */
+  private static final Map.Entry<String, String> NO_KAFKA =
+      entry("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
+
+  private static final Map.Entry<String, String> NO_DATABASE =
+      entry("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:1/db");
+
+  /** A key to check tokens with: without one the start is refused for that alone. */
+  private static final Map.Entry<String, String> TOKEN_KEY =
+      entry("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
+
   @Test
   void withTlsRequiredAPlainDatabaseConfigurationExitsBeforeConnectingNamingTheSetting(
       EmbeddedPostgres postgres) throws Exception {
-    Path log = dir.resolve("start.log");
-    ProcessBuilder builder = packaged(log);
-    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
     // A real server that accepts plain connections: the control plane must not even try it.
-    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl());
-    builder.environment().put("QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER);
-    builder.environment().put("QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD);
-    builder.environment().put("FLEETWAVE_DATABASE_REQUIRE_TLS", "true");
-    builder.environment().put("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
-    int exit = exitOf(builder.start());
+    Exit exit =
+        startWith(
+            Map.ofEntries(
+                NO_KAFKA,
+                TOKEN_KEY,
+                entry("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl()),
+                entry("QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER),
+                entry("QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD),
+                entry("FLEETWAVE_DATABASE_REQUIRE_TLS", "true")));
 
-    String output = Files.readString(log);
-    assertThat(exit).as(output).isEqualTo(2);
-    assertThat(output)
+    assertThat(exit.code()).as(exit.output()).isEqualTo(2);
+    assertThat(exit.output())
         .contains("FLEETWAVE_DATABASE_REQUIRE_TLS is true")
         .contains("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE")
         .as("stopped before Quarkus starts: no migration, no listener")
@@ -91,12 +112,10 @@ class ProductionStartIT {
 
   @Test
   void withNothingConfiguredItExitsAtOnceNamingEverySetting() throws Exception {
-    Path log = dir.resolve("start.log");
-    int exit = exitOf(packaged(log).start());
+    Exit exit = startWith(Map.of());
 
-    String output = Files.readString(log);
-    assertThat(exit).as(output).isEqualTo(2);
-    assertThat(output)
+    assertThat(exit.code()).as(exit.output()).isEqualTo(2);
+    assertThat(exit.output())
         .contains("the control plane cannot start, these settings are missing")
         .contains("KAFKA_BOOTSTRAP_SERVERS")
         .contains("QUARKUS_DATASOURCE_REACTIVE_URL")
@@ -111,16 +130,12 @@ class ProductionStartIT {
    */
   @Test
   void withoutAnIdentityProviderItExitsAtOnceNamingTheOidcSettings() throws Exception {
-    Path log = dir.resolve("start.log");
-    ProcessBuilder builder = packaged(log);
-    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
-    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:1/db");
-    builder.environment().put("QUARKUS_OIDC_CLIENT_ID", "fleetwave");
-    int exit = exitOf(builder.start());
+    Exit exit =
+        startWith(
+            Map.ofEntries(NO_KAFKA, NO_DATABASE, entry("QUARKUS_OIDC_CLIENT_ID", "fleetwave")));
 
-    String output = Files.readString(log);
-    assertThat(exit).as(output).isEqualTo(2);
-    assertThat(output)
+    assertThat(exit.code()).as(exit.output()).isEqualTo(2);
+    assertThat(exit.output())
         .contains("the control plane cannot start, these settings are missing")
         .contains("QUARKUS_OIDC_AUTH_SERVER_URL", "QUARKUS_OIDC_PUBLIC_KEY")
         .doesNotContain("KAFKA_BOOTSTRAP_SERVERS (or")
@@ -129,33 +144,31 @@ class ProductionStartIT {
 
   @Test
   void aDatabaseUrlThatIsNotPostgresIsRefusedWithoutShowingItsPassword() throws Exception {
-    Path log = dir.resolve("start.log");
-    ProcessBuilder builder = packaged(log);
-    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
-    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "mysql://app:hunter2@db/app");
-    builder.environment().put("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
-    int exit = exitOf(builder.start());
+    Exit exit =
+        startWith(
+            Map.ofEntries(
+                NO_KAFKA,
+                TOKEN_KEY,
+                entry("QUARKUS_DATASOURCE_REACTIVE_URL", "mysql://app:hunter2@db/app")));
 
-    String output = Files.readString(log);
-    assertThat(exit).as(output).isEqualTo(2);
-    assertThat(output)
+    assertThat(exit.code()).as(exit.output()).isEqualTo(2);
+    assertThat(exit.output())
         .contains("QUARKUS_DATASOURCE_REACTIVE_URL must be a PostgreSQL URL")
         .doesNotContain("hunter2");
   }
 
   @Test
   void aSettingOutOfItsBoundsStopsTheStartNamingIt() throws Exception {
-    Path log = dir.resolve("start.log");
-    ProcessBuilder builder = packaged(log);
-    builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
-    builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:1/db");
-    builder.environment().put("FLEETWAVE_PROJECTION_ATTEMPT_TIMEOUT", "0s");
-    builder.environment().put("QUARKUS_OIDC_PUBLIC_KEY", IDENTITY.publicKey());
-    int exit = exitOf(builder.start());
+    Exit exit =
+        startWith(
+            Map.ofEntries(
+                NO_KAFKA,
+                NO_DATABASE,
+                TOKEN_KEY,
+                entry("FLEETWAVE_PROJECTION_ATTEMPT_TIMEOUT", "0s")));
 
-    String output = Files.readString(log);
-    assertThat(exit).as(output).isNotZero();
-    assertThat(output)
+    assertThat(exit.code()).as(exit.output()).isNotZero();
+    assertThat(exit.output())
         .contains("fleetwave.projection.attempt-timeout")
         .doesNotContain("Listening on");
   }
@@ -164,22 +177,11 @@ class ProductionStartIT {
   void oneReactiveUrlWithCredentialsIsEnoughToMigrateAndServe(
       EmbeddedPostgres postgres, KafkaBroker kafka) throws Exception {
     FleetTopics.create(kafka);
-    String url =
-        "postgresql://%s:%s@localhost:%d/%s"
-            .formatted(
-                EmbeddedPostgres.USER,
-                EmbeddedPostgres.PASSWORD,
-                postgres.port(),
-                EmbeddedPostgres.DATABASE);
     try (ControlPlaneProcess controlPlane =
         ControlPlaneProcess.start(
             APP,
             freePort(),
-            Map.of(
-                "KAFKA_BOOTSTRAP_SERVERS",
-                kafka.bootstrapServers(),
-                "QUARKUS_DATASOURCE_REACTIVE_URL",
-                url),
+            ControlPlaneProcess.settings(kafka, postgres, Map.of()),
             dir.resolve("control-plane.log"))) {
       assertThat(controlPlane.alive()).isTrue();
       assertThat(status(controlPlane.managementPort, "/q/health/ready", null))

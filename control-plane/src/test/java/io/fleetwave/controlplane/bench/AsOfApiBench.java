@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.bench;
 
-import io.fleetwave.controlplane.bench.FleetApiBench.Measured;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
@@ -99,7 +98,7 @@ public final class AsOfApiBench {
   public static void main(String[] args) throws Exception {
     Settings settings = Settings.fromSystemProperties();
     System.out.println("Fleetwave as-of read benchmark: " + settings);
-    Path out = Files.createDirectories(Path.of("target", "bench"));
+    Path out = BenchServices.output();
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       ProjectionBench.configurePostgres(postgres, out.resolve("as-of-postgres"));

@@ -3,6 +3,8 @@ package io.fleetwave.controlplane.bench;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,6 +12,11 @@ import java.util.Map;
 /** The embedded services the benches run the packaged control plane against. */
 final class BenchServices {
   private BenchServices() {}
+
+  /** Where a bench writes its report and the logs of what it starts (target/bench), created. */
+  static Path output() throws IOException {
+    return Files.createDirectories(Path.of("target", "bench"));
+  }
 
   /** The packaged control plane a bench launches ({@code -Dbench.app}). */
   static Path app() {

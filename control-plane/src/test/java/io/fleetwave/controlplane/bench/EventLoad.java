@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.bench;
 
+import io.fleetwave.controlplane.fixtures.AgentProducers;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import java.nio.charset.StandardCharsets;
@@ -9,30 +10,21 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Publishes the benchmark's events the way agents do: idempotent, acks=all, key = node. */
 final class EventLoad {
   private EventLoad() {}
 
   static KafkaProducer<String, byte[]> producer(String bootstrap) {
-    return new KafkaProducer<>(
+    return AgentProducers.create(
+        bootstrap,
         Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrap,
-            ProducerConfig.ACKS_CONFIG,
-            "all",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            true,
             ProducerConfig.LINGER_MS_CONFIG,
             5,
             ProducerConfig.BATCH_SIZE_CONFIG,
             256 * 1024,
             ProducerConfig.MAX_BLOCK_MS_CONFIG,
-            60_000),
-        new StringSerializer(),
-        new ByteArraySerializer());
+            60_000));
   }
 
   private static ProducerRecord<String, byte[]> unsigned(int node, long seq) {

@@ -93,13 +93,10 @@ public final class FleetApiBench {
           Integer.getInteger("bench.fleetApiSeconds", 60),
           Integer.getInteger("bench.fleetApiEventsPerSecond", 1000),
           Integer.getInteger("bench.fleetApiPollMillis", 0),
-          Path.of(System.getProperty("bench.app", "target/quarkus-app")),
-          Integer.getInteger("bench.port", 18080));
+          BenchServices.app(),
+          BenchServices.port());
     }
   }
-
-  /** One endpoint's figures at one size. */
-  record Measured(String label, Percentiles latency, long bytes) {}
 
   /** One size's figures. */
   record Round(
@@ -117,8 +114,7 @@ public final class FleetApiBench {
 
   public static void main(String[] args) throws Exception {
     Settings settings = Settings.fromSystemProperties();
-    Path out = Path.of("target", "bench");
-    Files.createDirectories(out);
+    Path out = BenchServices.output();
     System.out.println("Fleetwave fleet API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {

@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,8 +31,7 @@ final class NodeTimeline implements AutoCloseable {
   private final Map<String, Instant> applied = new ConcurrentHashMap<>();
   private final Map<String, Instant> appliedRecorded = new ConcurrentHashMap<>();
   private final Map<String, List<Instant>> recordedUntilApplied = new ConcurrentHashMap<>();
-  private final AtomicBoolean running = new AtomicBoolean(true);
-  private final Thread poller;
+  private final Poller poller;
   private volatile RuntimeException failure;
 
   NodeTimeline(String bootstrap) {
@@ -55,12 +54,12 @@ final class NodeTimeline implements AutoCloseable {
     consumer.assign(partitions);
     consumer.seekToEnd(partitions);
     partitions.forEach(consumer::position); // fix the start before the rollout begins
-    poller = Thread.ofPlatform().name("bench-node-timeline").start(this::poll);
+    poller = new Poller("bench-node-timeline", this::poll);
   }
 
-  private void poll() {
+  private void poll(BooleanSupplier running) {
     try {
-      while (running.get()) {
+      while (running.getAsBoolean()) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
           if (record.topic().equals(Topics.NODE_DESIRED)) {
             specSent.putIfAbsent(record.key(), Instant.ofEpochMilli(record.timestamp()));
@@ -140,13 +139,6 @@ final class NodeTimeline implements AutoCloseable {
 
   @Override
   public void close() {
-    running.set(false);
-    try {
-      poller.join(10_000);
-    } catch (InterruptedException e) {
-      // Not rethrown (try-with-resources would hide it behind the body's exception); the
-      // caller still sees the interruption.
-      Thread.currentThread().interrupt();
-    }
+    poller.close();
   }
 }

@@ -41,8 +41,7 @@ public final class ProjectionBench {
 
   public static void main(String[] args) throws Exception {
     BenchSettings base = BenchSettings.fromSystemProperties();
-    Path out = Path.of("target", "bench");
-    Files.createDirectories(out);
+    Path out = BenchServices.output();
     List<Integer> sizes = sizes(base.nodes());
     System.out.println("Fleetwave projection benchmark: " + base + ", sizes " + sizes);
     StringBuilder reports = new StringBuilder();
@@ -351,8 +350,8 @@ public final class ProjectionBench {
           atLeast("bench.probers", 4, 1),
           Duration.ofSeconds(Integer.getInteger("bench.latencyWarmupSeconds", 20)),
           100,
-          Path.of(System.getProperty("bench.app", "target/quarkus-app")),
-          Integer.getInteger("bench.port", 18080));
+          BenchServices.app(),
+          BenchServices.port());
     }
 
     BenchSettings withNodes(int fleet) {

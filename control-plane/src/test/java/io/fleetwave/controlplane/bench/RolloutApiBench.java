@@ -2,9 +2,10 @@ package io.fleetwave.controlplane.bench;
 
 import io.fleetwave.controlplane.api.CoreJson;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
-import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
+import io.fleetwave.controlplane.rollout.store.RolloutRows.NodeState;
 import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
@@ -61,18 +62,14 @@ public final class RolloutApiBench {
           Integer.getInteger("bench.rolloutApiCalls", 500),
           Integer.getInteger("bench.rolloutApiFullViewCalls", 500),
           Integer.getInteger("bench.rolloutApiStepNodes", 20),
-          Path.of(System.getProperty("bench.app", "target/quarkus-app")),
-          Integer.getInteger("bench.port", 18080));
+          BenchServices.app(),
+          BenchServices.port());
     }
   }
 
-  /** One endpoint's figures. */
-  record Measured(String label, Percentiles latency, long bytes) {}
-
   public static void main(String[] args) throws Exception {
     Settings settings = Settings.fromSystemProperties();
-    Path out = Path.of("target", "bench");
-    Files.createDirectories(out);
+    Path out = BenchServices.output();
     System.out.println("Fleetwave large-rollout API benchmark: " + settings);
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
@@ -89,7 +86,7 @@ public final class RolloutApiBench {
           Connection db =
               DriverManager.getConnection(
                   postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
-        Pool pool = io.fleetwave.controlplane.fixtures.MigratedDatabase.pool(postgres, vertx);
+        Pool pool = MigratedDatabase.pool(postgres, vertx);
         long seeding = System.nanoTime();
         UUID id = seed(pool, settings.nodes());
         pool.closeAndAwait();
@@ -120,7 +117,7 @@ public final class RolloutApiBench {
     String spec = CoreJson.mapper().writeValueAsString(LargeFleetPlans.spec(prefix));
     var plan = LargeFleetPlans.plan(prefix, nodes, 1);
     Instant t0 = Instant.now().minus(Duration.ofHours(1));
-    List<SeededNode> seeded = new ArrayList<>();
+    List<NodeState> seeded = new ArrayList<>();
     List<LoggedEvent> events = new ArrayList<>();
     events.add(new LoggedEvent("io.fleetwave.rollout.wave-started.v1", t0, "{\"wave\": 1}"));
     int wave = 0;
@@ -139,7 +136,7 @@ public final class RolloutApiBench {
           if (finished) {
             boolean failed = index % 100 == 99;
             seeded.add(
-                new SeededNode(
+                new NodeState(
                     node.node(),
                     wave,
                     "forward",
@@ -155,7 +152,7 @@ public final class RolloutApiBench {
                     started.plusSeconds(20),
                     node.node()));
           } else {
-            seeded.add(SeededNode.pending(node.node(), wave));
+            seeded.add(ProjectedRollouts.pending(node.node(), wave));
           }
           index++;
         }

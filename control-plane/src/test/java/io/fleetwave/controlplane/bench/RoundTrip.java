@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,8 +20,7 @@ final class RoundTrip implements AutoCloseable {
 
   private final KafkaConsumer<String, byte[]> consumer;
   private final ConcurrentLinkedQueue<Long> delaysMicros = new ConcurrentLinkedQueue<>();
-  private final AtomicBoolean running = new AtomicBoolean(true);
-  private final Thread poller;
+  private final Poller poller;
 
   RoundTrip(String bootstrap) {
     consumer =
@@ -38,11 +37,11 @@ final class RoundTrip implements AutoCloseable {
     }
     consumer.seekToEnd(consumer.assignment());
     consumer.assignment().forEach(consumer::position);
-    poller = Thread.ofPlatform().name("bench-roundtrip").start(this::poll);
+    poller = new Poller("bench-roundtrip", this::poll);
   }
 
-  private void poll() {
-    while (running.get()) {
+  private void poll(BooleanSupplier running) {
+    while (running.getAsBoolean()) {
       for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
         long sent = ByteBuffer.wrap(record.value()).getLong();
         delaysMicros.add((System.nanoTime() - sent) / 1000);
@@ -69,13 +68,6 @@ final class RoundTrip implements AutoCloseable {
 
   @Override
   public void close() {
-    running.set(false);
-    try {
-      poller.join(10_000);
-    } catch (InterruptedException e) {
-      // Not rethrown (try-with-resources would hide it behind the body's exception); the
-      // caller still sees the interruption.
-      Thread.currentThread().interrupt();
-    }
+    poller.close();
   }
 }

@@ -41,35 +41,20 @@ record NodeHistories(EmbeddedPostgres postgres) {
    */
   Map<String, Long> counts(String prefix) throws SQLException {
     Map<String, Long> counts = new LinkedHashMap<>();
-    try (Connection connection = connect();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT name, last_seq + 1 - missed_events FROM nodes WHERE name LIKE ?"
-                    + " ORDER BY name")) {
-      statement.setString(1, prefix + "%");
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          counts.put(rows.getString(1), rows.getLong(2));
-        }
-      }
-    }
+    eachNode(
+        prefix,
+        "SELECT name, last_seq + 1 - missed_events FROM nodes WHERE name LIKE ?" + " ORDER BY name",
+        rows -> counts.put(rows.getString(1), rows.getLong(2)));
     return counts;
   }
 
   /** The projected position "epoch/seq" of each node whose name starts with {@code prefix}. */
   Map<String, String> positions(String prefix) throws SQLException {
     Map<String, String> positions = new TreeMap<>();
-    try (Connection connection = connect();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT name, last_epoch, last_seq FROM nodes WHERE name LIKE ?")) {
-      statement.setString(1, prefix + "%");
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          positions.put(rows.getString(1), rows.getLong(2) + "/" + rows.getLong(3));
-        }
-      }
-    }
+    eachNode(
+        prefix,
+        "SELECT name, last_epoch, last_seq FROM nodes WHERE name LIKE ?",
+        rows -> positions.put(rows.getString(1), rows.getLong(2) + "/" + rows.getLong(3)));
     return positions;
   }
 
@@ -131,18 +116,11 @@ record NodeHistories(EmbeddedPostgres postgres) {
    */
   List<String> seqGaps(String prefix) throws SQLException {
     List<String> gaps = new ArrayList<>();
-    try (Connection connection = connect();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT name, missed_events FROM nodes WHERE name LIKE ? AND missed_events > 0"
-                    + " ORDER BY name")) {
-      statement.setString(1, prefix + "%");
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          gaps.add("%s: %d missed".formatted(rows.getString(1), rows.getLong(2)));
-        }
-      }
-    }
+    eachNode(
+        prefix,
+        "SELECT name, missed_events FROM nodes WHERE name LIKE ? AND missed_events > 0"
+            + " ORDER BY name",
+        rows -> gaps.add("%s: %d missed".formatted(rows.getString(1), rows.getLong(2))));
     return gaps;
   }
 
@@ -176,6 +154,27 @@ record NodeHistories(EmbeddedPostgres postgres) {
           : java.util.Optional.empty();
     } catch (SQLException away) {
       return java.util.Optional.empty(); // the database is one of the faults: ask again later
+    }
+  }
+
+  /** One row of a query's result, read where it stands. */
+  private interface RowReader {
+    void read(ResultSet row) throws SQLException;
+  }
+
+  /**
+   * Runs {@code sql}, whose one parameter is a name pattern, for the nodes whose name starts with
+   * {@code prefix}, and reads each row.
+   */
+  private void eachNode(String prefix, String sql, RowReader reader) throws SQLException {
+    try (Connection connection = connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setString(1, prefix + "%");
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          reader.read(rows);
+        }
+      }
     }
   }
 

@@ -54,11 +54,7 @@ class AgentEnrolmentIT {
   void anAgentEnrollsWithAJoinTokenAndItsSignedEventsAreProjected(@TempDir Path state)
       throws Exception {
     String node = "agent-enrolled";
-    Enrolment enrolment =
-        new Enrolment(
-            controlPlane,
-            new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
-            BOUND);
+    Enrolment enrolment = joinTokenEnrolment(node);
     NodeEventSigner key = enrolment.establish(node, Optional.of(state));
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile(state))))
@@ -99,18 +95,8 @@ class AgentEnrolmentIT {
   @Test
   void aReadOnlyHostsKeyLivesInMemoryAndEnrollsAtEachStart() throws Exception {
     String node = "agent-read-only";
-    NodeEventSigner first =
-        new Enrolment(
-                controlPlane,
-                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
-                BOUND)
-            .establish(node, Optional.empty());
-    NodeEventSigner second =
-        new Enrolment(
-                controlPlane,
-                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
-                BOUND)
-            .establish(node, Optional.empty());
+    NodeEventSigner first = joinTokenEnrolment(node).establish(node, Optional.empty());
+    NodeEventSigner second = joinTokenEnrolment(node).establish(node, Optional.empty());
     assertThat(second.keyId()).isNotEqualTo(first.keyId());
   }
 
@@ -122,24 +108,12 @@ class AgentEnrolmentIT {
   void anAgentAnswered429TriesAgainAfterRetryAfter() throws Exception {
     String node = "agent-throttled";
     for (int i = 0; i < 6; i++) {
-      io.restassured.RestAssured.given()
-          .contentType("application/json")
-          .body(
-              Map.of(
-                  "publicKey",
-                  NodeEventSigner.generate().publicKeyPem(),
-                  "joinToken",
-                  "nosuch.0123456789abcdef"))
-          .post("/api/v1/nodes/" + node + "/enrolment")
+      NodeEnrolments.enrolment(
+              node, NodeEventSigner.generate().publicKeyPem(), "nosuch.0123456789abcdef")
           .then()
           .statusCode(401);
     }
-    NodeEventSigner key =
-        new Enrolment(
-                controlPlane,
-                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
-                BOUND)
-            .establish(node, Optional.empty());
+    NodeEventSigner key = joinTokenEnrolment(node).establish(node, Optional.empty());
     assertThat(key.keyId()).startsWith("sha256:");
   }
 
@@ -152,33 +126,17 @@ class AgentEnrolmentIT {
   @Test
   void aReadOnlyAgentTakesItsEpochOnlyFromRecordsItsOwnKeysSigned() throws Exception {
     String node = "agent-planted";
-    NodeIdentity first =
-        new Enrolment(
-                controlPlane,
-                new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
-                BOUND)
-            .establishIdentity(node, Optional.empty());
+    NodeIdentity first = joinTokenEnrolment(node).establishIdentity(node, Optional.empty());
     NodeEventSigner stranger = NodeEventSigner.generate();
     try (TopicClient topic = new TopicClient(bootstrap)) {
-      topic.publishSigned(
-          Events.envelope(
-              node, 7, 0, Events.registered(node, HostKind.TALOS, "580.95.05", Map.of())),
-          first.key());
-      await()
-          .atMost(BOUND)
-          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {7, 0}));
+      registerAt(topic, node, 7, first.key());
       byte[] planted =
           EventCodec.encode(Events.envelope(node, Long.MAX_VALUE - 1, 0, Events.heartbeat(1)));
       topic.publishRaw(node, planted);
       topic.publishRaw(node, planted, stranger.keyId(), stranger.sign(planted));
 
       // The next start of the read-only host: a new key, and the node's keys from the answer.
-      NodeIdentity second =
-          new Enrolment(
-                  controlPlane,
-                  new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
-                  BOUND)
-              .establishIdentity(node, Optional.empty());
+      NodeIdentity second = joinTokenEnrolment(node).establishIdentity(node, Optional.empty());
       assertThat(second.ownKeys()).containsKeys(first.key().keyId(), second.key().keyId());
       long learned =
           LastEpochOnTopic.find(
@@ -192,14 +150,27 @@ class AgentEnrolmentIT {
       assertThat(learned).isEqualTo(7);
 
       long next = NodeEventStream.nextEpoch(learned, Clock.systemUTC());
-      topic.publishSigned(
-          Events.envelope(
-              node, next, 0, Events.registered(node, HostKind.TALOS, "580.95.05", Map.of())),
-          second.key());
-      await()
-          .atMost(BOUND)
-          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {next, 0}));
+      registerAt(topic, node, next, second.key());
     }
+  }
+
+  /** The agent's enrolment with a join token an admin made for {@code node}. */
+  private Enrolment joinTokenEnrolment(String node) {
+    return new Enrolment(
+        controlPlane,
+        new BootstrapCredential.JoinToken(NodeEnrolments.joinToken(node, 600)),
+        BOUND);
+  }
+
+  /** Publishes the node's registration at {@code epoch}, signed, and waits for its projection. */
+  private static void registerAt(TopicClient topic, String node, long epoch, NodeEventSigner key) {
+    topic.publishSigned(
+        Events.envelope(
+            node, epoch, 0, Events.registered(node, HostKind.TALOS, "580.95.05", Map.of())),
+        key);
+    await()
+        .atMost(BOUND)
+        .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {epoch, 0}));
   }
 
   private static Path keyFile(Path state) throws Exception {

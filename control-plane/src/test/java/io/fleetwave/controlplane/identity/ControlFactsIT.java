@@ -357,15 +357,7 @@ class ControlFactsIT {
   }
 
   private static long putSpec(String node, String driver) {
-    return given()
-        .contentType("application/json")
-        .body(Map.of("driverVersion", driver))
-        .put("/api/v1/nodes/{name}/spec", node)
-        .then()
-        .statusCode(202)
-        .extract()
-        .jsonPath()
-        .getLong("generation");
+    return NodeActions.putSpec(node, Map.of("driverVersion", driver));
   }
 
   private static Envelope<NodeEvent> inventory(String node, long seq) {

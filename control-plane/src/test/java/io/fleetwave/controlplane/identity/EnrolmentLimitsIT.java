@@ -1,9 +1,9 @@
 package io.fleetwave.controlplane.identity;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
+import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -55,14 +55,7 @@ class EnrolmentLimitsIT {
   }
 
   private static Response enroll(String node) {
-    return given()
-        .contentType("application/json")
-        .body(
-            Map.of(
-                "publicKey",
-                NodeEventSigner.generate().publicKeyPem(),
-                "joinToken",
-                "nosuch.0123456789abcdef"))
-        .post("/api/v1/nodes/" + node + "/enrolment");
+    return NodeEnrolments.enrolment(
+        node, NodeEventSigner.generate().publicKeyPem(), "nosuch.0123456789abcdef");
   }
 }

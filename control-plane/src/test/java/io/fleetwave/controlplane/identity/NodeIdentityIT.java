@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -100,7 +101,7 @@ class NodeIdentityIT {
       await()
           .atMost(BOUND)
           .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 2}));
-      await().atMost(BOUND).untilAsserted(() -> assertDeadLettered(topic.deadLetters(), expected));
+      awaitDeadLettered(topic, expected);
     }
     given()
         .get("/api/v1/nodes/" + node)
@@ -129,13 +130,7 @@ class NodeIdentityIT {
           .statusCode(200)
           .body("revokedKeys", equalTo(1));
       RecordMetadata refused = topic.publishSigned(registered(node, 1, "999.99.99"), key);
-      await()
-          .atMost(BOUND)
-          .untilAsserted(
-              () ->
-                  assertDeadLettered(
-                      topic.deadLetters(),
-                      List.of(new Expected(refused, "signed by a revoked key"))));
+      awaitDeadLettered(topic, List.of(new Expected(refused, "signed by a revoked key")));
     }
     assertThat(ProjectionRows.position(node)).containsExactly(1, 0);
     given()
@@ -234,13 +229,7 @@ class NodeIdentityIT {
       await()
           .atMost(BOUND)
           .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 2}));
-      await()
-          .atMost(BOUND)
-          .untilAsserted(
-              () ->
-                  assertDeadLettered(
-                      topic.deadLetters(),
-                      List.of(new Expected(forged, "signed by a key no node enrolled"))));
+      awaitDeadLettered(topic, List.of(new Expected(forged, "signed by a key no node enrolled")));
     }
     given().get("/api/v1/nodes/" + node).then().body("driverVersion", equalTo("580.95.05"));
 
@@ -426,15 +415,8 @@ class NodeIdentityIT {
         .then()
         .statusCode(401)
         .body("detail", containsString("needs a bootstrap credential"));
-    given()
-        .contentType("application/json")
-        .body(
-            Map.of(
-                "publicKey",
-                "not a key",
-                "joinToken",
-                NodeEnrolments.joinToken("ident-join-6", 60)))
-        .post("/api/v1/nodes/ident-join-6/enrolment")
+    NodeEnrolments.enrolment(
+            "ident-join-6", "not a key", NodeEnrolments.joinToken("ident-join-6", 60))
         .then()
         .statusCode(400)
         .body("detail", containsString("node key"));
@@ -480,13 +462,7 @@ class NodeIdentityIT {
               .filter(n -> given().get("/api/v1/nodes/" + n + "/spec").path("desired") != null)
               .findFirst()
               .orElseThrow();
-      long generation =
-          given()
-              .get("/api/v1/nodes/" + canary + "/spec")
-              .then()
-              .extract()
-              .jsonPath()
-              .getLong("desired.generation");
+      long generation = NodeActions.desiredGeneration(canary);
       String other =
           fleet.stream()
               .map(FleetNodes.Node::name)
@@ -503,7 +479,7 @@ class NodeIdentityIT {
                   topic.publishRaw(
                       canary, applied, keys.get(other).keyId(), keys.get(other).sign(applied)),
                   "signed by another node's key"));
-      await().atMost(BOUND).untilAsserted(() -> assertDeadLettered(topic.deadLetters(), forgeries));
+      awaitDeadLettered(topic, forgeries);
       // The engine read the same records from the head of the log before the projection
       // dead-lettered them, and did not take them as the canary's result.
       assertThat(counts(rollout).getInt("'in-flight'")).isEqualTo(1);
@@ -558,6 +534,11 @@ class NodeIdentityIT {
         envelope.epoch(),
         envelope.seq(),
         envelope.data());
+  }
+
+  /** Waits (bounded) until each expected record is on the dead-letter topic for its reason. */
+  private static void awaitDeadLettered(TopicClient topic, List<Expected> expected) {
+    await().atMost(BOUND).untilAsserted(() -> assertDeadLettered(topic.deadLetters(), expected));
   }
 
   private static void assertDeadLettered(

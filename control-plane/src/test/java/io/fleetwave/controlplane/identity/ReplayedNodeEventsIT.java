@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -94,13 +95,7 @@ class ReplayedNodeEventsIT {
           CanaryRollouts.startCanary(
               "replay-canary", "replay-pool=canary", NODE_TIMEOUT_SECONDS, BOUND);
       String canary = inFlight(rollout);
-      long generation =
-          given()
-              .get("/api/v1/nodes/" + canary + "/spec")
-              .then()
-              .extract()
-              .jsonPath()
-              .getLong("desired.generation");
+      long generation = NodeActions.desiredGeneration(canary);
       NodeEventSigner key = keys.get(canary);
       FleetNodes.Node node =
           fleet.stream().filter(n -> n.name().equals(canary)).findFirst().orElseThrow();

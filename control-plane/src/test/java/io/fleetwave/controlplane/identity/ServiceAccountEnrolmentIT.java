@@ -198,15 +198,8 @@ class ServiceAccountEnrolmentIT {
         .then()
         .statusCode(401)
         .body("detail", containsString("node '" + node + "' was revoked at"));
-    given()
-        .contentType("application/json")
-        .body(
-            Map.of(
-                "publicKey",
-                NodeEventSigner.generate().publicKeyPem(),
-                "joinToken",
-                NodeEnrolments.joinToken(node, 600)))
-        .post("/api/v1/nodes/" + node + "/enrolment")
+    NodeEnrolments.enrolment(
+            node, NodeEventSigner.generate().publicKeyPem(), NodeEnrolments.joinToken(node, 600))
         .then()
         .statusCode(401)
         .body("detail", containsString("node '" + node + "' was revoked at"));

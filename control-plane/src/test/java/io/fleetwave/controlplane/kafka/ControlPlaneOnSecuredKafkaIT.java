@@ -148,13 +148,7 @@ class ControlPlaneOnSecuredKafkaIT {
         "KAFKA_SASL_JAAS_CONFIG", settings.get("sasl.jaas.config"),
         "KAFKA_SSL_TRUSTSTORE_TYPE", "PEM",
         "KAFKA_SSL_TRUSTSTORE_LOCATION", kafka.caCertificate().toString(),
-        "QUARKUS_DATASOURCE_REACTIVE_URL",
-            "postgresql://%s:%s@localhost:%d/%s"
-                .formatted(
-                    EmbeddedPostgres.USER,
-                    EmbeddedPostgres.PASSWORD,
-                    postgres.port(),
-                    EmbeddedPostgres.DATABASE),
+        "QUARKUS_DATASOURCE_REACTIVE_URL", ControlPlaneProcess.databaseUrl(postgres),
         "FLEETWAVE_COMMANDS_PRIVATE_KEY", CommandSigner.generate().privateKeyPem());
   }
 

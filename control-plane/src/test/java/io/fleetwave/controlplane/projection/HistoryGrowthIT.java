@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.GateReleased;
@@ -18,20 +19,16 @@ import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import java.net.URI;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,13 +60,10 @@ class HistoryGrowthIT {
 
   @Test
   void aDayOfHeartbeatsAddsNothingToTheHistoryButItsChangesOfState() throws Exception {
-    MigratedDatabase.migrate(postgres);
-    Vertx vertx = Vertx.vertx();
-    Pool pool = MigratedDatabase.pool(postgres, vertx);
-    try (Connection db =
-            DriverManager.getConnection(
-                postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+    try (MigratedPool database = MigratedPool.on(postgres);
+        Connection db = MigratedDatabase.connect(postgres.jdbcUrl());
         Statement sql = db.createStatement()) {
+      Pool pool = database.pool();
       // The day's partition exists, as the maintenance keeps it.
       new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(1))
           .maintain(DAY)
@@ -91,7 +85,10 @@ class HistoryGrowthIT {
       for (int i = 0; i < day.size(); i += BATCH) {
         List<Envelope<NodeEvent>> batch = day.subList(i, Math.min(day.size(), i + BATCH));
         writer.apply(ProjectionTables.LIVE, batch).await().atMost(BOUND);
-        pool.preparedQuery(BEFORE_INSERT).execute(historyArrays(batch)).await().atMost(BOUND);
+        pool.preparedQuery(BEFORE_INSERT)
+            .execute(ProjectionWriter.historyArrays(batch, new IdentityHashMap<>()))
+            .await()
+            .atMost(BOUND);
       }
       double seconds = (System.nanoTime() - started) / 1e9;
 
@@ -134,9 +131,6 @@ class HistoryGrowthIT {
           .as("the day's history in its day partition")
           .isZero();
       assertThat(ratio).as("history bytes after / before").isLessThan(0.05);
-    } finally {
-      pool.closeAndAwait();
-      vertx.closeAndAwait();
     }
   }
 
@@ -187,36 +181,6 @@ class HistoryGrowthIT {
           + " (node, epoch, seq, event_id, event_type, event_time, payload)"
           + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
           + " $5::text[], $6::timestamptz[], $7::text[]::jsonb[])";
-
-  private static Tuple historyArrays(List<Envelope<NodeEvent>> events) {
-    int n = events.size();
-    String[] nodes = new String[n];
-    Long[] epochs = new Long[n];
-    Long[] seqs = new Long[n];
-    String[] ids = new String[n];
-    String[] types = new String[n];
-    OffsetDateTime[] times = new OffsetDateTime[n];
-    String[] payloads = new String[n];
-    for (int i = 0; i < n; i++) {
-      Envelope<NodeEvent> event = events.get(i);
-      nodes[i] = event.subject();
-      epochs[i] = event.epoch();
-      seqs[i] = event.seq();
-      ids[i] = event.id();
-      types[i] = event.type();
-      times[i] = event.time().atOffset(ZoneOffset.UTC);
-      payloads[i] =
-          io.fleetwave.events.codec.EventCodec.mapper().valueToTree(event.data()).toString();
-    }
-    return Tuple.tuple()
-        .addArrayOfString(nodes)
-        .addArrayOfLong(epochs)
-        .addArrayOfLong(seqs)
-        .addArrayOfString(ids)
-        .addArrayOfString(types)
-        .addArrayOfOffsetDateTime(times)
-        .addArrayOfString(payloads);
-  }
 
   /** Heap, indexes and TOAST of every partition of the history. */
   private static long historyBytes(Statement sql) throws SQLException {

@@ -2,7 +2,7 @@ package io.fleetwave.controlplane.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.Gpu;
@@ -14,7 +14,6 @@ import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
 import io.fleetwave.testsupport.services.PostgresExtension;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -44,16 +43,15 @@ class InventoryWriteIT {
   private static final String OTHER = "inventory-1";
 
   EmbeddedPostgres postgres;
-  private Vertx vertx;
+  private MigratedPool database;
   private Pool pool;
   private ProjectionWriter writer;
   private long seq;
 
   @BeforeEach
   void migrate() throws Exception {
-    MigratedDatabase.migrate(postgres);
-    vertx = Vertx.vertx();
-    pool = MigratedDatabase.pool(postgres, vertx);
+    database = MigratedPool.on(postgres);
+    pool = database.pool();
     writer = new ProjectionWriter(pool);
     try (Connection db = connect();
         Statement sql = db.createStatement()) {
@@ -70,8 +68,7 @@ class InventoryWriteIT {
 
   @AfterEach
   void close() {
-    pool.closeAndAwait();
-    vertx.closeAndAwait();
+    database.close();
   }
 
   @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fleetwave.controlplane.fixtures.HeartbeatingFleet;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -312,11 +313,6 @@ class AsOfReadsIT {
   }
 
   private static void putSpec(String node, String driver) {
-    given()
-        .contentType("application/json")
-        .body(Map.of("driverVersion", driver))
-        .put("/api/v1/nodes/{name}/spec", node)
-        .then()
-        .statusCode(202);
+    NodeActions.putSpec(node, Map.of("driverVersion", driver));
   }
 }

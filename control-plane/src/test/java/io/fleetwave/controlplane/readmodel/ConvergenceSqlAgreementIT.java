@@ -2,11 +2,8 @@ package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.core.projection.ReconcileState;
-import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.testsupport.services.TestServices;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -43,28 +40,19 @@ class ConvergenceSqlAgreementIT {
       Long rejection,
       boolean bootPending) {}
 
-  private static EmbeddedPostgres postgres;
-  private static Vertx vertx;
+  private static MigratedPool database;
   private static Pool pool;
 
   @BeforeContainer
   static void startPostgresWithTheSchema() {
-    postgres = TestServices.startPostgres();
-    MigratedDatabase.migrate(postgres);
-    vertx = Vertx.vertx();
-    pool = MigratedDatabase.pool(postgres, vertx);
+    database = MigratedPool.ofOwnPostgres();
+    pool = database.pool();
   }
 
   @AfterContainer
   static void stop() {
-    if (pool != null) {
-      pool.closeAndAwait();
-    }
-    if (vertx != null) {
-      vertx.closeAndAwait();
-    }
-    if (postgres != null) {
-      postgres.close();
+    if (database != null) {
+      database.close();
     }
   }
 

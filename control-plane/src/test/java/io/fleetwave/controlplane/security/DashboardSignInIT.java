@@ -49,24 +49,18 @@ class DashboardSignInIT {
             ControlPlaneProcess.start(
                 APP,
                 freePort(),
-                Map.of(
-                    "KAFKA_BOOTSTRAP_SERVERS",
-                    kafka.bootstrapServers(),
-                    "QUARKUS_DATASOURCE_REACTIVE_URL",
-                    "postgresql://%s:%s@localhost:%d/%s"
-                        .formatted(
-                            EmbeddedPostgres.USER,
-                            EmbeddedPostgres.PASSWORD,
-                            postgres.port(),
-                            EmbeddedPostgres.DATABASE),
-                    "QUARKUS_OIDC_AUTH_SERVER_URL",
-                    provider.url(),
-                    "QUARKUS_OIDC_CLIENT_ID",
-                    "fleetwave",
-                    "QUARKUS_OIDC_CREDENTIALS_SECRET",
-                    "client-secret-it",
-                    "QUARKUS_OIDC_DASHBOARD_TENANT_ENABLED",
-                    "true"),
+                ControlPlaneProcess.settings(
+                    kafka,
+                    postgres,
+                    Map.of(
+                        "QUARKUS_OIDC_AUTH_SERVER_URL",
+                        provider.url(),
+                        "QUARKUS_OIDC_CLIENT_ID",
+                        "fleetwave",
+                        "QUARKUS_OIDC_CREDENTIALS_SECRET",
+                        "client-secret-it",
+                        "QUARKUS_OIDC_DASHBOARD_TENANT_ENABLED",
+                        "true")),
                 dir.resolve("control-plane.log"))) {
       HttpResponse<String> page = get(controlPlane.port, "/", null);
       assertThat(page.statusCode()).as(page.body()).isEqualTo(302);

@@ -3,9 +3,11 @@ package io.fleetwave.core.mig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class MigConfigParserTest {
@@ -49,15 +51,8 @@ class MigConfigParserTest {
               mig-device: {"1g.10gb": 7}
         """;
 
-    MigConfigException e = catchThrowableOfType(MigConfigException.class, () -> parse(yaml));
-
-    assertThat(e.problems())
-        .anySatisfy(
-            p -> {
-              assertThat(p.line()).isEqualTo(6);
-              assertThat(p.field()).isEqualTo("mig-configs.custom[0].mig-device");
-              assertThat(p.message()).contains("unknown field 'mig-device'");
-            });
+    assertThat(problemsOf(yaml))
+        .anySatisfy(at(6, "mig-configs.custom[0].mig-device", "unknown field 'mig-device'"));
   }
 
   @Test
@@ -80,16 +75,10 @@ class MigConfigParserTest {
               mig-enabled: true
         """;
 
-    MigConfigException e = catchThrowableOfType(MigConfigException.class, () -> parse(yaml));
-
-    assertThat(e.problems())
+    assertThat(problemsOf(yaml))
         .singleElement()
         .satisfies(
-            p -> {
-              assertThat(p.line()).isEqualTo(6);
-              assertThat(p.field()).isEqualTo("mig-configs.broken[1].mig-devices");
-              assertThat(p.message()).contains("mig-enabled: true needs mig-devices");
-            });
+            at(6, "mig-configs.broken[1].mig-devices", "mig-enabled: true needs mig-devices"));
   }
 
   @Test
@@ -124,15 +113,10 @@ class MigConfigParserTest {
               mig-enabled: false
         """;
 
-    MigConfigException e = catchThrowableOfType(MigConfigException.class, () -> parse(yaml));
-
-    assertThat(e.problems())
-        .extracting(MigConfigProblem::line, MigConfigProblem::field)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(4, "mig-configs.broken[0].device-filter"),
-            org.assertj.core.groups.Tuple.tuple(7, "mig-configs.broken[1].device-filter"));
-    assertThat(e.problems().get(0).message()).contains("'H100' is not a PCI device id");
-    assertThat(e.problems().get(1).message()).contains("malformed subsystem id");
+    assertThat(problemsOf(yaml))
+        .satisfiesExactly(
+            at(4, "mig-configs.broken[0].device-filter", "'H100' is not a PCI device id"),
+            at(7, "mig-configs.broken[1].device-filter", "malformed subsystem id"));
   }
 
   @Test
@@ -151,18 +135,16 @@ class MigConfigParserTest {
           empty: []
         """;
 
-    MigConfigException e = catchThrowableOfType(MigConfigException.class, () -> parse(yaml));
-
-    assertThat(e.problems())
+    assertThat(problemsOf(yaml))
         .extracting(MigConfigProblem::line, MigConfigProblem::field)
         .contains(
-            org.assertj.core.groups.Tuple.tuple(1, "version"),
-            org.assertj.core.groups.Tuple.tuple(4, "mig-configs.broken[0].devices"),
-            org.assertj.core.groups.Tuple.tuple(5, "mig-configs.broken[0].mig-enabled"),
-            org.assertj.core.groups.Tuple.tuple(6, "mig-configs.broken[0].mig-devices.1g.10gb"),
-            org.assertj.core.groups.Tuple.tuple(7, "mig-configs.broken[1].devices"),
-            org.assertj.core.groups.Tuple.tuple(9, "mig-configs.broken[1].mig-devices.big"),
-            org.assertj.core.groups.Tuple.tuple(10, "mig-configs.empty"));
+            tuple(1, "version"),
+            tuple(4, "mig-configs.broken[0].devices"),
+            tuple(5, "mig-configs.broken[0].mig-enabled"),
+            tuple(6, "mig-configs.broken[0].mig-devices.1g.10gb"),
+            tuple(7, "mig-configs.broken[1].devices"),
+            tuple(9, "mig-configs.broken[1].mig-devices.big"),
+            tuple(10, "mig-configs.empty"));
   }
 
   @Test
@@ -199,5 +181,19 @@ class MigConfigParserTest {
 
   private static MigConfigFile parse(String yaml) {
     return MigConfigParser.parse(yaml);
+  }
+
+  /** The problems the parser reports for {@code yaml}, which it must refuse. */
+  private static List<MigConfigProblem> problemsOf(String yaml) {
+    return catchThrowableOfType(MigConfigException.class, () -> parse(yaml)).problems();
+  }
+
+  /** The problem at {@code line} naming {@code field}, its message containing {@code message}. */
+  private static Consumer<MigConfigProblem> at(int line, String field, String message) {
+    return p -> {
+      assertThat(p.line()).isEqualTo(line);
+      assertThat(p.field()).isEqualTo(field);
+      assertThat(p.message()).contains(message);
+    };
   }
 }

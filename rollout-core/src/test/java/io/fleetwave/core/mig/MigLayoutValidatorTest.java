@@ -7,6 +7,7 @@ import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.MigPlacer;
 import io.fleetwave.events.node.GpuInstance;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +17,7 @@ class MigLayoutValidatorTest {
 
   @Test
   void threeThreeSliceInstancesDoNotFitASevenSliceGpu() {
-    MigLayoutResult result = validate("H100-80GB", Map.of("3g.40gb", 3));
-
-    assertThat(result).isInstanceOf(MigLayoutResult.Rejected.class);
-    assertThat(((MigLayoutResult.Rejected) result).errors())
+    assertThat(rejections(validate("H100-80GB", Map.of("3g.40gb", 3))))
         .singleElement()
         .asString()
         .contains("H100-80GB", "3g.40gb", "holds at most 2", WHERE);
@@ -29,10 +27,7 @@ class MigLayoutValidatorTest {
   void twoThreeSliceAndOneOneSliceDoNotPackEvenThoughCountsAreAllowed() {
     // 2 x 3g takes all 8 memory slices: no start is left for a 1g, though compute (7) would allow
     // it.
-    MigLayoutResult result = validate("A100-80GB", ordered("3g.40gb", 2, "1g.10gb", 1));
-
-    assertThat(result).isInstanceOf(MigLayoutResult.Rejected.class);
-    assertThat(((MigLayoutResult.Rejected) result).errors())
+    assertThat(rejections(validate("A100-80GB", ordered("3g.40gb", 2, "1g.10gb", 1))))
         .singleElement()
         .asString()
         .contains("does not fit A100-80GB", "2 x 3g.40gb + 1 x 1g.10gb", WHERE);
@@ -54,9 +49,7 @@ class MigLayoutValidatorTest {
 
   @Test
   void oneGigTenOnAnA100FortyIsTheDoubleMemoryProfileAndHoldsOnlyFour() {
-    MigLayoutResult result = validate("A100-40GB", Map.of("1g.10gb", 7));
-
-    assertThat(((MigLayoutResult.Rejected) result).errors())
+    assertThat(rejections(validate("A100-40GB", Map.of("1g.10gb", 7))))
         .singleElement()
         .asString()
         .contains("A100-40GB", "holds at most 4 x 1g.10gb", "single-slice 1g profile", "1g.5gb");
@@ -64,9 +57,7 @@ class MigLayoutValidatorTest {
 
   @Test
   void profileOfAnotherModelIsRejectedNamingModelAndProfile() {
-    MigLayoutResult result = validate("A100-40GB", Map.of("1g.18gb", 7));
-
-    assertThat(((MigLayoutResult.Rejected) result).errors())
+    assertThat(rejections(validate("A100-40GB", Map.of("1g.18gb", 7))))
         .singleElement()
         .asString()
         .contains("profile 1g.18gb does not exist on A100-40GB", WHERE, "1g.5gb");
@@ -74,9 +65,7 @@ class MigLayoutValidatorTest {
 
   @Test
   void migOnANonMigGpuIsRejected() {
-    MigLayoutResult result = validate("L40S", Map.of("1g.10gb", 7));
-
-    assertThat(((MigLayoutResult.Rejected) result).errors())
+    assertThat(rejections(validate("L40S", Map.of("1g.10gb", 7))))
         .singleElement()
         .asString()
         .contains("L40S", "is not MIG capable", "7 x 1g.10gb");
@@ -85,15 +74,13 @@ class MigLayoutValidatorTest {
 
   @Test
   void twoMediaExtensionInstancesAreRejected() {
-    MigLayoutResult result =
-        validate("RTX-PRO-6000", ordered("1g.24gb+me.all", 1, "2g.48gb+me.all", 1));
-
-    assertThat(((MigLayoutResult.Rejected) result).errors())
+    assertThat(
+            rejections(validate("RTX-PRO-6000", ordered("1g.24gb+me.all", 1, "2g.48gb+me.all", 1))))
         .anySatisfy(
             e ->
                 assertThat(e)
                     .contains("RTX-PRO-6000", "at most one media-extension", "1g.24gb+me.all"));
-    assertThat(((MigLayoutResult.Rejected) validate("H100-80GB", Map.of("1g.10gb+me", 2))).errors())
+    assertThat(rejections(validate("H100-80GB", Map.of("1g.10gb+me", 2))))
         .anySatisfy(e -> assertThat(e).contains("at most one media-extension", "1g.10gb+me"));
   }
 
@@ -131,5 +118,11 @@ class MigLayoutValidatorTest {
       map.put((String) pairs[i], (Integer) pairs[i + 1]);
     }
     return map;
+  }
+
+  /** Why the layout was rejected; it must be. */
+  private static List<String> rejections(MigLayoutResult result) {
+    assertThat(result).isInstanceOf(MigLayoutResult.Rejected.class);
+    return ((MigLayoutResult.Rejected) result).errors();
   }
 }

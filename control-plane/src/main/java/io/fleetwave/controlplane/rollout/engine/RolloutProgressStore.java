@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.rollout.store.RolloutRows;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.ShownPlan;
 import io.fleetwave.core.rollout.decide.NodeRun;
@@ -20,7 +21,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +44,7 @@ public final class RolloutProgressStore {
   private final ObjectMapper json;
   private final Duration timeout;
   private final String schema;
+  private final RolloutRows rows;
 
   public RolloutProgressStore(Pool pool, ObjectMapper json, Duration timeout) {
     this(pool, json, timeout, "public");
@@ -61,6 +62,7 @@ public final class RolloutProgressStore {
     this.json = json;
     this.timeout = timeout;
     this.schema = schema;
+    this.rows = new RolloutRows(schema);
   }
 
   private String table(String name) {
@@ -300,20 +302,7 @@ public final class RolloutProgressStore {
                 .addString(shownPlan(created.plan()).map(JsonNode::toString).orElse(null))
                 .addString(created.actor())
                 .addOffsetDateTime(completing.time().atOffset(ZoneOffset.UTC)))
-        .chain(
-            () ->
-                conn.preparedQuery(
-                        "INSERT INTO "
-                            + table("rollout_nodes")
-                            + " (rollout, node, wave) SELECT $1, node, wave FROM"
-                            + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
-                            + " CONFLICT DO NOTHING")
-                    .execute(
-                        Tuple.tuple()
-                            .addUUID(rollout)
-                            .addArrayOfString(nodes.toArray(String[]::new))
-                            .addArrayOfInteger(waves.toArray(Integer[]::new))))
-        .replaceWithVoid();
+        .chain(() -> rows.insertPlanned(conn, rollout, nodes, waves));
   }
 
   /**
@@ -334,53 +323,21 @@ public final class RolloutProgressStore {
 
   private io.smallrye.mutiny.Uni<Void> upsertNodes(
       io.vertx.mutiny.sqlclient.SqlConnection conn, RolloutRun run, Set<String> changed) {
-    if (changed.isEmpty()) {
-      return io.smallrye.mutiny.Uni.createFrom().voidItem();
-    }
-    int n = changed.size();
-    String[] nodes = new String[n];
-    Integer[] waves = new Integer[n];
-    String[] phases = new String[n];
-    String[] states = new String[n];
-    Long[] generations = new Long[n];
-    String[] reasons = new String[n];
-    OffsetDateTime[] started = new OffsetDateTime[n];
-    OffsetDateTime[] finished = new OffsetDateTime[n];
-    int i = 0;
+    List<RolloutRows.NodeState> states = new ArrayList<>(changed.size());
     for (String name : changed) {
       NodeRun node = run.nodeRun(name);
-      nodes[i] = name;
-      waves[i] = node.wave();
-      phases[i] = node.phase().wireName();
-      states[i] = node.state().wireName();
-      generations[i] = node.generation() == 0 ? null : node.generation();
-      reasons[i] = node.reason();
-      started[i] = node.startedAt() == null ? null : node.startedAt().atOffset(ZoneOffset.UTC);
-      finished[i] = node.finishedAt() == null ? null : node.finishedAt().atOffset(ZoneOffset.UTC);
-      i++;
+      states.add(
+          new RolloutRows.NodeState(
+              name,
+              node.wave(),
+              node.phase().wireName(),
+              node.state().wireName(),
+              node.generation() == 0 ? null : node.generation(),
+              node.reason(),
+              node.startedAt(),
+              node.finishedAt()));
     }
-    return conn.preparedQuery(
-            "INSERT INTO "
-                + table("rollout_node_states")
-                + " (rollout, node, wave, phase, state, generation,"
-                + " reason, started_at, finished_at) SELECT $1, * FROM unnest($2::text[],"
-                + " $3::int[], $4::text[], $5::text[], $6::bigint[], $7::text[],"
-                + " $8::timestamptz[], $9::timestamptz[]) ON CONFLICT (rollout, node) DO UPDATE"
-                + " SET phase = EXCLUDED.phase, state = EXCLUDED.state, generation ="
-                + " EXCLUDED.generation, reason = EXCLUDED.reason, started_at ="
-                + " EXCLUDED.started_at, finished_at = EXCLUDED.finished_at")
-        .execute(
-            Tuple.tuple()
-                .addUUID(run.id())
-                .addArrayOfString(nodes)
-                .addArrayOfInteger(waves)
-                .addArrayOfString(phases)
-                .addArrayOfString(states)
-                .addArrayOfLong(generations)
-                .addArrayOfString(reasons)
-                .addArrayOfOffsetDateTime(started)
-                .addArrayOfOffsetDateTime(finished))
-        .replaceWithVoid();
+    return rows.upsertStates(conn, run.id(), states);
   }
 
   /**
@@ -403,34 +360,11 @@ public final class RolloutProgressStore {
       io.vertx.mutiny.sqlclient.SqlConnection conn,
       UUID rollout,
       List<Envelope<RolloutEvent>> appended) {
-    if (appended.isEmpty()) {
-      return io.smallrye.mutiny.Uni.createFrom().voidItem();
-    }
-    int n = appended.size();
-    Long[] seqs = new Long[n];
-    String[] types = new String[n];
-    OffsetDateTime[] times = new OffsetDateTime[n];
-    String[] payloads = new String[n];
-    for (int i = 0; i < n; i++) {
-      Envelope<RolloutEvent> envelope = appended.get(i);
-      seqs[i] = envelope.seq();
-      types[i] = envelope.type();
-      times[i] = envelope.time().atOffset(ZoneOffset.UTC);
-      payloads[i] = eventData(envelope.data());
-    }
-    return conn.preparedQuery(
-            "INSERT INTO "
-                + table("rollout_event_log")
-                + " (rollout, seq, event_type, event_time, data) SELECT"
-                + " $1, s, t, w, d::jsonb FROM unnest($2::bigint[], $3::text[],"
-                + " $4::timestamptz[], $5::text[]) AS e (s, t, w, d) ON CONFLICT DO NOTHING")
-        .execute(
-            Tuple.tuple()
-                .addUUID(rollout)
-                .addArrayOfLong(seqs)
-                .addArrayOfString(types)
-                .addArrayOfOffsetDateTime(times)
-                .addArrayOfString(payloads))
-        .replaceWithVoid();
+    return rows.insertEvents(
+        conn,
+        rollout,
+        appended.stream()
+            .map(e -> new RolloutRows.LoggedEvent(e.seq(), e.type(), e.time(), eventData(e.data())))
+            .toList());
   }
 }

@@ -15,7 +15,6 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -204,24 +203,19 @@ public class RolloutFullView {
     TreeMap<Integer, List<RolloutProgress.Node>> byWave = new TreeMap<>();
     Instant now = Instant.now();
     for (Row row : rows) {
-      Instant started = instant(row, "started_at");
-      Instant finished = instant(row, "finished_at");
-      Long elapsed =
-          started == null
-              ? null
-              : Duration.between(started, finished == null ? now : finished).toMillis();
+      RolloutNodeView node = RolloutProgressReader.node(row, now);
       byWave
-          .computeIfAbsent(row.getInteger("wave"), k -> new ArrayList<>())
+          .computeIfAbsent(node.wave(), k -> new ArrayList<>())
           .add(
               new RolloutProgress.Node(
-                  row.getString("node"),
-                  row.getString("phase"),
-                  row.getString("state"),
-                  row.getLong("generation"),
-                  row.getString("reason"),
-                  started,
-                  finished,
-                  elapsed));
+                  node.node(),
+                  node.phase(),
+                  node.state(),
+                  node.generation(),
+                  node.reason(),
+                  node.startedAt(),
+                  node.finishedAt(),
+                  node.elapsedMillis()));
     }
     List<RolloutProgress.Wave> waves = new ArrayList<>();
     byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));

@@ -232,7 +232,8 @@ public class RolloutProgressReader {
     return counts;
   }
 
-  private static RolloutNodeView node(Row row, Instant now) {
+  /** A row of rollout_node_states (or a pending one) as the API shows it, timed against now. */
+  static RolloutNodeView node(Row row, Instant now) {
     Instant started = instant(row, "started_at");
     Instant finished = instant(row, "finished_at");
     Long elapsed =

@@ -31,6 +31,8 @@ import java.util.UUID;
 public class RolloutStore {
   private static final String INACTIVE = RolloutState.INACTIVE_SQL;
 
+  private static final RolloutRows ROWS = new RolloutRows("public");
+
   private final Pool pool;
   private final ObjectMapper json;
 
@@ -80,16 +82,7 @@ public class RolloutStore {
                                         id, spec.name(), specJson, planJson, shownJson, actor)))
                     .chain(
                         inserted ->
-                            connection
-                                .preparedQuery(
-                                    "INSERT INTO rollout_nodes (rollout, node, wave)"
-                                        + " SELECT $1, node, wave FROM unnest($2::text[], $3::int[])"
-                                        + " AS planned (node, wave)")
-                                .execute(
-                                    Tuple.tuple()
-                                        .addUUID(id)
-                                        .addArrayOfString(nodes.toArray(String[]::new))
-                                        .addArrayOfInteger(waves.toArray(Integer[]::new)))
+                            ROWS.insertPlanned(connection, id, nodes, waves)
                                 .map(ignored -> inserted.iterator().next())))
         // The answer's plan, complete, is up to a few hundred KB of JSON: built off the event loop
         // the transaction completed on.

@@ -11,9 +11,7 @@ public final class DriverRequests {
   private DriverRequests() {}
 
   public static DriverChangeRequest talos(String node) {
-    return new DriverChangeRequest(
-        ROLLOUT + ":" + node + ":1",
-        ROLLOUT,
+    return request(
         node,
         HostKind.TALOS,
         "570.172.08",
@@ -21,9 +19,7 @@ public final class DriverRequests {
   }
 
   public static DriverChangeRequest container(String node) {
-    return new DriverChangeRequest(
-        ROLLOUT + ":" + node + ":1",
-        ROLLOUT,
+    return request(
         node,
         HostKind.UBUNTU_DRIVER_CONTAINER,
         "570.172.08",
@@ -35,13 +31,18 @@ public final class DriverRequests {
   }
 
   public static DriverChangeRequest hostPackage(String node) {
-    return new DriverChangeRequest(
-        ROLLOUT + ":" + node + ":1",
-        ROLLOUT,
+    return request(
         node,
         HostKind.UBUNTU,
         null,
         new DriverArtifact.HostPackage(
             "580.95.05", "nvidia-driver-580-server", "580.95.05-0ubuntu1"));
+  }
+
+  /** The rollout's first request to {@code node}: from the driver it runs to the artifact's. */
+  private static DriverChangeRequest request(
+      String node, HostKind kind, String fromVersion, DriverArtifact artifact) {
+    return new DriverChangeRequest(
+        ROLLOUT + ":" + node + ":1", ROLLOUT, node, kind, fromVersion, artifact);
   }
 }

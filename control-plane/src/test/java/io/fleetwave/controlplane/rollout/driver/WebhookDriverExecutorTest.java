@@ -186,6 +186,20 @@ class WebhookDriverExecutorTest {
         .hasMessageContaining("node " + node);
   }
 
+  /**
+   * With the webhook answering as {@code answer}, the change to a Talos node fails with {@code
+   * reason} under an executor of this {@code timeout}, and sooner than {@code within}.
+   */
+  private void assertFailsWithin(
+      Answer answer, Duration timeout, String node, String reason, Duration within) {
+    mode = answer;
+    long start = System.nanoTime();
+    try (WebhookDriverExecutor webhook = executor(timeout)) {
+      assertFails(webhook, node).hasMessageContaining(reason);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(within);
+  }
+
   /** Sends what the executor sent, with the body and headers changed as an attacker would. */
   private int resend(Received original, String body, Map<String, String> changedHeaders)
       throws IOException, InterruptedException {
@@ -361,33 +375,32 @@ class WebhookDriverExecutorTest {
 
   @Test
   void anEndlessAnswerIsCutOffAtTheBoundLongBeforeTheTimeout() {
-    mode = Answer.ENDLESS;
-    long start = System.nanoTime();
-    try (WebhookDriverExecutor webhook = executor(Duration.ofSeconds(8))) {
-      assertFails(webhook, "talos-h200-12")
-          .hasMessageContaining("answered with a body of more than 65536 bytes; cut off there");
-    }
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertFailsWithin(
+        Answer.ENDLESS,
+        Duration.ofSeconds(8),
+        "talos-h200-12",
+        "answered with a body of more than 65536 bytes; cut off there",
+        Duration.ofSeconds(5));
   }
 
   @Test
   void anAnswerThatTricklesForeverFailsWithinTheTimeout() {
-    mode = Answer.TRICKLE;
-    long start = System.nanoTime();
-    try (WebhookDriverExecutor webhook = executor(Duration.ofMillis(500))) {
-      assertFails(webhook, "talos-h200-13").hasMessageContaining("gave no answer within PT0.5S");
-    }
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    assertFailsWithin(
+        Answer.TRICKLE,
+        Duration.ofMillis(500),
+        "talos-h200-13",
+        "gave no answer within PT0.5S",
+        Duration.ofSeconds(3));
   }
 
   @Test
   void aWebhookThatDoesNotAnswerFailsWithinTheTimeout() {
-    mode = Answer.STALL;
-    long start = System.nanoTime();
-    try (WebhookDriverExecutor webhook = executor(Duration.ofMillis(300))) {
-      assertFails(webhook, "talos-h200-5").hasMessageContaining("gave no answer within PT0.3S");
-    }
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    assertFailsWithin(
+        Answer.STALL,
+        Duration.ofMillis(300),
+        "talos-h200-5",
+        "gave no answer within PT0.3S",
+        Duration.ofSeconds(3));
   }
 
   @Test

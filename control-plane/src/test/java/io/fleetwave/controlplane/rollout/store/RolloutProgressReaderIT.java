@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.api.CoreJson;
-import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
-import io.fleetwave.controlplane.fixtures.ProjectedRollouts.SeededNode;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
+import io.fleetwave.controlplane.rollout.store.RolloutRows.NodeState;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.PostgresExtension;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +45,7 @@ class RolloutProgressReaderIT {
        "strategy": {"waves": ["1", "30%%", "100%%"], "maxUnavailable": "2"}}
       """;
 
-  private static Vertx vertx;
+  private static MigratedPool database;
   private static Pool pool;
   private static RolloutProgressReader reader;
   private static RolloutStore store;
@@ -54,9 +53,8 @@ class RolloutProgressReaderIT {
 
   @BeforeAll
   static void migrate(EmbeddedPostgres postgres) {
-    MigratedDatabase.migrate(postgres);
-    vertx = Vertx.vertx();
-    pool = MigratedDatabase.pool(postgres, vertx);
+    database = MigratedPool.on(postgres);
+    pool = database.pool();
     reader = new RolloutProgressReader(pool, JSON);
     store = new RolloutStore(pool, JSON);
     fullView = new RolloutFullView(pool, JSON);
@@ -64,11 +62,8 @@ class RolloutProgressReaderIT {
 
   @AfterAll
   static void close() {
-    if (pool != null) {
-      pool.closeAndAwait();
-    }
-    if (vertx != null) {
-      vertx.closeAndAwait();
+    if (database != null) {
+      database.close();
     }
   }
 
@@ -77,7 +72,7 @@ class RolloutProgressReaderIT {
    * Wave 3: twenty pending. Paused by the failure threshold (the engine, "system").
    */
   private static UUID mixed(String name) {
-    List<SeededNode> nodes = new ArrayList<>();
+    List<NodeState> nodes = new ArrayList<>();
     // Named to sort after the other waves' nodes: pages follow the wave first.
     nodes.add(done(name + "-zz-canary", 1, "succeeded", null, 0));
     for (int i = 0; i < 10; i++) {
@@ -88,12 +83,11 @@ class RolloutProgressReaderIT {
         nodes.add(done(node, 2, "failed", "GPU 0 is unhealthy after the reset", 60 + i));
       } else {
         nodes.add(
-            new SeededNode(
-                node, 2, "forward", "in-flight", 7L, null, T0.plusSeconds(70 + i), null));
+            new NodeState(node, 2, "forward", "in-flight", 7L, null, T0.plusSeconds(70 + i), null));
       }
     }
     for (int i = 0; i < 20; i++) {
-      nodes.add(SeededNode.pending(name + "-w3-" + i, 3));
+      nodes.add(ProjectedRollouts.pending(name + "-w3-" + i, 3));
     }
     List<LoggedEvent> events =
         List.of(
@@ -215,10 +209,10 @@ class RolloutProgressReaderIT {
 
   @Test
   void aRolloutNotLoggedYetReadsItsPlannedNodesAsPending() {
-    List<SeededNode> planned = new ArrayList<>();
-    planned.add(SeededNode.pending("unlogged-canary", 1));
+    List<NodeState> planned = new ArrayList<>();
+    planned.add(ProjectedRollouts.pending("unlogged-canary", 1));
     for (int i = 0; i < 4; i++) {
-      planned.add(SeededNode.pending("unlogged-" + i, 2));
+      planned.add(ProjectedRollouts.pending("unlogged-" + i, 2));
     }
     UUID id =
         ProjectedRollouts.insert(
@@ -300,14 +294,14 @@ class RolloutProgressReaderIT {
 
   @Test
   void theSummaryOfTenThousandNodesStaysSmall() throws Exception {
-    List<SeededNode> nodes = new ArrayList<>();
+    List<NodeState> nodes = new ArrayList<>();
     nodes.add(done("big-canary", 1, "succeeded", null, 0));
     for (int i = 0; i < 9_999; i++) {
       String node = String.format("big-%05d", i);
       nodes.add(
           i < 1_000
               ? done(node, 2, i % 100 == 0 ? "failed" : "succeeded", "a reason", i)
-              : SeededNode.pending(node, i < 5_000 ? 2 : 3));
+              : ProjectedRollouts.pending(node, i < 5_000 ? 2 : 3));
     }
     UUID id =
         ProjectedRollouts.insert(
@@ -463,7 +457,7 @@ class RolloutProgressReaderIT {
    */
   private static UUID planned(String prefix, int nodes, int done) throws Exception {
     var plan = io.fleetwave.core.rollout.plan.LargeFleetPlans.plan(prefix, nodes, 1);
-    List<SeededNode> seeded = new ArrayList<>();
+    List<NodeState> seeded = new ArrayList<>();
     int index = 0;
     int wave = 0;
     for (var planned : plan.waves()) {
@@ -472,7 +466,7 @@ class RolloutProgressReaderIT {
         seeded.add(
             index < done
                 ? done(node.node(), wave, "succeeded", null, index)
-                : SeededNode.pending(node.node(), wave));
+                : ProjectedRollouts.pending(node.node(), wave));
         index++;
       }
     }
@@ -501,9 +495,9 @@ class RolloutProgressReaderIT {
     return new RolloutNodeFilter(states, waves);
   }
 
-  private static SeededNode done(
+  private static NodeState done(
       String node, int wave, String state, String reason, int startSecond) {
-    return new SeededNode(
+    return new NodeState(
         node,
         wave,
         "forward",

@@ -19,6 +19,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -146,23 +147,14 @@ public final class DeciderHarness {
             run,
             decider,
             requests,
-            (r, candidates, waiting) -> {
-              Map<String, NodeSpec> desired = new HashMap<>();
-              for (String node : candidates) {
-                Long generation = generations.get(node);
-                if (generation != null) {
-                  desired.put(
-                      node, new NodeSpec(node, generation, null, List.of(), GatePolicy.OPEN));
-                }
-              }
-              return new DeciderInput(
-                  now,
-                  waiting,
-                  n -> fleet.getOrDefault(n, Observation.NONE),
-                  desired,
-                  List.copyOf(reports),
-                  revoked);
-            },
+            (r, candidates, waiting) ->
+                new DeciderInput(
+                    now,
+                    waiting,
+                    n -> fleet.getOrDefault(n, Observation.NONE),
+                    startedSpecs(candidates, generations),
+                    List.copyOf(reports),
+                    revoked),
             (r, events) -> {
               List<Envelope<RolloutEvent>> envelopes = new ArrayList<>();
               for (RolloutEvent event : events) {
@@ -190,6 +182,22 @@ public final class DeciderHarness {
     if (!decider.decide(run, input()).isEmpty()) {
       throw new AssertionError("the decider did not settle");
     }
+  }
+
+  /**
+   * The desired specs the starts so far left on the candidates: each started node's spec at the
+   * generation its start sent, with nothing else to change (the decider only reads the generation).
+   */
+  static Map<String, NodeSpec> startedSpecs(
+      Collection<String> candidates, Map<String, Long> generations) {
+    Map<String, NodeSpec> desired = new HashMap<>();
+    for (String node : candidates) {
+      Long generation = generations.get(node);
+      if (generation != null) {
+        desired.put(node, new NodeSpec(node, generation, null, List.of(), GatePolicy.OPEN));
+      }
+    }
+    return desired;
   }
 
   private DeciderInput input() {

@@ -13,8 +13,6 @@ import io.fleetwave.events.rollout.NodeTakenOutOfService;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
-import io.fleetwave.events.spec.GatePolicy;
-import io.fleetwave.events.spec.NodeSpec;
 import java.io.Serial;
 import java.net.URI;
 import java.time.Duration;
@@ -293,18 +291,13 @@ class RolloutDeciderProperties {
               run,
               decider,
               requests,
-              (r, candidates, waiting) -> {
-                Map<String, NodeSpec> specs = new HashMap<>();
-                for (String node : candidates) {
-                  Long generation = desired.get(node);
-                  if (generation != null) {
-                    specs.put(
-                        node, new NodeSpec(node, generation, null, List.of(), GatePolicy.OPEN));
-                  }
-                }
-                return new DeciderInput(
-                    now, waiting, n -> fleet.getOrDefault(n, Observation.NONE), specs, reported);
-              },
+              (r, candidates, waiting) ->
+                  new DeciderInput(
+                      now,
+                      waiting,
+                      n -> fleet.getOrDefault(n, Observation.NONE),
+                      DeciderHarness.startedSpecs(candidates, desired),
+                      reported),
               (r, events) -> {
                 List<Envelope<RolloutEvent>> envelopes = append(events);
                 if (s.crashAtAppend().contains(appends)) {

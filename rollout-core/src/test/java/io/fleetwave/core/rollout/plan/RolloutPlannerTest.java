@@ -6,10 +6,12 @@ import static io.fleetwave.core.rollout.plan.Fleets.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.core.driver.DriverArtifactPolicy;
 import io.fleetwave.core.driver.DriverArtifactResolver;
+import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
@@ -19,6 +21,7 @@ import io.fleetwave.events.spec.NodeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class RolloutPlannerTest {
@@ -37,45 +40,29 @@ class RolloutPlannerTest {
             new GpuInstance("1g.10gb", 3, 1),
             new GpuInstance("3g.40gb", 4, 4));
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "a100-1",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    gpus("A100-40GB", 2, false, List.of())),
-                node(
-                    "h100-1",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    List.of(
-                        gpu(0, "H100-80GB", false, List.of(), 4),
-                        gpu(1, "H100-80GB", true, balanced, 0))),
-                node(
-                    "h100-done",
-                    HostKind.UBUNTU,
-                    "z2",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    gpus("H100-80GB", 2, true, balanced)),
-                node(
-                    "l40s-1",
-                    HostKind.UBUNTU,
-                    "z2",
-                    Map.of("pool", "training"),
-                    "580.95.05",
-                    gpus("L40S", 2, false, List.of())),
-                node(
-                    "h100-other-pool",
-                    HostKind.UBUNTU,
-                    "z2",
-                    Map.of("pool", "inference"),
-                    "580.95.05",
-                    gpus("H100-80GB", 1, false, List.of()))));
+        fleetOf(
+            ubuntu("a100-1", "z1", Map.of("pool", "training"), "580.95.05", migOff("A100-40GB", 2)),
+            ubuntu(
+                "h100-1",
+                "z1",
+                Map.of("pool", "training"),
+                "580.95.05",
+                List.of(
+                    gpu(0, "H100-80GB", false, List.of(), 4),
+                    gpu(1, "H100-80GB", true, balanced, 0))),
+            ubuntu(
+                "h100-done",
+                "z2",
+                Map.of("pool", "training"),
+                "580.95.05",
+                gpus("H100-80GB", 2, true, balanced)),
+            ubuntu("l40s-1", "z2", Map.of("pool", "training"), "580.95.05", migOff("L40S", 2)),
+            ubuntu(
+                "h100-other-pool",
+                "z2",
+                Map.of("pool", "inference"),
+                "580.95.05",
+                migOff("H100-80GB", 1)));
     RolloutSpec spec =
         new RolloutSpec(
             "balanced",
@@ -85,11 +72,10 @@ class RolloutPlannerTest {
 
     RolloutPlan plan = planner.plan(spec, fleet);
 
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
+    assertThat(exclusions(plan))
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("h100-done", ExclusionReason.ALREADY_AT_TARGET),
-            org.assertj.core.groups.Tuple.tuple("l40s-1", ExclusionReason.NO_MATCHING_GPU));
+            tuple("h100-done", ExclusionReason.ALREADY_AT_TARGET),
+            tuple("l40s-1", ExclusionReason.NO_MATCHING_GPU));
     assertThat(plan.plannedNodes()).isEqualTo(2);
     NodePlan a100 = find(plan, "a100-1");
     assertThat(a100.resetNeeded()).isTrue();
@@ -135,22 +121,9 @@ class RolloutPlannerTest {
   @Test
   void withADriverChangeTooANodeNoMigEntryMatchesStillGetsTheDriver() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "l40s",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("L40S", 2, false, List.of())),
-                node(
-                    "h100",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("H100-80GB", 1, false, List.of()))));
+        fleetOf(
+            ubuntu("l40s", "z1", Map.of(), "570.86.15", migOff("L40S", 2)),
+            ubuntu("h100", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)));
 
     RolloutPlan plan =
         planner.plan(spec(RolloutTarget.wholeFleet(), "all-balanced", "580.95.05"), fleet);
@@ -166,22 +139,9 @@ class RolloutPlannerTest {
   @Test
   void invalidLayoutExcludesTheNodeNamingModelAndProfile() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "a100",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "580.95.05",
-                    gpus("A100-40GB", 1, false, List.of())),
-                node(
-                    "h100",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "580.95.05",
-                    gpus("H100-80GB", 1, false, List.of()))));
+        fleetOf(
+            ubuntu("a100", "z1", Map.of(), "580.95.05", migOff("A100-40GB", 1)),
+            ubuntu("h100", "z1", Map.of(), "580.95.05", migOff("H100-80GB", 1)));
 
     RolloutPlan plan = planner.plan(spec(RolloutTarget.wholeFleet(), "all-3g", null), fleet);
 
@@ -198,43 +158,18 @@ class RolloutPlannerTest {
   @Test
   void driverRolloutGivesEachHostKindItsArtifactOrOsImageAction() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "ubuntu",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("H100-80GB", 1, false, List.of())),
-                node(
-                    "container",
-                    HostKind.UBUNTU_DRIVER_CONTAINER,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("H100-80GB", 1, false, List.of())),
-                node(
-                    "talos",
-                    HostKind.TALOS,
-                    "z2",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("L40S", 1, false, List.of())),
-                node(
-                    "cos",
-                    HostKind.COS,
-                    "z2",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("L4", 1, false, List.of())),
-                node(
-                    "current",
-                    HostKind.UBUNTU,
-                    "z2",
-                    Map.of(),
-                    "580.95.05",
-                    gpus("L4", 1, false, List.of()))));
+        fleetOf(
+            ubuntu("ubuntu", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)),
+            node(
+                "container",
+                HostKind.UBUNTU_DRIVER_CONTAINER,
+                "z1",
+                Map.of(),
+                "570.86.15",
+                migOff("H100-80GB", 1)),
+            node("talos", HostKind.TALOS, "z2", Map.of(), "570.86.15", migOff("L40S", 1)),
+            node("cos", HostKind.COS, "z2", Map.of(), "570.86.15", migOff("L4", 1)),
+            ubuntu("current", "z2", Map.of(), "580.95.05", migOff("L4", 1)));
 
     RolloutPlan plan = planner.plan(spec(RolloutTarget.wholeFleet(), null, "580.95.05"), fleet);
 
@@ -250,38 +185,17 @@ class RolloutPlannerTest {
       assertThat(step.osUpgradeNeeded()).isTrue();
       assertThat(step.artifact().describe()).startsWith("needs OS image with driver 580.95.05");
     }
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("current", ExclusionReason.ALREADY_AT_TARGET));
+    assertThat(exclusions(plan))
+        .containsExactly(tuple("current", ExclusionReason.ALREADY_AT_TARGET));
   }
 
   @Test
   void driverTooOldForB200AndRtxMigAreExcludedWithReason() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "b200",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("B200", 8, false, List.of())),
-                node(
-                    "h100",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("H100-80GB", 8, false, List.of())),
-                node(
-                    "rtx",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("RTX-PRO-6000", 1, false, List.of()))));
+        fleetOf(
+            ubuntu("b200", "z1", Map.of(), "570.86.15", migOff("B200", 8)),
+            ubuntu("h100", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 8)),
+            ubuntu("rtx", "z1", Map.of(), "570.86.15", migOff("RTX-PRO-6000", 1)));
 
     RolloutPlan downgrade =
         planner.plan(spec(RolloutTarget.wholeFleet(), null, "560.35.03"), fleet);
@@ -294,11 +208,10 @@ class RolloutPlannerTest {
             fleet);
 
     // The catalogue minimum of the RTX PRO 6000 is its MIG minimum; it applies to any driver.
-    assertThat(downgrade.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
+    assertThat(exclusions(downgrade))
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("b200", ExclusionReason.DRIVER_CANNOT_SERVE),
-            org.assertj.core.groups.Tuple.tuple("rtx", ExclusionReason.DRIVER_CANNOT_SERVE));
+            tuple("b200", ExclusionReason.DRIVER_CANNOT_SERVE),
+            tuple("rtx", ExclusionReason.DRIVER_CANNOT_SERVE));
     assertThat(downgrade.excluded().getFirst().detail()).contains("B200 needs >= 570.00");
     assertThat(rtxMig.excluded())
         .singleElement()
@@ -312,15 +225,7 @@ class RolloutPlannerTest {
   @Test
   void namedNodesMissingFromTheFleetAreExcludedAndInvalidSpecsAreRefused() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "n1",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of(),
-                    "570.86.15",
-                    gpus("H100-80GB", 1, false, List.of()))));
+        fleetOf(ubuntu("n1", "z1", Map.of(), "570.86.15", migOff("H100-80GB", 1)));
 
     RolloutPlan plan =
         planner.plan(
@@ -330,10 +235,7 @@ class RolloutPlannerTest {
                 "580.95.05"),
             fleet);
 
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("ghost", ExclusionReason.NOT_IN_FLEET));
+    assertThat(exclusions(plan)).containsExactly(tuple("ghost", ExclusionReason.NOT_IN_FLEET));
     assertThatThrownBy(
             () ->
                 planner.plan(
@@ -349,13 +251,12 @@ class RolloutPlannerTest {
     for (int i = 0; i < 12; i++) {
       String zone = "z" + (i % 3);
       nodes.add(
-          node(
+          ubuntu(
               "n" + i,
-              HostKind.UBUNTU,
               "reported",
               Map.of("topology.kubernetes.io/zone", zone),
               "570.86.15",
-              gpus("H100-80GB", 1, false, List.of())));
+              migOff("H100-80GB", 1)));
     }
     RolloutSpec spec =
         new RolloutSpec(
@@ -396,32 +297,18 @@ class RolloutPlannerTest {
     // MIG on: left out, the node would turn MIG on once the process ends.
     FleetNode held =
         withDesired(
-            node(
-                "a100-held",
-                HostKind.UBUNTU,
-                "z1",
-                Map.of(),
-                "580.95.05",
-                gpus("A100-40GB", 1, false, List.of())),
+            ubuntu("a100-held", "z1", Map.of(), "580.95.05", migOff("A100-40GB", 1)),
             new NodeSpec(
                 "a100-held",
                 3,
                 null,
                 List.of(new GpuSpec(0, true, Map.of("1g.5gb", 7), 0, Map.of())),
                 GatePolicy.HOLD_UNTIL_APPLIED));
-    FleetNode settled =
-        node(
-            "a100-settled",
-            HostKind.UBUNTU,
-            "z1",
-            Map.of(),
-            "580.95.05",
-            gpus("A100-40GB", 1, false, List.of()));
+    FleetNode settled = ubuntu("a100-settled", "z1", Map.of(), "580.95.05", migOff("A100-40GB", 1));
 
     RolloutPlan plan =
         planner.plan(
-            spec(RolloutTarget.wholeFleet(), "all-disabled", null),
-            new FleetSnapshot(List.of(held, settled)));
+            spec(RolloutTarget.wholeFleet(), "all-disabled", null), fleetOf(held, settled));
 
     NodePlan planned = find(plan, "a100-held");
     assertThat(planned.gpuChanges())
@@ -433,28 +320,19 @@ class RolloutPlannerTest {
               assertThat(c.resetNeeded()).isFalse();
             });
     assertThat(planned.pendingSpec()).isEqualTo(held.desired());
-    assertThat(plan.excluded())
-        .extracting(ExcludedNode::node, ExcludedNode::reason)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("a100-settled", ExclusionReason.ALREADY_AT_TARGET));
+    assertThat(exclusions(plan))
+        .containsExactly(tuple("a100-settled", ExclusionReason.ALREADY_AT_TARGET));
   }
 
   @Test
   void aNodeWhoseDesiredSpecAsksForAnotherDriverIsPlannedByARolloutToTheDriverItRuns() {
     FleetNode held =
         withDesired(
-            node(
-                "l40s-held",
-                HostKind.UBUNTU,
-                "z1",
-                Map.of(),
-                "580.95.05",
-                gpus("L40S", 1, false, List.of())),
+            ubuntu("l40s-held", "z1", Map.of(), "580.95.05", migOff("L40S", 1)),
             new NodeSpec("l40s-held", 2, "570.86.15", List.of(), GatePolicy.HOLD_UNTIL_APPLIED));
 
     RolloutPlan plan =
-        planner.plan(
-            spec(RolloutTarget.wholeFleet(), null, "580.95.05"), new FleetSnapshot(List.of(held)));
+        planner.plan(spec(RolloutTarget.wholeFleet(), null, "580.95.05"), fleetOf(held));
 
     NodePlan planned = find(plan, "l40s-held");
     assertThat(planned.driver().fromVersion()).isEqualTo("580.95.05");
@@ -467,23 +345,10 @@ class RolloutPlannerTest {
     List<FleetNode> nodes = new ArrayList<>();
     for (int i = 1; i <= 4; i++) {
       nodes.add(
-          node(
-              "h" + i,
-              HostKind.UBUNTU,
-              "z1",
-              Map.of("team", "search"),
-              "570.86.15",
-              gpus("H100-80GB", 8, false, List.of())));
+          ubuntu("h" + i, "z1", Map.of("team", "search"), "570.86.15", migOff("H100-80GB", 8)));
     }
     for (int i = 1; i <= 2; i++) {
-      nodes.add(
-          node(
-              "l" + i,
-              HostKind.UBUNTU,
-              "z1",
-              Map.of("team", "vision"),
-              "570.86.15",
-              gpus("L40S", 2, false, List.of())));
+      nodes.add(ubuntu("l" + i, "z1", Map.of("team", "vision"), "570.86.15", migOff("L40S", 2)));
     }
     RolloutSpec spec = budgeted(18, Map.of("team", 16));
 
@@ -515,22 +380,9 @@ class RolloutPlannerTest {
   @Test
   void aNodeThatAloneExceedsTheGpuBudgetIsRefusedNamingItAndTheBound() {
     FleetSnapshot fleet =
-        new FleetSnapshot(
-            List.of(
-                node(
-                    "big",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of("team", "search"),
-                    "570.86.15",
-                    gpus("H100-80GB", 8, false, List.of())),
-                node(
-                    "small",
-                    HostKind.UBUNTU,
-                    "z1",
-                    Map.of("team", "search"),
-                    "570.86.15",
-                    gpus("L40S", 2, false, List.of()))));
+        fleetOf(
+            ubuntu("big", "z1", Map.of("team", "search"), "570.86.15", migOff("H100-80GB", 8)),
+            ubuntu("small", "z1", Map.of("team", "search"), "570.86.15", migOff("L40S", 2)));
 
     assertThat(
             catchThrowableOfType(
@@ -559,6 +411,21 @@ class RolloutPlannerTest {
             List.of("100%"), "4", null, null, 0, null, false, 600, null, maxGpusOffline, perLabel));
   }
 
+  private static FleetSnapshot fleetOf(FleetNode... nodes) {
+    return new FleetSnapshot(List.of(nodes));
+  }
+
+  /** A node on Ubuntu, the host kind most cases here do not care about. */
+  private static FleetNode ubuntu(
+      String name, String zone, Map<String, String> labels, String driver, List<Gpu> gpus) {
+    return node(name, HostKind.UBUNTU, zone, labels, driver, gpus);
+  }
+
+  /** {@code count} GPUs of the model with MIG off and no VFs. */
+  private static List<Gpu> migOff(String model, int count) {
+    return gpus(model, count, false, List.of());
+  }
+
   private static FleetNode withDesired(FleetNode node, NodeSpec desired) {
     return new FleetNode(
         node.name(),
@@ -577,6 +444,11 @@ class RolloutPlannerTest {
         target,
         new RolloutChange(migConfig, driver),
         RolloutSpecValidatorTest.strategy(List.of("1", "100%"), "2"));
+  }
+
+  /** Each excluded node with its reason, in the plan's order. */
+  private static List<Tuple> exclusions(RolloutPlan plan) {
+    return plan.excluded().stream().map(e -> tuple(e.node(), e.reason())).toList();
   }
 
   private static NodePlan find(RolloutPlan plan, String node) {

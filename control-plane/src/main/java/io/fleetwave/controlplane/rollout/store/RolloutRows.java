@@ -1,0 +1,150 @@
+package io.fleetwave.controlplane.rollout.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The statements that write a rollout's planned nodes (rollout_nodes), where each node stands
+ * (rollout_node_states) and its event log (rollout_event_log), one statement over {@code unnest}
+ * each. One home for them: the API stores the planned nodes, the engine projects the rest (into the
+ * live schema or a rebuild's), and test fixtures seed a rollout in any state as the engine would
+ * have written it.
+ */
+public final class RolloutRows {
+  private final String schema;
+
+  /**
+   * @param schema a plain SQL identifier the caller has checked ({@code public}, or a rebuild's
+   *     scratch schema)
+   */
+  public RolloutRows(String schema) {
+    this.schema = schema;
+  }
+
+  /** One node's row of rollout_node_states; a generation, reason or time may be null. */
+  public record NodeState(
+      String node,
+      int wave,
+      String phase,
+      String state,
+      Long generation,
+      String reason,
+      Instant startedAt,
+      Instant finishedAt) {}
+
+  /** One row of rollout_event_log: the event's seq, wire type, time and data as JSON text. */
+  public record LoggedEvent(long seq, String type, Instant time, String data) {}
+
+  /** The planned nodes with their waves (1-based); a node already planned is left as it is. */
+  public Uni<Void> insertPlanned(
+      SqlConnection conn, UUID rollout, List<String> nodes, List<Integer> waves) {
+    return conn.preparedQuery(
+            "INSERT INTO "
+                + table("rollout_nodes")
+                + " (rollout, node, wave) SELECT $1, node, wave FROM"
+                + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
+                + " CONFLICT DO NOTHING")
+        .execute(
+            Tuple.tuple()
+                .addUUID(rollout)
+                .addArrayOfString(nodes.toArray(String[]::new))
+                .addArrayOfInteger(waves.toArray(Integer[]::new)))
+        .replaceWithVoid();
+  }
+
+  /** Writes where each of these nodes stands now, over what was written before. */
+  public Uni<Void> upsertStates(SqlConnection conn, UUID rollout, List<NodeState> states) {
+    if (states.isEmpty()) {
+      return Uni.createFrom().voidItem();
+    }
+    int n = states.size();
+    String[] nodes = new String[n];
+    Integer[] waves = new Integer[n];
+    String[] phases = new String[n];
+    String[] stateNames = new String[n];
+    Long[] generations = new Long[n];
+    String[] reasons = new String[n];
+    OffsetDateTime[] started = new OffsetDateTime[n];
+    OffsetDateTime[] finished = new OffsetDateTime[n];
+    for (int i = 0; i < n; i++) {
+      NodeState state = states.get(i);
+      nodes[i] = state.node();
+      waves[i] = state.wave();
+      phases[i] = state.phase();
+      stateNames[i] = state.state();
+      generations[i] = state.generation();
+      reasons[i] = state.reason();
+      started[i] = utc(state.startedAt());
+      finished[i] = utc(state.finishedAt());
+    }
+    return conn.preparedQuery(
+            "INSERT INTO "
+                + table("rollout_node_states")
+                + " (rollout, node, wave, phase, state, generation,"
+                + " reason, started_at, finished_at) SELECT $1, * FROM unnest($2::text[],"
+                + " $3::int[], $4::text[], $5::text[], $6::bigint[], $7::text[],"
+                + " $8::timestamptz[], $9::timestamptz[]) ON CONFLICT (rollout, node) DO UPDATE"
+                + " SET phase = EXCLUDED.phase, state = EXCLUDED.state, generation ="
+                + " EXCLUDED.generation, reason = EXCLUDED.reason, started_at ="
+                + " EXCLUDED.started_at, finished_at = EXCLUDED.finished_at")
+        .execute(
+            Tuple.tuple()
+                .addUUID(rollout)
+                .addArrayOfString(nodes)
+                .addArrayOfInteger(waves)
+                .addArrayOfString(phases)
+                .addArrayOfString(stateNames)
+                .addArrayOfLong(generations)
+                .addArrayOfString(reasons)
+                .addArrayOfOffsetDateTime(started)
+                .addArrayOfOffsetDateTime(finished))
+        .replaceWithVoid();
+  }
+
+  /** Appends these events to the rollout's log; an event already logged (its seq) is kept. */
+  public Uni<Void> insertEvents(SqlConnection conn, UUID rollout, List<LoggedEvent> events) {
+    if (events.isEmpty()) {
+      return Uni.createFrom().voidItem();
+    }
+    int n = events.size();
+    Long[] seqs = new Long[n];
+    String[] types = new String[n];
+    OffsetDateTime[] times = new OffsetDateTime[n];
+    String[] data = new String[n];
+    for (int i = 0; i < n; i++) {
+      LoggedEvent event = events.get(i);
+      seqs[i] = event.seq();
+      types[i] = event.type();
+      times[i] = utc(event.time());
+      data[i] = event.data();
+    }
+    return conn.preparedQuery(
+            "INSERT INTO "
+                + table("rollout_event_log")
+                + " (rollout, seq, event_type, event_time, data) SELECT"
+                + " $1, s, t, w, d::jsonb FROM unnest($2::bigint[], $3::text[],"
+                + " $4::timestamptz[], $5::text[]) AS e (s, t, w, d) ON CONFLICT DO NOTHING")
+        .execute(
+            Tuple.tuple()
+                .addUUID(rollout)
+                .addArrayOfLong(seqs)
+                .addArrayOfString(types)
+                .addArrayOfOffsetDateTime(times)
+                .addArrayOfString(data))
+        .replaceWithVoid();
+  }
+
+  private String table(String name) {
+    return schema + "." + name;
+  }
+
+  private static OffsetDateTime utc(Instant instant) {
+    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+  }
+}
