@@ -27,15 +27,17 @@ import org.openqa.selenium.WebElement;
 
 /**
  * The drift page and the node page's change timeline in headless Chromium, over the dashboard's
- * demo fleet: a MIG mode turned on by hand on other-talos-h200-0 is reached from the fleet page's
- * Drift link, shown with what it was and what it is, and on the node page as a change outside
- * Fleetwave; turned back at the end, so the other dashboard tests find the fleet as it was.
+ * demo fleet: a MIG mode turned on by hand on mixed-new-0 is reached from the fleet page's Drift
+ * link, shown with what it was and what it is, and on the node page as a change outside Fleetwave;
+ * turned back at the end, so the other dashboard tests find the fleet as it was. The node is one no
+ * rollout of the other dashboard tests touches (their "other" pool's H200 gets a MIG layout from
+ * DashboardBrowserIT's rollout, so a hand change there changed the layout, not the mode).
  */
 @ExtendWith(Chromium.class)
 @QuarkusTest
 @TestProfile(DashboardFleetProfile.class)
 class DriftBrowserIT {
-  private static final String NODE = "other-talos-h200-0";
+  private static final String NODE = "mixed-new-0";
 
   private static Browser browser;
 
@@ -66,6 +68,16 @@ class DriftBrowserIT {
   @Test
   void aHandChangeIsOnTheDriftPageFromTheFleetPageAndOnTheNodesTimeline() {
     DashboardApiIT.awaitFleetProjected();
+    assertThat(
+            given()
+                .get("/api/v1/nodes/{name}", NODE)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("gpus[0].migMode"))
+        .as("%s's GPU 0 before the hand change", NODE)
+        .isEqualTo("disabled");
     browser = Browser.start(base);
     browser.signIn(ApiTokens.viewer());
     byHand("enabled");
