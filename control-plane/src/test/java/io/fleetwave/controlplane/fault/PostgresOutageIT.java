@@ -237,11 +237,18 @@ class PostgresOutageIT {
 
   private static Map<String, String> environment(KafkaBroker kafka, EmbeddedPostgres postgres) {
     return Map.of(
-        "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-        "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
-        "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
-        "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
-        "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD);
+        "KAFKA_BOOTSTRAP_SERVERS",
+        kafka.bootstrapServers(),
+        "QUARKUS_DATASOURCE_REACTIVE_URL",
+        postgres.reactiveUrl(),
+        "QUARKUS_DATASOURCE_JDBC_URL",
+        postgres.jdbcUrl(),
+        "QUARKUS_DATASOURCE_USERNAME",
+        EmbeddedPostgres.USER,
+        "QUARKUS_DATASOURCE_PASSWORD",
+        EmbeddedPostgres.PASSWORD,
+        "FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE",
+        BrokerOutageIT.ONE_ADDRESS_FLEET);
   }
 
   private static int freePort() throws IOException {

@@ -279,7 +279,7 @@ class SystemTierIT {
       Duration noticed = Duration.between(stopped, Instant.now());
       BrokerOutageIT.assertUnavailable(
           leading.post("/api/v1/nodes/" + probe + "/actions/reset-gpu", "{\"gpu\": 0}"),
-          "broker-unavailable");
+          "fact-not-recorded"); // its generation is a fact, recorded before the command is sent
       assertThat(leading.status("/api/v1/nodes/" + probe))
           .as("reads come from PostgreSQL")
           .isEqualTo(200);
@@ -513,7 +513,9 @@ class SystemTierIT {
         "QUARKUS_DATASOURCE_PASSWORD",
         EmbeddedPostgres.PASSWORD,
         "FLEETWAVE_COMMANDS_PRIVATE_KEY",
-        signer.privateKeyPem());
+        signer.privateKeyPem(),
+        "FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE",
+        BrokerOutageIT.ONE_ADDRESS_FLEET);
   }
 
   private static String fleetYaml() {
