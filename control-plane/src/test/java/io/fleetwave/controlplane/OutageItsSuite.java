@@ -6,9 +6,9 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The fault tests (BrokerOutageIT, PostgresOutageIT; ChaosRunIT only on request), one of the
- * control plane's three suites of integration tests, each run by failsafe as one JUnit launch in a
- * fork of its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
+ * The fault tests (the system tier, SystemTierIT; ChaosRunIT only on request), one of the control
+ * plane's three suites of integration tests, each run by failsafe as one JUnit launch in a fork of
+ * its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
  * ApiAndRolloutItsSuite} run every other IT in the other two forks.
  *
  * <p>Why suites: with more than one fork, surefire and failsafe hand a fork its classes one JUnit
@@ -18,12 +18,12 @@ import org.junit.platform.suite.api.Suite;
  * 314 s of starting (quarkusio/quarkus#43979). Inside one launch Quarkus orders the classes by test
  * profile and starts once per profile.
  *
- * <p>Why this split: the two outage tests hold their 60 s outages (docs/reliability.md) and spend
- * those minutes waiting, so they get a fork of their own (about 190 s, no Quarkus start) and the
- * other two forks work meanwhile; in a fork with other tests their 120 s of waiting was on the
- * suite's critical path. The split is by package, so a new IT class is always in exactly one suite;
- * a new package lands in {@link ApiAndRolloutItsSuite} by itself; {@code ForkSuitesTest} keeps the
- * lists equal. {@code -Dit.test=SomeIT} still runs one class on its own.
+ * <p>Why this split: the system tier holds its outages (60 s, 65 s and 30 s; docs/reliability.md)
+ * and spends those minutes waiting, so it gets a fork of its own (no Quarkus start) and the other
+ * two forks work meanwhile; in a fork with other tests that waiting would be on the suite's
+ * critical path. The split is by package, so a new IT class is always in exactly one suite; a new
+ * package lands in {@link ApiAndRolloutItsSuite} by itself; {@code ForkSuitesTest} keeps the lists
+ * equal. {@code -Dit.test=SomeIT} still runs one class on its own.
  *
  * <p>The classes named below are the catch-all's tests that start no Quarkus (a database or a
  * packaged control plane of their own): they run here, beside the outages being waited out, rather

@@ -82,11 +82,11 @@ class ChaosRunIT {
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       FleetTopics.create(kafka);
       NodeHistories histories = new NodeHistories(postgres);
-      Map<String, String> env = BrokerOutageIT.environment(kafka, postgres, signer);
+      Map<String, String> env = environment(kafka, postgres, signer);
       int restarts = 0;
       ControlPlaneProcess controlPlane =
           ControlPlaneProcess.start(
-              APP, BrokerOutageIT.freePort(), env, work.resolve("control-plane-0.log"), "2g");
+              APP, Replicas.freePort(), env, work.resolve("control-plane-0.log"), "2g");
       try (SimulatedFleet agents =
           SimulatedFleet.start(
               FleetFile.parse(fleetYaml(), "chaos-fleet.yaml"),
@@ -152,7 +152,7 @@ class ChaosRunIT {
                 controlPlane =
                     ControlPlaneProcess.start(
                         APP,
-                        BrokerOutageIT.freePort(),
+                        Replicas.freePort(),
                         env,
                         work.resolve("control-plane-" + ++restarts + ".log"),
                         "2g");
@@ -296,5 +296,17 @@ class ChaosRunIT {
         """
             .formatted(NODES));
     return String.join("\n", groups);
+  }
+
+  private static Map<String, String> environment(
+      EmbeddedKafka kafka, EmbeddedPostgres postgres, CommandSigner signer) {
+    return Map.of(
+        "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
+        "QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl(),
+        "QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl(),
+        "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
+        "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD,
+        "FLEETWAVE_COMMANDS_PRIVATE_KEY", signer.privateKeyPem(),
+        "FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE", SystemTierIT.ONE_ADDRESS_FLEET);
   }
 }

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The revocation commit's failure (the one BrokerOutageIT's control plane logged as an error when
- * the broker's shutdown started a rebalance) is a warning naming the group and the partitions; the
+ * The revocation commit's failure (the one a packaged control plane logged as an error when the
+ * broker's shutdown started a rebalance) is a warning naming the group and the partitions; the
  * rebalance goes on. The throttled handler is stood in for by one that fails its revocation the way
  * Kafka's commitSync does with no coordinator.
  */
