@@ -13,7 +13,6 @@ import org.junit.platform.suite.api.Suite;
 @Suite
 @SelectClasses(
     names = {
-      "io.fleetwave.demo.ControlPlaneCrashIT",
       "io.fleetwave.demo.DemoStartIT",
       "io.fleetwave.demo.DriftDemoIT",
       "io.fleetwave.demo.SimulatedDriverExecutorIT",
