@@ -114,6 +114,9 @@ final class RealAgents implements AutoCloseable {
                 "--join-token-file",
                 joinToken.toString()));
         nodes.add(node);
+      }
+      // Started side by side, then awaited: each JVM's start is seconds on a loaded machine.
+      for (String node : nodes) {
         await("the agent of %s registered (its log: %s.log)".formatted(node, node))
             .atMost(REGISTER_BOUND)
             .pollInterval(Duration.ofMillis(250))

@@ -133,15 +133,7 @@ class SystemTierIT {
                   environment(broker, database, signer, webhookPort, webhookSecret),
                   provider,
                   work);
-          RealAgents agents =
-              RealAgents.start(
-                  work,
-                  PREFIX + "agent",
-                  "pool=agents",
-                  broker.bootstrapServers(),
-                  replicas.first(),
-                  publicKey,
-                  node -> registered(histories, node));
+          // The fleet process first: its JVM starts while the real agents start and register.
           FleetProcess fleet =
               FleetProcess.start(
                   broker.bootstrapServers(),
@@ -158,7 +150,16 @@ class SystemTierIT {
                   "--driver-webhook-port",
                   Integer.toString(webhookPort),
                   "--driver-webhook-secret-file",
-                  webhookSecretFile.toString())) {
+                  webhookSecretFile.toString());
+          RealAgents agents =
+              RealAgents.start(
+                  work,
+                  PREFIX + "agent",
+                  "pool=agents",
+                  broker.bootstrapServers(),
+                  replicas.first(),
+                  publicKey,
+                  node -> registered(histories, node))) {
         int nodes = SIMULATED + agents.nodes().size();
         await(
                 "every node (%d, %d of them real agents) projected with its GPUs"
