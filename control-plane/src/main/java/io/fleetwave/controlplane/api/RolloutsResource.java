@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.api;
 
 import io.fleetwave.controlplane.config.RolloutConfig;
+import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.problem.Problem;
@@ -393,7 +394,11 @@ public class RolloutsResource {
                                       RolloutState current = found.orElseThrow(() -> unknown(id));
                                       return new StreamBatch(
                                           events, events.isEmpty() && !current.active());
-                                    })))
+                                    }))
+                    // PostgreSQL away: the stream ends cleanly and the client reconnects with
+                    // Last-Event-ID, instead of breaking off with an error nobody can be sent.
+                    .onFailure(DatabaseFailures::unavailable)
+                    .recoverWithItem(new StreamBatch(List.of(), true)))
         .select()
         .first(batch -> !batch.over())
         .onItem()

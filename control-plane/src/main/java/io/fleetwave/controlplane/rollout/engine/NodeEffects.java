@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.engine;
 
+import io.fleetwave.controlplane.database.DatabaseFailures;
 import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;
 import io.fleetwave.controlplane.rollout.drain.DrainException;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
@@ -134,9 +136,12 @@ final class NodeEffects {
   }
 
   /**
-   * As above; specs Kafka did not take because the broker is away ({@link
-   * BrokerUnavailableException}: nothing was saved or sent) fail no node: their nodes are handed to
-   * {@code brokerAway} to be sent again later, as after a takeover.
+   * As above; specs that could not be sent now fail no node: Kafka did not take them because the
+   * broker is away ({@link BrokerUnavailableException}: nothing was saved or sent), or PostgreSQL
+   * could not be reached or did not answer within twice the timeout ({@link
+   * DatabaseFailures#unavailable}: the batch's transaction did not commit). Their nodes are handed
+   * to {@code notSentNow} to be sent again later, as after a takeover (a batch is idempotent per
+   * node). A database outage had failed the node whose spec was on its way, and with it the wave.
    */
   void carryOut(
       RolloutRun run,
@@ -144,7 +149,7 @@ final class NodeEffects {
       List<String> nodes,
       java.util.Queue<EffectReport> reports,
       Runnable wakeUp,
-      java.util.function.Consumer<List<String>> brokerAway) {
+      java.util.function.Consumer<List<String>> notSentNow) {
     if (drain.active()) {
       List<String> ready = new ArrayList<>();
       for (String name : nodes) {
@@ -223,7 +228,7 @@ final class NodeEffects {
       int first = from;
       long[] subscribed = new long[1];
       chunks.add(
-          sendChunk(rollout, List.copyOf(chunk), reports, brokerAway)
+          sendChunk(rollout, List.copyOf(chunk), reports, notSentNow)
               .onSubscription()
               .invoke(() -> subscribed[0] = System.nanoTime())
               .invoke(wakeUp)
@@ -259,7 +264,7 @@ final class NodeEffects {
       UUID rollout,
       List<NodeSend> chunk,
       java.util.Queue<EffectReport> reports,
-      java.util.function.Consumer<List<String>> brokerAway) {
+      java.util.function.Consumer<List<String>> notSentNow) {
     Map<String, Long> generations = new java.util.LinkedHashMap<>();
     chunk.forEach(send -> generations.put(send.spec().node(), send.spec().generation()));
     List<Uni<Void>> driverRequests =
@@ -268,12 +273,13 @@ final class NodeEffects {
         .putAllForRollout(pool, chunk.stream().map(NodeSend::spec).toList())
         .ifNoItem()
         .after(timeout.multipliedBy(2))
-        .failWith(() -> new IllegalStateException("no answer within " + timeout.multipliedBy(2)))
+        .failWith(() -> new TimeoutException("no answer within " + timeout.multipliedBy(2)))
         .onItemOrFailure()
         .transformToUni(
             (refused, error) -> {
-              if (error instanceof BrokerUnavailableException) {
-                brokerAway.accept(List.copyOf(generations.keySet()));
+              if (error instanceof BrokerUnavailableException
+                  || (error != null && DatabaseFailures.unavailable(error))) {
+                notSentNow.accept(List.copyOf(generations.keySet()));
                 return Uni.createFrom().voidItem();
               }
               if (error != null) {

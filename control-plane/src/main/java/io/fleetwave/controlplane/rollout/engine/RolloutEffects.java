@@ -26,8 +26,8 @@ import org.jboss.logging.Logger;
  */
 final class RolloutEffects {
   private static final Logger LOG = Logger.getLogger(RolloutEffects.class);
-  // How soon a spec the broker did not take is offered to it again.
-  private static final Duration BROKER_RETRY = Duration.ofSeconds(2);
+  // How soon a spec that could not be sent (the broker or the database away) is sent again.
+  private static final Duration SEND_AGAIN_AFTER = Duration.ofSeconds(2);
 
   private final NodeEffects effects;
   private final FleetObserver observer;
@@ -77,7 +77,7 @@ final class RolloutEffects {
         nodes,
         reports,
         wakeUp,
-        away -> ledger.handOverAt(run.id(), away, clock.instant().plus(BROKER_RETRY)));
+        notSent -> ledger.handOverAt(run.id(), notSent, clock.instant().plus(SEND_AGAIN_AFTER)));
   }
 
   /** A leader took over: what the log says is owed is owed again (every effect is idempotent). */

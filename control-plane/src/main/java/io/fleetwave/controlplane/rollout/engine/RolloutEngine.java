@@ -57,7 +57,7 @@ public final class RolloutEngine implements AutoCloseable {
   private final RolloutEffects effects;
   private final RolloutBook book;
   private final RolloutRound rounds;
-  private final KafkaAbsence kafka;
+  private final EngineOutages outages;
   private final Semaphore wake = new Semaphore(0);
   private volatile boolean running = true;
   private volatile boolean leading;
@@ -84,7 +84,7 @@ public final class RolloutEngine implements AutoCloseable {
     this.clock = clock;
     this.tick = tick;
     this.json = json;
-    this.kafka = new KafkaAbsence(clock);
+    this.outages = new EngineOutages(clock);
     this.appender = new RolloutAppender(log, leadership, clock, faults, () -> term);
     this.effects = new RolloutEffects(effects, observer, clock, this::wakeUp);
     this.book = new RolloutBook(store, json, appender);
@@ -127,9 +127,10 @@ public final class RolloutEngine implements AutoCloseable {
           term = held;
           takeOver();
           leading = true;
-          kafka.back();
+          outages.kafkaBack();
         }
         round();
+        outages.databaseBack();
       } catch (EngineLeadership.LeadershipLost lost) {
         LOG.warnf("rollout engine stopped acting: %s", lost.getMessage());
         leading = false;
@@ -142,10 +143,10 @@ public final class RolloutEngine implements AutoCloseable {
       } catch (RolloutLog.RolloutLogException e) {
         // An append Kafka did not acknowledge: nothing after it ran (no fold, no effect, no
         // verdict). The next attempt folds the log again, so whatever Kafka did store counts once.
-        kafka.away(e);
+        outages.kafkaAway(e.getMessage());
         leading = false;
       } catch (RuntimeException e) {
-        LOG.errorf(e, "rollout engine round failed; it starts over from the log");
+        outages.roundFailed(e);
         leading = false;
       }
       pause(tick);

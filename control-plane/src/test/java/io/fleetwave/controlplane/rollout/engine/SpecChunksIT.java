@@ -26,12 +26,17 @@ import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
+import io.fleetwave.testsupport.network.BlackHoleProxy;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgConnectOptions;
 import jakarta.inject.Inject;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,6 +67,17 @@ class SpecChunksIT {
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
+
+  @ConfigProperty(name = "quarkus.datasource.reactive.url")
+  String databaseUrl;
+
+  @ConfigProperty(name = "quarkus.datasource.username")
+  String user;
+
+  @ConfigProperty(name = "quarkus.datasource.password")
+  String password;
+
+  @Inject Vertx vertx;
 
   @Inject Pool pool;
   @Inject SpecService specs;
@@ -121,6 +137,58 @@ class SpecChunksIT {
           .until(() -> generation(topic, HELD) == 1);
     }
     assertThat(reports).as("nodes not handed over").isEmpty();
+  }
+
+  /**
+   * PostgreSQL refusing connections, or a connection that answers nothing: the wave's specs were
+   * not saved, so none was sent, and that fails no node: every node is handed back to be sent again
+   * (as when the broker is away). A database outage had failed the node whose spec was on its way
+   * ("the spec could not be published: ... the database system is shutting down"), and with a zero
+   * failure threshold paused the rollout.
+   */
+  @Test
+  void specsThePostgresOutageKeptFromBeingSavedAreSentAgainAndFailNoNode() throws Exception {
+    Map<String, String> zones = new LinkedHashMap<>();
+    NODES.forEach(n -> zones.put(n, "z1"));
+    RolloutRules rules =
+        DeciderHarness.rules(
+            zones, NODES.size(), null, "100%", "100%", FailureAction.PAUSE, false, Duration.ZERO);
+    List<String> nodes = NODES.subList(0, 2);
+    PgConnectOptions direct = PgConnectOptions.fromUri(databaseUrl);
+    try (BlackHoleProxy proxy = BlackHoleProxy.to(direct.getHost(), direct.getPort())) {
+      proxy.blackHole();
+      int closedPort;
+      try (ServerSocket socket = new ServerSocket(0)) {
+        closedPort = socket.getLocalPort();
+      }
+      for (int port : new int[] {closedPort, proxy.port()}) {
+        Pool away =
+            PgBuilder.pool()
+                .connectingTo(
+                    new PgConnectOptions(direct)
+                        .setHost("localhost")
+                        .setPort(port)
+                        .setUser(user)
+                        .setPassword(password)
+                        .setConnectTimeout(1_000))
+                .using(vertx)
+                .build();
+        try {
+          NodeEffects effects =
+              new NodeEffects(specs, drain, drivers, resolver, away, Duration.ofSeconds(1), 1, 2);
+          Queue<EffectReport> reports = new ConcurrentLinkedQueue<>();
+          List<String> again = new java.util.concurrent.CopyOnWriteArrayList<>();
+          effects.carryOut(startedRun(rules), rules, nodes, reports, () -> {}, again::addAll);
+          await("the nodes handed back to be sent again (database on port " + port + ")")
+              .atMost(BOUND)
+              .until(() -> again.size() == nodes.size() || !reports.isEmpty());
+          assertThat(reports).as("nodes failed by the database's outage").isEmpty();
+          assertThat(again).containsExactlyInAnyOrderElementsOf(nodes);
+        } finally {
+          away.close().await().atMost(BOUND);
+        }
+      }
+    }
   }
 
   /** A rollout of one wave whose nodes all started, generation 1, as the log would have it. */
