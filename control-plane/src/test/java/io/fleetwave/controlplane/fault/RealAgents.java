@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -30,6 +31,7 @@ final class RealAgents implements AutoCloseable {
       Path.of("..", "node-agent", "src", "test", "c", "nvml_stub.c");
   private static final long STOP_BOUND_S = 30;
   private static final Duration REGISTER_BOUND = Duration.ofMinutes(2);
+  private static final int STARTS = 3;
 
   /** A host kind as a host tree shapes it: its os-release, root and driver library directory. */
   private record Kind(
@@ -63,9 +65,11 @@ final class RealAgents implements AutoCloseable {
   /**
    * One agent per host kind, named {@code prefix-<os id>}, labelled {@code labels}, publishing to
    * {@code bootstrap} and enrolling with {@code controlPlane}; {@code publicKey} verifies its
-   * specs. They start one at a time, each once the one before is {@code registered}: an agent exits
-   * when the broker does not answer within 10 s of its start (its supervisor would start it again),
-   * which three JVMs starting at once on a loaded 2-core machine made happen.
+   * specs. They start side by side and are awaited until {@code registered}. An agent exits when
+   * the broker does not answer within 30 s of its start (AgentMain.KAFKA_START_BOUND), which JVMs
+   * starting at once on a loaded 2-core machine can make happen: one that exits before it has
+   * registered is started again with a new join token, as its supervisor (systemd, the kubelet)
+   * would, at most {@link #STARTS} times.
    */
   static RealAgents start(
       Path work,
@@ -80,6 +84,7 @@ final class RealAgents implements AutoCloseable {
     List<Process> processes = new ArrayList<>();
     RealAgents agents = new RealAgents(nodes, processes);
     try {
+      List<Function<Integer, Process>> launchers = new ArrayList<>();
       for (Kind kind : KINDS) {
         String node = prefix + "-" + kind.osId();
         Path host = Files.createDirectories(work.resolve(node + "-host"));
@@ -91,37 +96,24 @@ final class RealAgents implements AutoCloseable {
             .mountinfo(kind.mountinfo())
             .devices("/", 2)
             .file("proc/sys/kernel/random/boot_id", node + "-boot\n");
-        Path joinToken =
-            Files.writeString(
-                work.resolve(node + ".join-token"), controlPlane.joinTokens().mint(node) + "\n");
-        processes.add(
-            AgentProcess.start(
-                Map.of(),
-                List.of("-Xmx128m"),
-                work.resolve(node + ".log"),
-                "--bootstrap",
-                bootstrap,
-                "--host-root",
-                host.toString(),
-                "--labels",
-                labels,
-                "--heartbeat-seconds",
-                "1",
-                "--public-key",
-                publicKey.toString(),
-                "--control-plane",
-                controlPlane.url().toString(),
-                "--join-token-file",
-                joinToken.toString()));
+        Function<Integer, Process> launch =
+            start -> launch(work, node, start, host, labels, bootstrap, controlPlane, publicKey);
+        launchers.add(launch);
         nodes.add(node);
+        processes.add(launch.apply(1));
       }
-      // Started side by side, then awaited: each JVM's start is seconds on a loaded machine.
-      for (String node : nodes) {
-        await("the agent of %s registered (its log: %s.log)".formatted(node, node))
+      for (int i = 0; i < nodes.size(); i++) {
+        String node = nodes.get(i);
+        int index = i;
+        int[] starts = {1};
+        await("the agent of %s registered (its logs: %s*.log)".formatted(node, node))
             .atMost(REGISTER_BOUND)
             .pollInterval(Duration.ofMillis(250))
             .until(
                 () -> {
+                  if (!processes.get(index).isAlive() && starts[0] < STARTS) {
+                    processes.set(index, launchers.get(index).apply(++starts[0]));
+                  }
                   agents.requireAlive();
                   return registered.test(node);
                 });
@@ -130,6 +122,46 @@ final class RealAgents implements AutoCloseable {
     } catch (Exception | Error e) {
       agents.close();
       throw e;
+    }
+  }
+
+  /**
+   * Start {@code start} of the agent of {@code node}: a join token of its own, a log of its own.
+   */
+  private static Process launch(
+      Path work,
+      String node,
+      int start,
+      Path host,
+      String labels,
+      String bootstrap,
+      ControlPlaneProcess controlPlane,
+      Path publicKey) {
+    String run = start == 1 ? node : node + "-" + start;
+    try {
+      Path joinToken =
+          Files.writeString(
+              work.resolve(run + ".join-token"), controlPlane.joinTokens().mint(node) + "\n");
+      return AgentProcess.start(
+          Map.of(),
+          List.of("-Xmx128m"),
+          work.resolve(run + ".log"),
+          "--bootstrap",
+          bootstrap,
+          "--host-root",
+          host.toString(),
+          "--labels",
+          labels,
+          "--heartbeat-seconds",
+          "1",
+          "--public-key",
+          publicKey.toString(),
+          "--control-plane",
+          controlPlane.url().toString(),
+          "--join-token-file",
+          joinToken.toString());
+    } catch (Exception e) {
+      throw new IllegalStateException("the agent of " + node + " did not start", e);
     }
   }
 

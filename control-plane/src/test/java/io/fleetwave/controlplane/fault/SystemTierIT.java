@@ -285,7 +285,7 @@ class SystemTierIT {
     FaultApi leading = api(leader);
     Map<ControlPlaneProcess, Long> errorsBefore = new HashMap<>();
     for (ControlPlaneProcess replica : replicas.running()) {
-      errorsBefore.put(replica, lines(replicas.log(replica), " ERROR "));
+      errorsBefore.put(replica, errors(replicas.log(replica)));
     }
     SseStream stream = SseStream.open(leading, "/api/v1/rollouts/" + progress.id + "/stream");
     long[] before = progress.events();
@@ -358,7 +358,7 @@ class SystemTierIT {
             .as("one line when Kafka is lost (%s)", log)
             .isEqualTo(1);
         assertThat(lines(log, REACHABLE_LOG)).as("one line when it is back (%s)", log).isEqualTo(1);
-        assertThat(lines(log, " ERROR "))
+        assertThat(errors(log))
             .as("no error logged for the broker's outage (%s)", log)
             .isEqualTo(errorsBefore.get(replica));
       }
@@ -389,7 +389,8 @@ class SystemTierIT {
     Map<ControlPlaneProcess, long[]> logged = new HashMap<>();
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
-      logged.put(replica, new long[] {lines(log, WAITING_LOG), lines(log, RESUMED_LOG)});
+      logged.put(
+          replica, new long[] {lines(log, WAITING_LOG), lines(log, RESUMED_LOG), errors(log)});
     }
     long[] before = progress.events();
     postgres.stop();
@@ -439,6 +440,9 @@ class SystemTierIT {
       assertThat(lines(log, RESUMED_LOG) - earlier[1])
           .as("one log line when it ends (%s)", log)
           .isEqualTo(1);
+      assertThat(errors(log) - earlier[2])
+          .as("no error logged for PostgreSQL's outage (%s)", log)
+          .isZero();
     }
     figures.add(
         "  PostgreSQL stopped %.0f s: readiness DOWN naming the projection after %.1f s; both"
@@ -475,6 +479,21 @@ class SystemTierIT {
   private static long lines(Path log, String text) throws IOException {
     try (var lines = Files.lines(log)) {
       return lines.filter(line -> line.contains(text)).count();
+    }
+  }
+
+  /**
+   * The ERROR lines of {@code log} but the Vert.x SQL client's own: its pool fails a query's
+   * promise a second time when its connection timeout fires after the connection had already
+   * failed, and Vert.x logs that as an unhandled "Result is already complete" (an open bug of the
+   * client, eclipse-vertx/vertx-sql-client#1706, in the version Quarkus 3.33 ships). Nothing of
+   * Fleetwave's own may log an error for an outage.
+   */
+  private static long errors(Path log) throws IOException {
+    try (var lines = Files.lines(log)) {
+      return lines
+          .filter(line -> line.contains(" ERROR ") && !line.contains("Result is already complete"))
+          .count();
     }
   }
 
