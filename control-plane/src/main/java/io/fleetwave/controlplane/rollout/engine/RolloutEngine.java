@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.decide.NodeRun;
@@ -57,8 +58,11 @@ public final class RolloutEngine implements AutoCloseable {
   private final RolloutEffects effects;
   private final RolloutBook book;
   private final RolloutRound rounds;
+  private final OperatorAnswers answers;
   private final KafkaAbsence kafka;
   private final Semaphore wake = new Semaphore(0);
+  // Rollouts found in the tables as logged but not folded, taken over again for them once.
+  private final Set<UUID> refolded = new HashSet<>();
   private volatile boolean running = true;
   private volatile boolean leading;
   private volatile long term;
@@ -76,7 +80,8 @@ public final class RolloutEngine implements AutoCloseable {
       ObjectMapper json,
       Clock clock,
       Duration tick,
-      EngineFaults faults) {
+      EngineFaults faults,
+      ControlFactLog facts) {
     this.log = log;
     this.store = store;
     this.observer = observer;
@@ -88,7 +93,8 @@ public final class RolloutEngine implements AutoCloseable {
     this.appender = new RolloutAppender(log, leadership, clock, faults, () -> term);
     this.effects = new RolloutEffects(effects, observer, clock, this::wakeUp);
     this.book = new RolloutBook(store, json, appender);
-    this.rounds = new RolloutRound(store, observer, this.effects, appender, clock);
+    this.answers = new OperatorAnswers(facts, store, clock);
+    this.rounds = new RolloutRound(store, observer, this.effects, appender, answers, clock);
   }
 
   public void start() {
@@ -196,6 +202,7 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     leadership.check(term);
+    refolded.removeAll(book.ids());
     lastTakeOverRecords = log.lastScanned();
     book.runs().stream()
         .flatMap(run -> run.inFlight().stream())
@@ -250,7 +257,8 @@ public final class RolloutEngine implements AutoCloseable {
 
   private void round() {
     Instant now = clock.instant();
-    Map<UUID, List<OperatorRequest>> requests = store.pendingRequests();
+    answers.settle();
+    Map<UUID, List<OperatorRequest>> requests = answers.unanswered(store.pendingRequests());
     boolean refresh = Duration.between(lastRefresh, now).compareTo(Duration.ofSeconds(2)) >= 0;
     if (refresh) {
       lastRefresh = now;
@@ -260,6 +268,17 @@ public final class RolloutEngine implements AutoCloseable {
       active.add(stored.id());
       try (LogContext.Scope _ = LogContext.rollout(stored.id())) {
         RolloutRun run = book.get(stored.id());
+        if (run == null && stored.logged() && refolded.add(stored.id())) {
+          // Logged, yet not folded by this engine: a rebuild put its rows back (a database lost
+          // and restored under this leader). Fold it from the log, as a takeover does; logged
+          // again as new, its nodes would be started again. Once: a rollout whose log holds no
+          // creation is logged from its stored request, as before.
+          LOG.infof(
+              "rollout %s (%s) is back in the tables: taking the rollouts over again from the log",
+              stored.name(), stored.id());
+          leading = false;
+          return;
+        }
         run = run != null ? run : book.create(stored);
         if (run.status().active()) {
           rounds.advance(run, book.rules(run), requests.getOrDefault(run.id(), List.of()), refresh);
@@ -271,10 +290,13 @@ public final class RolloutEngine implements AutoCloseable {
     }
     book.retain(active);
     effects.dropReportsOutside(book.ids());
+    Set<UUID> elsewhere = new HashSet<>(requests.keySet());
+    elsewhere.removeAll(active);
+    Set<UUID> finished = store.finished(elsewhere);
     for (Map.Entry<UUID, List<OperatorRequest>> entry : requests.entrySet()) {
-      if (!active.contains(entry.getKey())) {
+      if (finished.contains(entry.getKey())) {
         for (OperatorRequest request : entry.getValue()) {
-          store.markHandled(RolloutDecider.noLongerActive(request));
+          answers.answer(entry.getKey(), RolloutDecider.noLongerActive(request));
         }
       }
     }
