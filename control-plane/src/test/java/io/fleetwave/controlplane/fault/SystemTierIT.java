@@ -369,7 +369,7 @@ class SystemTierIT {
       figures.add(
           "  broker stopped %.0f s: readiness DOWN naming Kafka after %.1f s; both replicas ready"
                   .formatted(seconds(Duration.between(stopped, back)), seconds(noticed))
-              + " %.1f s after it was back, the rollout (paused meanwhile, resumed) moving after %.1f s"
+              + " %.1f s after it was back, the rollout (paused after it, resumed) moving after %.1f s"
                   .formatted(seconds(ready), seconds(moving)));
     } finally {
       if (Duration.between(stopped, Instant.now()).compareTo(BROKER_OUTAGE) < 0) {
