@@ -11,6 +11,8 @@ import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
 import io.fleetwave.events.fact.NodeReadmitted;
 import io.fleetwave.events.fact.NodeRevoked;
+import io.fleetwave.events.fact.OperatorRequestHandled;
+import io.fleetwave.events.fact.OperatorRequested;
 import io.fleetwave.events.node.AgentStopping;
 import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.GateHeld;
@@ -121,7 +123,10 @@ public final class EventTypes {
           new EventType("io.fleetwave.fact.audit-recorded", 1, AuditRecorded.class),
           new EventType("io.fleetwave.fact.desired-spec-set", 1, DesiredSpecSet.class),
           new EventType(
-              "io.fleetwave.fact.command-generation-used", 1, CommandGenerationUsed.class));
+              "io.fleetwave.fact.command-generation-used", 1, CommandGenerationUsed.class),
+          new EventType("io.fleetwave.fact.operator-requested", 1, OperatorRequested.class),
+          new EventType(
+              "io.fleetwave.fact.operator-request-handled", 1, OperatorRequestHandled.class));
 
   private static final Map<String, EventType> BY_NAME =
       KNOWN.stream().collect(Collectors.toUnmodifiableMap(EventType::name, Function.identity()));

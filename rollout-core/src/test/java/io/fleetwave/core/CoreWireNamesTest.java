@@ -14,6 +14,7 @@ import io.fleetwave.core.rollout.decide.NodeState;
 import io.fleetwave.core.rollout.decide.OperatorRequest;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.core.rollout.plan.FailureAction;
+import io.fleetwave.events.fact.OperatorRequested;
 import io.fleetwave.events.json.WireNamed;
 import java.util.Arrays;
 import java.util.List;
@@ -81,6 +82,13 @@ class CoreWireNamesTest {
         .hasMessage(
             "unknown operator request 'PROMOTE', expected one of pause, resume, abort, rollback,"
                 + " promote");
+  }
+
+  @Test
+  void everyOperatorActionCanBeRecordedAsAFact() {
+    assertThat(OperatorRequested.ACTIONS)
+        .containsExactlyInAnyOrderElementsOf(
+            Arrays.stream(OperatorRequest.Action.values()).map(WireNamed::wireName).toList());
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
+import io.fleetwave.controlplane.rollout.store.OperatorRequests;
 import io.fleetwave.controlplane.rollout.store.RolloutConflictException;
 import io.fleetwave.controlplane.rollout.store.RolloutEventView;
 import io.fleetwave.controlplane.rollout.store.RolloutFullView;
@@ -99,6 +100,7 @@ public class RolloutsResource {
 
   private final RolloutPlanning planning;
   private final RolloutStore store;
+  private final OperatorRequests requests;
   private final RolloutProgressReader progress;
   private final RolloutFullView fullView;
   private final RolloutEngines engines;
@@ -110,6 +112,7 @@ public class RolloutsResource {
   public RolloutsResource(
       RolloutPlanning planning,
       RolloutStore store,
+      OperatorRequests requests,
       RolloutProgressReader progress,
       RolloutFullView fullView,
       RolloutEngines engines,
@@ -119,6 +122,7 @@ public class RolloutsResource {
     this.actor = actor;
     this.planning = planning;
     this.store = store;
+    this.requests = requests;
     this.progress = progress;
     this.fullView = fullView;
     this.engines = engines;
@@ -442,7 +446,8 @@ public class RolloutsResource {
               + " as an event; the answer is the rollout's summary after it (200, as GET"
               + " .../summary), 409 when the action does"
               + " not apply to the rollout's state (with the reason), 404 when unknown, 202 when"
-              + " no engine took it up within fleetwave.rollout.request-wait (it stays queued).")
+              + " no engine took it up within fleetwave.rollout.request-wait (it stays queued),"
+              + " 503 fact-not-recorded when Kafka did not take the request (nothing is queued).")
   @APIResponse(
       responseCode = "200",
       description = "done: the rollout's summary after it",
@@ -458,7 +463,7 @@ public class RolloutsResource {
     String why = reason == null || reason.isBlank() ? null : reason;
     return actor
         .subject()
-        .chain(who -> store.request(rollout, action, why, who.orElseThrow()))
+        .chain(who -> requests.request(rollout, action, why, who.orElseThrow()))
         .onFailure(IllegalStateException.class)
         .transform(
             e ->
@@ -494,7 +499,7 @@ public class RolloutsResource {
   }
 
   /** Waits (bounded) for the engine's answer to a request: null when none came in time. */
-  private Uni<String> outcome(long request) {
+  private Uni<String> outcome(UUID request) {
     // Read when the engine signals its answer (LISTEN/NOTIFY), not on a timer.
     return signals
         .ticks(RolloutSignals.answered(request))
@@ -503,7 +508,7 @@ public class RolloutsResource {
         .drop()
         .onItem()
         .transformToUniAndConcatenate(
-            tick -> store.requestOutcome(request).map(java.util.Optional::ofNullable))
+            tick -> requests.outcome(request).map(java.util.Optional::ofNullable))
         .select()
         .where(java.util.Optional::isPresent)
         .toUni()

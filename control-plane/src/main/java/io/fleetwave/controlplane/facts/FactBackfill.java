@@ -19,12 +19,19 @@ import java.util.function.Function;
  * @param source the table
  * @param rowKey the row's key in it, as facts_to_backfill lists it
  * @param subject what the fact is about (its record key)
+ * @param part which of the row's facts this is, where a row stands for more than one (a request and
+ *     its answer); null for a row's only fact
  */
-public record FactBackfill(String source, String rowKey, String subject, ControlFact fact) {
+public record FactBackfill(
+    String source, String rowKey, String subject, ControlFact fact, String part) {
+  /** The only fact of its row. */
+  public FactBackfill(String source, String rowKey, String subject, ControlFact fact) {
+    this(source, rowKey, subject, fact, null);
+  }
+
   public String factId() {
-    return UUID.nameUUIDFromBytes(
-            ("backfill:" + source + ":" + rowKey).getBytes(StandardCharsets.UTF_8))
-        .toString();
+    String row = "backfill:" + source + ":" + rowKey + (part == null ? "" : "#" + part);
+    return UUID.nameUUIDFromBytes(row.getBytes(StandardCharsets.UTF_8)).toString();
   }
 
   /**

@@ -11,6 +11,8 @@ import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
 import io.fleetwave.events.fact.NodeReadmitted;
 import io.fleetwave.events.fact.NodeRevoked;
+import io.fleetwave.events.fact.OperatorRequestHandled;
+import io.fleetwave.events.fact.OperatorRequested;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.function.Supplier;
@@ -37,6 +39,8 @@ public final class NodeIdentityFacts {
       case AuditRecorded recorded -> notOurs(fact);
       case DesiredSpecSet set -> notOurs(fact);
       case CommandGenerationUsed used -> notOurs(fact);
+      case OperatorRequested requested -> notOurs(fact);
+      case OperatorRequestHandled handled -> notOurs(fact);
     };
   }
 

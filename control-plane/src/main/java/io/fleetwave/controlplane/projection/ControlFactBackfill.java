@@ -5,6 +5,7 @@ import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactBackfill;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
+import io.fleetwave.controlplane.rollout.store.RequestFacts;
 import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -18,12 +19,12 @@ import java.util.stream.Stream;
 
 /**
  * Publishes, once, the facts of the rows a database held before their tables were projections of
- * fleet.control-facts (listed in facts_to_backfill by migration V34): in chunks, each in one
- * transaction that appends the chunk's facts (acknowledged), marks them applied (the rows are there
- * already) and removes the rows from the list. A fact's id is derived from its row, so a chunk
- * appended again after a failed commit is the same facts, applied once. Runs before this replica's
- * follower reads the topic ({@link ControlFactFollower}); a follower that already reads it waits on
- * the chunk's marks (see {@link #publish}); replicas starting together queue on a lock.
+ * fleet.control-facts (listed in facts_to_backfill by migrations V34 and V41): in chunks, each in
+ * one transaction that appends the chunk's facts (acknowledged), marks them applied (the rows are
+ * there already) and removes the rows from the list. A fact's id is derived from its row, so a
+ * chunk appended again after a failed commit is the same facts, applied once. Runs before this
+ * replica's follower reads the topic ({@link ControlFactFollower}); a follower that already reads
+ * it waits on the chunk's marks (see {@link #publish}); replicas starting together queue on a lock.
  */
 @ApplicationScoped
 public class ControlFactBackfill {
@@ -78,6 +79,10 @@ public class ControlFactBackfill {
             some ->
                 MigConfigStore.toBackfill(tx, CHUNK)
                     .map(configs -> Stream.concat(some.stream(), configs.stream()).toList()))
+        .chain(
+            some ->
+                RequestFacts.toBackfill(tx, CHUNK)
+                    .map(requests -> Stream.concat(some.stream(), requests.stream()).toList()))
         .chain(facts -> facts.isEmpty() ? forgetTheRest(tx) : publish(tx, facts));
   }
 

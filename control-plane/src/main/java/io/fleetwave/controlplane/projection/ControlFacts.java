@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import io.fleetwave.controlplane.audit.store.AuditFacts;
 import io.fleetwave.controlplane.identity.NodeIdentityFacts;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
+import io.fleetwave.controlplane.rollout.store.RequestFacts;
 import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
@@ -16,6 +17,8 @@ import io.fleetwave.events.fact.MigConfigsImported;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
 import io.fleetwave.events.fact.NodeReadmitted;
 import io.fleetwave.events.fact.NodeRevoked;
+import io.fleetwave.events.fact.OperatorRequestHandled;
+import io.fleetwave.events.fact.OperatorRequested;
 import io.fleetwave.events.payload.FleetEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -47,6 +50,7 @@ public class ControlFacts {
           "desired_spec_history", "*",
           "command_generations", "*",
           "audit_log", "at, actor, action, target, status, outcome",
+          "rollout_requests", "*",
           "applied_facts", "*");
 
   private final Pool pool;
@@ -80,6 +84,8 @@ public class ControlFacts {
       case AuditRecorded recorded -> AuditFacts.apply(tx, fact, recorded);
       case DesiredSpecSet set -> SpecFacts.specsSet(tx, List.of(fact));
       case CommandGenerationUsed used -> SpecFacts.commandGenerationUsed(tx, fact, used);
+      case OperatorRequested requested -> RequestFacts.requested(tx, fact, requested);
+      case OperatorRequestHandled handled -> RequestFacts.handled(tx, fact, handled);
     };
   }
 

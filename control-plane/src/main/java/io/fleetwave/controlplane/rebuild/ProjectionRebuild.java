@@ -17,6 +17,7 @@ import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.core.projection.HistoryPartitionPlan;
+import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.events.Topics;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -146,7 +148,14 @@ public class ProjectionRebuild {
     RolloutRebuild rollouts = new RolloutRebuild(pool, json, deadline.remaining("rollouts"));
     rollouts.recreate(SCRATCH.schema());
     try (RolloutLog log = new RolloutLog(kafkaConfig, deadline.remaining("reading rollouts"))) {
-      rollouts.rebuild(log.readAll(), SCRATCH.schema());
+      Map<UUID, List<LoggedRecord>> logged = log.readAll();
+      // Rollouts the live tables lack (a database lost under a running control plane) are
+      // written to them too, as the nodes are above: their operators' requests, restored with
+      // the facts, find them, and the engine takes them over from the log.
+      rollouts.rebuild(
+          rollouts.lackedBy(ProjectionTables.LIVE.schema(), logged),
+          ProjectionTables.LIVE.schema());
+      rollouts.rebuild(logged, SCRATCH.schema());
     }
     differences.addAll(
         rollouts.differences(

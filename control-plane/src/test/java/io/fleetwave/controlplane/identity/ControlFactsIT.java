@@ -5,17 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.projection.ControlFactBackfill;
+import io.fleetwave.controlplane.rollout.engine.EngineFaults;
+import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
+import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.fact.AuditRecorded;
 import io.fleetwave.events.fact.CommandGenerationUsed;
 import io.fleetwave.events.fact.DesiredSpecSet;
+import io.fleetwave.events.fact.OperatorRequestHandled;
+import io.fleetwave.events.fact.OperatorRequested;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
@@ -40,6 +47,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -49,6 +57,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
+import org.assertj.core.api.Condition;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
@@ -77,12 +86,16 @@ class ControlFactsIT {
           "desired_spec_history",
           "command_generations",
           "audit_log",
+          "rollout_requests",
           "applied_facts");
 
   /**
    * What the rebuild request itself adds to the audit log (its entry before it runs, and after).
    */
   private static final String REBUILD = "/api/v1/admin/projection/rebuild";
+
+  /** The label the requests test's rollout selects its two nodes by. */
+  private static final Map<String, String> POOL = Map.of("facts-requests", "yes");
 
   /** A mig-parted file of one config of this test's own. */
   private static final String MIG_FILE =
@@ -105,6 +118,8 @@ class ControlFactsIT {
   @Inject Flyway flyway;
 
   @Inject ControlFactBackfill backfill;
+
+  @Inject RolloutEngines engines;
 
   @Test
   void aDroppedDatabaseIsRebuiltFromTheLogAndTheFleetKeepsSigningWithoutEnrollingAgain() {
@@ -170,8 +185,11 @@ class ControlFactsIT {
       // tables restored from fleet.control-facts, the lost nodes from fleet.node-events.
       assertThat(differences).isEmpty();
       Map<String, List<String>> after = factRows();
+      // This rebuild's own entries (an earlier test's rebuild has its entries in both).
       List<String> rebuildEntries =
-          after.get("audit_log").stream().filter(row -> row.contains(REBUILD)).toList();
+          after.get("audit_log").stream()
+              .filter(row -> row.contains(REBUILD) && !before.get("audit_log").contains(row))
+              .toList();
       assertThat(rebuildEntries).isNotEmpty();
       for (String table : FACT_TABLES) {
         List<String> rows = new ArrayList<>(after.get(table));
@@ -222,6 +240,77 @@ class ControlFactsIT {
     }
   }
 
+  /**
+   * Operators' requests are facts too. A database dropped with two requests handled and one pending
+   * (no engine ran) comes back with the same requests, under the same ids, handled as they were;
+   * the engine, started on the lost database before the rebuild restored the rollout, handles the
+   * pending one once, handles none of the others again and starts no node again. A request Kafka
+   * refuses is answered 503 fact-not-recorded and nothing is queued.
+   */
+  @Test
+  void aDroppedDatabaseKeepsHandledRequestsHandledAndPendingOnesPending() throws Exception {
+    FleetNodes.publishAndAwait(
+        bootstrap,
+        List.of(
+            new FleetNodes.Node(
+                "requests-1", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, POOL),
+            new FleetNodes.Node(
+                "requests-2", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, POOL)));
+    String rollout = CanaryRollouts.startCanary("facts-requests", "facts-requests=yes", BOUND);
+    act(rollout, "pause").statusCode(200);
+    act(rollout, "resume").statusCode(200);
+    engines.stopEngine();
+    try {
+      try (Admin admin = admin()) {
+        setMaxMessageBytes(admin, "64");
+        try {
+          act(rollout, "pause")
+              .statusCode(503)
+              .body("type", containsString("fact-not-recorded"))
+              .body("detail", containsString("io.fleetwave.fact.operator-requested"))
+              .body("detail", containsString("nothing was changed"));
+        } finally {
+          setMaxMessageBytes(admin, null);
+        }
+      }
+      assertThat(requestRows(rollout)).as("the refused request is not queued").hasSize(2);
+      // No engine runs: the request stays queued.
+      act(rollout, "pause").statusCode(202);
+      List<String> before = requestRows(rollout);
+      assertThat(before)
+          .hasSize(3)
+          .areExactly(2, requestDone())
+          .areExactly(1, new Condition<>(row -> row.contains("\"outcome\": null"), "pending"));
+
+      dropTheDatabase();
+      RolloutEngine engine = startAnEngine();
+      await("an engine leads on the lost database").atMost(BOUND).until(engine::leading);
+      given().post(REBUILD + "?timeoutSeconds=120").then().statusCode(200);
+
+      await("the pending pause is handled")
+          .atMost(BOUND)
+          .untilAsserted(() -> assertThat(requestRows(rollout)).hasSize(3).are(requestDone()));
+      List<String> after = requestRows(rollout);
+      assertThat(after).as("the handled requests, as they were").containsAll(handled(before));
+      assertThat(eventTypes(rollout))
+          .as("one event per request: each handled once")
+          .filteredOn(type -> type.startsWith("io.fleetwave.rollout.paused"))
+          .hasSize(2);
+      assertThat(eventTypes(rollout))
+          .filteredOn(type -> type.startsWith("io.fleetwave.rollout.resumed"))
+          .hasSize(1);
+      assertThat(eventTypes(rollout))
+          .as("the canary, started once")
+          .filteredOn(type -> type.startsWith("io.fleetwave.rollout.node-started"))
+          .hasSize(1);
+    } finally {
+      if (engines.engine().isEmpty()) {
+        startAnEngine();
+      }
+    }
+    act(rollout, "abort").statusCode(200);
+  }
+
   @Test
   void anEnrolmentTheBrokerRefusesFailsWithTheReasonAndStoresNothing() throws Exception {
     String node = "facts-refused";
@@ -255,16 +344,7 @@ class ControlFactsIT {
         assertThat(factRows().get("mig_configs")).isEqualTo(configs);
         assertThat(factRows().get("audit_log")).isEqualTo(audit);
       } finally {
-        admin
-            .incrementalAlterConfigs(
-                Map.of(
-                    topicResource(),
-                    List.of(
-                        new AlterConfigOp(
-                            new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ""),
-                            AlterConfigOp.OpType.DELETE))))
-            .all()
-            .get();
+        setMaxMessageBytes(admin, null);
       }
     }
     // The refusal rolled the token's use back with it: the same request succeeds now.
@@ -282,13 +362,16 @@ class ControlFactsIT {
   }
 
   /**
-   * A database from before this release: rows without facts, listed for the backfill as migration
-   * V34 lists them. The first start publishes one fact per row and marks it applied; the second
-   * publishes nothing.
+   * A database from before this release: rows without facts, listed for the backfill as migrations
+   * V34 and V41 list them. The first start publishes one fact per row (and a handled request's
+   * answer after its request) and marks it applied; the second publishes nothing.
    */
   @Test
   void rowsStoredBeforeTheyWereFactsArePublishedOnceAcrossTwoStarts() throws Exception {
     String actor = "backfill-" + System.nanoTime();
+    UUID rollout = UUID.randomUUID();
+    UUID handled = UUID.randomUUID();
+    UUID pending = UUID.randomUUID();
     String spec =
         EventCodec.mapper()
             .writeValueAsString(
@@ -311,19 +394,37 @@ class ControlFactsIT {
             + actor
             + "';"
             + "INSERT INTO facts_to_backfill VALUES ('desired_specs', 'facts-old'),"
-            + " ('command_generations', 'facts-old')");
+            + " ('command_generations', 'facts-old');"
+            + "INSERT INTO rollout_requests (id, rollout, action, reason, actor, requested_at,"
+            + " handled_at, outcome) VALUES ('"
+            + handled
+            + "', '"
+            + rollout
+            + "', 'pause', 'old', 'alice', now() - interval '1 minute', now(), 'done'), ('"
+            + pending
+            + "', '"
+            + rollout
+            + "', 'resume', null, 'alice', now(), null, null);"
+            + "INSERT INTO facts_to_backfill SELECT 'rollout_requests', id::text FROM"
+            + " rollout_requests WHERE rollout = '"
+            + rollout
+            + "'");
     Map<String, List<String>> before = factRows();
 
-    assertThat(backfill.run(BOUND)).as("the first start").isEqualTo(3);
+    assertThat(backfill.run(BOUND)).as("the first start").isEqualTo(6);
     assertThat(backfill.run(BOUND)).as("the second start").isZero();
 
     List<Envelope<FleetEvent>> published = new ArrayList<>();
+    List<FleetEvent> requests = new ArrayList<>();
     try (TopicClient topic = new TopicClient(bootstrap)) {
       for (ConsumerRecord<String, byte[]> record : topic.readAll(Topics.CONTROL_FACTS)) {
         Envelope<FleetEvent> fact = EventCodec.decode(record.value());
         if (fact.subject().equals("facts-old")
             || (fact.data() instanceof AuditRecorded entry && entry.actor().equals(actor))) {
           published.add(fact);
+        }
+        if (fact.subject().equals(rollout.toString())) {
+          requests.add(fact.data());
         }
       }
     }
@@ -346,13 +447,49 @@ class ControlFactsIT {
                     .isInstanceOfSatisfying(
                         CommandGenerationUsed.class,
                         used -> assertThat(used.generation()).isEqualTo(5)));
+    // The handled request, then its answer, then the pending one: oldest first, each answer
+    // after its request.
+    assertThat(requests)
+        .satisfiesExactly(
+            first ->
+                assertThat(first)
+                    .isEqualTo(
+                        new OperatorRequested(
+                            handled, rollout, "pause", "old", "alice", requestedAt(handled))),
+            answer ->
+                assertThat(answer)
+                    .isInstanceOfSatisfying(
+                        OperatorRequestHandled.class,
+                        done -> {
+                          assertThat(done.request()).isEqualTo(handled);
+                          assertThat(done.outcome()).isEqualTo("done");
+                        }),
+            last ->
+                assertThat(last)
+                    .isInstanceOfSatisfying(
+                        OperatorRequested.class,
+                        request -> assertThat(request.request()).isEqualTo(pending)));
     // Marked applied as published, so no follower or rebuild writes the rows a second time.
     Map<String, List<String>> after = factRows();
     assertThat(after.get("applied_facts"))
         .containsAll(before.get("applied_facts"))
-        .hasSize(before.get("applied_facts").size() + 3);
-    for (String table : List.of("audit_log", "desired_specs", "command_generations")) {
+        .hasSize(before.get("applied_facts").size() + 6);
+    for (String table :
+        List.of("audit_log", "desired_specs", "command_generations", "rollout_requests")) {
       assertThat(after.get(table)).as(table).isEqualTo(before.get(table));
+    }
+  }
+
+  private static java.time.Instant requestedAt(UUID request) {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT requested_at FROM rollout_requests WHERE id = '" + request + "'")) {
+      result.next();
+      return result.getObject(1, java.time.OffsetDateTime.class).toInstant();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
     }
   }
 
@@ -374,7 +511,56 @@ class ControlFactsIT {
   }
 
   private static boolean ours(String row) {
-    return !row.contains("facts-refused");
+    return !row.contains("facts-refused") && !row.contains("requests-");
+  }
+
+  /** A new engine, started as this replica's (it takes the lease once it is free). */
+  private RolloutEngine startAnEngine() {
+    RolloutEngine engine = engines.create(EngineFaults.NONE);
+    engine.start();
+    engines.adopt(engine);
+    return engine;
+  }
+
+  private static io.restassured.response.ValidatableResponse act(String rollout, String action) {
+    return given().post("/api/v1/rollouts/" + rollout + "/" + action).then();
+  }
+
+  /** The rollout's requests, oldest first, read over JDBC (id, action, times and outcome). */
+  private static List<String> requestRows(String rollout) {
+    List<String> rows = new ArrayList<>();
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT to_jsonb(t)::text FROM rollout_requests t WHERE rollout = '"
+                    + UUID.fromString(rollout)
+                    + "' ORDER BY requested_at")) {
+      while (result.next()) {
+        rows.add(result.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read rollout_requests: " + e.getMessage(), e);
+    }
+    return rows;
+  }
+
+  private static Condition<String> requestDone() {
+    return new Condition<>(row -> row.contains("\"outcome\": \"done\""), "done");
+  }
+
+  private static List<String> handled(List<String> rows) {
+    return rows.stream().filter(requestDone()::matches).toList();
+  }
+
+  private static List<String> eventTypes(String rollout) {
+    return given()
+        .get("/api/v1/rollouts/" + rollout + "/events?after=0")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getList("type", String.class);
   }
 
   /** The secret part of a join token (after the dot), which nothing may store. */
@@ -412,17 +598,19 @@ class ControlFactsIT {
     flyway.migrate();
   }
 
-  private void setMaxMessageBytes(Admin admin, String bytes) throws Exception {
-    admin
-        .incrementalAlterConfigs(
-            Map.of(
-                topicResource(),
-                List.of(
-                    new AlterConfigOp(
-                        new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, bytes),
-                        AlterConfigOp.OpType.SET))))
-        .all()
-        .get();
+  /**
+   * The topic's max.message.bytes set, or removed (the broker's again) when {@code bytes} is null.
+   */
+  private static void setMaxMessageBytes(Admin admin, String bytes) throws Exception {
+    AlterConfigOp change =
+        bytes == null
+            ? new AlterConfigOp(
+                new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ""),
+                AlterConfigOp.OpType.DELETE)
+            : new AlterConfigOp(
+                new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, bytes),
+                AlterConfigOp.OpType.SET);
+    admin.incrementalAlterConfigs(Map.of(topicResource(), List.of(change))).all().get();
   }
 
   private static ConfigResource topicResource() {

@@ -17,4 +17,6 @@ public sealed interface ControlFact extends FleetEvent
         MigConfigsImported,
         AuditRecorded,
         DesiredSpecSet,
-        CommandGenerationUsed {}
+        CommandGenerationUsed,
+        OperatorRequested,
+        OperatorRequestHandled {}

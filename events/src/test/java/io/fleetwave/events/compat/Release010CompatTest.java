@@ -48,6 +48,8 @@ class Release010CompatTest {
           "io.fleetwave.fact.audit-recorded",
           "io.fleetwave.fact.desired-spec-set",
           "io.fleetwave.fact.command-generation-used",
+          "io.fleetwave.fact.operator-requested",
+          "io.fleetwave.fact.operator-request-handled",
           "io.fleetwave.rollout.node-skipped");
 
   static Stream<Release010Records.Sample> samples() {

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,6 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ControlFactCodecTest {
   private static final URI SOURCE = URI.create("fleetwave:control-plane");
   private static final Instant AT = Instant.parse("2026-12-04T22:00:00.123456Z");
+  private static final UUID REQUEST = UUID.fromString("5f0c6f9e-7d3b-4f47-9a54-0c1d8e6b2a10");
+  private static final UUID ROLLOUT = UUID.fromString("0b6e3c2a-1f4d-4a8e-b7c9-2d5e8f1a3b4c");
 
   /** Listed, not defaulted, so a new fact fails to compile here until it has a sample. */
   static Stream<ControlFact> everyKind() {
@@ -37,7 +40,11 @@ class ControlFactCodecTest {
                 new NodeSpec("gpu-17", 3, "580.95.05", List.of(), GatePolicy.OPEN), "alice", AT),
             new DesiredSpecSet(
                 new NodeSpec("gpu-17", 4, "580.95.05", List.of(), GatePolicy.OPEN), null, AT),
-            new CommandGenerationUsed(7, AT))
+            new CommandGenerationUsed(7, AT),
+            new OperatorRequested(REQUEST, ROLLOUT, "pause", "look first", "alice", AT),
+            new OperatorRequested(REQUEST, ROLLOUT, "promote", null, "alice", AT),
+            new OperatorRequestHandled(REQUEST, "done", AT),
+            new OperatorRequestHandled(REQUEST, "refused: cannot resume a running rollout", AT))
         .peek(
             fact -> {
               switch (fact) {
@@ -49,6 +56,8 @@ class ControlFactCodecTest {
                 case AuditRecorded recorded -> {}
                 case DesiredSpecSet set -> {}
                 case CommandGenerationUsed used -> {}
+                case OperatorRequested requested -> {}
+                case OperatorRequestHandled handled -> {}
               }
             });
   }
@@ -69,6 +78,14 @@ class ControlFactCodecTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("secretSha256")
         .hasMessageNotContaining("s3cr3t");
+  }
+
+  @Test
+  void aRequestForAnActionTheEngineDoesNotKnowIsRefusedNamingIt() {
+    assertThatThrownBy(() -> new OperatorRequested(REQUEST, ROLLOUT, "restart", null, "alice", AT))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("field 'action'")
+        .hasMessageContaining("'restart'");
   }
 
   @Test

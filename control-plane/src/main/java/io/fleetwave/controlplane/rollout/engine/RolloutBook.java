@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.core.rollout.decide.RolloutDecider;
 import io.fleetwave.core.rollout.decide.RolloutRules;
 import io.fleetwave.core.rollout.decide.RolloutRun;
+import io.fleetwave.core.rollout.decide.RunStatus;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.events.Envelope;
@@ -11,6 +12,7 @@ import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -135,5 +137,21 @@ final class RolloutBook {
         json.readTree(creation.specJson()),
         json.readTree(creation.planJson()),
         creation.actor());
+  }
+
+  /**
+   * After a takeover, each run's projection written again: a leader may have stopped between an
+   * append and its projection.
+   */
+  void projectAgain(Map<UUID, List<Envelope<RolloutEvent>>> folded, Duration drainBound) {
+    for (RolloutRun run : runs()) {
+      if (run.status().active()) {
+        RolloutDecider decider = new RolloutDecider(rules(run), drainBound);
+        store.project(
+            run, folded.get(run.id()), run.drainChanged(), decider.awaitingPromotion(run));
+      } else if (run.status() == RunStatus.FAILED) {
+        store.project(run, folded.get(run.id()), run.drainChanged(), false);
+      }
+    }
   }
 }

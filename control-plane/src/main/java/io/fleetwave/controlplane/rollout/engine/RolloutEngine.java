@@ -1,14 +1,13 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.decide.NodeRun;
 import io.fleetwave.core.rollout.decide.OperatorRequest;
-import io.fleetwave.core.rollout.decide.RolloutDecider;
 import io.fleetwave.core.rollout.decide.RolloutFold;
 import io.fleetwave.core.rollout.decide.RolloutRun;
-import io.fleetwave.core.rollout.decide.RunStatus;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.rollout.RolloutEvent;
 import java.time.Clock;
@@ -58,7 +57,10 @@ public final class RolloutEngine implements AutoCloseable {
   private final RolloutBook book;
   private final RolloutRound rounds;
   private final EngineOutages outages;
+  private final OperatorAnswers answers;
   private final Semaphore wake = new Semaphore(0);
+  // Rollouts found in the tables as logged but not folded, taken over again for them once.
+  private final Set<UUID> refolded = new HashSet<>();
   private volatile boolean running = true;
   private volatile boolean leading;
   private volatile long term;
@@ -76,7 +78,8 @@ public final class RolloutEngine implements AutoCloseable {
       ObjectMapper json,
       Clock clock,
       Duration tick,
-      EngineFaults faults) {
+      EngineFaults faults,
+      ControlFactLog facts) {
     this.log = log;
     this.store = store;
     this.observer = observer;
@@ -88,7 +91,8 @@ public final class RolloutEngine implements AutoCloseable {
     this.appender = new RolloutAppender(log, leadership, clock, faults, () -> term);
     this.effects = new RolloutEffects(effects, observer, clock, this::wakeUp);
     this.book = new RolloutBook(store, json, appender);
-    this.rounds = new RolloutRound(store, observer, this.effects, appender, clock);
+    this.answers = new OperatorAnswers(facts, store, clock);
+    this.rounds = new RolloutRound(store, observer, this.effects, appender, answers, clock);
   }
 
   public void start() {
@@ -197,22 +201,14 @@ public final class RolloutEngine implements AutoCloseable {
       }
     }
     leadership.check(term);
+    refolded.removeAll(book.ids());
     lastTakeOverRecords = log.lastScanned();
     book.runs().stream()
         .flatMap(run -> run.inFlight().stream())
         .map(NodeRun::startedAt)
         .min(Comparator.naturalOrder())
         .ifPresent(observer::rewindTo);
-    // A leader may have stopped between an append and its projection: write both again.
-    for (RolloutRun run : book.runs()) {
-      if (run.status().active()) {
-        RolloutDecider decider = new RolloutDecider(book.rules(run), effects.drainBound());
-        store.project(
-            run, folded.get(run.id()), run.drainChanged(), decider.awaitingPromotion(run));
-      } else if (run.status() == RunStatus.FAILED) {
-        store.project(run, folded.get(run.id()), run.drainChanged(), false);
-      }
-    }
+    book.projectAgain(folded, effects.drainBound());
     lastTakeOver = Duration.ofNanos(System.nanoTime() - started);
     LOG.infof(
         "rollout engine leads in term %d: %d rollout(s) folded, %d record(s) read in %d ms",
@@ -251,7 +247,8 @@ public final class RolloutEngine implements AutoCloseable {
 
   private void round() {
     Instant now = clock.instant();
-    Map<UUID, List<OperatorRequest>> requests = store.pendingRequests();
+    answers.settle();
+    Map<UUID, List<OperatorRequest>> requests = answers.unanswered(store.pendingRequests());
     boolean refresh = Duration.between(lastRefresh, now).compareTo(Duration.ofSeconds(2)) >= 0;
     if (refresh) {
       lastRefresh = now;
@@ -261,6 +258,15 @@ public final class RolloutEngine implements AutoCloseable {
       active.add(stored.id());
       try (LogContext.Scope _ = LogContext.rollout(stored.id())) {
         RolloutRun run = book.get(stored.id());
+        if (run == null && stored.logged() && refolded.add(stored.id())) {
+          // Logged, not folded here: a rebuild put its rows back under this leader. Taken over
+          // from the log (logged again as new, its nodes would start again); once per rollout.
+          LOG.infof(
+              "rollout %s (%s) is back in the tables: taking the rollouts over again from the log",
+              stored.name(), stored.id());
+          leading = false;
+          return;
+        }
         run = run != null ? run : book.create(stored);
         if (run.status().active()) {
           rounds.advance(run, book.rules(run), requests.getOrDefault(run.id(), List.of()), refresh);
@@ -272,13 +278,7 @@ public final class RolloutEngine implements AutoCloseable {
     }
     book.retain(active);
     effects.dropReportsOutside(book.ids());
-    for (Map.Entry<UUID, List<OperatorRequest>> entry : requests.entrySet()) {
-      if (!active.contains(entry.getKey())) {
-        for (OperatorRequest request : entry.getValue()) {
-          store.markHandled(RolloutDecider.noLongerActive(request));
-        }
-      }
-    }
+    answers.refuseFinished(requests, active);
   }
 
   @Override

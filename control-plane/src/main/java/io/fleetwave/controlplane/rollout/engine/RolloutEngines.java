@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.config.RolloutConfig;
+import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
@@ -46,6 +47,7 @@ public class RolloutEngines {
   private final int specChunksAtOnce;
   private final MeterRegistry registry;
   private final EnginePool enginePool;
+  private final ControlFactLog facts;
   private volatile RolloutEngine engine;
 
   public RolloutEngines(
@@ -60,8 +62,10 @@ public class RolloutEngines {
       RolloutConfig config,
       MeterRegistry registry,
       NodeIdentityConfig identity,
-      EnginePool enginePool) {
+      EnginePool enginePool,
+      ControlFactLog facts) {
     this.enginePool = enginePool;
+    this.facts = facts;
     this.identity = identity;
     this.kafka = kafka;
     this.pool = pool;
@@ -152,7 +156,8 @@ public class RolloutEngines {
             json,
             Clock.systemUTC(),
             tick,
-            faults);
+            faults,
+            facts);
     return self[0];
   }
 

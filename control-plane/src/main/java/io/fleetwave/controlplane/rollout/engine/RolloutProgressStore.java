@@ -3,16 +3,18 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.rollout.store.RequestFacts;
 import io.fleetwave.controlplane.rollout.store.RolloutRows;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
 import io.fleetwave.controlplane.rollout.store.ShownPlan;
 import io.fleetwave.core.rollout.decide.NodeRun;
-import io.fleetwave.core.rollout.decide.OperatorOutcome;
 import io.fleetwave.core.rollout.decide.OperatorRequest;
 import io.fleetwave.core.rollout.decide.RolloutRun;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.fact.ControlFact;
+import io.fleetwave.events.fact.OperatorRequestHandled;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutPlanChunk;
@@ -148,15 +150,14 @@ public final class RolloutProgressStore {
     for (Row row :
         pool.query(
                 "SELECT id, rollout, action, reason, actor FROM rollout_requests WHERE handled_at IS"
-                    + " NULL"
-                    + " ORDER BY id")
+                    + " NULL ORDER BY requested_at, id")
             .execute()
             .await()
             .atMost(timeout)) {
       out.computeIfAbsent(row.getUUID("rollout"), k -> new ArrayList<>())
           .add(
               new OperatorRequest(
-                  row.getLong("id"),
+                  row.getUUID("id"),
                   OperatorRequest.Action.fromWireName(row.getString("action")),
                   row.getString("reason"),
                   row.getString("actor")));
@@ -164,24 +165,30 @@ public final class RolloutProgressStore {
     return out;
   }
 
-  /** Stores the answer and signals it (on commit) to whoever waits for it, on any replica. */
-  public void markHandled(OperatorOutcome outcome) {
-    pool.withTransaction(
-            conn ->
-                conn.preparedQuery(
-                        "UPDATE rollout_requests SET handled_at = now(), outcome = $2 WHERE id ="
-                            + " $1")
-                    .execute(Tuple.of(outcome.requestId(), outcome.wire()))
-                    .chain(() -> notify(conn, RolloutSignals.answered(outcome.requestId()))))
+  /**
+   * Which of {@code rollouts} are stored and finished. A request on a rollout the tables lack is
+   * not one of them: a rebuild restores the request (fleet.control-facts) before its rollout
+   * (fleet.rollout-events), and the request waits for it.
+   */
+  public Set<UUID> finished(Set<UUID> rollouts) {
+    Set<UUID> out = new java.util.HashSet<>();
+    if (rollouts.isEmpty()) {
+      return out;
+    }
+    pool.preparedQuery("SELECT id FROM rollouts WHERE state IN " + INACTIVE + " AND id = ANY($1)")
+        .execute(Tuple.tuple().addArrayOfUUID(rollouts.toArray(UUID[]::new)))
         .await()
-        .atMost(timeout);
+        .atMost(timeout)
+        .forEach(row -> out.add(row.getUUID("id")));
+    return out;
   }
 
-  private io.smallrye.mutiny.Uni<Void> notify(
-      io.vertx.mutiny.sqlclient.SqlConnection conn, String payload) {
-    return conn.preparedQuery("SELECT pg_notify($1, $2)")
-        .execute(Tuple.of(RolloutSignals.CHANNEL, payload))
-        .replaceWithVoid();
+  /**
+   * Stores an answer recorded on fleet.control-facts (once, by its id) and signals it, on commit,
+   * to whoever waits for it, on any replica.
+   */
+  public void answered(Envelope<ControlFact> fact, OperatorRequestHandled handled) {
+    pool.withTransaction(conn -> RequestFacts.handled(conn, fact, handled)).await().atMost(timeout);
   }
 
   /**
@@ -228,7 +235,8 @@ public final class RolloutProgressStore {
                                   // Readers of the live projection (SSE, the API) re-read once
                                   // this commits.
                                   schema.equals("public")
-                                      ? notify(conn, RolloutSignals.changed(run.id()))
+                                      ? RolloutSignals.notify(
+                                          conn, RolloutSignals.changed(run.id()))
                                       : io.smallrye.mutiny.Uni.createFrom().voidItem(),
                                   transaction.commit())
                               .andFailFast()

@@ -30,9 +30,9 @@ import org.jboss.logging.Logger;
  * state {@code created} (stored by the API, not yet taken up by an engine, so not yet in the log),
  * rollouts logged before RolloutCreated carried its request and plan (v1: those live in PostgreSQL
  * alone), rollouts whose creation does not fold (failed: nothing in the log says what they
- * planned), and {@code rollout_requests} (the operators' inbox, not a projection). Where the
- * rollouts' records start in the log ({@code log_partition}, {@code log_offset}) is written, not
- * compared: the live engine keeps the first start it logged.
+ * planned), and {@code rollout_requests} (a projection of fleet.control-facts, compared with the
+ * other facts' tables). Where the rollouts' records start in the log ({@code log_partition}, {@code
+ * log_offset}) is written, not compared: the live engine keeps the first start it logged.
  */
 public final class RolloutRebuild {
   private static final Logger LOG = Logger.getLogger(RolloutRebuild.class);
@@ -125,6 +125,22 @@ public final class RolloutRebuild {
       written++;
     }
     return written;
+  }
+
+  /**
+   * The rollouts of {@code log} that {@code schema}'s rollouts table lacks (a database lost and
+   * migrated again), with their records.
+   */
+  public Map<UUID, List<LoggedRecord>> lackedBy(String schema, Map<UUID, List<LoggedRecord>> log) {
+    Set<UUID> stored = new java.util.HashSet<>();
+    pool.preparedQuery("SELECT id FROM " + schema + ".rollouts WHERE id = ANY($1)")
+        .execute(Tuple.tuple().addArrayOfUUID(log.keySet().toArray(UUID[]::new)))
+        .await()
+        .atMost(timeout)
+        .forEach(row -> stored.add(row.getUUID("id")));
+    Map<UUID, List<LoggedRecord>> lacked = new java.util.LinkedHashMap<>(log);
+    lacked.keySet().removeAll(stored);
+    return lacked;
   }
 
   private RolloutRules rules(RolloutRun run) {

@@ -28,6 +28,7 @@ final class RolloutRound {
   private final FleetObserver observer;
   private final RolloutEffects effects;
   private final RolloutAppender appender;
+  private final OperatorAnswers answers;
   private final Clock clock;
 
   RolloutRound(
@@ -35,8 +36,10 @@ final class RolloutRound {
       FleetObserver observer,
       RolloutEffects effects,
       RolloutAppender appender,
+      OperatorAnswers answers,
       Clock clock) {
     this.store = store;
+    this.answers = answers;
     this.observer = observer;
     this.effects = effects;
     this.appender = appender;
@@ -101,7 +104,7 @@ final class RolloutRound {
       store.project(run, settled.appended(), run.drainChanged(), decider.awaitingPromotion(run));
       timings.projected(run.name(), settled.appended().size(), projecting);
     }
-    settled.verdicts().forEach(store::markHandled);
+    settled.verdicts().forEach(verdict -> answers.answer(run.id(), verdict));
   }
 
   /** Before the health gate of a wave whose soak ended, read its nodes from the projection. */

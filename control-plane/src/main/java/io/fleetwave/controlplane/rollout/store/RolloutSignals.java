@@ -3,9 +3,12 @@ package io.fleetwave.controlplane.rollout.store;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgConnectOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -96,8 +99,15 @@ public class RolloutSignals {
   }
 
   /** The payload the engine notifies when it answered an operator request. */
-  public static String answered(long request) {
+  public static String answered(UUID request) {
     return REQUEST + request;
+  }
+
+  /** Signals {@code payload} on {@value #CHANNEL} when the caller's transaction commits. */
+  public static Uni<Void> notify(SqlClient tx, String payload) {
+    return tx.preparedQuery("SELECT pg_notify($1, $2)")
+        .execute(Tuple.of(CHANNEL, payload))
+        .replaceWithVoid();
   }
 
   /**

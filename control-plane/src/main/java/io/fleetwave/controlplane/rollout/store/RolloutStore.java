@@ -180,58 +180,6 @@ public class RolloutStore {
         .with((page, count) -> new Page<>(page, paging.page(), paging.size(), count));
   }
 
-  /**
-   * Queues an operator request for the engine, with who asked ({@code actor}). Empty when there is
-   * no such rollout; fails with IllegalStateException naming the state when the rollout is no
-   * longer active.
-   */
-  public Uni<Optional<Long>> request(UUID id, String action, String reason, String actor) {
-    return pool.withTransaction(
-        connection ->
-            connection
-                .preparedQuery("SELECT name, state FROM rollouts WHERE id = $1 FOR SHARE")
-                .execute(Tuple.of(id))
-                .chain(
-                    rows -> {
-                      if (rows.rowCount() == 0) {
-                        return Uni.createFrom().item(Optional.<Long>empty());
-                      }
-                      Row row = rows.iterator().next();
-                      RolloutState state = RolloutState.fromWireName(row.getString("state"));
-                      if (!state.active()) {
-                        throw new IllegalStateException(
-                            "rollout "
-                                + row.getString("name")
-                                + " ("
-                                + id
-                                + ") is "
-                                + state.wireName()
-                                + ": cannot "
-                                + action
-                                + " it");
-                      }
-                      return connection
-                          .preparedQuery(
-                              "INSERT INTO rollout_requests (rollout, action, reason, actor)"
-                                  + " VALUES ($1, $2, $3, $4) RETURNING id")
-                          .execute(Tuple.of(id, action, reason, actor))
-                          .call(
-                              () ->
-                                  connection
-                                      .preparedQuery("SELECT pg_notify($1, $2)")
-                                      .execute(
-                                          Tuple.of(RolloutSignals.CHANNEL, RolloutSignals.QUEUED)))
-                          .map(inserted -> Optional.of(inserted.iterator().next().getLong("id")));
-                    }));
-  }
-
-  /** The engine's answer to a request: null while it waits, "done" or "refused: ...". */
-  public Uni<String> requestOutcome(long request) {
-    return pool.preparedQuery("SELECT outcome FROM rollout_requests WHERE id = $1")
-        .execute(Tuple.of(request))
-        .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("outcome"));
-  }
-
   /** The rollout's events after {@code afterSeq}, oldest first, at most {@code limit}. */
   public Uni<List<RolloutEventView>> events(UUID id, long afterSeq, int limit) {
     return pool.preparedQuery(

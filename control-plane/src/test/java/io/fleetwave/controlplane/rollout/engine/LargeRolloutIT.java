@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.RunsLast;
+import io.fleetwave.controlplane.rollout.store.OperatorRequests;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.plan.LargeFleetPlans;
@@ -57,6 +58,7 @@ class LargeRolloutIT {
   @Inject Pool pool;
   @Inject ObjectMapper json;
   @Inject RolloutEngines engines;
+  @Inject OperatorRequests requests;
 
   @Test
   void aRolloutTooLargeForOneRecordIsLoggedInChunksTakenOverAndRebuilt() {
@@ -157,7 +159,7 @@ class LargeRolloutIT {
     if (List.of("aborted", "failed", "completed").contains(state(id))) {
       return;
     }
-    new RolloutStore(pool, json).request(id, "abort", "done", "test-admin").await().atMost(BOUND);
+    requests.request(id, "abort", "done", "test-admin").await().atMost(BOUND);
     await("rollout " + id + " is aborted").atMost(BOUND).until(() -> state(id).equals("aborted"));
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
+import io.fleetwave.controlplane.rollout.store.OperatorRequests;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.core.rollout.plan.LargeFleetPlans;
@@ -32,6 +33,7 @@ class RolloutCreationOffTheEventLoopIT {
   @Inject FleetSnapshotReader fleet;
   @Inject RolloutPlanning planning;
   @Inject RolloutStore store;
+  @Inject OperatorRequests requests;
   @Inject Vertx vertx;
 
   @Test
@@ -73,7 +75,7 @@ class RolloutCreationOffTheEventLoopIT {
     try {
       assertThat(onEventLoop).as("the answer was built on an event loop").isFalse();
     } finally {
-      store.request(id[0], "abort", "done", "test-admin").await().atMost(BOUND);
+      requests.request(id[0], "abort", "done", "test-admin").await().atMost(BOUND);
       await("rollout " + id[0] + " is aborted")
           .atMost(BOUND)
           .until(

@@ -74,7 +74,7 @@ public final class DecisionLoop {
       }
       for (OperatorOutcome verdict : decision.verdicts()) {
         verdicts.add(verdict);
-        waiting.removeIf(r -> r.id() == verdict.requestId());
+        waiting.removeIf(r -> r.id().equals(verdict.requestId()));
       }
     }
     return new Settled(appended, verdicts);

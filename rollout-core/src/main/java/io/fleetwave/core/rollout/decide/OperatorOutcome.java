@@ -1,14 +1,16 @@
 package io.fleetwave.core.rollout.decide;
 
+import java.util.UUID;
+
 /** The engine's answer to an operator request, stored with the request and read by the API. */
 public sealed interface OperatorOutcome {
-  long requestId();
+  UUID requestId();
 
   /** The stored form (column {@code rollout_requests.outcome}). */
   String wire();
 
   /** The request became the events decided with it. */
-  record Done(long requestId) implements OperatorOutcome {
+  record Done(UUID requestId) implements OperatorOutcome {
     @Override
     public String wire() {
       return "done";
@@ -16,7 +18,7 @@ public sealed interface OperatorOutcome {
   }
 
   /** The request does not apply to the rollout as it stands. */
-  record Refused(long requestId, String reason) implements OperatorOutcome {
+  record Refused(UUID requestId, String reason) implements OperatorOutcome {
     @Override
     public String wire() {
       return PREFIX + reason;
@@ -26,7 +28,7 @@ public sealed interface OperatorOutcome {
   String PREFIX = "refused: ";
 
   /** Reads a stored outcome back; null while the engine has not answered. */
-  static OperatorOutcome read(long requestId, String wire) {
+  static OperatorOutcome read(UUID requestId, String wire) {
     if (wire == null) {
       return null;
     }

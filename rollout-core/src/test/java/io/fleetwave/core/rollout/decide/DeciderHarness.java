@@ -174,7 +174,7 @@ public final class DeciderHarness {
             1000);
     reports.clear();
     for (OperatorOutcome verdict : settled.verdicts()) {
-      requests.removeIf(r -> r.id() == verdict.requestId());
+      requests.removeIf(r -> r.id().equals(verdict.requestId()));
       if (verdict instanceof OperatorOutcome.Refused refused) {
         refusals.add(refused.reason());
       }
@@ -284,7 +284,8 @@ public final class DeciderHarness {
 
   void request(OperatorRequest.Action action) {
     requests.add(
-        new OperatorRequest(requests.size() + 1000L + log.size(), action, "test", "alice"));
+        new OperatorRequest(
+            new UUID(0, requests.size() + 1000L + log.size()), action, "test", "alice"));
   }
 
   List<String> started(Phase phase) {

@@ -254,7 +254,8 @@ class RolloutDeciderProperties {
       for (int round = 0; round < 2_000; round++) {
         for (Request request : s.requests()) {
           if (request.atRound() == round) {
-            requests.add(new OperatorRequest(++requestIds, request.action(), "why", "op"));
+            requests.add(
+                new OperatorRequest(new UUID(0, ++requestIds), request.action(), "why", "op"));
           }
         }
         int before = log.size();
@@ -272,10 +273,12 @@ class RolloutDeciderProperties {
           if (run.status() == RunStatus.PAUSED && requests.isEmpty()) {
             // An operator looks at a paused rollout: resume it, or promote a held wave.
             requests.add(
-                new OperatorRequest(++requestIds, OperatorRequest.Action.RESUME, null, "op"));
+                new OperatorRequest(
+                    new UUID(0, ++requestIds), OperatorRequest.Action.RESUME, null, "op"));
           } else if (decider.awaitingPromotion(run) && requests.isEmpty()) {
             requests.add(
-                new OperatorRequest(++requestIds, OperatorRequest.Action.PROMOTE, null, "op"));
+                new OperatorRequest(
+                    new UUID(0, ++requestIds), OperatorRequest.Action.PROMOTE, null, "op"));
           } else {
             now = now.plus(TIMEOUT).plus(DRAIN).plusSeconds(1);
           }
@@ -308,7 +311,7 @@ class RolloutDeciderProperties {
               (r, appended) -> appended.forEach(e -> effectOf(r, e.data())),
               64);
       for (OperatorOutcome verdict : settled.verdicts()) {
-        requests.removeIf(r -> r.id() == verdict.requestId());
+        requests.removeIf(r -> r.id().equals(verdict.requestId()));
       }
     }
 

@@ -34,6 +34,7 @@ import io.fleetwave.events.spec.NodeSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -258,20 +259,26 @@ class RolloutDecisionsTest {
         .when(
             at(T0)
                 .request(
-                    new OperatorRequest(7, OperatorRequest.Action.PAUSE, "maintenance", "alice")))
+                    new OperatorRequest(
+                        new UUID(0, 7), OperatorRequest.Action.PAUSE, "maintenance", "alice")))
         .expect(new RolloutPaused("paused: maintenance", "alice"))
-        .expectVerdicts(new OperatorOutcome.Done(7));
+        .expectVerdicts(new OperatorOutcome.Done(new UUID(0, 7)));
   }
 
   @Test
   void aRequestThatDoesNotApplyIsRefusedWithTheStateAndDecidesNothing() {
     RolloutFixture.with(RULES)
         .given(created(WAVES), new WaveStarted(1))
-        .when(at(T0).request(new OperatorRequest(8, OperatorRequest.Action.RESUME, null, "bob")))
+        .when(
+            at(T0)
+                .request(
+                    new OperatorRequest(
+                        new UUID(0, 8), OperatorRequest.Action.RESUME, null, "bob")))
         .expect()
         .expectVerdicts(
             new OperatorOutcome.Refused(
-                8, "cannot resume a rollout that is running (and not waiting for a promotion)"));
+                new UUID(0, 8),
+                "cannot resume a rollout that is running (and not waiting for a promotion)"));
   }
 
   @Test
