@@ -38,6 +38,12 @@ public final class DatabaseFailures {
    */
   private static final Set<String> UNAVAILABLE_CLASSES = Set.of("08", "57", "53");
 
+  /**
+   * What the SQL client answers a query sent on a connection it has closed (the database went away
+   * under it): a message without a type of its own (Vert.x's NoStackTraceThrowable).
+   */
+  private static final String CONNECTION_NOT_ACTIVE = "Connection is not active now";
+
   private static final int MAX_CAUSES = 16;
 
   private DatabaseFailures() {}
@@ -69,7 +75,8 @@ public final class DatabaseFailures {
           || cause instanceof ClosedConnectionException
           || cause instanceof TimeoutException
           || cause instanceof io.smallrye.mutiny.TimeoutException
-          || (cause instanceof PgException pg && UNAVAILABLE_CLASSES.contains(sqlClass(pg)))) {
+          || (cause instanceof PgException pg && UNAVAILABLE_CLASSES.contains(sqlClass(pg)))
+          || (cause.getMessage() != null && cause.getMessage().startsWith(CONNECTION_NOT_ACTIVE))) {
         return true;
       }
       cause = cause.getCause();

@@ -46,6 +46,13 @@ class DatabaseFailuresTest {
     assertThat(DatabaseFailures.unavailable(pg("08006", "connection failure"))).isTrue();
     assertThat(DatabaseFailures.unavailable(pg("53300", "too many connections"))).isTrue();
     assertThat(DatabaseFailures.unavailable(ClosedConnectionException.INSTANCE)).isTrue();
+    // What the client answers on a connection it closed (its NoStackTraceThrowable, seen in the
+    // system tier's database outage, where the engine had logged it as an error).
+    assertThat(
+            DatabaseFailures.unavailable(
+                new CompletionException(
+                    new RuntimeException("Connection is not active now, current status: CLOSED"))))
+        .isTrue();
     assertThat(
             DatabaseFailures.unavailable(
                 new CompletionException(new ConnectException("Connection refused"))))
