@@ -15,6 +15,7 @@ import io.fleetwave.controlplane.projection.ControlFactBackfill;
 import io.fleetwave.controlplane.rollout.engine.EngineFaults;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
+import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -34,6 +35,7 @@ import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -43,6 +45,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +117,10 @@ class ControlFactsIT {
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
+
+  @Inject
+  @Identifier("default-kafka-broker")
+  Map<String, Object> kafka;
 
   @Inject Flyway flyway;
 
@@ -258,8 +265,15 @@ class ControlFactsIT {
                 "requests-2", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, POOL)));
     String rollout = CanaryRollouts.startCanary("facts-requests", "facts-requests=yes", BOUND);
     act(rollout, "pause").statusCode(200);
+    // A second leader before the loss, so that the log holds a term the lost database's lease
+    // issues again (its terms start at 1 once more).
+    engines.stopEngine();
+    RolloutEngine second = startAnEngine();
+    await("a second leader").atMost(BOUND).until(second::leading);
     act(rollout, "resume").statusCode(200);
     engines.stopEngine();
+    long termBeforeTheLoss = Collections.max(termsInTheLog(rollout));
+    assertThat(termBeforeTheLoss).isGreaterThan(1);
     try {
       try (Admin admin = admin()) {
         setMaxMessageBytes(admin, "64");
@@ -290,6 +304,10 @@ class ControlFactsIT {
       await("the pending pause is handled")
           .atMost(BOUND)
           .untilAsserted(() -> assertThat(requestRows(rollout)).hasSize(3).are(requestDone()));
+      // Every append after the loss carries a term above the log's: none the fold would ignore.
+      List<Long> terms = termsInTheLog(rollout);
+      assertThat(terms).as("the leaders' terms in the rollout's log, in log order").isSorted();
+      assertThat(terms.getLast()).isGreaterThan(termBeforeTheLoss);
       List<String> after = requestRows(rollout);
       assertThat(after).as("the handled requests, as they were").containsAll(handled(before));
       assertThat(eventTypes(rollout))
@@ -524,6 +542,15 @@ class ControlFactsIT {
 
   private static io.restassured.response.ValidatableResponse act(String rollout, String action) {
     return given().post("/api/v1/rollouts/" + rollout + "/" + action).then();
+  }
+
+  /** The term of each of the rollout's records on fleet.rollout-events, in log order. */
+  private List<Long> termsInTheLog(String rollout) {
+    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      return log.readAll().getOrDefault(UUID.fromString(rollout), List.of()).stream()
+          .map(record -> record.envelope().epoch())
+          .toList();
+    }
   }
 
   /** The rollout's requests, oldest first, read over JDBC (id, action, times and outcome). */

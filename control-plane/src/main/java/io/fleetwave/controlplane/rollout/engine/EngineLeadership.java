@@ -23,6 +23,12 @@ import org.jboss.logging.Logger;
  * a lease and a poll (a quarter), without waiting for TCP to notice. A term lower than one already
  * in a rollout's log is ignored by the fold ({@link RolloutFold}), for appends that a stale leader
  * had in flight when it stopped.
+ *
+ * <p>The lease row is the only record of the terms issued, and it lives in the database, which is a
+ * projection the log can rebuild: a database lost and migrated again starts issuing terms at 1
+ * while the rollouts' logs hold higher ones, and the fold would ignore every append of the new
+ * leader. So a leader raises its term above the highest one it folded at takeover ({@link
+ * #raiseAbove}); terms still only grow and never repeat.
  */
 final class EngineLeadership implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EngineLeadership.class);
@@ -33,6 +39,8 @@ final class EngineLeadership implements AutoCloseable {
   private static final String RENEW =
       "UPDATE engine_leader SET renewed_at = now(), expires_at = now() + make_interval(secs => $3)"
           + " WHERE holder = $1 AND term = $2";
+  private static final String RAISE =
+      "UPDATE engine_leader SET term = $3 WHERE holder = $1 AND term = $2 RETURNING term";
   private static final String RELEASE =
       "UPDATE engine_leader SET expires_at = '-infinity' WHERE holder = $1 AND term = $2";
 
@@ -99,12 +107,43 @@ final class EngineLeadership implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes this leader's term higher than {@code floor}, the highest term in the logs it took over,
+   * and returns the term it leads in now (unchanged when already higher). Synchronized with the
+   * renewals, which name the term they renew.
+   *
+   * @throws LeadershipLost when this replica no longer holds the lease
+   */
+  synchronized long raiseAbove(long floor) {
+    long held = term;
+    if (held == 0 || held > floor) {
+      return held;
+    }
+    long raised = floor + 1;
+    int changed =
+        pool.preparedQuery(RAISE)
+            .execute(Tuple.of(holder, held, raised))
+            .await()
+            .atMost(quarter)
+            .rowCount();
+    if (changed != 1) {
+      term = 0;
+      throw new LeadershipLost("the lease of term " + held + " was taken while raising its term");
+    }
+    term = raised;
+    LOG.infof(
+        "rollout engine raised its term from %d to %d: the rollouts' logs hold term %d (a database"
+            + " that lost the lease's history)",
+        held, raised, floor);
+    return raised;
+  }
+
   /** The lease's length, as configured. */
   Duration lease() {
     return lease;
   }
 
-  private boolean acquire() {
+  private synchronized boolean acquire() {
     long sent = System.nanoTime();
     try {
       RowSet<Row> rows =
@@ -124,7 +163,7 @@ final class EngineLeadership implements AutoCloseable {
     return false;
   }
 
-  private boolean renew() {
+  private synchronized boolean renew() {
     long held = term;
     long sent = System.nanoTime();
     try {

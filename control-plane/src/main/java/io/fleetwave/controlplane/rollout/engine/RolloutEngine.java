@@ -194,6 +194,7 @@ public final class RolloutEngine implements AutoCloseable {
     book.clear();
     effects.clear();
     Map<UUID, List<LoggedRecord>> logged = log.readLive(store.active());
+    term = leadership.raiseAbove(RolloutLog.highestTerm(logged));
     Map<UUID, List<Envelope<RolloutEvent>>> folded = new HashMap<>();
     for (Map.Entry<UUID, List<LoggedRecord>> entry : logged.entrySet()) {
       try (LogContext.Scope _ = LogContext.rollout(entry.getKey())) {

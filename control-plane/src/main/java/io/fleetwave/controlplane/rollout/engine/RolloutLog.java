@@ -182,6 +182,19 @@ public final class RolloutLog implements AutoCloseable {
     return byRollout;
   }
 
+  /**
+   * The highest leader's term these records carry (0 for none): a new leader's appends must carry a
+   * higher one, or the fold ignores them.
+   */
+  public static long highestTerm(Map<UUID, List<LoggedRecord>> records) {
+    return records.values().stream()
+        .flatMap(List::stream)
+        .filter(record -> record.envelope() != null)
+        .mapToLong(record -> record.envelope().epoch())
+        .max()
+        .orElse(0);
+  }
+
   /** How many records the last read consumed from Kafka, of every rollout (kept or skipped). */
   public long lastScanned() {
     return scanned.get();
