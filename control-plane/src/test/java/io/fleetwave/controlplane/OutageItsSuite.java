@@ -6,7 +6,7 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The fault tests (the system tier, SystemTierIT; ChaosRunIT only on request), one of the control
+ * The fault tests (the system tier, SystemTierIT, which is also the chaos run), one of the control
  * plane's three suites of integration tests, each run by failsafe as one JUnit launch in a fork of
  * its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
  * ApiAndRolloutItsSuite} run every other IT in the other two forks.

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Real agents ({@code AgentMain}, each in a JVM of its own) on prepared host trees of three host
@@ -56,6 +57,8 @@ final class RealAgents implements AutoCloseable {
 
   private final List<String> nodes;
   private final List<Process> processes;
+  private final List<Function<Integer, Process>> launchers = new ArrayList<>();
+  private final List<Integer> starts = new ArrayList<>();
 
   private RealAgents(List<String> nodes, List<Process> processes) {
     this.nodes = nodes;
@@ -64,19 +67,19 @@ final class RealAgents implements AutoCloseable {
 
   /**
    * One agent per host kind, named {@code prefix-<os id>}, labelled {@code labels}, publishing to
-   * {@code bootstrap} and enrolling with {@code controlPlane}; {@code publicKey} verifies its
-   * specs. They start side by side and are awaited until {@code registered}. An agent exits when
-   * the broker does not answer within 30 s of its start (AgentMain.KAFKA_START_BOUND), which JVMs
-   * starting at once on a loaded 2-core machine can make happen: one that exits before it has
-   * registered is started again with a new join token, as its supervisor (systemd, the kubelet)
-   * would, at most {@link #STARTS} times.
+   * {@code bootstrap} and enrolling with a replica {@code controlPlane} gives, the one running at
+   * each start; {@code publicKey} verifies its specs. They start side by side and are awaited until
+   * {@code registered}. An agent exits when the broker does not answer within 30 s of its start
+   * (AgentMain.KAFKA_START_BOUND), which JVMs starting at once on a loaded 2-core machine can make
+   * happen: one that exits before it has registered is started again with a new join token, as its
+   * supervisor (systemd, the kubelet) would, at most {@link #STARTS} times.
    */
   static RealAgents start(
       Path work,
       String prefix,
       String labels,
       String bootstrap,
-      ControlPlaneProcess controlPlane,
+      Supplier<ControlPlaneProcess> controlPlane,
       Path publicKey,
       Predicate<String> registered)
       throws Exception {
@@ -84,7 +87,7 @@ final class RealAgents implements AutoCloseable {
     List<Process> processes = new ArrayList<>();
     RealAgents agents = new RealAgents(nodes, processes);
     try {
-      List<Function<Integer, Process>> launchers = new ArrayList<>();
+      List<Function<Integer, Process>> launchers = agents.launchers;
       for (Kind kind : KINDS) {
         String node = prefix + "-" + kind.osId();
         Path host = Files.createDirectories(work.resolve(node + "-host"));
@@ -101,18 +104,18 @@ final class RealAgents implements AutoCloseable {
         launchers.add(launch);
         nodes.add(node);
         processes.add(launch.apply(1));
+        agents.starts.add(1);
       }
       for (int i = 0; i < nodes.size(); i++) {
         String node = nodes.get(i);
         int index = i;
-        int[] starts = {1};
         await("the agent of %s registered (its logs: %s*.log)".formatted(node, node))
             .atMost(REGISTER_BOUND)
             .pollInterval(Duration.ofMillis(250))
             .until(
                 () -> {
-                  if (!processes.get(index).isAlive() && starts[0] < STARTS) {
-                    processes.set(index, launchers.get(index).apply(++starts[0]));
+                  if (!processes.get(index).isAlive() && agents.starts.get(index) < STARTS) {
+                    agents.startAgain(index);
                   }
                   agents.requireAlive();
                   return registered.test(node);
@@ -135,8 +138,10 @@ final class RealAgents implements AutoCloseable {
       Path host,
       String labels,
       String bootstrap,
-      ControlPlaneProcess controlPlane,
+      Supplier<ControlPlaneProcess> controlPlanes,
       Path publicKey) {
+    // A replica running now: the one that ran when the agents first started may have been killed.
+    ControlPlaneProcess controlPlane = controlPlanes.get();
     String run = start == 1 ? node : node + "-" + start;
     try {
       Path joinToken =
@@ -167,6 +172,25 @@ final class RealAgents implements AutoCloseable {
 
   List<String> nodes() {
     return nodes;
+  }
+
+  /**
+   * SIGKILL to the agent of {@code node}, as a node's power loss or the OOM killer would, and the
+   * agent started again as its supervisor would (its log: {@code node-<start>.log}).
+   */
+  void crashAndRestart(String node) throws InterruptedException {
+    int index = nodes.indexOf(node);
+    Process process = processes.get(index);
+    process.destroyForcibly();
+    if (!process.waitFor(STOP_BOUND_S, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("the agent of " + node + " did not end on SIGKILL");
+    }
+    startAgain(index);
+  }
+
+  private void startAgain(int index) {
+    starts.set(index, starts.get(index) + 1);
+    processes.set(index, launchers.get(index).apply(starts.get(index)));
   }
 
   /** Fails naming the agent whose process ended (its log is in the work directory). */

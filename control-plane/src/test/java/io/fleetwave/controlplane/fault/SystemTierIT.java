@@ -20,10 +20,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,15 +37,19 @@ import org.junit.jupiter.api.Test;
  * agents ({@code AgentMain}) on three host kinds ({@link RealAgents}) and a simulated fleet process
  * ({@code FleetMain}) for scale, every node enrolled and signing.
  *
- * <p>While a MIG rollout over the simulated fleet runs, the faults strike one after the other, each
- * once the system has recovered from the one before: the leading replica SIGKILLed (and replaced,
- * as Kubernetes would), the broker stopped for 60 s, PostgreSQL stopped for 65 s, the database
- * connection black-holed for 30 s. Afterwards: the rollout completed with every node started once
- * and none skipped, every node's events on the topic numbered without a gap and all of them
- * projected with none missed, readiness UP on both replicas, a rebuild from the log equal to the
- * live tables. Prints each fault's recovery time and the events lost.
+ * <p>It is the chaos run, in every build. While a MIG rollout and a driver rollout over the
+ * simulated fleet run, the faults strike one after the other, each once the system has recovered
+ * from the one before, in an order drawn from a seed it prints ({@code -Dfault.seed} replays it):
+ * the leading replica SIGKILLed (and replaced, as Kubernetes would), the broker stopped for 60 s,
+ * PostgreSQL stopped for 65 s, the database connection black-holed for 30 s, a real agent of a host
+ * kind drawn from the seed SIGKILLed and started again (a new epoch). Afterwards: the rollout
+ * completed with every node started once and none skipped, every node's events on the topic
+ * numbered without a gap and all of them projected with none missed, readiness UP on both replicas,
+ * a rebuild from the log equal to the live tables. Prints each fault's recovery time and the events
+ * lost.
  *
- * <p>It replaced the single-fault tests of one packaged control plane (BrokerOutageIT,
+ * <p>It replaced the chaos run that ran only on request (ChaosRunIT, a simulated fleet and one
+ * packaged control plane) and the single-fault tests of one packaged control plane (BrokerOutageIT,
  * PostgresOutageIT), whose checks it makes on every replica: the SSE stream of a rollout open
  * across the broker's outage, the audit entries held and written once it is back, one log line when
  * Kafka or PostgreSQL is lost and one when it is back, no error logged for the broker's outage. Its
@@ -51,6 +57,18 @@ import org.junit.jupiter.api.Test;
  * one NAT ({@link #ONE_ADDRESS_FLEET}).
  */
 class SystemTierIT {
+  /** The faults, struck one after the other in an order drawn from {@link #SEED}. */
+  private enum Fault {
+    KILL_THE_LEADER,
+    STOP_THE_BROKER,
+    STOP_POSTGRES,
+    BLACK_HOLE_THE_DATABASE,
+    CRASH_AN_AGENT
+  }
+
+  /** Printed with the order it draws; {@code -Dfault.seed=N} runs that order again. */
+  private static final long SEED = Long.getLong("fault.seed", System.nanoTime());
+
   private static final Duration BROKER_OUTAGE = Duration.ofSeconds(60);
   // Longer than a minute: a record waiting more than 60 s is where the throttled commit strategy's
   // watchdog (turned off, docs/reliability.md) would close the consumer for good.
@@ -86,6 +104,7 @@ class SystemTierIT {
   private static final String WAITING_LOG = "projection waiting for PostgreSQL: ";
   private static final String RESUMED_LOG = "projection resumed: PostgreSQL is back";
   private static final String PROJECTION_CHECK = "fleetwave-projection";
+  private static final String KEYS_LOG = "cannot read the node keys";
 
   /** Waves of 2 and the rest, two nodes at a time, no failure allowed. */
   private static final String ROLLOUT =
@@ -157,7 +176,7 @@ class SystemTierIT {
                   PREFIX + "agent",
                   "pool=agents",
                   broker.bootstrapServers(),
-                  replicas.first(),
+                  replicas::first,
                   publicKey,
                   node -> registered(histories, node))) {
         int nodes = SIMULATED + agents.nodes().size();
@@ -180,10 +199,23 @@ class SystemTierIT {
         String driver = creating.create(DRIVER_ROLLOUT).get("id").asText();
         Progress progress = new Progress(histories, mig, driver);
 
-        killTheLeader(replicas, histories, progress);
-        stopTheBroker(broker, replicas, histories, progress, agents.nodes().getFirst());
-        stopPostgres(postgres, replicas, histories, progress, agents.nodes().getFirst());
-        blackHoleTheDatabase(database, replicas, progress);
+        Random random = new Random(SEED);
+        List<Fault> order = new ArrayList<>(List.of(Fault.values()));
+        Collections.shuffle(order, random);
+        System.out.printf(
+            "System tier: the faults in the order %s (-Dfault.seed=%d)%n", order, SEED);
+        String probe = agents.nodes().getFirst();
+        for (Fault fault : order) {
+          switch (fault) {
+            case KILL_THE_LEADER -> killTheLeader(replicas, histories, progress);
+            case STOP_THE_BROKER -> stopTheBroker(broker, replicas, histories, progress, probe);
+            case STOP_POSTGRES -> stopPostgres(postgres, replicas, histories, progress, probe);
+            case BLACK_HOLE_THE_DATABASE -> blackHoleTheDatabase(database, replicas, progress);
+            case CRASH_AN_AGENT ->
+                crashAnAgent(
+                    agents, histories, agents.nodes().get(random.nextInt(agents.nodes().size())));
+          }
+        }
 
         // Asked of a replica running now: the one the rollouts were created on may be the one
         // killed.
@@ -237,6 +269,35 @@ class SystemTierIT {
             seconds(Duration.between(began, Instant.now())));
       }
     }
+  }
+
+  /**
+   * A real agent SIGKILLed and started again, as its supervisor would: it speaks again in a new
+   * epoch (a read-only host with a new key, enrolled with a new join token), with every event of
+   * the epoch it was killed in kept (the checks at the end).
+   */
+  private void crashAnAgent(RealAgents agents, NodeHistories histories, String node)
+      throws Exception {
+    long epoch = epoch(histories, node);
+    Instant crashed = Instant.now();
+    agents.crashAndRestart(node);
+    await("the agent of %s speaking again in a new epoch".formatted(node))
+        .atMost(RECOVERY_BOUND)
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              agents.requireAlive();
+              return epoch(histories, node) > epoch;
+            });
+    figures.add(
+        "  SIGKILL of the agent of %s: its events projected again, in a new epoch, after %.1f s"
+            .formatted(node, seconds(Duration.between(crashed, Instant.now()))));
+  }
+
+  /** The epoch of the node's newest projected event. */
+  private static long epoch(NodeHistories histories, String node) throws java.sql.SQLException {
+    String position = histories.positions(node).get(node);
+    return position == null ? -1 : Long.parseLong(position.substring(0, position.indexOf('/')));
   }
 
   /** SIGKILL the replica that leads the rollout engine; the other takes over, a new one starts. */
@@ -395,7 +456,10 @@ class SystemTierIT {
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
       logged.put(
-          replica, new long[] {lines(log, WAITING_LOG), lines(log, RESUMED_LOG), errors(log)});
+          replica,
+          new long[] {
+            lines(log, WAITING_LOG), lines(log, RESUMED_LOG), errors(log), lines(log, KEYS_LOG)
+          });
     }
     long[] before = progress.events();
     postgres.stop();
@@ -448,6 +512,9 @@ class SystemTierIT {
       assertThat(errors(log) - earlier[2])
           .as("no error logged for PostgreSQL's outage (%s)", log)
           .isZero();
+      assertThat(lines(log, KEYS_LOG) - earlier[3])
+          .as("the rollout engine's observer says once that it cannot check signatures (%s)", log)
+          .isLessThanOrEqualTo(1);
     }
     figures.add(
         "  PostgreSQL stopped %.0f s: readiness DOWN naming the projection after %.1f s; both"

@@ -100,6 +100,9 @@ class ControlFactsIT {
   /** The label the requests test's rollout selects its two nodes by. */
   private static final Map<String, String> POOL = Map.of("facts-requests", "yes");
 
+  /** The label the owed answer test's rollout selects its two nodes by. */
+  private static final Map<String, String> OWED = Map.of("facts-owed", "yes");
+
   /** A mig-parted file of one config of this test's own. */
   private static final String MIG_FILE =
       """
@@ -329,6 +332,59 @@ class ControlFactsIT {
     act(rollout, "abort").statusCode(200);
   }
 
+  /**
+   * An answer Kafka does not take is owed: the request's events stand, the request is not handled
+   * again meanwhile (a second pause would be refused, as the rollout is paused by then), and the
+   * answer is recorded, as it was, once Kafka takes it.
+   */
+  @Test
+  void anAnswerKafkaDoesNotTakeIsOwedAndItsRequestHandledOnce() throws Exception {
+    FleetNodes.publishAndAwait(
+        bootstrap,
+        List.of(
+            new FleetNodes.Node("owed-1", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, OWED),
+            new FleetNodes.Node(
+                "owed-2", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, OWED)));
+    String rollout = CanaryRollouts.startCanary("facts-owed", "facts-owed=yes", BOUND);
+    engines.stopEngine();
+    try {
+      act(rollout, "pause").statusCode(202); // recorded and queued: no engine runs
+      try (Admin admin = admin()) {
+        setMaxMessageBytes(admin, "64");
+        try {
+          startAnEngine();
+          await("the pause handled: its event appended")
+              .atMost(BOUND)
+              .until(() -> paused(rollout) == 1);
+          await("the answer owed, its request handled no second time")
+              .during(Duration.ofSeconds(3))
+              .atMost(BOUND)
+              .until(
+                  () ->
+                      paused(rollout) == 1
+                          && requestRows(rollout).stream().noneMatch(requestDone()::matches));
+        } finally {
+          setMaxMessageBytes(admin, null);
+        }
+      }
+      await("the owed answer recorded once Kafka takes it")
+          .atMost(BOUND)
+          .untilAsserted(() -> assertThat(requestRows(rollout)).hasSize(1).are(requestDone()));
+      assertThat(paused(rollout)).isEqualTo(1);
+    } finally {
+      if (engines.engine().isEmpty()) {
+        startAnEngine();
+      }
+    }
+    act(rollout, "abort").statusCode(200);
+  }
+
+  private static long paused(String rollout) {
+    return eventTypes(rollout).stream()
+        .filter(type -> type.startsWith("io.fleetwave.rollout.paused"))
+        .count();
+  }
+
   @Test
   void anEnrolmentTheBrokerRefusesFailsWithTheReasonAndStoresNothing() throws Exception {
     String node = "facts-refused";
@@ -529,7 +585,7 @@ class ControlFactsIT {
   }
 
   private static boolean ours(String row) {
-    return !row.contains("facts-refused") && !row.contains("requests-");
+    return !row.contains("facts-refused") && !row.contains("requests-") && !row.contains("\"owed-");
   }
 
   /** A new engine, started as this replica's (it takes the lease once it is free). */

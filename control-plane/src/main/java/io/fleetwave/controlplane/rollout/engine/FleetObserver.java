@@ -81,6 +81,8 @@ public final class FleetObserver implements AutoCloseable {
   private volatile KafkaConsumer<String, byte[]> consumer;
   private volatile boolean running = true;
   private volatile java.time.Instant rewindTo;
+  // Set while the node keys cannot be read: a database outage is said once, not once per poll.
+  private boolean keysUnreadable;
   private Thread thread;
 
   /**
@@ -190,11 +192,19 @@ public final class FleetObserver implements AutoCloseable {
     try {
       check = authenticity.forBatch(records.stream().map(ConsumerRecord::headers).toList());
     } catch (RuntimeException e) {
-      LOG.warnf(
-          "cannot read the node keys to check %d records of %s (%s); the rollout engine takes"
-              + " their results from the projection",
-          records.size(), Topics.NODE_EVENTS, e.toString());
+      if (!keysUnreadable) {
+        keysUnreadable = true;
+        LOG.warnf(
+            "cannot read the node keys to check the records of %s (%s); until they can be read,"
+                + " the rollout engine takes their results from the projection",
+            Topics.NODE_EVENTS, e.toString());
+      }
       return false;
+    }
+    if (keysUnreadable) {
+      keysUnreadable = false;
+      LOG.infof(
+          "the node keys can be read again: the rollout engine checks %s", Topics.NODE_EVENTS);
     }
     boolean relevant = false;
     for (ConsumerRecord<String, byte[]> record : records) {
