@@ -59,6 +59,22 @@ class ForkSuitesTest {
   }
 
   @Test
+  void noItOfTheOutageForksPackagesStartsQuarkus() throws ClassNotFoundException {
+    List<String> packages =
+        Arrays.asList(OutageItsSuite.class.getAnnotation(SelectPackages.class).value());
+    List<String> its =
+        ForkSuites.sources("IT").stream()
+            .filter(name -> packages.stream().anyMatch(p -> name.startsWith(p + ".")))
+            .toList();
+    assertThat(its).isNotEmpty();
+    for (String name : its) {
+      assertThat(Class.forName(name).isAnnotationPresent(QuarkusTest.class))
+          .as(name + " would start Quarkus in the outage fork")
+          .isFalse();
+    }
+  }
+
+  @Test
   void everySuiteFailsafeRunsIsCheckedHere() {
     // failsafe runs every **/*ItsSuite.java of the module (control-plane/pom.xml)
     assertThat(ForkSuites.sources("ItsSuite"))

@@ -6,9 +6,10 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The fault tests (the system tier, SystemTierIT, which is also the chaos run), one of the control
- * plane's three suites of integration tests, each run by failsafe as one JUnit launch in a fork of
- * its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
+ * The fault tests (the system tier, SystemTierIT, which is also the chaos run) and the packaged
+ * control plane's production starts (app: DatabaseTlsIT, JsonLogsIT, ProductionStartIT), one of the
+ * control plane's three suites of integration tests, each run by failsafe as one JUnit launch in a
+ * fork of its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
  * ApiAndRolloutItsSuite} run every other IT in the other two forks.
  *
  * <p>Why suites: with more than one fork, surefire and failsafe hand a fork its classes one JUnit
@@ -28,10 +29,13 @@ import org.junit.platform.suite.api.Suite;
  * <p>The classes named below are the catch-all's tests that start no Quarkus (a database or a
  * packaged control plane of their own): they run here, beside the outages being waited out, rather
  * than at the end of the catch-all's fork, the longest of the three (it excludes them by name;
- * {@code ForkSuitesTest} keeps the two lists equal and this fork free of Quarkus tests).
+ * {@code ForkSuitesTest} keeps the two lists equal and this fork free of Quarkus tests). The app
+ * package's tests start no Quarkus either (each runs the packaged control plane as a process): in
+ * {@link IdentityAndProcessItsSuite}'s fork, which builds six Quarkus applications first, they had
+ * kept that fork running two minutes after the other two.
  */
 @Suite
-@SelectPackages("io.fleetwave.controlplane.fault")
+@SelectPackages({"io.fleetwave.controlplane.fault", "io.fleetwave.controlplane.app"})
 @SelectClasses(
     names = {
       "io.fleetwave.controlplane.api.LabelSelectorSqlAgreementIT",

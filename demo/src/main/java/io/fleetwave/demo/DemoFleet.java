@@ -17,7 +17,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.enterprise.inject.Instance;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -53,6 +52,12 @@ public class DemoFleet {
   private static final Duration JOIN_TOKEN_LIFETIME = Duration.ofMinutes(10);
   private static final Duration MINT_BOUND = Duration.ofSeconds(10);
 
+  /**
+   * How long after the first HTTP server's start that cannot tell the random port's address (see
+   * {@link ServerAddress}) another may take to tell it: the one that records it is already bound.
+   */
+  private static final Duration ADDRESS_BOUND = Duration.ofSeconds(30);
+
   private final boolean enabled;
   private final Optional<String> fleetFile;
   private final Duration heartbeatInterval;
@@ -61,7 +66,7 @@ public class DemoFleet {
   private final CommandSigning signing;
   private final NodeEnrolment enrolment;
   private final Instance<HttpServer> http;
-  private final CompletableFuture<URI> listening = new CompletableFuture<>();
+  private final ServerAddress listening = new ServerAddress(ADDRESS_BOUND);
   private volatile SimulatedFleet fleet;
 
   public DemoFleet(
@@ -129,7 +134,16 @@ public class DemoFleet {
                                 DEMO_ADMIN)
                             .map(JoinTokenCreated::token)
                             .subscribeAsCompletionStage()));
-    return FleetEnrolment.whenListening(listening, node -> joinToken(tokens.get(node), node));
+    listening
+        .known()
+        .exceptionally(
+            e -> {
+              LOG.errorf(
+                  e, "demo fleet: cannot tell where the HTTP server listens; no node can enroll");
+              return null;
+            });
+    return FleetEnrolment.whenListening(
+        listening.known(), node -> joinToken(tokens.get(node), node));
   }
 
   private static String joinToken(CompletableFuture<String> minted, String node) {
@@ -145,19 +159,12 @@ public class DemoFleet {
   }
 
   /**
-   * Where the nodes enroll: the port the started server's own options name. Not {@code
-   * HttpServer.getLocalBaseUri()}: Quarkus fires this event before it records that URI, and reading
-   * it first failed the demo fleet's whole start now and then (none of its nodes ever enrolled).
+   * Where the nodes enroll: the port the started server's own options name, or on a random port the
+   * URI Quarkus records ({@link ServerAddress}). Not {@code HttpServer.getLocalBaseUri()} alone:
+   * Quarkus fires this event for every HTTP server it starts, some before it records that URI.
    */
   void onHttpStart(@ObservesAsync HttpServerStart event) {
-    try {
-      int port = event.options().getPort();
-      listening.complete(
-          port > 0 ? URI.create("http://localhost:" + port + "/") : http.get().getLocalBaseUri());
-    } catch (RuntimeException e) {
-      LOG.errorf(e, "demo fleet: cannot tell where the HTTP server listens; no node can enroll");
-      listening.completeExceptionally(e);
-    }
+    listening.started(event.options().getPort(), () -> http.get().getLocalBaseUri());
   }
 
   void onStop(@Observes ShutdownEvent event) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
+import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.controlplane.fixtures.TlsPostgres;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
@@ -31,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * certificate verifies against the CA it trusts, for the host name it connects to.
  */
 @ExtendWith(KafkaExtension.class)
+// After the system tier in the outage fork (OutageItsSuite): not in the first minutes, when the
+// other two forks build their Quarkus applications.
+@RunsLast
 class DatabaseTlsIT {
   private static final Path APP = Path.of("target", "quarkus-app");
 

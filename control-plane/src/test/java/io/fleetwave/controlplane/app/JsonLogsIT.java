@@ -10,6 +10,7 @@ import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.controlplane.fixtures.ApiTokens;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
+import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
@@ -44,6 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and an API change (a request's Mutiny chain, where the MDC lives in the Vert.x context).
  */
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
+// After the system tier in the outage fork (OutageItsSuite): not in the first minutes, when the
+// other two forks build their Quarkus applications.
+@RunsLast
 class JsonLogsIT {
   private static final Path APP = Path.of("target", "quarkus-app");
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.JavaCommand;
+import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
@@ -35,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * is all it needs.
  */
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
+// After the system tier in the outage fork (OutageItsSuite): not in the first minutes, when the
+// other two forks build their Quarkus applications.
+@RunsLast
 class ProductionStartIT {
   private static final Path APP = Path.of("target", "quarkus-app");
   private static final long EXIT_BOUND_S = 60;

@@ -1,0 +1,56 @@
+package io.fleetwave.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ServerAddressTest {
+  private static final URI RECORDED = URI.create("http://localhost:40123/");
+
+  private static URI notRecordedYet() {
+    throw new IllegalArgumentException("Key quarkus.http.local-base-uri not found");
+  }
+
+  private static CompletableFuture<URI> known(ServerAddress address) {
+    return address.known().toCompletableFuture();
+  }
+
+  @Test
+  void aConfiguredPortIsTheAddress() {
+    ServerAddress address = new ServerAddress(Duration.ofSeconds(30));
+
+    address.started(8080, ServerAddressTest::notRecordedYet);
+
+    assertThat(known(address)).isCompletedWithValue(URI.create("http://localhost:8080/"));
+  }
+
+  @Test
+  void onARandomPortAServerThatStartedBeforeTheUriWasRecordedIsNotTheAnswer() {
+    ServerAddress address = new ServerAddress(Duration.ofSeconds(30));
+
+    address.started(0, ServerAddressTest::notRecordedYet);
+    assertThat(known(address)).isNotDone();
+    address.started(0, () -> RECORDED);
+
+    assertThat(known(address)).isCompletedWithValue(RECORDED);
+  }
+
+  @Test
+  void noStartThatTellsTheAddressWithinTheBoundFailsItNamingWhy() {
+    ServerAddress address = new ServerAddress(Duration.ofMillis(200));
+
+    address.started(0, ServerAddressTest::notRecordedYet);
+
+    assertThatThrownBy(() -> known(address).get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .hasMessageContaining("no HTTP server's start told where it listens within PT0.2S")
+        .hasMessageContaining("Key quarkus.http.local-base-uri not found");
+  }
+}
