@@ -25,18 +25,19 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Footprint of ONE real agent process: starts an embedded broker, launches the agent main in its
- * own JVM with the agent image's flags, and prints its RSS (VmRSS from /proc/PID/status, split into
- * anonymous and file-backed) once it has published its first event and again after a settle period,
- * its time and its CPU time to the first published event, the RSS of an empty JVM with the same
- * flags measured in the same run, and the load average. Not a unit test: a measurement to read and
- * compare (issue 14: agent RSS at most 64 MB). {@code --aot-cache FILE} starts the agent from a JDK
- * 25 AOT cache, trained first by a run of the same agent where FILE does not exist; {@code
- * --diagnose FILE} writes jcmd's and /proc's view of the agent at its first event to FILE; {@code
- * --class-archive FILE} measures a restart with the DaemonSet's class archive (the JVM writes it at
- * the exit of a first start where FILE does not exist, and maps it from the next start on).
+ * own JVM with the agent image's JVM options (read from node-agent/pom.xml, their one home: {@link
+ * AgentImageFlags}), and prints its RSS (VmRSS from /proc/PID/status, split into anonymous and
+ * file-backed) once it has published its first event and again after a settle period, its time and
+ * its CPU time to the first published event, the RSS of an empty JVM with the same flags measured
+ * in the same run, and the load average. Not a unit test: a measurement to read and compare (issue
+ * 14: agent RSS at most 64 MB). {@code --aot-cache FILE} starts the agent from a JDK 25 AOT cache,
+ * trained first by a run of the same agent where FILE does not exist; {@code --diagnose FILE}
+ * writes jcmd's and /proc's view of the agent at its first event to FILE; {@code --class-archive
+ * FILE} measures a restart with the DaemonSet's class archive (the JVM writes it at the exit of a
+ * first start where FILE does not exist, and maps it from the next start on).
  *
  * <pre>
- * FootprintBench [--main CLASS] [--jvm-flags "FLAGS"] [--settle-seconds N]
+ * FootprintBench [--main CLASS] [--jvm-flags "FLAGS" (instead of the image's)] [--settle-seconds N]
  *                [--agent-classpath CP] [--kubernetes-node NAME] [--aot-cache FILE]
  *                [--diagnose FILE] [--class-archive FILE] [-- AGENT ARGS...]
  * </pre>
@@ -47,18 +48,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * with a Node of that name and runs the agent as in a pod on it (it then reads its Node object).
  */
 public final class FootprintBench {
-  /** The agent image's JVM flags (node-agent/pom.xml, less native access): what is measured. */
-  static final String DEFAULT_FLAGS =
-      "-Xmx32m -Xmn2m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k"
-          + " -XX:TrimNativeHeapInterval=1000";
-
   private static final long TARGET_RSS_KB = 64 * 1024;
 
   private FootprintBench() {}
 
   public static void main(String[] args) throws Exception {
     String mainClass = "io.fleetwave.simulator.FleetMain";
-    String flags = DEFAULT_FLAGS;
+    String flags = null;
     int settleSeconds = 10;
     List<String> agentArgs = new ArrayList<>(List.of("--bootstrap", "{bootstrap}"));
     String classpath = System.getProperty("java.class.path");
@@ -83,7 +79,12 @@ public final class FootprintBench {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    List<String> jvmFlags = List.of(flags.trim().split("\\s+"));
+    // Default: the image's entrypoint options, native access included, and nothing else.
+    List<String> jvmFlags =
+        flags == null ? AgentImageFlags.fromRepository() : List.of(flags.trim().split("\\s+"));
+    String flagsShown =
+        String.join(" ", jvmFlags)
+            + (flags == null ? " (node-agent/pom.xml: the image's)" : " (--jvm-flags)");
 
     Memory baseline = baselineRss(jvmFlags);
     KubernetesApi api = null;
@@ -188,7 +189,7 @@ public final class FootprintBench {
                         + trained
                         + ")"
                     : "none";
-        print(mainClass, resolvedArgs, flags, aot, baseline, m, settleSeconds);
+        print(mainClass, resolvedArgs, flagsShown, aot, baseline, m, settleSeconds);
       }
     } finally {
       if (api != null) {
@@ -390,7 +391,9 @@ public final class FootprintBench {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(flags);
-    command.add("--enable-native-access=ALL-UNNAMED");
+    if (flags.stream().noneMatch(f -> f.startsWith("--enable-native-access"))) {
+      command.add("--enable-native-access=ALL-UNNAMED"); // --jvm-flags without it: NVML needs it
+    }
     command.add("-cp");
     command.add(classpath);
     command.add(mainClass);

@@ -1,31 +1,60 @@
 package io.fleetwave.simulator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The footprint bench measures the JVM flags the agent image runs with, not others. */
+/** The footprint bench measures the JVM options the agent image runs with, read from their home. */
 class FootprintBenchFlagsTest {
-  private static final Pattern JVM_FLAG = Pattern.compile("<jvmFlag>([^<]+)</jvmFlag>");
 
   @Test
-  void benchFlagsAreTheAgentImageFlags() throws Exception {
-    String pom = Files.readString(Path.of("../node-agent/pom.xml"));
-    Matcher flags = JVM_FLAG.matcher(pom);
-    List<String> image =
-        flags
-            .results()
-            .map(m -> m.group(1))
-            // The bench adds native access to every JVM it starts, the baseline included.
-            .filter(flag -> !flag.startsWith("--enable-native-access"))
-            .toList();
+  void benchReadsTheAgentImageFlagsFromNodeAgentPom() throws Exception {
+    // The whole list as Jib writes it into the entrypoint, in order, native access included.
+    assertThat(AgentImageFlags.fromRepository())
+        .isEqualTo(AgentImageFlags.of(Path.of("../node-agent/pom.xml")))
+        .startsWith("--enable-native-access=ALL-UNNAMED")
+        .contains("-XX:+UseSerialGC")
+        .anyMatch(flag -> flag.startsWith("-Xmx"));
+  }
 
-    assertThat(image).as("jib jvmFlags of node-agent/pom.xml").isNotEmpty();
-    assertThat(String.join(" ", image)).isEqualTo(FootprintBench.DEFAULT_FLAGS);
+  @Test
+  void onlyJibsContainerFlagsCountNotCommentsOrOtherPlugins(@TempDir Path dir) throws Exception {
+    Path pom =
+        Files.writeString(
+            dir.resolve("pom.xml"),
+            """
+            <project xmlns="http://maven.apache.org/POM/4.0.0">
+              <build><plugins>
+                <plugin>
+                  <artifactId>other-plugin</artifactId>
+                  <configuration><container><jvmFlags><jvmFlag>-Xmx1g</jvmFlag></jvmFlags></container></configuration>
+                </plugin>
+                <plugin>
+                  <groupId>com.google.cloud.tools</groupId>
+                  <artifactId>jib-maven-plugin</artifactId>
+                  <configuration><container><jvmFlags>
+                    <!-- <jvmFlag>-Xint</jvmFlag> -->
+                    <jvmFlag> -Xmx24m </jvmFlag>
+                    <jvmFlag>-XX:+UseSerialGC</jvmFlag>
+                  </jvmFlags></container></configuration>
+                </plugin>
+              </plugins></build>
+            </project>
+            """);
+
+    assertThat(AgentImageFlags.of(pom)).containsExactly("-Xmx24m", "-XX:+UseSerialGC");
+  }
+
+  @Test
+  void aPomWithoutJibFlagsIsAClearError(@TempDir Path dir) throws Exception {
+    Path pom = Files.writeString(dir.resolve("pom.xml"), "<project><build/></project>");
+
+    assertThatThrownBy(() -> AgentImageFlags.of(pom))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("no <jvmFlag> in jib-maven-plugin");
   }
 }
