@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.ApiTokens;
+import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.Gpu;
@@ -239,9 +240,7 @@ class ChangesApiIT {
   void theChangesAreProjectionRowsThatARebuildDerivesAgain() {
     assertThat(ProjectionRows.of(A).get("node_changes")).hasSize(5);
     List<String> differences =
-        given()
-            .post("/api/v1/admin/projection/rebuild?timeoutSeconds=120")
-            .then()
+        ProjectionRebuilds.rebuild(Duration.ofSeconds(120))
             .statusCode(200)
             .extract()
             .jsonPath()

@@ -9,6 +9,7 @@ import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.projection.ControlFactBackfill;
@@ -184,9 +185,7 @@ class ControlFactsIT {
       assertThat(factRows().values()).allSatisfy(rows -> assertThat(rows).isEmpty());
 
       List<String> differences =
-          given()
-              .post(REBUILD + "?timeoutSeconds=120")
-              .then()
+          ProjectionRebuilds.rebuild(Duration.ofSeconds(120))
               .statusCode(200)
               .extract()
               .jsonPath()
@@ -302,7 +301,7 @@ class ControlFactsIT {
       dropTheDatabase();
       RolloutEngine engine = startAnEngine();
       await("an engine leads on the lost database").atMost(BOUND).until(engine::leading);
-      given().post(REBUILD + "?timeoutSeconds=120").then().statusCode(200);
+      ProjectionRebuilds.rebuild(Duration.ofSeconds(120)).statusCode(200);
 
       await("the pending pause is handled")
           .atMost(BOUND)

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.NodePartitions;
+import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
@@ -121,9 +122,7 @@ class RefusedByPostgresIT {
         .statusCode(200)
         .body("hostKind", equalTo("talos"))
         .body("gpus.size()", equalTo(1));
-    given()
-        .post("/api/v1/admin/projection/rebuild?timeoutSeconds=300")
-        .then()
+    ProjectionRebuilds.rebuild(Duration.ofSeconds(300))
         .statusCode(200)
         .body("equal", equalTo(true));
   }
