@@ -90,7 +90,13 @@ final class AsOfTables {
         + " gpu_instances AS (SELECT i.node, x.* FROM inventories i CROSS JOIN LATERAL"
         + " unnest(i.instance_gpu, i.profile, i.placement_start, i.placement_size)"
         + " AS x (gpu_index, profile, placement_start, placement_size)),"
-        + " gpu_counts AS (SELECT i.node, c.* FROM inventories i CROSS JOIN LATERAL"
+        // Picked with the counts from the key's index alone, no row fetched (V42).
+        + " gpu_counts AS (SELECT i.node, c.* FROM ("
+        + newestKeys(
+            "inventory_history",
+            at,
+            ", count_device, count_product, count_mig_mode, count_health, count_gpus")
+        + ") i CROSS JOIN LATERAL"
         + " unnest(i.count_device, i.count_product, i.count_mig_mode, i.count_health, i.count_gpus)"
         + " AS c (pci_device_id, product, mig_mode, health, gpus)),"
         + " desired_specs AS (SELECT DISTINCT ON (node) node, generation, spec,"
@@ -157,16 +163,30 @@ final class AsOfTables {
   /**
    * Each node's newest row of {@code table} (V42: registration_history or inventory_history) up to
    * {@code at}, in the applied order: picked by key and time from the key's index alone, then the
-   * one row picked fetched (picking among whole rows sorted every candidate's arrays).
+   * one row picked fetched (picking among whole rows sorted every candidate's arrays). Joined USING
+   * the key, so that the node column is the pick's, and a condition on it reaches the pick.
    */
   private static String newest(String table, String at) {
-    return "SELECT t.* FROM (SELECT DISTINCT ON (node) node, epoch, seq FROM "
+    return "SELECT * FROM ("
+        + newestKeys(table, at, "")
+        + ") k JOIN "
+        + table
+        + " t"
+        + " USING (node, epoch, seq)";
+  }
+
+  /**
+   * The key (and the {@code included} columns of the key's index) of each node's newest row of
+   * {@code table} up to {@code at}: the index read backwards, no sort.
+   */
+  private static String newestKeys(String table, String at, String included) {
+    return "SELECT DISTINCT ON (node) node, epoch, seq"
+        + included
+        + " FROM "
         + table
         + " WHERE event_time <= "
         + at
-        + " ORDER BY node DESC, epoch DESC, seq DESC) k JOIN "
-        + table
-        + " t ON t.node = k.node AND t.epoch = k.epoch AND t.seq = k.seq";
+        + " ORDER BY node DESC, epoch DESC, seq DESC";
   }
 
   /** A stored payload as its event (stored as the node sent it, decoded before it was stored). */

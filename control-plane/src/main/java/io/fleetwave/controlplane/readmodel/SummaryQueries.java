@@ -139,6 +139,10 @@ public class SummaryQueries {
    * AsOfTables}), counted for this call: a past moment's count is not cached.
    */
   public Uni<FleetSummary> asOf(Instant moment) {
+    return asOf(pool, moment);
+  }
+
+  static Uni<FleetSummary> asOf(Pool pool, Instant moment) {
     return count(pool, new AsOfTables(moment).with(), PAST_GPU_COUNTS);
   }
 
