@@ -76,7 +76,9 @@ final class AsOfTables {
         + " h WHERE event_time <= "
         + at
         + " GROUP BY node) s LEFT JOIN ("
-        + newest("registration_history", at)
+        // Registrations are small rows: picked whole (the estimate of a join back on the key
+        // was one row, and the planner joined the 10,000 picked to each node of a page again).
+        + newestRows("registration_history", at, "*")
         + ") r ON r.node = s.node),"
         // Named once, inlined where used: a condition on the node reaches the key's index.
         + " inventories AS NOT MATERIALIZED ("
@@ -92,10 +94,10 @@ final class AsOfTables {
         + " AS x (gpu_index, profile, placement_start, placement_size)),"
         // Picked with the counts from the key's index alone, no row fetched (V42).
         + " gpu_counts AS (SELECT i.node, c.* FROM ("
-        + newestKeys(
+        + newestRows(
             "inventory_history",
             at,
-            ", count_device, count_product, count_mig_mode, count_health, count_gpus")
+            "node, count_device, count_product, count_mig_mode, count_health, count_gpus")
         + ") i CROSS JOIN LATERAL"
         + " unnest(i.count_device, i.count_product, i.count_mig_mode, i.count_health, i.count_gpus)"
         + " AS c (pci_device_id, product, mig_mode, health, gpus)),"
@@ -161,27 +163,27 @@ final class AsOfTables {
   }
 
   /**
-   * Each node's newest row of {@code table} (V42: registration_history or inventory_history) up to
-   * {@code at}, in the applied order: picked by key and time from the key's index alone, then the
-   * one row picked fetched (picking among whole rows sorted every candidate's arrays). Joined USING
-   * the key, so that the node column is the pick's, and a condition on it reaches the pick.
+   * Each node's newest row of {@code table} (V42: inventory_history) up to {@code at}, in the
+   * applied order: picked by key and time from the key's index alone, then the one row picked
+   * fetched (picking among whole rows sorted every candidate's GPU arrays, some 1.5 KB a node, on
+   * disk). Joined USING the key, so that the node column is the pick's, and a condition on it
+   * reaches the pick.
    */
   private static String newest(String table, String at) {
     return "SELECT * FROM ("
-        + newestKeys(table, at, "")
+        + newestRows(table, at, "node, epoch, seq")
         + ") k JOIN "
         + table
-        + " t"
-        + " USING (node, epoch, seq)";
+        + " t USING (node, epoch, seq)";
   }
 
   /**
-   * The key (and the {@code included} columns of the key's index) of each node's newest row of
-   * {@code table} up to {@code at}: the index read backwards, no sort.
+   * The {@code columns} of each node's newest row of {@code table} up to {@code at}, in the applied
+   * order: the key's index read backwards (only, where the columns are those it holds).
    */
-  private static String newestKeys(String table, String at, String included) {
-    return "SELECT DISTINCT ON (node) node, epoch, seq"
-        + included
+  private static String newestRows(String table, String at, String columns) {
+    return "SELECT DISTINCT ON (node) "
+        + columns
         + " FROM "
         + table
         + " WHERE event_time <= "

@@ -7,6 +7,7 @@ import io.fleetwave.controlplane.projection.ProjectionTables;
 import io.fleetwave.controlplane.projection.ProjectionWriter;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
@@ -21,6 +22,7 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -93,6 +95,52 @@ class AsOfStatesIT {
     } finally {
       stepwise.closeAndAwait();
       batched.closeAndAwait();
+    }
+  }
+
+  /**
+   * A database whose history was kept before V42 (the day's first two events already carried to
+   * node_history_base by the partition maintenance, the others in node_events, each payload as the
+   * node sent it) gets, from the migration, the rows the projection writes for the same events.
+   */
+  @Test
+  void theMigrationParsesTheHistoryKeptBeforeItIntoTheRowsTheProjectionWrites() throws Exception {
+    List<Envelope<NodeEvent>> day = day();
+    String migratedUrl = MigratedDatabase.create(postgres, "migrated");
+    MigratedDatabase.migrate(migratedUrl, "41");
+    try (Connection db = MigratedDatabase.connect(migratedUrl)) {
+      for (int i = 0; i < day.size(); i++) {
+        insert(db, i < 2 ? "node_history_base" : "node_events", day.get(i));
+      }
+    }
+    MigratedDatabase.migrate(migratedUrl, "latest");
+    String writtenUrl = database("written");
+    Pool written = MigratedDatabase.pool(writtenUrl, VERTX);
+    try {
+      apply(written, day);
+    } finally {
+      written.closeAndAwait();
+    }
+    assertThat(stateRows(migratedUrl)).isEqualTo(stateRows(writtenUrl)).hasSize(8);
+  }
+
+  /** A history row as the projection stored it before V42: the payload as JSON text. */
+  private static void insert(Connection db, String table, Envelope<NodeEvent> event)
+      throws Exception {
+    try (PreparedStatement insert =
+        db.prepareStatement(
+            "INSERT INTO "
+                + table
+                + " (node, epoch, seq, event_id, event_type, event_time, payload)"
+                + " VALUES (?, ?, ?, ?, ?, ?::timestamptz, ?)")) {
+      insert.setString(1, event.subject());
+      insert.setLong(2, event.epoch());
+      insert.setLong(3, event.seq());
+      insert.setString(4, event.id());
+      insert.setString(5, event.type());
+      insert.setString(6, event.time().toString());
+      insert.setString(7, EventCodec.mapper().writeValueAsString(event.data()));
+      insert.executeUpdate();
     }
   }
 
