@@ -22,10 +22,11 @@ import java.util.Map;
  * The projection's node tables as they stood at a past moment, rebuilt from what it keeps of the
  * past: the node history ({@code node_events}: every applied event but heartbeats, with its payload
  * as the node sent it), what the partition maintenance kept of the days it dropped ({@code
- * node_history_base}, V35: each node's progress events before the oldest day kept), the history's
- * registrations and inventories as columns ({@code registration_history} and {@code
- * inventory_history}, V42: written with the history rows; each node's newest before the oldest day
- * kept stays when the days go) and the desired specs' history ({@code desired_spec_history}).
+ * node_history_base}, V35: each node's newest registration and inventory before the oldest day
+ * kept, and its progress events), the history's registrations and inventories as the columns the
+ * reads use ({@code registration_history} and {@code inventory_history}, V42: written with the
+ * history rows; each node's newest before the oldest day kept stays when the days go) and the
+ * desired specs' history ({@code desired_spec_history}).
  *
  * <p>{@link #with()} is a WITH clause whose common table expressions are named like the tables they
  * stand for ({@code nodes}, {@code gpus}, {@code gpu_instances}, {@code desired_specs}, {@code
@@ -80,7 +81,7 @@ final class AsOfTables {
         // was one row, and the planner joined the 10,000 picked to each node of a page again).
         + newestRows("registration_history", at, "*")
         + ") r ON r.node = s.node),"
-        // Named once, inlined where used: a condition on the node reaches the key's index.
+        // Inlined where used (NOT MATERIALIZED): a condition on the node reaches the key's index.
         + " inventories AS NOT MATERIALIZED ("
         + newest("inventory_history", at)
         + "),"
