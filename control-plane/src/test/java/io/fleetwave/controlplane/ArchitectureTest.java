@@ -72,7 +72,8 @@ class ArchitectureTest {
   private static final Pattern PROJECTION_TABLE_SQL =
       Pattern.compile(
           "\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+(\\w+\\.)?"
-              + "(nodes|gpus|gpu_instances|node_events|node_reconcile|reconcile_steps|node_provenance|node_changes)\\b");
+              + "(nodes|gpus|gpu_instances|node_events|node_reconcile|reconcile_steps|node_provenance"
+              + "|node_changes|registration_history|inventory_history)\\b");
 
   private static boolean queriesAProjectionTable(Path source) {
     try {

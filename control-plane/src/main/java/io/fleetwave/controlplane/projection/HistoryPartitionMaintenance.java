@@ -163,7 +163,8 @@ public class HistoryPartitionMaintenance {
    * Keeps in node_history_base (V35) what as-of reads need of the history about to go (every event
    * before {@code keptFrom}: the day partitions dropped next and the default partition's old rows):
    * each node's newest registration and newest inventory, and its other events (progress: the
-   * reconcile state is their fold); older registrations and inventories kept before are dropped.
+   * reconcile state is their fold); older registrations and inventories kept before are dropped,
+   * and so are the older rows of registration_history and inventory_history (V42).
    */
   private static Uni<Void> carry(SqlConnection conn, Instant keptFrom) {
     Tuple params =
@@ -194,6 +195,26 @@ public class HistoryPartitionMaintenance {
                         Tuple.tuple()
                             .addArrayOfString(
                                 new String[] {NodeHistory.REGISTERED, NodeHistory.INVENTORY})))
+        .call(() -> prune(conn, "registration_history", params))
+        .call(() -> prune(conn, "inventory_history", params))
+        .replaceWithVoid();
+  }
+
+  /**
+   * Deletes the rows of {@code table} (V42: the history's registrations or inventories as columns)
+   * older than {@code keptFrom} (the first parameter) but each node's newest of them: the state the
+   * node had at the oldest kept moment, from which as-of reads start, as node_history_base keeps it
+   * of the history.
+   */
+  private static Uni<Void> prune(SqlConnection conn, String table, Tuple params) {
+    return conn.preparedQuery(
+            "DELETE FROM "
+                + table
+                + " t WHERE t.event_time < $1 AND EXISTS (SELECT 1 FROM "
+                + table
+                + " n WHERE n.node = t.node AND n.event_time < $1"
+                + " AND (n.epoch, n.seq) > (t.epoch, t.seq))")
+        .execute(Tuple.of(params.getValue(0)))
         .replaceWithVoid();
   }
 

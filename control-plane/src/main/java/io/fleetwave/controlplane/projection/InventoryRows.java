@@ -7,9 +7,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The GPUs and MIG instances of a batch's inventories as column arrays, so that each table takes
@@ -106,6 +109,41 @@ final class InventoryRows {
         placementSizes.add(instance.placementSize());
       }
     }
+  }
+
+  /**
+   * One inventory's row of inventory_history (V42), for {@link ProjectionTables#insertInventory}:
+   * the event's node, epoch, seq and time; the columns of {@link #gpus} and {@link #instances}
+   * without their node arrays; and the GPUs counted by PCI device id, product, MIG mode and health
+   * in the order first reported (what the fleet summary counts: a few entries a node, where
+   * counting its GPU rows as of a past moment took 80,000 rows at 10,000 nodes).
+   */
+  static Tuple historyRow(
+      String node, long epoch, long seq, OffsetDateTime time, GpuInventoryReported inventory) {
+    InventoryRows rows = new InventoryRows();
+    rows.add(node, inventory);
+    Tuple row = Tuple.tuple().addString(node).addLong(epoch).addLong(seq).addOffsetDateTime(time);
+    Tuple gpus = rows.gpus();
+    for (int i = 1; i < gpus.size(); i++) {
+      row.addValue(gpus.getValue(i));
+    }
+    Tuple instances = rows.instances();
+    for (int i = 1; i < instances.size(); i++) {
+      row.addValue(instances.getValue(i));
+    }
+    Map<List<String>, Integer> counts = new LinkedHashMap<>();
+    for (Gpu gpu : inventory.gpus()) {
+      counts.merge(
+          List.of(
+              gpu.pciDeviceId(), gpu.product(), gpu.migMode().wireName(), gpu.health().wireName()),
+          1,
+          Integer::sum);
+    }
+    for (int column = 0; column < 4; column++) {
+      int c = column;
+      row.addArrayOfString(counts.keySet().stream().map(key -> key.get(c)).toArray(String[]::new));
+    }
+    return row.addArrayOfInteger(counts.values().toArray(Integer[]::new));
   }
 
   /** The reported columns of {@link ProjectionTables#replaceGpus}, in order. */

@@ -100,8 +100,8 @@ public final class ProjectionComparison {
     if (table.equals(NODES)) {
       return "SELECT to_jsonb(n) - 'inventory_digest' AS node FROM " + tables.table(table) + " n";
     }
-    if (table.equals("node_changes")) {
-      // Like the events that revealed them: the window both sides hold.
+    if (!table.equals(HISTORY) && ProjectionTables.HISTORIES.contains(table)) {
+      // Like the events that revealed them or that they restate: the window both sides hold.
       return "SELECT * FROM " + tables.table(table) + " c WHERE " + window.predicate("c");
     }
     return table.equals(HISTORY)

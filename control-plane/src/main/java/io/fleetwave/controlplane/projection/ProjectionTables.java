@@ -19,13 +19,16 @@ public final class ProjectionTables {
           "node_reconcile",
           "reconcile_steps",
           "node_provenance",
-          "node_changes");
+          "node_changes",
+          "registration_history",
+          "inventory_history");
 
   /**
    * The append-only tables of what happened to nodes, over time (the rest is each node's state
    * now): snapshots leave them out, and a rebuild compares them over the retained window only.
    */
-  public static final List<String> HISTORIES = List.of("node_events", "node_changes");
+  public static final List<String> HISTORIES =
+      List.of("node_events", "node_changes", "registration_history", "inventory_history");
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
@@ -40,6 +43,8 @@ public final class ProjectionTables {
   final String replaceGpus;
   final String replaceInstances;
   final String insertHistory;
+  final String insertRegistration;
+  final String insertInventory;
   final String selectReconciles;
   final String selectSteps;
   final String upsertReconcile;
@@ -158,6 +163,28 @@ public final class ProjectionTables {
             + " SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[],"
             + " $5::text[], $6::timestamptz[], $7::text[])"
             + " ON CONFLICT (node, epoch, seq, event_time) DO NOTHING";
+    // The history's registrations and inventories once more, as the columns the as-of reads use
+    // (V42): a row each, the facts in the order of updateFacts, then the event's key and time.
+    insertRegistration =
+        "INSERT INTO "
+            + s
+            + "registration_history (node, host_kind, os_id, os_version, kernel, read_only_root,"
+            + " systemd, driver_root, device_root, driver_provider, driver_version, zone, labels,"
+            + " reasons, epoch, seq, event_time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+            + " $11, $12, $13::jsonb, $14::jsonb, $15, $16, $17)"
+            + " ON CONFLICT (node, epoch, seq) DO NOTHING";
+    // The GPUs' and instances' columns as InventoryRows gives them (the node arrays left out),
+    // then the GPUs counted by model, MIG mode and health, for the summary.
+    insertInventory =
+        "INSERT INTO "
+            + s
+            + "inventory_history (node, epoch, seq, event_time, gpu_index, uuid, pci_bus_id,"
+            + " pci_device_id, product, memory_mib, mig_capable, mig_mode, mig_mode_pending,"
+            + " vfs_total, vfs_enabled, health, instance_gpu, profile, placement_start,"
+            + " placement_size, count_device, count_product, count_mig_mode, count_health,"
+            + " count_gpus) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+            + " $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)"
+            + " ON CONFLICT (node, epoch, seq) DO NOTHING";
     selectReconciles = "SELECT * FROM " + s + "node_reconcile WHERE node = ANY($1::text[])";
     selectSteps = "SELECT * FROM " + s + "reconcile_steps WHERE node = ANY($1::text[])";
     upsertReconcile =

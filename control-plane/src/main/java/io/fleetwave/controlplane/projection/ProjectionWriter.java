@@ -11,6 +11,7 @@ import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.core.provenance.ChangeFold;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import io.smallrye.mutiny.Uni;
@@ -205,6 +206,7 @@ public class ProjectionWriter {
     }
     if (!changes.history().isEmpty()) {
       statements.add(whole(conn, tables.insertHistory, historyArrays(changes.history(), received)));
+      statements.addAll(stateHistory(conn, tables, changes.history()));
     }
     statements.add(batch(conn, tables.upsertReconcile, reconciles));
     if (!reconciled.isEmpty()) {
@@ -218,6 +220,33 @@ public class ProjectionWriter {
     statements.addAll(provenance);
     statements.add(commit);
     return Uni.join().all(statements).andFailFast().replaceWithVoid();
+  }
+
+  /**
+   * The history's registrations and inventories as the rows of registration_history and
+   * inventory_history (V42), the columns the as-of reads use: written with the history rows, in the
+   * same transaction, so that the two agree whatever is applied or replayed.
+   */
+  private static List<Uni<Void>> stateHistory(
+      SqlConnection conn, ProjectionTables tables, List<Envelope<NodeEvent>> history) {
+    List<Tuple> registrations = new ArrayList<>();
+    List<Tuple> inventories = new ArrayList<>();
+    for (Envelope<NodeEvent> event : history) {
+      OffsetDateTime time = utc(event.time());
+      if (event.data() instanceof NodeRegistered registered) {
+        registrations.add(
+            factsTuple(event.subject(), registered)
+                .addLong(event.epoch())
+                .addLong(event.seq())
+                .addOffsetDateTime(time));
+      } else if (event.data() instanceof GpuInventoryReported inventory) {
+        inventories.add(
+            InventoryRows.historyRow(event.subject(), event.epoch(), event.seq(), time, inventory));
+      }
+    }
+    return List.of(
+        batch(conn, tables.insertRegistration, registrations),
+        batch(conn, tables.insertInventory, inventories));
   }
 
   private static Uni<Void> whole(SqlConnection conn, String sql, Tuple arrays) {

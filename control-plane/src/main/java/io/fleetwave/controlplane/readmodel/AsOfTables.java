@@ -23,15 +23,20 @@ import java.util.Map;
  * past: the node history ({@code node_events}: every applied event but heartbeats, with its payload
  * as the node sent it), what the partition maintenance kept of the days it dropped ({@code
  * node_history_base}, V35: each node's newest registration and inventory before the oldest day
- * kept, and its progress events) and the desired specs' history ({@code desired_spec_history}).
+ * kept, and its progress events), the history's registrations and inventories as the columns the
+ * reads use ({@code registration_history} and {@code inventory_history}, V42: written with the
+ * history rows; each node's newest before the oldest day kept stays when the days go) and the
+ * desired specs' history ({@code desired_spec_history}).
  *
  * <p>{@link #with()} is a WITH clause whose common table expressions are named like the tables they
  * stand for ({@code nodes}, {@code gpus}, {@code gpu_instances}, {@code desired_specs}, {@code
  * revoked_nodes}) with the columns the reads use: a name in a WITH clause hides the table of that
- * name, so the current reads' SQL, filters included, runs over the past unchanged. PostgreSQL
- * inlines an expression used once, so a condition on the node name reaches the history's index. The
- * reconcile state is a fold (the pure {@link ReconcileState}), not SQL: {@link #reconciles} folds
- * the node's progress events up to the moment.
+ * name, so the current reads' SQL, filters included, runs over the past unchanged; the summary
+ * counts GPUs from {@code gpu_counts} (each node's GPUs counted by model, MIG mode and health).
+ * PostgreSQL inlines an expression used once (and {@code inventories}, marked NOT MATERIALIZED), so
+ * a condition on the node name reaches the index of the rows' key. The reconcile state is a fold
+ * (the pure {@link ReconcileState}), not SQL: {@link #reconciles} folds the node's progress events
+ * up to the moment.
  *
  * <p>A node's state at the moment is what its events up to that moment (by their time, in the order
  * the projection applied them) made it. What the history cannot say: when the node was last seen,
@@ -64,42 +69,39 @@ final class AsOfTables {
   /** The WITH clause (ending in a space) that the reads' SQL follows. */
   String with() {
     String at = "'" + moment + "'::timestamptz";
-    String newestInventory = newest(INVENTORY, at, "payload::jsonb -> 'gpus' AS list");
-    return "WITH nodes AS (SELECT s.node AS name, r.p ->> 'hostKind' AS host_kind,"
-        + " r.p ->> 'osId' AS os_id, r.p ->> 'osVersion' AS os_version, r.p ->> 'kernel' AS kernel,"
-        + " (r.p ->> 'readOnlyRoot')::boolean AS read_only_root,"
-        + " (r.p ->> 'systemd')::boolean AS systemd, r.p ->> 'driverRoot' AS driver_root,"
-        + " r.p ->> 'deviceRoot' AS device_root, r.p ->> 'driverProvider' AS driver_provider,"
-        + " r.p ->> 'driverVersion' AS driver_version, r.p ->> 'zone' AS zone,"
-        + objectOrEmpty("r.p -> 'labels'")
-        + " AS labels, "
-        + objectOrEmpty("r.p -> 'reasons'")
-        + " AS reasons, s.last_seen"
+    return "WITH nodes AS (SELECT s.node AS name, r.host_kind, r.os_id, r.os_version, r.kernel,"
+        + " r.read_only_root, r.systemd, r.driver_root, r.device_root, r.driver_provider,"
+        + " r.driver_version, r.zone, r.labels, r.reasons, s.last_seen"
         + " FROM (SELECT node, max(event_time) AS last_seen FROM "
         + HISTORY
-        + " h"
-        + " WHERE event_time <= "
+        + " h WHERE event_time <= "
         + at
         + " GROUP BY node) s LEFT JOIN ("
-        + newest(REGISTERED, at, "payload::jsonb AS p")
+        // Registrations are small rows: picked whole (the estimate of a join back on the key
+        // was one row, and the planner joined the 10,000 picked to each node of a page again).
+        + newestRows("registration_history", at, "*")
         + ") r ON r.node = s.node),"
-        + " gpus AS (SELECT i.node, (g ->> 'index')::int AS gpu_index, g ->> 'uuid' AS uuid,"
-        + " g ->> 'pciBusId' AS pci_bus_id, g ->> 'pciDeviceId' AS pci_device_id,"
-        + " g ->> 'product' AS product, (g ->> 'memoryMiB')::bigint AS memory_mib,"
-        + " (g ->> 'migCapable')::boolean AS mig_capable, g ->> 'migMode' AS mig_mode,"
-        + " g ->> 'migModePending' AS mig_mode_pending,"
-        + " coalesce((g ->> 'vfsTotal')::int, 0) AS vfs_total,"
-        + " coalesce((g ->> 'vfsEnabled')::int, 0) AS vfs_enabled, g ->> 'health' AS health"
-        + " FROM ("
-        + newestInventory
-        + ") i CROSS JOIN LATERAL jsonb_array_elements(i.list) g),"
-        + " gpu_instances AS (SELECT i.node, (g ->> 'index')::int AS gpu_index,"
-        + " x ->> 'profile' AS profile, (x ->> 'placementStart')::int AS placement_start,"
-        + " (x ->> 'placementSize')::int AS placement_size FROM ("
-        + newestInventory
-        + ") i CROSS JOIN LATERAL jsonb_array_elements(i.list) g"
-        + " CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(g -> 'instances')"
-        + " WHEN 'array' THEN g -> 'instances' ELSE '[]'::jsonb END) x),"
+        // Inlined where used (NOT MATERIALIZED): a condition on the node reaches the key's index.
+        + " inventories AS NOT MATERIALIZED ("
+        + newest("inventory_history", at)
+        + "),"
+        + " gpus AS (SELECT i.node, g.* FROM inventories i CROSS JOIN LATERAL unnest(i.gpu_index,"
+        + " i.uuid, i.pci_bus_id, i.pci_device_id, i.product, i.memory_mib, i.mig_capable,"
+        + " i.mig_mode, i.mig_mode_pending, i.vfs_total, i.vfs_enabled, i.health) AS g (gpu_index,"
+        + " uuid, pci_bus_id, pci_device_id, product, memory_mib, mig_capable, mig_mode,"
+        + " mig_mode_pending, vfs_total, vfs_enabled, health)),"
+        + " gpu_instances AS (SELECT i.node, x.* FROM inventories i CROSS JOIN LATERAL"
+        + " unnest(i.instance_gpu, i.profile, i.placement_start, i.placement_size)"
+        + " AS x (gpu_index, profile, placement_start, placement_size)),"
+        // Picked with the counts from the key's index alone, no row fetched (V42).
+        + " gpu_counts AS (SELECT i.node, c.* FROM ("
+        + newestRows(
+            "inventory_history",
+            at,
+            "node, count_device, count_product, count_mig_mode, count_health, count_gpus")
+        + ") i CROSS JOIN LATERAL"
+        + " unnest(i.count_device, i.count_product, i.count_mig_mode, i.count_health, i.count_gpus)"
+        + " AS c (pci_device_id, product, mig_mode, health, gpus)),"
         + " desired_specs AS (SELECT DISTINCT ON (node) node, generation, spec,"
         + " set_at AS updated_at FROM desired_spec_history WHERE set_at <= "
         + at
@@ -161,26 +163,33 @@ final class AsOfTables {
     return states;
   }
 
-  /** The newest event of {@code type} of each node up to {@code at}, in the applied order. */
-  private static String newest(String type, String at, String payload) {
-    return "SELECT DISTINCT ON (node) node, "
-        + payload
-        + " FROM "
-        + HISTORY
-        + " h WHERE event_type = '"
-        + type
-        + "' AND event_time <= "
-        + at
-        + " ORDER BY node, epoch DESC, seq DESC";
+  /**
+   * Each node's newest row of {@code table} (V42: inventory_history) up to {@code at}, in the
+   * applied order: picked by key and time from the key's index alone, then the one row picked
+   * fetched (picking among whole rows sorted every candidate's GPU arrays, some 1.5 KB a node, on
+   * disk). Joined USING the key, so that the node column is the pick's, and a condition on it
+   * reaches the pick.
+   */
+  private static String newest(String table, String at) {
+    return "SELECT * FROM ("
+        + newestRows(table, at, "node, epoch, seq")
+        + ") k JOIN "
+        + table
+        + " t USING (node, epoch, seq)";
   }
 
-  /** A JSON object member, or {} where it is absent or null (as the registration reads it). */
-  private static String objectOrEmpty(String member) {
-    return "CASE jsonb_typeof("
-        + member
-        + ") WHEN 'object' THEN "
-        + member
-        + " ELSE '{}'::jsonb END";
+  /**
+   * The {@code columns} of each node's newest row of {@code table} up to {@code at}, in the applied
+   * order: the key's index read backwards (only, where the columns are those it holds).
+   */
+  private static String newestRows(String table, String at, String columns) {
+    return "SELECT DISTINCT ON (node) "
+        + columns
+        + " FROM "
+        + table
+        + " WHERE event_time <= "
+        + at
+        + " ORDER BY node DESC, epoch DESC, seq DESC";
   }
 
   /** A stored payload as its event (stored as the node sent it, decoded before it was stored). */

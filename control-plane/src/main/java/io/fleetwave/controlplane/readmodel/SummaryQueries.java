@@ -43,11 +43,22 @@ import java.util.concurrent.CancellationException;
 @ApplicationScoped
 public class SummaryQueries {
   /** One scan of gpus for the three GPU groupings; grouping() tells which a row belongs to. */
-  private static final String GPU_COUNTS =
-      "SELECT grouping(mig_mode) AS no_mode, grouping(health) AS no_health, mig_mode, health,"
-          + " upper(pci_device_id) AS id, min(product) AS product, count(*) AS gpus,"
-          + " count(DISTINCT node) AS nodes FROM gpus"
-          + " GROUP BY GROUPING SETS ((mig_mode), (health), (upper(pci_device_id)))";
+  private static final String GPU_COUNTS = gpuCounts("count(*)", "gpus");
+
+  /**
+   * The same over the past's GPUs counted a node at a time ({@link AsOfTables}' gpu_counts: a few
+   * rows a node instead of a row a GPU).
+   */
+  private static final String PAST_GPU_COUNTS = gpuCounts("sum(gpus)", "gpu_counts");
+
+  private static String gpuCounts(String gpus, String from) {
+    return "SELECT grouping(mig_mode) AS no_mode, grouping(health) AS no_health, mig_mode, health,"
+        + " upper(pci_device_id) AS id, min(product) AS product, "
+        + gpus
+        + "::bigint AS gpus, count(DISTINCT node) AS nodes FROM "
+        + from
+        + " GROUP BY GROUPING SETS ((mig_mode), (health), (upper(pci_device_id)))";
+  }
 
   /** The one key: the cache holds the whole fleet's summary. */
   private static final String FLEET = "fleet";
@@ -120,7 +131,7 @@ public class SummaryQueries {
 
   /** The summary counted now. */
   static Uni<FleetSummary> count(Pool pool) {
-    return count(pool, "");
+    return count(pool, "", GPU_COUNTS);
   }
 
   /**
@@ -128,11 +139,18 @@ public class SummaryQueries {
    * AsOfTables}), counted for this call: a past moment's count is not cached.
    */
   public Uni<FleetSummary> asOf(Instant moment) {
-    return count(pool, new AsOfTables(moment).with());
+    return asOf(pool, moment);
   }
 
-  /** The summary counted over the tables that {@code with} names (nothing: the live ones). */
-  private static Uni<FleetSummary> count(Pool pool, String with) {
+  static Uni<FleetSummary> asOf(Pool pool, Instant moment) {
+    return count(pool, new AsOfTables(moment).with(), PAST_GPU_COUNTS);
+  }
+
+  /**
+   * The summary counted over the tables that {@code with} names (nothing: the live ones), the GPUs
+   * with {@code gpuCounts}.
+   */
+  private static Uni<FleetSummary> count(Pool pool, String with, String gpuCounts) {
     Uni<Map<String, Long>> hostKinds =
         pool.query(
                 with
@@ -145,7 +163,7 @@ public class SummaryQueries {
                   rows.forEach(row -> counts.put(row.getString("k"), row.getLong("c")));
                   return counts;
                 });
-    Uni<RowSet<Row>> gpus = pool.query(with + GPU_COUNTS).execute();
+    Uni<RowSet<Row>> gpus = pool.query(with + gpuCounts).execute();
     return Uni.combine()
         .all()
         .unis(hostKinds, gpus)

@@ -6,8 +6,7 @@ import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.EventTypes;
-import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
@@ -17,8 +16,8 @@ import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
+import java.net.URI;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -44,6 +43,7 @@ class HistoryPartitionsIT {
   private static final String REGISTERED = "io.fleetwave.node.registered.v1";
   private static final String INVENTORY = "io.fleetwave.node.gpu-inventory-reported.v1";
   private static final Vertx VERTX = Vertx.vertx();
+  private static final URI SOURCE = URI.create("urn:fleetwave:history-partitions-test");
 
   EmbeddedPostgres postgres;
 
@@ -177,29 +177,37 @@ class HistoryPartitionsIT {
   @Test
   void droppedDaysLeaveEachNodesLastStateForReadsAsOfTheOldestKeptTime() throws Exception {
     String url = withAPartitionPastTheRetention("carried");
-    try (Connection db = MigratedDatabase.connect(url)) {
-      insertEvent(
-          db,
+    Pool pool = MigratedDatabase.pool(url, VERTX);
+    try {
+      // Applied as the projection applies them: the history rows and their registration_history
+      // and inventory_history rows (V42) in one transaction.
+      apply(
+          pool,
           "old",
           0,
           Events.registered("old", HostKind.UBUNTU, "570.1", Map.of()),
           "2026-10-20T09:00:00Z");
-      insertEvent(
-          db,
+      apply(
+          pool,
           "old",
           1,
           Events.registered("old", HostKind.UBUNTU, "580.2", Map.of("pool", "p")),
           "2026-10-20T10:00:00Z");
-      insertEvent(
-          db, "old", 2, Events.inventory(Events.H100, 2, MigMode.ENABLED), "2026-10-20T10:00:01Z");
-      insertEvent(db, "old", 3, new SpecAccepted(1, List.of()), "2026-10-20T10:00:02Z");
+      apply(
+          pool,
+          "old",
+          2,
+          Events.inventory(Events.H100, 2, MigMode.ENABLED),
+          "2026-10-20T10:00:01Z");
+      apply(pool, "old", 3, new SpecAccepted(1, List.of()), "2026-10-20T10:00:02Z");
       // The default partition, past the retention too; then a change kept (moved to its day).
-      insertEvent(
-          db, "old", 4, Events.inventory(Events.H100, 2, MigMode.DISABLED), "2026-10-01T10:00:00Z");
-      insertEvent(db, "old", 5, new SpecApplied(1), "2026-11-25T10:00:00Z");
-    }
-    Pool pool = MigratedDatabase.pool(url, VERTX);
-    try {
+      apply(
+          pool,
+          "old",
+          4,
+          Events.inventory(Events.H100, 2, MigMode.DISABLED),
+          "2026-10-01T10:00:00Z");
+      apply(pool, "old", 5, new SpecApplied(1), "2026-11-25T10:00:00Z");
       HistoryPartitionMaintenance maintenance =
           new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2));
       assertThat(maintenance.maintain(NOW).await().atMost(BOUND).dropped())
@@ -213,6 +221,14 @@ class HistoryPartitionsIT {
             .containsExactly(
                 "1 " + REGISTERED, "3 io.fleetwave.node.spec-accepted.v1", "4 " + INVENTORY);
         assertThat(strings(sql, "SELECT seq FROM node_events ORDER BY seq")).containsExactly("5");
+        // Of the registrations and inventories as columns, each node's newest before the oldest
+        // kept moment stays, the older ones go.
+        assertThat(
+                strings(
+                    sql,
+                    "SELECT 'registration ' || seq FROM registration_history"
+                        + " UNION ALL SELECT 'inventory ' || seq FROM inventory_history ORDER BY 1"))
+            .containsExactly("inventory 4", "registration 1");
       }
       NodeQueries nodes = new NodeQueries(pool);
       Instant keptFrom = Instant.parse("2026-10-31T00:00:00Z");
@@ -253,18 +269,14 @@ class HistoryPartitionsIT {
     return url;
   }
 
-  private static void insertEvent(Connection db, String node, long seq, NodeEvent data, String time)
-      throws Exception {
-    try (PreparedStatement insert =
-        db.prepareStatement("INSERT INTO node_events VALUES (?, 1, ?, ?, ?, ?::timestamptz, ?)")) {
-      insert.setString(1, node);
-      insert.setLong(2, seq);
-      insert.setString(3, "id-" + node + "-" + seq);
-      insert.setString(4, EventTypes.typeOf(data));
-      insert.setString(5, time);
-      insert.setString(6, EventCodec.mapper().writeValueAsString(data));
-      insert.executeUpdate();
-    }
+  /** Applies one event of epoch 1 stamped {@code time} through the projection's writer. */
+  private static void apply(Pool pool, String node, long seq, NodeEvent data, String time) {
+    new ProjectionWriter(pool)
+        .apply(
+            ProjectionTables.LIVE,
+            List.of(Envelope.of(SOURCE, node, Instant.parse(time), 1, seq, data)))
+        .await()
+        .atMost(BOUND);
   }
 
   private static void insertOld(
