@@ -45,6 +45,8 @@ public final class ProjectionTables {
   final String insertHistory;
   final String insertRegistration;
   final String insertInventory;
+  final String lowerRegistrationStates;
+  final String lowerInventoryStates;
   final String selectReconciles;
   final String selectSteps;
   final String upsertReconcile;
@@ -170,8 +172,8 @@ public final class ProjectionTables {
             + s
             + "registration_history (node, host_kind, os_id, os_version, kernel, read_only_root,"
             + " systemd, driver_root, device_root, driver_provider, driver_version, zone, labels,"
-            + " reasons, epoch, seq, event_time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-            + " $11, $12, $13::jsonb, $14::jsonb, $15, $16, $17)"
+            + " reasons, epoch, seq, event_time, state_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
+            + " $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15, $16, $17, $18)"
             + " ON CONFLICT (node, epoch, seq) DO NOTHING";
     // The GPUs' and instances' columns as InventoryRows gives them (the node arrays left out),
     // then the GPUs counted by model, MIG mode and health, for the summary.
@@ -182,9 +184,11 @@ public final class ProjectionTables {
             + " pci_device_id, product, memory_mib, mig_capable, mig_mode, mig_mode_pending,"
             + " vfs_total, vfs_enabled, health, instance_gpu, profile, placement_start,"
             + " placement_size, count_device, count_product, count_mig_mode, count_health,"
-            + " count_gpus) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-            + " $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)"
+            + " count_gpus, state_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+            + " $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"
             + " ON CONFLICT (node, epoch, seq) DO NOTHING";
+    lowerRegistrationStates = lowerStateFrom(s + "registration_history");
+    lowerInventoryStates = lowerStateFrom(s + "inventory_history");
     selectReconciles = "SELECT * FROM " + s + "node_reconcile WHERE node = ANY($1::text[])";
     selectSteps = "SELECT * FROM " + s + "reconcile_steps WHERE node = ANY($1::text[])";
     upsertReconcile =
@@ -213,6 +217,19 @@ public final class ProjectionTables {
             + "reconcile_steps (node, generation, ordinal, kind, gpu, detail, deadline_ms, state,"
             + " reason, holder, elapsed_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
     provenance = new ProvenanceRows(this);
+  }
+
+  /**
+   * Lowers the state_from (V43) of rows stored before a batch's rows of a node to the least time of
+   * those, where it was later: the arrays of {@link StateFrom#lowering()}. Almost always no row:
+   * one index probe a node.
+   */
+  private static String lowerStateFrom(String table) {
+    return "UPDATE "
+        + table
+        + " t SET state_from = b.state_from FROM unnest($1::text[], $2::bigint[], $3::bigint[],"
+        + " $4::timestamptz[]) AS b (node, epoch, seq, state_from) WHERE t.node = b.node"
+        + " AND t.state_from > b.state_from AND (t.epoch, t.seq) < (b.epoch, b.seq)";
   }
 
   public String schema() {

@@ -224,29 +224,55 @@ public class ProjectionWriter {
 
   /**
    * The history's registrations and inventories as the rows of registration_history and
-   * inventory_history (V42), the columns the as-of reads use: written with the history rows, in the
-   * same transaction, so that the two agree whatever is applied or replayed.
+   * inventory_history (V42), the columns the as-of reads use, and the state_from by which they pick
+   * them (V43): written with the history rows, in the same transaction, so that the two agree
+   * whatever is applied or replayed.
    */
   private static List<Uni<Void>> stateHistory(
       SqlConnection conn, ProjectionTables tables, List<Envelope<NodeEvent>> history) {
-    List<Tuple> registrations = new ArrayList<>();
-    List<Tuple> inventories = new ArrayList<>();
+    List<Envelope<NodeEvent>> registered = new ArrayList<>();
+    List<Envelope<NodeEvent>> inventoried = new ArrayList<>();
     for (Envelope<NodeEvent> event : history) {
-      OffsetDateTime time = utc(event.time());
-      if (event.data() instanceof NodeRegistered registered) {
-        registrations.add(
-            factsTuple(event.subject(), registered)
-                .addLong(event.epoch())
-                .addLong(event.seq())
-                .addOffsetDateTime(time));
-      } else if (event.data() instanceof GpuInventoryReported inventory) {
-        inventories.add(
-            InventoryRows.historyRow(event.subject(), event.epoch(), event.seq(), time, inventory));
+      if (event.data() instanceof NodeRegistered) {
+        registered.add(event);
+      } else if (event.data() instanceof GpuInventoryReported) {
+        inventoried.add(event);
       }
     }
-    return List.of(
-        batch(conn, tables.insertRegistration, registrations),
-        batch(conn, tables.insertInventory, inventories));
+    StateFrom registrationStates = new StateFrom(registered);
+    List<Tuple> registrations = new ArrayList<>();
+    for (int i = 0; i < registered.size(); i++) {
+      Envelope<NodeEvent> event = registered.get(i);
+      registrations.add(
+          factsTuple(event.subject(), (NodeRegistered) event.data())
+              .addLong(event.epoch())
+              .addLong(event.seq())
+              .addOffsetDateTime(utc(event.time()))
+              .addOffsetDateTime(registrationStates.of(i)));
+    }
+    StateFrom inventoryStates = new StateFrom(inventoried);
+    List<Tuple> inventories = new ArrayList<>();
+    for (int i = 0; i < inventoried.size(); i++) {
+      Envelope<NodeEvent> event = inventoried.get(i);
+      inventories.add(
+          InventoryRows.historyRow(
+                  event.subject(),
+                  event.epoch(),
+                  event.seq(),
+                  utc(event.time()),
+                  (GpuInventoryReported) event.data())
+              .addOffsetDateTime(inventoryStates.of(i)));
+    }
+    List<Uni<Void>> statements = new ArrayList<>();
+    if (!registered.isEmpty()) {
+      statements.add(whole(conn, tables.lowerRegistrationStates, registrationStates.lowering()));
+      statements.add(batch(conn, tables.insertRegistration, registrations));
+    }
+    if (!inventoried.isEmpty()) {
+      statements.add(whole(conn, tables.lowerInventoryStates, inventoryStates.lowering()));
+      statements.add(batch(conn, tables.insertInventory, inventories));
+    }
+    return statements;
   }
 
   private static Uni<Void> whole(SqlConnection conn, String sql, Tuple arrays) {

@@ -25,8 +25,9 @@ import java.util.Map;
  * node_history_base}, V35: each node's newest registration and inventory before the oldest day
  * kept, and its progress events), the history's registrations and inventories as the columns the
  * reads use ({@code registration_history} and {@code inventory_history}, V42: written with the
- * history rows; each node's newest before the oldest day kept stays when the days go) and the
- * desired specs' history ({@code desired_spec_history}).
+ * history rows; each node's newest before the oldest day kept stays when the days go; picked by
+ * their state_from, V43, one index descent a node whatever the history's length) and the desired
+ * specs' history ({@code desired_spec_history}).
  *
  * <p>{@link #with()} is a WITH clause whose common table expressions are named like the tables they
  * stand for ({@code nodes}, {@code gpus}, {@code gpu_instances}, {@code desired_specs}, {@code
@@ -34,15 +35,15 @@ import java.util.Map;
  * name, so the current reads' SQL, filters included, runs over the past unchanged; the summary
  * counts GPUs from {@code gpu_counts} (each node's GPUs counted by model, MIG mode and health).
  * PostgreSQL inlines an expression used once (and {@code inventories}, marked NOT MATERIALIZED), so
- * a condition on the node name reaches the index of the rows' key. The reconcile state is a fold
- * (the pure {@link ReconcileState}), not SQL: {@link #reconciles} folds the node's progress events
- * up to the moment.
+ * a condition on the node name reaches the key of {@code nodes}, and a page picks the rows of its
+ * own nodes only. The reconcile state is a fold (the pure {@link ReconcileState}), not SQL: {@link
+ * #reconciles} folds the node's progress events up to the moment.
  *
  * <p>A node's state at the moment is what its events up to that moment (by their time, in the order
  * the projection applied them) made it. What the history cannot say: when the node was last seen,
- * as heartbeats are not history (V11): {@code last_seen} is its newest event in the history up to
- * the moment; and who was revoked then, as a re-admission deletes its revocation: a node shows
- * revoked when its current revocation is at or before the moment.
+ * as heartbeats are not history (V11): {@code last_seen} is the time of its newest applied event in
+ * the history stamped up to the moment; and who was revoked then, as a re-admission deletes its
+ * revocation: a node shows revoked when its current revocation is at or before the moment.
  */
 final class AsOfTables {
   private static final String REGISTERED = NodeHistory.REGISTERED;
@@ -69,22 +70,39 @@ final class AsOfTables {
   /** The WITH clause (ending in a space) that the reads' SQL follows. */
   String with() {
     String at = "'" + moment + "'::timestamptz";
-    return "WITH nodes AS (SELECT s.node AS name, r.host_kind, r.os_id, r.os_version, r.kernel,"
+    // A node of the fleet (every node the history holds is in nodes) as of the moment, if it had
+    // registered by then or has any event in the history up to it (as the projection counts a node
+    // from its first event), with its registration then.
+    return "WITH nodes AS (SELECT c.name, r.host_kind, r.os_id, r.os_version, r.kernel,"
         + " r.read_only_root, r.systemd, r.driver_root, r.device_root, r.driver_provider,"
-        + " r.driver_version, r.zone, r.labels, r.reasons, s.last_seen"
-        + " FROM (SELECT node, max(event_time) AS last_seen FROM "
+        + " r.driver_version, r.zone, r.labels, r.reasons,"
+        // As the projection's last_seen is the time of the node's newest applied event: a probe
+        // of each history partition up to the moment, made for the rows a read returns only.
+        + " (SELECT h.event_time FROM "
         + HISTORY
-        + " h WHERE event_time <= "
+        + " h WHERE h.node = c.name AND h.event_time <= "
         + at
-        + " GROUP BY node) s LEFT JOIN ("
-        // Registrations are small rows: picked whole (the estimate of a join back on the key
-        // was one row, and the planner joined the 10,000 picked to each node of a page again).
-        + newestRows("registration_history", at, "*")
-        + ") r ON r.node = s.node),"
-        // Inlined where used (NOT MATERIALIZED): a condition on the node reaches the key's index.
-        + " inventories AS NOT MATERIALIZED ("
-        + newest("inventory_history", at)
-        + "),"
+        + " ORDER BY h.epoch DESC, h.seq DESC LIMIT 1) AS last_seen"
+        + " FROM public.nodes c LEFT JOIN LATERAL ("
+        + pick(
+            "registration_history",
+            "host_kind, os_id, os_version, kernel, read_only_root, systemd, driver_root,"
+                + " device_root, driver_provider, driver_version, zone, labels, reasons",
+            at)
+        + ") r ON true WHERE r.labels IS NOT NULL OR (SELECT true FROM "
+        + HISTORY
+        + " h WHERE h.node = c.name AND h.event_time <= "
+        + at
+        + " LIMIT 1)),"
+        // Inlined where used (NOT MATERIALIZED): a page's condition on the node reaches nodes'
+        // key, and only the page's inventories are picked and fetched.
+        + " inventories AS NOT MATERIALIZED (SELECT c.name AS node, t.gpu_index, t.uuid,"
+        + " t.pci_bus_id, t.pci_device_id, t.product, t.memory_mib, t.mig_capable, t.mig_mode,"
+        + " t.mig_mode_pending, t.vfs_total, t.vfs_enabled, t.health, t.instance_gpu, t.profile,"
+        + " t.placement_start, t.placement_size FROM public.nodes c CROSS JOIN LATERAL ("
+        + pick("inventory_history", "epoch, seq", at)
+        + ") k JOIN inventory_history t ON t.node = c.name AND t.epoch = k.epoch"
+        + " AND t.seq = k.seq),"
         + " gpus AS (SELECT i.node, g.* FROM inventories i CROSS JOIN LATERAL unnest(i.gpu_index,"
         + " i.uuid, i.pci_bus_id, i.pci_device_id, i.product, i.memory_mib, i.mig_capable,"
         + " i.mig_mode, i.mig_mode_pending, i.vfs_total, i.vfs_enabled, i.health) AS g (gpu_index,"
@@ -93,15 +111,15 @@ final class AsOfTables {
         + " gpu_instances AS (SELECT i.node, x.* FROM inventories i CROSS JOIN LATERAL"
         + " unnest(i.instance_gpu, i.profile, i.placement_start, i.placement_size)"
         + " AS x (gpu_index, profile, placement_start, placement_size)),"
-        // Picked with the counts from the key's index alone, no row fetched (V42).
-        + " gpu_counts AS (SELECT i.node, c.* FROM ("
-        + newestRows(
+        // The counts from the pick's index alone, no row fetched (V43).
+        + " gpu_counts AS (SELECT c.name AS node, x.* FROM public.nodes c CROSS JOIN LATERAL ("
+        + pick(
             "inventory_history",
-            at,
-            "node, count_device, count_product, count_mig_mode, count_health, count_gpus")
+            "count_device, count_product, count_mig_mode, count_health, count_gpus",
+            at)
         + ") i CROSS JOIN LATERAL"
         + " unnest(i.count_device, i.count_product, i.count_mig_mode, i.count_health, i.count_gpus)"
-        + " AS c (pci_device_id, product, mig_mode, health, gpus)),"
+        + " AS x (pci_device_id, product, mig_mode, health, gpus)),"
         + " desired_specs AS (SELECT DISTINCT ON (node) node, generation, spec,"
         + " set_at AS updated_at FROM desired_spec_history WHERE set_at <= "
         + at
@@ -164,32 +182,18 @@ final class AsOfTables {
   }
 
   /**
-   * Each node's newest row of {@code table} (V42: inventory_history) up to {@code at}, in the
-   * applied order: picked by key and time from the key's index alone, then the one row picked
-   * fetched (picking among whole rows sorted every candidate's GPU arrays, some 1.5 KB a node, on
-   * disk). Joined USING the key, so that the node column is the pick's, and a condition on it
-   * reaches the pick.
+   * The {@code columns} of node {@code c.name}'s row of {@code table} (registration_history or
+   * inventory_history) as of {@code at}: its newest in the applied order among those stamped up to
+   * then, the first entry of one descent of the state_from index (V43 says why).
    */
-  private static String newest(String table, String at) {
-    return "SELECT * FROM ("
-        + newestRows(table, at, "node, epoch, seq")
-        + ") k JOIN "
-        + table
-        + " t USING (node, epoch, seq)";
-  }
-
-  /**
-   * The {@code columns} of each node's newest row of {@code table} up to {@code at}, in the applied
-   * order: the key's index read backwards (only, where the columns are those it holds).
-   */
-  private static String newestRows(String table, String at, String columns) {
-    return "SELECT DISTINCT ON (node) "
+  private static String pick(String table, String columns, String at) {
+    return "SELECT "
         + columns
         + " FROM "
         + table
-        + " WHERE event_time <= "
+        + " p WHERE p.node = c.name AND p.state_from <= "
         + at
-        + " ORDER BY node DESC, epoch DESC, seq DESC";
+        + " ORDER BY p.state_from DESC, p.epoch DESC, p.seq DESC LIMIT 1";
   }
 
   /** A stored payload as its event (stored as the node sent it, decoded before it was stored). */

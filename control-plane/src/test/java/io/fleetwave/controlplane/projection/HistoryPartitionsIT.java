@@ -239,7 +239,9 @@ class HistoryPartitionsIT {
           .extracting(NodeView.GpuView::migMode)
           .containsExactly("disabled", "disabled");
       assertThat(then.appliedGeneration()).isZero();
-      assertThat(then.lastSeen()).isEqualTo(Instant.parse("2026-10-20T10:00:02Z"));
+      // As the projection shows it: the time of the newest event applied (seq 4, stamped before
+      // seq 3), not the latest time stamped.
+      assertThat(then.lastSeen()).isEqualTo(Instant.parse("2026-10-01T10:00:00Z"));
       NodeView later =
           nodes
               .asOf(Instant.parse("2026-11-26T00:00:00Z"))

@@ -26,6 +26,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,6 +59,8 @@ class AsOfReadsIT {
   private static final String OLD_DRIVER = "580.95.05";
   private static final String NEW_DRIVER = "580.105.08";
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Inject Pool pool;
 
   /** The reads recorded and asked again, as path and query parameters. */
   private static final List<Read> READS =
@@ -176,6 +180,17 @@ class AsOfReadsIT {
         assertSeenNoLaterThan(asOf.body(), shown.getValue().body());
       }
     }
+  }
+
+  /**
+   * The application's connections run queries without JIT compilation (application.properties says
+   * why): the setting reaches PostgreSQL as each connection's startup parameter.
+   */
+  @Test
+  void theApplicationsConnectionsCompileNoQuery() {
+    String jit =
+        pool.query("SHOW jit").execute().await().atMost(BOUND).iterator().next().getString(0);
+    assertThat(jit).isEqualTo("off");
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
@@ -36,6 +37,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The rows as-of reads pick from (registration_history and inventory_history, V42) on a day with
@@ -99,14 +102,63 @@ class AsOfStatesIT {
   }
 
   /**
+   * A node whose clock was set back: its second run's events are stamped before its first run's
+   * last ones. As of each moment, the node and the summary are what a projection shows that
+   * applied, in the same order, only the events stamped up to that moment; in the database that
+   * applied the events one at a time (the rows written before a row stamped earlier are lowered by
+   * a later transaction, V43) and in the one that applied them as one batch.
+   */
+  @Test
+  void asOfEachMomentANodeWhoseClockWentBackIsWhatItsEventsStampedUpToThenMade() throws Exception {
+    List<Envelope<NodeEvent>> day = clockSetBack();
+    String stepwiseUrl = database("skew_stepwise");
+    String batchedUrl = database("skew_batched");
+    Pool stepwise = MigratedDatabase.pool(stepwiseUrl, VERTX);
+    Pool batched = MigratedDatabase.pool(batchedUrl, VERTX);
+    try {
+      for (Envelope<NodeEvent> event : day) {
+        apply(stepwise, List.of(event));
+      }
+      apply(batched, day);
+      List<Instant> moments =
+          day.stream().map(event -> event.time().plusSeconds(30)).sorted().toList();
+      for (int i = 0; i < moments.size(); i++) {
+        Instant moment = moments.get(i);
+        List<Envelope<NodeEvent>> upToThen =
+            day.stream().filter(event -> !event.time().isAfter(moment)).toList();
+        Pool then = MigratedDatabase.pool(database("skew_then_" + i), VERTX);
+        Shown shown;
+        try {
+          apply(then, upToThen);
+          shown = live(then);
+        } finally {
+          then.closeAndAwait();
+        }
+        for (Pool pool : List.of(stepwise, batched)) {
+          Shown asOf = asOf(pool, moment);
+          assertThat(asOf.nodes()).as("nodes as of %s", moment).isEqualTo(shown.nodes());
+          assertThat(asOf.summary()).as("summary as of %s", moment).isEqualTo(shown.summary());
+        }
+      }
+      assertThat(stateRows(batchedUrl)).isEqualTo(stateRows(stepwiseUrl)).hasSize(stateful(day));
+    } finally {
+      stepwise.closeAndAwait();
+      batched.closeAndAwait();
+    }
+  }
+
+  /**
    * A database whose history was kept before V42 (the day's first two events already carried to
    * node_history_base by the partition maintenance, the others in node_events, each payload as the
    * node sent it) gets, from the migration, the rows the projection writes for the same events.
    */
-  @Test
-  void theMigrationParsesTheHistoryKeptBeforeItIntoTheRowsTheProjectionWrites() throws Exception {
-    List<Envelope<NodeEvent>> day = day();
-    String migratedUrl = MigratedDatabase.create(postgres, "migrated");
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void theMigrationParsesTheHistoryKeptBeforeItIntoTheRowsTheProjectionWrites(boolean clockSetBack)
+      throws Exception {
+    List<Envelope<NodeEvent>> day = clockSetBack ? clockSetBack() : day();
+    String suffix = clockSetBack ? "_skew" : "";
+    String migratedUrl = MigratedDatabase.create(postgres, "migrated" + suffix);
     MigratedDatabase.migrate(migratedUrl, "41");
     try (Connection db = MigratedDatabase.connect(migratedUrl)) {
       for (int i = 0; i < day.size(); i++) {
@@ -114,14 +166,14 @@ class AsOfStatesIT {
       }
     }
     MigratedDatabase.migrate(migratedUrl, "latest");
-    String writtenUrl = database("written");
+    String writtenUrl = database("written" + suffix);
     Pool written = MigratedDatabase.pool(writtenUrl, VERTX);
     try {
       apply(written, day);
     } finally {
       written.closeAndAwait();
     }
-    assertThat(stateRows(migratedUrl)).isEqualTo(stateRows(writtenUrl)).hasSize(8);
+    assertThat(stateRows(migratedUrl)).isEqualTo(stateRows(writtenUrl)).hasSize(stateful(day));
   }
 
   /** A history row as the projection stored it before V42: the payload as JSON text. */
@@ -171,6 +223,48 @@ class AsOfStatesIT {
     day.add(at(day, "x", 5, new SpecAccepted(1, List.of())));
     day.add(at(day, "x", 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
     return day;
+  }
+
+  /**
+   * Node x registers and reports its GPUs (MIG off, then on), registers a new driver; its agent
+   * starts again (epoch 2) on a clock three minutes behind: it registers a third driver stamped
+   * before the second, reports a GPU degraded, then MIG off. Node y registers in between.
+   */
+  private static List<Envelope<NodeEvent>> clockSetBack() {
+    return List.of(
+        stamped("x", 1, 0, 0, Events.registered("x", HostKind.UBUNTU, "570.86.15", pool("a"))),
+        stamped("x", 1, 1, 1, Events.inventory(Events.H100, 2, MigMode.DISABLED)),
+        stamped("x", 1, 2, 4, Events.inventory(Events.H100, 2, MigMode.ENABLED)),
+        stamped("y", 1, 0, 4, Events.registered("y", HostKind.TALOS, "580.95.05", pool("b"))),
+        stamped("x", 1, 3, 5, Events.registered("x", HostKind.UBUNTU, "580.95.05", pool("a"))),
+        stamped("x", 2, 0, 2, Events.registered("x", HostKind.UBUNTU, "580.105.08", pool("b"))),
+        stamped(
+            "x",
+            2,
+            1,
+            3,
+            new GpuInventoryReported(
+                List.of(
+                    GpuBuilder.from(Events.gpu(0, Events.H100, MigMode.ENABLED))
+                        .health(GpuHealth.DEGRADED)
+                        .build(),
+                    Events.gpu(1, Events.H100, MigMode.ENABLED)))),
+        stamped("x", 2, 2, 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
+  }
+
+  /** How many rows of registration_history and inventory_history {@code day} makes. */
+  private static int stateful(List<Envelope<NodeEvent>> day) {
+    return (int)
+        day.stream()
+            .filter(
+                e -> e.data() instanceof NodeRegistered || e.data() instanceof GpuInventoryReported)
+            .count();
+  }
+
+  /** An event stamped {@code minute} minutes into the morning. */
+  private static Envelope<NodeEvent> stamped(
+      String node, long epoch, long seq, int minute, NodeEvent data) {
+    return Envelope.of(SOURCE, node, MORNING.plus(Duration.ofMinutes(minute)), epoch, seq, data);
   }
 
   private static Map<String, String> pool(String name) {
