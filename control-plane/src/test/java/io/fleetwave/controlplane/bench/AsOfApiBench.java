@@ -36,8 +36,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  *   <li><b>Ingest.</b> A backlog of {@code bench.asOfBacklog} signed events (default 20,000; a
  *       heartbeat, an inventory change every tenth, {@link BenchFleet}), signed before the clock
  *       starts, is published at once and timed until the projection has applied all of it: events
- *       projected per second. Three times: alone; with {@code bench.asOfClients} clients (default
- *       2) reading the as-of page and summary back to back; alone again. The moment T of the as-of
+ *       projected per second. Four times: alone; with {@code bench.asOfClients} clients (default 2)
+ *       reading the as-of page and summary back to back; with as many reading the same now (what
+ *       any reader takes from the ingest on these cores); alone again. The moment T of the as-of
  *       reads is taken after the first backlog, so the history holds changes on both sides of it.
  *   <li><b>Latency.</b> While the projection ingests {@code bench.asOfEventsPerSecond} (default
  *       500) paced events a second, {@code bench.asOfProbers} probers (default 2) ask back to back
@@ -146,7 +147,14 @@ public final class AsOfApiBench {
     asOfReads.put("as-of summary", base + SUMMARY + "?" + asOf.substring(1));
     Readers readers = new Readers(asOfReads, token, settings.clients());
     ingest.add(fleet.drain("with as-of reads", settings.backlog(), readers::start));
-    Map<String, Percentiles> duringIngest = readers.stop();
+    Map<String, Percentiles> duringIngest = new LinkedHashMap<>(readers.stop());
+    // The same readers asking for the present: what any reader costs the ingest on these cores.
+    Map<String, String> nowReads = new LinkedHashMap<>();
+    nowReads.put("page now", base + PAGE);
+    nowReads.put("summary now", base + SUMMARY);
+    Readers nowReaders = new Readers(nowReads, token, settings.clients());
+    ingest.add(fleet.drain("with reads of now", settings.backlog(), nowReaders::start));
+    duringIngest.putAll(nowReaders.stop());
     ingest.add(fleet.drain("alone again", settings.backlog(), () -> {}));
     String conditions = conditions(db, settings, moment).text();
 
@@ -374,7 +382,7 @@ public final class AsOfApiBench {
         "%,d nodes x 8 GPUs; node history %,d rows (node_events), T = %s"
             .formatted(settings.nodes(), history, moment);
     String ingest =
-        "a backlog of %,d events three times: alone, with %d as-of readers, alone"
+        "a backlog of %,d events four times: alone, with %d as-of readers, with as many readers of now, alone"
             .formatted(settings.backlog(), settings.clients());
     String latency =
         "%d probers back to back under %,d events/s; %d s warm-up, then %,d answers per page, %,d"
@@ -411,10 +419,14 @@ public final class AsOfApiBench {
           "    %-18s %,8.0f events/s  (load average %s)%n"
               .formatted(phase.label(), phase.eventsPerSecond(), phase.load()));
     }
-    double alone = (ingest.get(0).eventsPerSecond() + ingest.get(2).eventsPerSecond()) / 2;
+    double alone = (ingest.get(0).eventsPerSecond() + ingest.get(3).eventsPerSecond()) / 2;
     text.append(
-        "    ratio with as-of reads / alone (mean of both): %.2f%n"
-            .formatted(ingest.get(1).eventsPerSecond() / alone));
+        "    ratio with as-of reads / alone (mean of both): %.2f; with reads of now / alone: %.2f;"
+                .formatted(
+                    ingest.get(1).eventsPerSecond() / alone,
+                    ingest.get(2).eventsPerSecond() / alone)
+            + " with as-of reads / with reads of now: %.2f%n"
+                .formatted(ingest.get(1).eventsPerSecond() / ingest.get(2).eventsPerSecond()));
     duringIngest.forEach(
         (label, latency) -> text.append("    the readers' %-14s %s%n".formatted(label, latency)));
     text.append(
