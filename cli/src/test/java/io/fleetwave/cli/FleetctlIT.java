@@ -56,25 +56,18 @@ class FleetctlIT {
     Path work = Files.createDirectories(Path.of("target", "fleetctl-it").toAbsolutePath());
     FleetTopics.create(kafka);
     Map<String, String> env =
-        Map.of(
-            "KAFKA_BOOTSTRAP_SERVERS",
-            kafka.bootstrapServers(),
-            "QUARKUS_DATASOURCE_REACTIVE_URL",
-            postgres.reactiveUrl(),
-            "QUARKUS_DATASOURCE_JDBC_URL",
-            postgres.jdbcUrl(),
-            "QUARKUS_DATASOURCE_USERNAME",
-            EmbeddedPostgres.USER,
-            "QUARKUS_DATASOURCE_PASSWORD",
-            EmbeddedPostgres.PASSWORD,
-            "FLEETWAVE_DEMO_ENABLED",
-            "true",
-            "FLEETWAVE_DEMO_FLEET",
-            RESOURCES.resolve("cli-fleet.yaml").toAbsolutePath().toString(),
-            "FLEETWAVE_DEMO_HEARTBEAT_INTERVAL",
-            "2s",
-            "FLEETWAVE_DEMO_APPLY_DELAY",
-            "500ms");
+        ControlPlaneProcess.settings(
+            kafka,
+            postgres,
+            Map.of(
+                "FLEETWAVE_DEMO_ENABLED",
+                "true",
+                "FLEETWAVE_DEMO_FLEET",
+                RESOURCES.resolve("cli-fleet.yaml").toAbsolutePath().toString(),
+                "FLEETWAVE_DEMO_HEARTBEAT_INTERVAL",
+                "2s",
+                "FLEETWAVE_DEMO_APPLY_DELAY",
+                "500ms"));
     demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
     server = "http://localhost:" + demo.port;
     token = demo.token("admin");

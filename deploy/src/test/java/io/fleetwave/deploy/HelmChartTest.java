@@ -93,10 +93,8 @@ class HelmChartTest {
 
   @Test
   void everyFieldOfEveryBuiltInResourceIsOneKubernetesKnows() {
-    Map<String, String> everything = new TreeMap<>(Helm.everyHostKind());
-    everything.putAll(backupValues());
     List<String> unknown = new ArrayList<>();
-    for (HasMetadata r : Helm.template("fleetwave", everything).resources()) {
+    for (HasMetadata r : Helm.template("fleetwave", everything()).resources()) {
       UnknownFields.of(r)
           .forEach(f -> unknown.add(r.getKind() + "/" + r.getMetadata().getName() + " " + f));
     }
@@ -155,10 +153,8 @@ class HelmChartTest {
 
   @Test
   void uninstallKeepsEveryTopicAndTheDatabaseAndNothingElse() {
-    Map<String, String> values = new TreeMap<>(Helm.everyHostKind());
-    values.putAll(backupValues());
     List<String> kept = new ArrayList<>();
-    for (HasMetadata r : Helm.template("fleetwave", values).resources()) {
+    for (HasMetadata r : Helm.template("fleetwave", everything()).resources()) {
       Map<String, String> annotations = r.getMetadata().getAnnotations();
       if (annotations != null && "keep".equals(annotations.get(KEEP))) {
         kept.add(r.getKind() + "/" + r.getMetadata().getName());
@@ -317,6 +313,13 @@ class HelmChartTest {
 
     assertThat(rendered.mainContainer(Deployment.class, "fleetwave-control-plane").getImage())
         .isEqualTo("registry.example.com/fleetwave/control-plane@" + digest);
+  }
+
+  /** Every host kind's agents and the database's backups: the chart with all it can render. */
+  private static Map<String, String> everything() {
+    Map<String, String> values = new TreeMap<>(Helm.everyHostKind());
+    values.putAll(backupValues());
+    return values;
   }
 
   private static Map<String, String> backupValues() {

@@ -70,13 +70,7 @@ class ReleaseScriptTest {
 
     Run release = release("0.2.0");
     assertThat(release.exit).as(release.output).isZero();
-    for (Path pom : poms) {
-      assertThat(versionsIn(pom)).as(pom.toString()).containsExactly("0.2.0");
-    }
-    assertThat(read("deploy/RELEASE_VERSION")).isEqualTo("0.2.0\n");
-    for (Path manifest : manifests) {
-      assertThat(imageTags(manifest)).as(manifest.toString()).containsOnly("0.2.0");
-    }
+    assertVersions("0.2.0", "0.2.0");
     assertThat(read("deploy/helm/fleetwave/Chart.yaml"))
         .contains("\nversion: 0.2.0\n", "\nappVersion: 0.2.0\n");
     assertThat(read("cli/src/main/java/io/fleetwave/cli/Fleetctl.java"))
@@ -86,14 +80,22 @@ class ReleaseScriptTest {
 
     Run next = release("0.3.0-SNAPSHOT");
     assertThat(next.exit).as(next.output).isZero();
-    for (Path pom : poms) {
-      assertThat(versionsIn(pom)).as(pom.toString()).containsExactly("0.3.0-SNAPSHOT");
-    }
-    assertThat(read("deploy/RELEASE_VERSION")).isEqualTo("0.2.0\n");
-    for (Path manifest : manifests) {
-      assertThat(imageTags(manifest)).as(manifest.toString()).containsOnly("0.2.0");
-    }
+    assertVersions("0.3.0-SNAPSHOT", "0.2.0");
     assertThat(read("deploy/helm/fleetwave/Chart.yaml")).contains("\nappVersion: 0.2.0\n");
+  }
+
+  /**
+   * Every POM at {@code build}; RELEASE_VERSION and the image tag of every manifest at {@code
+   * released}, the version an operator deploys.
+   */
+  private void assertVersions(String build, String released) throws IOException {
+    for (Path pom : poms) {
+      assertThat(versionsIn(pom)).as(pom.toString()).containsExactly(build);
+    }
+    assertThat(read("deploy/RELEASE_VERSION")).isEqualTo(released + "\n");
+    for (Path manifest : manifests) {
+      assertThat(imageTags(manifest)).as(manifest.toString()).containsOnly(released);
+    }
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.fleetwave.embedded;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -42,7 +41,6 @@ public final class SecuredKafka implements KafkaBroker {
   private static final String LISTENER = "SECURED";
   private static final String PREFIX = "listener.name.secured.";
   private static final Duration ADMIN_BOUND = Duration.ofSeconds(30);
-  private static final Duration KEYTOOL_BOUND = Duration.ofSeconds(60);
 
   private final EmbeddedKafka kafka;
   private final Path caCertificate;
@@ -60,37 +58,15 @@ public final class SecuredKafka implements KafkaBroker {
     String password = HexFormat.of().formatHex(SecureRandom.getSeed(16));
     Path keystore = directory.resolve("broker.p12");
     Path certificate = directory.resolve("ca.crt");
-    keytool(
-        "-genkeypair",
-        "-alias",
-        "broker",
-        "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
-        "-dname",
-        "CN=localhost",
-        "-ext",
-        "SAN=dns:localhost,ip:127.0.0.1",
-        "-validity",
-        "2",
-        "-storetype",
-        "PKCS12",
-        "-keystore",
+    Keytool.generateKeyPair(
+        directory,
         keystore.toString(),
-        "-storepass",
-        password);
-    keytool(
-        "-exportcert",
-        "-rfc",
-        "-alias",
-        "broker",
-        "-keystore",
-        keystore.toString(),
-        "-storepass",
         password,
-        "-file",
-        certificate.toString());
+        "broker",
+        "CN=localhost",
+        "SAN=dns:localhost,ip:127.0.0.1");
+    Keytool.exportCertificate(
+        directory, keystore.toString(), password, "broker", certificate.toString());
     EmbeddedKafka kafka = EmbeddedKafka.start(nodes -> brokerProperties(nodes, keystore, password));
     return new SecuredKafka(kafka, certificate);
   }
@@ -241,38 +217,6 @@ public final class SecuredKafka implements KafkaBroker {
             bootstrapServers(),
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
             (int) ADMIN_BOUND.toMillis()));
-  }
-
-  private static void keytool(String... arguments) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-    command.addAll(List.of(arguments));
-    try {
-      Path log = Files.createTempFile("keytool-", ".log");
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      if (!process.waitFor(KEYTOOL_BOUND.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new IllegalStateException("keytool did not finish within " + KEYTOOL_BOUND);
-      }
-      if (process.exitValue() != 0) {
-        throw new IllegalStateException(
-            "keytool "
-                + arguments[0]
-                + " failed ("
-                + process.exitValue()
-                + "): "
-                + Files.readString(log, StandardCharsets.UTF_8).strip());
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run keytool: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while running keytool", e);
-    }
   }
 
   /** Writes {@link #clientSettings} as a Java properties file (e.g. an agent's --kafka-config). */

@@ -232,8 +232,7 @@ public final class AgentMain {
       }
       credential = new BootstrapCredential.ServiceAccountToken(token);
     }
-    Optional<Path> stateDirectory =
-        facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+    Optional<Path> stateDirectory = facts.writableStateDirectory();
     String controlPlane = options.controlPlane().get();
     health.enrolling(controlPlane);
     NodeIdentity identity;
@@ -282,7 +281,7 @@ public final class AgentMain {
       return new DriverWait.NotReady(facts, DriverLocator.nvmlMissing(options.driverRoot()));
     }
     NodeReboot reboot =
-        options.rebootAllowed() && facts.systemd()
+        options.rebootAllowed() && facts.os().systemd()
             ? new SystemdReboot(facts, options.busTimeout())
             : reason -> {
               throw new IllegalStateException("node reboot is not allowed here: " + reason);
@@ -596,8 +595,7 @@ public final class AgentMain {
       GpuBackend gpus,
       SpecFollowing following,
       ScheduledExecutorService scheduler) {
-    Optional<Path> stateDirectory =
-        facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+    Optional<Path> stateDirectory = facts.writableStateDirectory();
     AgentGate gate =
         new AgentGate(
             stateDirectory

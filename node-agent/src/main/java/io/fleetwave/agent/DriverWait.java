@@ -104,7 +104,7 @@ final class DriverWait implements AutoCloseable {
             attempts,
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos),
             up.driverVersion(),
-            up.facts().driverRoot());
+            up.facts().os().driverRoot());
         closed = true;
         opened.accept(up);
         thread.shutdown();

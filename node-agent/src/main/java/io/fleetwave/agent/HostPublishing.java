@@ -29,11 +29,10 @@ final class HostPublishing {
    * epoch kept in it. The agent then starts that read early, with the producer.
    */
   static boolean readsTopic(HostFacts facts) {
-    return stateDirectory(facts).map(dir -> new EpochFile(dir).last().isEmpty()).orElse(true);
-  }
-
-  private static Optional<Path> stateDirectory(HostFacts facts) {
-    return facts.readOnlyRoot() ? Optional.empty() : facts.stateDirectory().map(facts::resolve);
+    return facts
+        .writableStateDirectory()
+        .map(dir -> new EpochFile(dir).last().isEmpty())
+        .orElse(true);
   }
 
   /**
@@ -46,7 +45,7 @@ final class HostPublishing {
       long spoolBytes,
       long memoryQueueBytes,
       Supplier<OptionalLong> lastOnTopic) {
-    Optional<Path> stateDirectory = stateDirectory(facts);
+    Optional<Path> stateDirectory = facts.writableStateDirectory();
     if (stateDirectory.isPresent()) {
       EpochFile epochs = new EpochFile(stateDirectory.get());
       OptionalLong kept = epochs.last();

@@ -2,13 +2,12 @@ package io.fleetwave.agent;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static io.fleetwave.testsupport.architecture.PureImports.elementsOf;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.fleetwave.testsupport.architecture.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,16 +51,6 @@ class ArchitectureTest {
    */
   @Test
   void packagesHaveNoCycles() {
-    slices().matching("io.fleetwave.(**)").should().beFreeOfCycles().check(MAIN);
-  }
-
-  /** The predicate for a class, for an array of such classes, and for primitives. */
-  private static DescribedPredicate<JavaClass> elementsOf(DescribedPredicate<JavaClass> allowed) {
-    return DescribedPredicate.describe(
-        allowed.getDescription(),
-        c -> {
-          JavaClass element = c.isArray() ? c.getBaseComponentType() : c;
-          return element.isPrimitive() || allowed.test(element);
-        });
+    PackageCycles.assertNone("io.fleetwave.agent");
   }
 }

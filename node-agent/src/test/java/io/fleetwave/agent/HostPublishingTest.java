@@ -10,6 +10,7 @@ import io.fleetwave.agent.publish.MemoryOutbox;
 import io.fleetwave.agent.publish.SpoolFile;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,15 +48,16 @@ class HostPublishingTest {
     return new HostFacts(
         hostRoot,
         "n1",
-        readOnlyRoot ? HostKind.TALOS : HostKind.UBUNTU,
-        "os",
-        "1",
-        "6.1",
-        readOnlyRoot,
-        !readOnlyRoot,
-        "/",
-        "/",
-        DriverProvider.HOST_PACKAGE,
+        new HostOs(
+            readOnlyRoot ? HostKind.TALOS : HostKind.UBUNTU,
+            "os",
+            "1",
+            "6.1",
+            readOnlyRoot,
+            !readOnlyRoot,
+            "/",
+            "/",
+            DriverProvider.HOST_PACKAGE),
         stateDirectory,
         Optional.empty(),
         Optional.empty(),

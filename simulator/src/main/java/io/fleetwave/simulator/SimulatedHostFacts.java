@@ -1,7 +1,7 @@
 package io.fleetwave.simulator;
 
+import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.node.NodeRegistered;
-import io.fleetwave.simulator.fleet.HostOs;
 import io.fleetwave.simulator.fleet.NodeSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,7 +22,7 @@ public final class SimulatedHostFacts {
   public static NodeRegistered of(NodeSpec node, String driverVersion, String driverOrigin) {
     HostOs os = node.os();
     String origin =
-        "simulated " + os.kind() + " host (fleet group " + node.group().namePrefix() + ")";
+        "simulated " + os.hostKind() + " host (fleet group " + node.group().namePrefix() + ")";
     Map<String, String> reasons = new LinkedHashMap<>();
     reasons.put("hostKind", origin);
     reasons.put("osId", origin + ": os-release ID=" + os.osId());
@@ -38,20 +38,7 @@ public final class SimulatedHostFacts {
     reasons.put(
         "driverProvider", origin + ": driver provided as " + os.driverProvider().wireName());
     reasons.put("driverVersion", origin + ": " + driverOrigin);
-    return new NodeRegistered(
-        node.name(),
-        os.kind(),
-        os.osId(),
-        os.osVersion(),
-        os.kernel(),
-        os.readOnlyRoot(),
-        os.systemd(),
-        os.driverRoot(),
-        os.deviceRoot(),
-        os.driverProvider(),
-        driverVersion,
-        node.group().zone(),
-        node.group().labels(),
-        reasons);
+    return NodeRegistered.of(
+        node.name(), os, driverVersion, node.group().zone(), node.group().labels(), reasons);
   }
 }

@@ -85,7 +85,7 @@ public final class SimulatedNode {
             spec.name(),
             spec.group().driverVersion(),
             spec.gpuModels(),
-            spec.os().kind() == HostKind.VGPU_HOST);
+            spec.os().hostKind() == HostKind.VGPU_HOST);
     this.publisher = publisher;
     this.scheduler = scheduler;
     this.settings = settings;

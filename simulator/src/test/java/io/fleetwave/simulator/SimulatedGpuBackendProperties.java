@@ -133,9 +133,7 @@ class SimulatedGpuBackendProperties {
       @ForAll("operations") List<Op> before,
       @ForAll @IntRange(min = 1, max = 16) int vfs) {
     GpuModel model = GpuCatalog.bundled().find(modelName).orElseThrow();
-    SimulatedGpuBackend backend = backend(model, true);
-    before.forEach(op -> step(backend, model, op));
-    quiesce(backend, 0);
+    SimulatedGpuBackend backend = quietAfter(model, before);
     backend.setVfsEnabled(0, vfs);
     assertThatThrownBy(() -> backend.resetGpu(0))
         .isInstanceOfSatisfying(
@@ -149,9 +147,7 @@ class SimulatedGpuBackendProperties {
       @ForAll("operations") List<Op> before,
       @ForAll @IntRange(min = 1, max = 16) int vfs) {
     GpuModel model = GpuCatalog.bundled().find(modelName).orElseThrow();
-    SimulatedGpuBackend backend = backend(model, true);
-    before.forEach(op -> step(backend, model, op));
-    quiesce(backend, 0);
+    SimulatedGpuBackend backend = quietAfter(model, before);
     if (model.migCapable()) {
       backend.setMigMode(0, true);
       backend.createGpuInstance(0, model.mig().profiles().getFirst().name());
@@ -435,6 +431,14 @@ class SimulatedGpuBackendProperties {
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
+
+  /** A backend of {@code model} with the vGPU driver, after {@code before}, its GPU 0 quiet. */
+  private static SimulatedGpuBackend quietAfter(GpuModel model, List<Op> before) {
+    SimulatedGpuBackend backend = backend(model, true);
+    before.forEach(op -> step(backend, model, op));
+    quiesce(backend, 0);
+    return backend;
+  }
 
   private static SimulatedGpuBackend backend(GpuModel model, boolean vgpuDriver) {
     return new SimulatedGpuBackend(

@@ -82,13 +82,7 @@ public final class ControlFactRebuild {
   public Map<String, Long> rowCounts(Duration timeout) {
     Map<String, Long> counts = new LinkedHashMap<>();
     for (String table : ControlFacts.TABLES.keySet()) {
-      counts.put(
-          table,
-          pool.query("SELECT count(*) AS c FROM " + scratch + "." + table)
-              .execute()
-              .map(rows -> rows.iterator().next().getLong("c"))
-              .await()
-              .atMost(timeout));
+      counts.put(table, ProjectionComparison.rowCount(pool, scratch + "." + table, timeout));
     }
     return counts;
   }

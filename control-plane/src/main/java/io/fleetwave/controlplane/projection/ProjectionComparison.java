@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,6 +70,21 @@ public final class ProjectionComparison {
    */
   public static List<String> differences(
       Pool pool, String table, String liveRows, String rebuiltRows, Duration timeout) {
+    return differences(pool, table, liveRows, rebuiltRows, Tuple.tuple(), MAX_DIFFERENCES, timeout);
+  }
+
+  /**
+   * As {@link #differences(Pool, String, String, String, Duration)}, for queries that take
+   * parameters ({@code $1} in both), at most {@code limit} rows.
+   */
+  public static List<String> differences(
+      Pool pool,
+      String table,
+      String liveRows,
+      String rebuiltRows,
+      Tuple parameters,
+      int limit,
+      Duration timeout) {
     String sql =
         "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
             + liveRows
@@ -79,10 +95,10 @@ public final class ProjectionComparison {
             + " EXCEPT ALL "
             + liveRows
             + ") y) LIMIT "
-            + MAX_DIFFERENCES;
+            + limit;
     List<String> differences = new ArrayList<>();
-    pool.query(sql)
-        .execute()
+    pool.preparedQuery(sql)
+        .execute(parameters)
         .await()
         .atMost(timeout)
         .forEach(
@@ -118,15 +134,18 @@ public final class ProjectionComparison {
   public static Map<String, Long> rowCounts(Pool pool, ProjectionTables tables, Duration timeout) {
     Map<String, Long> counts = new LinkedHashMap<>();
     for (String table : ProjectionTables.TABLES) {
-      Long count =
-          pool.query("SELECT count(*) AS c FROM " + tables.table(table))
-              .execute()
-              .map(rows -> rows.iterator().next().getLong("c"))
-              .await()
-              .atMost(timeout);
-      counts.put(table, count);
+      counts.put(table, rowCount(pool, tables.table(table), timeout));
     }
     return counts;
+  }
+
+  /** The rows of one table, named with its schema ({@code scratch.nodes}). */
+  public static long rowCount(Pool pool, String qualifiedTable, Duration timeout) {
+    return pool.query("SELECT count(*) AS c FROM " + qualifiedTable)
+        .execute()
+        .map(rows -> rows.iterator().next().getLong("c"))
+        .await()
+        .atMost(timeout);
   }
 
   public static Uni<Void> recreate(Pool pool, ProjectionTables scratch) {

@@ -118,19 +118,7 @@ class RolloutProgressApiIT {
       assertThat(listed("paused")).contains(id);
       assertThat(listed("running")).doesNotContain(id);
       assertThat(listed("running,paused")).contains(id);
-      assertThat(
-              given()
-                  .queryParam("state", "running")
-                  .queryParam("state", "paused")
-                  .queryParam("size", "500")
-                  .get("/api/v1/rollouts")
-                  .then()
-                  .statusCode(200)
-                  .extract()
-                  .jsonPath()
-                  .getList("items.id", String.class))
-          .as("a repeated state parameter")
-          .contains(id);
+      assertThat(listed("running", "paused")).as("a repeated state parameter").contains(id);
     } finally {
       abort(id);
     }
@@ -203,9 +191,10 @@ class RolloutProgressApiIT {
         .contains("RolloutOverview", "RolloutNodeView", "pausedBy");
   }
 
-  private static List<String> listed(String states) {
+  /** The ids GET /api/v1/rollouts lists, with one state parameter for each of {@code states}. */
+  private static List<String> listed(String... states) {
     return given()
-        .queryParam("state", states)
+        .queryParam("state", (Object[]) states)
         .queryParam("size", "500")
         .get("/api/v1/rollouts")
         .then()

@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.bench;
 
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 /** The embedded services the benches run the packaged control plane against. */
@@ -29,9 +29,17 @@ final class BenchServices {
   }
 
   static void createTopics(EmbeddedKafka kafka) {
-    kafka.createTopics(8, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
-    kafka.createTopics(8, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-    kafka.createTopics(8, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
+    createTopics(kafka, 8);
+  }
+
+  /** The control plane's topics, and a bench's own ({@code more}), each of {@code partitions}. */
+  static void createTopics(EmbeddedKafka kafka, int partitions, String... more) {
+    kafka.createTopics(partitions, Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
+    kafka.createTopics(partitions, EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
+    kafka.createTopics(partitions, Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS);
+    if (more.length > 0) {
+      kafka.createTopics(partitions, more);
+    }
   }
 
   /**
@@ -39,18 +47,7 @@ final class BenchServices {
    * node identity required, as every control plane runs it.
    */
   static Map<String, String> controlPlane(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
-    return new HashMap<>(
-        Map.of(
-            "KAFKA_BOOTSTRAP_SERVERS",
-            kafka.bootstrapServers(),
-            "QUARKUS_DATASOURCE_REACTIVE_URL",
-            postgres.reactiveUrl(),
-            "QUARKUS_DATASOURCE_JDBC_URL",
-            postgres.jdbcUrl(),
-            "QUARKUS_DATASOURCE_USERNAME",
-            EmbeddedPostgres.USER,
-            "QUARKUS_DATASOURCE_PASSWORD",
-            EmbeddedPostgres.PASSWORD));
+    return ControlPlaneProcess.settings(kafka, postgres, Map.of());
   }
 
   /**

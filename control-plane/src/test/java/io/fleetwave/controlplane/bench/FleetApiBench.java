@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -165,7 +166,8 @@ public final class FleetApiBench {
     }
   }
 
-  static Connection connect(EmbeddedPostgres postgres) throws Exception {
+  /** A JDBC connection to the bench's database, for the benches' seeding and bare-SQL reads. */
+  static Connection connect(EmbeddedPostgres postgres) throws SQLException {
     return DriverManager.getConnection(
         postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
   }

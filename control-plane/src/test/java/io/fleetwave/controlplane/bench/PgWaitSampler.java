@@ -2,7 +2,6 @@ package io.fleetwave.controlplane.bench;
 
 import io.fleetwave.embedded.EmbeddedPostgres;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
@@ -48,11 +47,7 @@ final class PgWaitSampler implements AutoCloseable {
             .name("bench-pg-waits")
             .start(
                 () -> {
-                  try (Connection db =
-                          DriverManager.getConnection(
-                              postgres.jdbcUrl(),
-                              EmbeddedPostgres.USER,
-                              EmbeddedPostgres.PASSWORD);
+                  try (Connection db = FleetApiBench.connect(postgres);
                       Statement statement = db.createStatement()) {
                     while (running.get()) {
                       sample(statement);

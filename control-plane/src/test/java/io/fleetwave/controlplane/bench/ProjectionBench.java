@@ -4,11 +4,9 @@ import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.fleetwave.events.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,10 +73,7 @@ public final class ProjectionBench {
   private static SizeResult runOne(BenchSettings settings, Path out) throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
-      kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-      kafka.createTopics(
-          settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
+      BenchServices.createTopics(kafka, settings.partitions(), RoundTrip.TOPIC);
 
       BenchKeys keys = BenchKeys.generate(settings.nodes());
       double publishRate = EventLoad.publishAll(kafka.bootstrapServers(), settings, keys);
@@ -90,16 +85,12 @@ public final class ProjectionBench {
         env.put("MP_MESSAGING_INCOMING_NODE_EVENTS_PARTITIONS", consumers);
       }
       configurePostgres(postgres, out.resolve("postgresql-" + settings.nodes()));
-      try (Connection db =
-          DriverManager.getConnection(
-              postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
+      try (Connection db = FleetApiBench.connect(postgres)) {
         // Enrolled before the control plane starts, so that no record meets an unknown key.
         MigratedDatabase.migrate(postgres);
         keys.enroll(db, 0, settings.nodes());
       }
-      try (Connection db =
-              DriverManager.getConnection(
-                  postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+      try (Connection db = FleetApiBench.connect(postgres);
           ControlPlaneProcess controlPlane =
               ControlPlaneProcess.start(
                   settings.app(),
@@ -189,9 +180,7 @@ public final class ProjectionBench {
       return;
     }
     settings.add("ALTER SYSTEM SET shared_preload_libraries = '" + String.join(",", preload) + "'");
-    try (Connection db =
-            DriverManager.getConnection(
-                postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+    try (Connection db = FleetApiBench.connect(postgres);
         var statement = db.createStatement()) {
       if (logSlow) {
         // Loaded into this session so that its settings are checked as they are written.

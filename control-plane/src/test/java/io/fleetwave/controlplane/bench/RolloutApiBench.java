@@ -18,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,9 +82,7 @@ public final class RolloutApiBench {
                   env,
                   out.resolve("rollout-api-control-plane.log"),
                   "2g");
-          Connection db =
-              DriverManager.getConnection(
-                  postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD)) {
+          Connection db = FleetApiBench.connect(postgres)) {
         Pool pool = MigratedDatabase.pool(postgres, vertx);
         long seeding = System.nanoTime();
         UUID id = seed(pool, settings.nodes());

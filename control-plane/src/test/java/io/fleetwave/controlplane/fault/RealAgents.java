@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.fleetwave.agent.AgentProcess;
 import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.nvml.StubNvmlLibrary;
+import io.fleetwave.controlplane.fixtures.ChildProcesses;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -214,14 +215,7 @@ final class RealAgents implements AutoCloseable {
   public void close() throws IOException {
     processes.forEach(Process::destroy);
     for (Process process : processes) {
-      try {
-        if (!process.waitFor(STOP_BOUND_S, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(STOP_BOUND_S, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
+      ChildProcesses.awaitExit(process, Duration.ofSeconds(STOP_BOUND_S));
     }
   }
 }

@@ -7,11 +7,13 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
 
-/** Nodes and pods as a GPU cluster has them, for the drain tests. */
-final class KubernetesPods {
+/**
+ * Nodes and pods as a GPU cluster has them, for the drain tests (the demo's RolloutDrainIT too).
+ */
+public final class KubernetesPods {
   private KubernetesPods() {}
 
-  static Node node(String name, Map<String, String> labels, boolean unschedulable) {
+  public static Node node(String name, Map<String, String> labels, boolean unschedulable) {
     return new NodeBuilder()
         .withNewMetadata()
         .withName(name)
@@ -24,7 +26,7 @@ final class KubernetesPods {
   }
 
   /** A pod on the node; {@code resource} null: it asks for no GPU. */
-  static Pod pod(String namespace, String name, String node, String resource) {
+  public static Pod pod(String namespace, String name, String node, String resource) {
     PodBuilder pod =
         new PodBuilder()
             .withNewMetadata()

@@ -7,13 +7,11 @@ import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
-import io.fleetwave.events.Topics;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.simulator.FleetMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -92,10 +90,7 @@ public final class RolloutBench {
         Files.writeString(out.resolve("rollout-public-key.pem"), signing.publicKeyPem());
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      kafka.createTopics(settings.partitions(), Topics.NODE_EVENTS, Topics.NODE_EVENTS_DLQ);
-      kafka.createTopics(settings.partitions(), EmbeddedKafka.compacted(), Topics.NODE_DESIRED);
-      kafka.createTopics(
-          settings.partitions(), Topics.NODE_COMMANDS, Topics.ROLLOUT_EVENTS, RoundTrip.TOPIC);
+      BenchServices.createTopics(kafka, settings.partitions(), RoundTrip.TOPIC);
       FleetTopics.createControlFacts(kafka);
       // As the other benches' control plane (node identity required), the demo's own parts off, its
       // signing key, and room for every simulated node to enroll from this one host.
@@ -104,9 +99,7 @@ public final class RolloutBench {
       env.put("FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
       env.put("FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE", Integer.toString(nodes));
       long started = System.nanoTime();
-      try (Connection db =
-              DriverManager.getConnection(
-                  postgres.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
+      try (Connection db = FleetApiBench.connect(postgres);
           ControlPlaneProcess controlPlane =
               ControlPlaneProcess.start(
                   settings.app(),

@@ -39,4 +39,34 @@ public record NodeRegistered(
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     reasons = reasons == null ? Map.of() : Map.copyOf(reasons);
   }
+
+  /**
+   * The facts of host {@code hostname} with these OS facts; the checks of the record apply.
+   *
+   * @param driverVersion null while no driver is usable (with the reason in {@code reasons})
+   */
+  public static NodeRegistered of(
+      String hostname,
+      HostOs os,
+      String driverVersion,
+      String zone,
+      Map<String, String> labels,
+      Map<String, String> reasons) {
+    notNull(os, "os");
+    return new NodeRegistered(
+        hostname,
+        os.hostKind(),
+        os.osId(),
+        os.osVersion(),
+        os.kernel(),
+        os.readOnlyRoot(),
+        os.systemd(),
+        os.driverRoot(),
+        os.deviceRoot(),
+        os.driverProvider(),
+        driverVersion,
+        zone,
+        labels,
+        reasons);
+  }
 }

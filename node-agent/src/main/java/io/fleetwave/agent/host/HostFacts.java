@@ -1,7 +1,6 @@
 package io.fleetwave.agent.host;
 
-import io.fleetwave.events.node.DriverProvider;
-import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.node.NodeRegistered;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -9,9 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the host probe found, each value with the reason it was chosen. Host paths ({@code
- * driverRoot}, {@code deviceRoot}, {@code stateDirectory}) are as the host sees them; {@link
- * #resolve} turns one into a path the agent can open under its host root.
+ * What the host probe found, each value with the reason it was chosen. Host paths (the OS facts'
+ * {@code driverRoot} and {@code deviceRoot}, {@code stateDirectory}) are as the host sees them;
+ * {@link #resolve} turns one into a path the agent can open under its host root.
  *
  * @param nvmlLibrary libnvidia-ml.so.1 under the driver root, as the agent opens it
  * @param nvidiaSmi nvidia-smi under the driver root, as the agent runs it
@@ -20,15 +19,7 @@ import java.util.Optional;
 public record HostFacts(
     Path hostRoot,
     String hostname,
-    HostKind hostKind,
-    String osId,
-    String osVersion,
-    String kernel,
-    boolean readOnlyRoot,
-    boolean systemd,
-    String driverRoot,
-    String deviceRoot,
-    DriverProvider driverProvider,
+    HostOs os,
     Optional<String> stateDirectory,
     Optional<Path> nvmlLibrary,
     Optional<Path> nvidiaSmi,
@@ -41,6 +32,14 @@ public record HostFacts(
   /** A host path (e.g. {@code /run/nvidia/driver/bin}) as the agent opens it. */
   public Path resolve(String hostPath) {
     return HostPaths.resolve(hostRoot, hostPath);
+  }
+
+  /**
+   * The state directory as the agent opens it, where the agent may keep files: none on a read-only
+   * root, whatever the probe found there.
+   */
+  public Optional<Path> writableStateDirectory() {
+    return os.readOnlyRoot() ? Optional.empty() : stateDirectory.map(this::resolve);
   }
 
   /**
@@ -62,20 +61,6 @@ public record HostFacts(
 
   private NodeRegistered registered(
       String driverVersion, String zone, Map<String, String> labels, Map<String, String> why) {
-    return new NodeRegistered(
-        hostname,
-        hostKind,
-        osId,
-        osVersion,
-        kernel,
-        readOnlyRoot,
-        systemd,
-        driverRoot,
-        deviceRoot,
-        driverProvider,
-        driverVersion,
-        zone,
-        labels,
-        why);
+    return NodeRegistered.of(hostname, os, driverVersion, zone, labels, why);
   }
 }

@@ -42,7 +42,7 @@ public final class HostGpuClients {
 
   /** Stops every configured unit that is active; returns the ones stopped (to start them later). */
   public ClientsResult stop() {
-    if (!facts.systemd()) {
+    if (!facts.os().systemd()) {
       return skipped("stopped", units);
     }
     try (SystemBus bus = SystemBus.connect(facts.resolve(SOCKET), timeout)) {
@@ -63,7 +63,7 @@ public final class HostGpuClients {
 
   /** Starts the given units again (those {@link #stop()} stopped), in order. */
   public ClientsResult start(List<String> stoppedUnits) {
-    if (!facts.systemd()) {
+    if (!facts.os().systemd()) {
       return skipped("started", stoppedUnits);
     }
     try (SystemBus bus = SystemBus.connect(facts.resolve(SOCKET), timeout)) {

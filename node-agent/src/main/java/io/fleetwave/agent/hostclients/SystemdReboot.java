@@ -20,7 +20,7 @@ public final class SystemdReboot implements NodeReboot {
 
   @Override
   public void reboot(String reason) {
-    if (!facts.systemd()) {
+    if (!facts.os().systemd()) {
       throw new HostClientException(
           "cannot reboot the node ("
               + reason

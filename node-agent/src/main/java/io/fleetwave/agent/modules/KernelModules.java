@@ -86,15 +86,15 @@ public final class KernelModules {
   }
 
   private void refuseUnlessDriverContainer(String targetDriverVersion) {
-    DriverProvider provider = facts.driverProvider();
+    DriverProvider provider = facts.os().driverProvider();
     if (provider == DriverProvider.OS_IMAGE) {
       throw new ModuleException(
           "the driver comes with the OS image: a driver change needs an OS image with driver "
               + targetDriverVersion
               + " ("
-              + facts.hostKind().wireName()
+              + facts.os().hostKind().wireName()
               + " "
-              + facts.osVersion()
+              + facts.os().osVersion()
               + " does not let workloads load kernel modules)");
     }
     if (provider != DriverProvider.DRIVER_CONTAINER) {

@@ -114,7 +114,7 @@ public final class NvmlGpuBackend implements GpuBackend {
                 () ->
                     new IllegalStateException(
                         "no libnvidia-ml.so.1 under driver root "
-                            + facts.driverRoot()
+                            + facts.os().driverRoot()
                             + " ("
                             + facts.reasons().get("driverRoot")
                             + ")"));

@@ -10,6 +10,7 @@ import io.fleetwave.agent.hostclients.SystemBusUnavailableException;
 import io.fleetwave.agent.sriov.PciSysfs;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -63,15 +64,16 @@ public final class HostProbe {
     return new HostFacts(
         root,
         hostname,
-        kind,
-        os.id(),
-        os.version(),
-        kernel,
-        readOnly,
-        systemd,
-        driver.root(),
-        device.root(),
-        provider,
+        new HostOs(
+            kind,
+            os.id(),
+            os.version(),
+            kernel,
+            readOnly,
+            systemd,
+            driver.root(),
+            device.root(),
+            provider),
         stateDir,
         driver.nvmlRelative().map(rel -> HostPaths.resolve(root, driver.root()).resolve(rel)),
         locator.nvidiaSmi(driver.root()),

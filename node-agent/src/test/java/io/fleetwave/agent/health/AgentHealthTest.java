@@ -3,10 +3,9 @@ package io.fleetwave.agent.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
+import io.fleetwave.testsupport.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -15,31 +14,7 @@ import org.junit.jupiter.api.Test;
 class AgentHealthTest {
   private static final Instant T0 = Instant.parse("2026-12-04T20:00:00Z");
 
-  /** A clock the test sets. */
-  private static final class SetClock extends Clock {
-    private Instant now = T0;
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      throw new UnsupportedOperationException();
-    }
-  }
-
-  private final SetClock clock = new SetClock();
+  private final ManualClock clock = new ManualClock(T0);
   private final AgentHealth health = new AgentHealth(clock);
   private final AtomicReference<Instant> tick = new AtomicReference<>(T0);
   private final AtomicReference<Optional<Instant>> acknowledged =

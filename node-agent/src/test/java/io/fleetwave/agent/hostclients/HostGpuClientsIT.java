@@ -39,7 +39,7 @@ class HostGpuClientsIT {
                 Map.of(
                     "nvidia-persistenced.service", "active", "nvidia-dcgm.service", "inactive"))) {
       HostFacts facts = ubuntuFacts();
-      assertThat(facts.systemd()).isTrue();
+      assertThat(facts.os().systemd()).isTrue();
       HostGpuClients clients =
           new HostGpuClients(facts, HostGpuClients.DEFAULT_UNITS, Duration.ofSeconds(3));
 

@@ -35,12 +35,12 @@ class HostProbeSystemBusIT {
     try (PrivateBus _ = PrivateBus.start(dir.resolve("run/dbus/system_bus_socket"))) {
       HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
 
-      assertThat(facts.hostKind()).isEqualTo(HostKind.UBUNTU);
-      assertThat(facts.systemd()).isTrue();
-      assertThat(facts.readOnlyRoot()).isFalse();
-      assertThat(facts.driverRoot()).isEqualTo("/");
-      assertThat(facts.deviceRoot()).isEqualTo("/");
-      assertThat(facts.driverProvider()).isEqualTo(DriverProvider.HOST_PACKAGE);
+      assertThat(facts.os().hostKind()).isEqualTo(HostKind.UBUNTU);
+      assertThat(facts.os().systemd()).isTrue();
+      assertThat(facts.os().readOnlyRoot()).isFalse();
+      assertThat(facts.os().driverRoot()).isEqualTo("/");
+      assertThat(facts.os().deviceRoot()).isEqualTo("/");
+      assertThat(facts.os().driverProvider()).isEqualTo(DriverProvider.HOST_PACKAGE);
       assertThat(facts.reasons().get("systemd"))
           .matches(
               "systemd=true: run/systemd/system present; the system bus answered GetId \\([0-9a-f]{32}\\)");
@@ -64,7 +64,7 @@ class HostProbeSystemBusIT {
       Duration took = Duration.ofNanos(System.nanoTime() - start);
 
       assertThat(silent.acceptedConnections()).isEqualTo(1);
-      assertThat(facts.systemd()).isFalse();
+      assertThat(facts.os().systemd()).isFalse();
       assertThat(facts.reasons().get("systemd"))
           .startsWith("systemd=false: systemd unreachable: no reply on the system bus within 3s");
       assertThat(took).isBetween(Duration.ofMillis(2900), Duration.ofSeconds(6));
@@ -92,7 +92,7 @@ class HostProbeSystemBusIT {
   void systemdDirectoryWithoutABusSocketIsNotSystemd() {
     ubuntu();
     HostFacts facts = new HostProbe(HostProbeSettings.detectAll(dir)).probe();
-    assertThat(facts.systemd()).isFalse();
+    assertThat(facts.os().systemd()).isFalse();
     assertThat(facts.reasons())
         .containsEntry(
             "systemd",

@@ -31,15 +31,15 @@ class HostProbeTest {
 
     HostFacts facts = probe(tree);
 
-    assertThat(facts.hostKind()).isEqualTo(HostKind.TALOS);
-    assertThat(facts.osId()).isEqualTo("talos");
-    assertThat(facts.osVersion()).isEqualTo("v1.13.0");
-    assertThat(facts.kernel()).isEqualTo("6.18.29-talos");
-    assertThat(facts.readOnlyRoot()).isTrue();
-    assertThat(facts.systemd()).isFalse();
-    assertThat(facts.driverRoot()).isEqualTo("/usr/local");
-    assertThat(facts.deviceRoot()).isEqualTo("/");
-    assertThat(facts.driverProvider()).isEqualTo(DriverProvider.OS_IMAGE);
+    assertThat(facts.os().hostKind()).isEqualTo(HostKind.TALOS);
+    assertThat(facts.os().osId()).isEqualTo("talos");
+    assertThat(facts.os().osVersion()).isEqualTo("v1.13.0");
+    assertThat(facts.os().kernel()).isEqualTo("6.18.29-talos");
+    assertThat(facts.os().readOnlyRoot()).isTrue();
+    assertThat(facts.os().systemd()).isFalse();
+    assertThat(facts.os().driverRoot()).isEqualTo("/usr/local");
+    assertThat(facts.os().deviceRoot()).isEqualTo("/");
+    assertThat(facts.os().driverProvider()).isEqualTo(DriverProvider.OS_IMAGE);
     assertThat(facts.stateDirectory()).contains("/var/lib/fleetwave");
     assertThat(facts.nvmlLibrary()).contains(dir.resolve("usr/local/lib64/libnvidia-ml.so.1"));
     assertThat(facts.nvidiaSmi()).contains(dir.resolve("usr/local/bin/nvidia-smi"));
@@ -81,12 +81,12 @@ class HostProbeTest {
 
     HostFacts facts = probe(tree);
 
-    assertThat(facts.hostKind()).isEqualTo(HostKind.COS);
-    assertThat(facts.readOnlyRoot()).isTrue();
-    assertThat(facts.systemd()).isFalse();
-    assertThat(facts.driverRoot()).isEqualTo("/home/kubernetes/bin/nvidia");
-    assertThat(facts.deviceRoot()).isEqualTo("/");
-    assertThat(facts.driverProvider()).isEqualTo(DriverProvider.OS_IMAGE);
+    assertThat(facts.os().hostKind()).isEqualTo(HostKind.COS);
+    assertThat(facts.os().readOnlyRoot()).isTrue();
+    assertThat(facts.os().systemd()).isFalse();
+    assertThat(facts.os().driverRoot()).isEqualTo("/home/kubernetes/bin/nvidia");
+    assertThat(facts.os().deviceRoot()).isEqualTo("/");
+    assertThat(facts.os().driverProvider()).isEqualTo(DriverProvider.OS_IMAGE);
     assertThat(facts.stateDirectory()).isEmpty();
     assertThat(facts.reasons())
         .containsEntry(
@@ -114,11 +114,11 @@ class HostProbeTest {
 
     HostFacts facts = probe(tree);
 
-    assertThat(facts.hostKind()).isEqualTo(HostKind.UBUNTU_DRIVER_CONTAINER);
-    assertThat(facts.readOnlyRoot()).isFalse();
-    assertThat(facts.driverRoot()).isEqualTo("/run/nvidia/driver");
-    assertThat(facts.deviceRoot()).isEqualTo("/");
-    assertThat(facts.driverProvider()).isEqualTo(DriverProvider.DRIVER_CONTAINER);
+    assertThat(facts.os().hostKind()).isEqualTo(HostKind.UBUNTU_DRIVER_CONTAINER);
+    assertThat(facts.os().readOnlyRoot()).isFalse();
+    assertThat(facts.os().driverRoot()).isEqualTo("/run/nvidia/driver");
+    assertThat(facts.os().deviceRoot()).isEqualTo("/");
+    assertThat(facts.os().driverProvider()).isEqualTo(DriverProvider.DRIVER_CONTAINER);
     assertThat(facts.nvidiaSmi()).contains(dir.resolve("run/nvidia/driver/bin/nvidia-smi"));
     assertThat(facts.reasons())
         .containsEntry(
@@ -149,8 +149,8 @@ class HostProbeTest {
 
     HostFacts facts = probe(tree);
 
-    assertThat(facts.hostKind()).isEqualTo(HostKind.VGPU_HOST);
-    assertThat(facts.driverProvider()).isEqualTo(DriverProvider.HOST_PACKAGE);
+    assertThat(facts.os().hostKind()).isEqualTo(HostKind.VGPU_HOST);
+    assertThat(facts.os().driverProvider()).isEqualTo(DriverProvider.HOST_PACKAGE);
     assertThat(facts.reasons())
         .containsEntry("hostKind", "hostKind=vgpu-host: usr/lib/nvidia/sriov-manage present")
         .containsEntry(
@@ -193,8 +193,8 @@ class HostProbeTest {
                     .withDeviceRoot("/opt/devs"))
             .probe();
 
-    assertThat(facts.driverRoot()).isEqualTo("/opt/nvidia");
-    assertThat(facts.deviceRoot()).isEqualTo("/opt/devs");
+    assertThat(facts.os().driverRoot()).isEqualTo("/opt/nvidia");
+    assertThat(facts.os().deviceRoot()).isEqualTo("/opt/devs");
     assertThat(facts.reasons())
         .containsEntry(
             "driverRoot", "driverRoot=/opt/nvidia: set explicitly (found lib64/libnvidia-ml.so.1)")
@@ -231,7 +231,7 @@ class HostProbeTest {
 
     HostFacts facts = probe(tree);
 
-    assertThat(facts.driverProvider()).isEqualTo(DriverProvider.NONE);
+    assertThat(facts.os().driverProvider()).isEqualTo(DriverProvider.NONE);
     assertThat(facts.nvmlLibrary()).isEqualTo(Optional.empty());
     assertThat(facts.reasons())
         .containsEntry(

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.yaml.StrictYaml;
 import io.fleetwave.events.yaml.YamlException;
 import java.util.ArrayList;
@@ -156,7 +157,7 @@ final class FleetFileParser {
       if (!DRIVER.matcher(driver).matches()) {
         throw bad("driver-version '" + driver + "' is not a driver version like 580.95.05");
       }
-      List<GpuGroup> gpus = gpus(os.kind(), driver);
+      List<GpuGroup> gpus = gpus(os.hostKind(), driver);
       String zone = raw.zone() == null ? "default" : raw.zone();
       if (zone.isBlank()) {
         throw bad("zone must not be blank");
@@ -180,9 +181,9 @@ final class FleetFileParser {
         throw bad("host: " + e.getMessage());
       }
       if (raw.osVersion() == null) {
-        return HostOs.of(kind);
+        return HostOsCatalog.of(kind);
       }
-      return HostOs.of(kind, raw.osVersion())
+      return HostOsCatalog.of(kind, raw.osVersion())
           .orElseThrow(
               () ->
                   bad(
@@ -191,7 +192,7 @@ final class FleetFileParser {
                           + "' is not simulated for host "
                           + kind
                           + " (known: "
-                          + HostOs.versions(kind)
+                          + HostOsCatalog.versions(kind)
                           + ")"));
     }
 

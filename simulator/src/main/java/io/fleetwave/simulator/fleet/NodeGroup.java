@@ -1,5 +1,6 @@
 package io.fleetwave.simulator.fleet;
 
+import io.fleetwave.events.node.HostOs;
 import java.util.List;
 import java.util.Map;
 

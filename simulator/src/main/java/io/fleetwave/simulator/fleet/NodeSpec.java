@@ -1,6 +1,7 @@
 package io.fleetwave.simulator.fleet;
 
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.node.HostOs;
 import java.util.Collections;
 import java.util.List;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.simulator.SimulatedHostFacts;
 import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
@@ -56,7 +57,7 @@ class FleetFileTest {
     assertThat(node.group().zone()).isEqualTo("zone-a");
     assertThat(node.group().labels()).isEqualTo(Map.of("pool", "training"));
     assertThat(node.group().driverVersion()).isEqualTo("580.95.05");
-    assertThat(node.os().kind()).isEqualTo(HostKind.TALOS);
+    assertThat(node.os().hostKind()).isEqualTo(HostKind.TALOS);
   }
 
   /**
@@ -109,13 +110,7 @@ class FleetFileTest {
     assertThat(facts)
         .isEqualTo(
             NodeRegisteredBuilder.forHost("n-0", HostKind.fromWireName(host))
-                .os(expected.osId(), expected.osVersion())
-                .kernel(expected.kernel())
-                .readOnlyRoot(expected.readOnlyRoot())
-                .systemd(expected.systemd())
-                .driverRoot(expected.driverRoot())
-                .deviceRoot(expected.deviceRoot())
-                .driverProvider(expected.driverProvider())
+                .hostOs(expected)
                 .driverVersion("580.95.05")
                 .zone("zone-b")
                 .labels(Map.of("pool", "p"))
@@ -244,7 +239,7 @@ class FleetFileTest {
     FleetFile demo = FleetFile.bundledDemo();
 
     assertThat(demo.nodes()).hasSizeGreaterThanOrEqualTo(200);
-    assertThat(demo.nodes().stream().map(n -> n.os().kind()).collect(Collectors.toSet()))
+    assertThat(demo.nodes().stream().map(n -> n.os().hostKind()).collect(Collectors.toSet()))
         .isEqualTo(Set.of(HostKind.values()));
     Set<GpuModel> models =
         demo.nodes().stream().flatMap(n -> n.gpuModels().stream()).collect(Collectors.toSet());

@@ -2,6 +2,7 @@ package io.fleetwave.testsupport.events;
 
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.node.NodeRegistered;
 import java.util.Map;
 
@@ -35,38 +36,42 @@ public final class NodeRegisteredBuilder {
   public static NodeRegisteredBuilder forHost(String hostname, HostKind kind) {
     NodeRegisteredBuilder b = new NodeRegisteredBuilder();
     b.hostname = hostname;
-    b.hostKind = kind;
-    switch (kind) {
-      case TALOS ->
-          b.os("talos", "1.11.2")
-              .kernel("6.12.48-talos")
-              .readOnlyRoot(true)
-              .systemd(false)
-              .driverRoot("/usr/local")
-              .driverProvider(DriverProvider.OS_IMAGE);
-      case COS ->
-          b.os("cos", "121")
-              .kernel("6.6.87+")
-              .readOnlyRoot(true)
-              .systemd(true)
-              .driverRoot("/home/kubernetes/bin/nvidia")
-              .driverProvider(DriverProvider.OS_IMAGE);
-      case UBUNTU_DRIVER_CONTAINER ->
-          b.os("ubuntu", "24.04")
-              .kernel("6.8.0-85-generic")
-              .readOnlyRoot(false)
-              .systemd(true)
-              .driverRoot("/run/nvidia/driver")
-              .driverProvider(DriverProvider.DRIVER_CONTAINER);
-      case UBUNTU, VGPU_HOST ->
-          b.os("ubuntu", "24.04")
-              .kernel("6.8.0-85-generic")
-              .readOnlyRoot(false)
-              .systemd(true)
-              .driverRoot("/")
-              .driverProvider(DriverProvider.HOST_PACKAGE);
-    }
+    // As HostOsCatalog's table in the simulator: the kinds' facts at one version each.
+    b.hostOs(
+        switch (kind) {
+          case TALOS ->
+              new HostOs(
+                  kind,
+                  "talos",
+                  "1.11.2",
+                  "6.12.48-talos",
+                  true,
+                  false,
+                  "/usr/local",
+                  "/",
+                  DriverProvider.OS_IMAGE);
+          case COS ->
+              new HostOs(
+                  kind,
+                  "cos",
+                  "121",
+                  "6.6.87+",
+                  true,
+                  true,
+                  "/home/kubernetes/bin/nvidia",
+                  "/",
+                  DriverProvider.OS_IMAGE);
+          case UBUNTU_DRIVER_CONTAINER ->
+              onUbuntu(kind, "/run/nvidia/driver", DriverProvider.DRIVER_CONTAINER);
+          case UBUNTU, VGPU_HOST -> onUbuntu(kind, "/", DriverProvider.HOST_PACKAGE);
+        });
     return b;
+  }
+
+  /** Ubuntu 24.04: a writable root and systemd, whoever provides the driver. */
+  private static HostOs onUbuntu(HostKind kind, String driverRoot, DriverProvider provider) {
+    return new HostOs(
+        kind, "ubuntu", "24.04", "6.8.0-85-generic", false, true, driverRoot, "/", provider);
   }
 
   /** A copy of {@code facts}, to change a field or two. */
@@ -87,6 +92,20 @@ public final class NodeRegisteredBuilder {
     b.labels = facts.labels();
     b.reasons = facts.reasons();
     return b;
+  }
+
+  /** The OS facts, all nine of them: a fleet file's host, a probe's finding. */
+  public NodeRegisteredBuilder hostOs(HostOs os) {
+    this.hostKind = os.hostKind();
+    this.osId = os.osId();
+    this.osVersion = os.osVersion();
+    this.kernel = os.kernel();
+    this.readOnlyRoot = os.readOnlyRoot();
+    this.systemd = os.systemd();
+    this.driverRoot = os.driverRoot();
+    this.deviceRoot = os.deviceRoot();
+    this.driverProvider = os.driverProvider();
+    return this;
   }
 
   public NodeRegisteredBuilder hostname(String hostname) {

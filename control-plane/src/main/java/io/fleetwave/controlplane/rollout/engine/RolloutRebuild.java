@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.projection.ProjectionComparison;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.decide.RolloutDecider;
 import io.fleetwave.core.rollout.decide.RolloutFold;
@@ -171,25 +172,15 @@ public final class RolloutRebuild {
             ? Tuple.tuple()
             : Tuple.tuple().addArrayOfUUID(rollouts.toArray(UUID[]::new));
     for (String table : ORDER) {
-      String a = select(live, table, rollouts != null);
-      String b = select(rebuilt, table, rollouts != null);
-      String sql =
-          "(SELECT 'live-only' AS side, to_jsonb(x)::text AS row FROM ("
-              + a
-              + " EXCEPT ALL "
-              + b
-              + ") x) UNION ALL (SELECT 'rebuild-only', to_jsonb(y)::text FROM ("
-              + b
-              + " EXCEPT ALL "
-              + a
-              + ") y) LIMIT "
-              + limit;
-      pool.preparedQuery(sql)
-          .execute(only)
-          .await()
-          .atMost(timeout)
-          .forEach(
-              row -> out.add(table + ": " + row.getString("side") + " " + row.getString("row")));
+      out.addAll(
+          ProjectionComparison.differences(
+              pool,
+              table,
+              select(live, table, rollouts != null),
+              select(rebuilt, table, rollouts != null),
+              only,
+              limit,
+              timeout));
     }
     return out;
   }

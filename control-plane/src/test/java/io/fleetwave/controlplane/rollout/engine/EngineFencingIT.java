@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.RolloutConfig;
+import io.fleetwave.controlplane.fixtures.AppDatabase;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
@@ -57,15 +58,6 @@ class EngineFencingIT {
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  @ConfigProperty(name = "quarkus.datasource.reactive.url")
-  String databaseUrl;
-
-  @ConfigProperty(name = "quarkus.datasource.username")
-  String user;
-
-  @ConfigProperty(name = "quarkus.datasource.password")
-  String password;
-
   @Inject
   @Identifier("default-kafka-broker")
   Map<String, Object> kafka;
@@ -80,19 +72,14 @@ class EngineFencingIT {
   void aBlackHoledLeaderIsReplacedWithinTheLeaseAndItsStaleTermIsIgnored() {
     FleetNodes.publishAndAwait(bootstrap, FLEET);
     Duration lease = config.engine().lease();
-    PgConnectOptions direct = PgConnectOptions.fromUri(databaseUrl);
+    PgConnectOptions direct = AppDatabase.options();
     engines.stopEngine();
     RolloutEngine b = null;
     BlackHoleProxy proxy = BlackHoleProxy.to(direct.getHost(), direct.getPort());
     try {
       Pool throughProxy =
           PgBuilder.pool()
-              .connectingTo(
-                  new PgConnectOptions(direct)
-                      .setHost("localhost")
-                      .setPort(proxy.port())
-                      .setUser(user)
-                      .setPassword(password))
+              .connectingTo(AppDatabase.at(proxy.port()))
               .with(new PoolOptions().setMaxSize(4))
               .using(vertx)
               .build();

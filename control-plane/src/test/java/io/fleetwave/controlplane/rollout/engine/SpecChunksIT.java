@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.AppDatabase;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -67,15 +68,6 @@ class SpecChunksIT {
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
-
-  @ConfigProperty(name = "quarkus.datasource.reactive.url")
-  String databaseUrl;
-
-  @ConfigProperty(name = "quarkus.datasource.username")
-  String user;
-
-  @ConfigProperty(name = "quarkus.datasource.password")
-  String password;
 
   @Inject Vertx vertx;
 
@@ -154,7 +146,7 @@ class SpecChunksIT {
         DeciderHarness.rules(
             zones, NODES.size(), null, "100%", "100%", FailureAction.PAUSE, false, Duration.ZERO);
     List<String> nodes = NODES.subList(0, 2);
-    PgConnectOptions direct = PgConnectOptions.fromUri(databaseUrl);
+    PgConnectOptions direct = AppDatabase.options();
     try (BlackHoleProxy proxy = BlackHoleProxy.to(direct.getHost(), direct.getPort())) {
       proxy.blackHole();
       int closedPort;
@@ -164,13 +156,7 @@ class SpecChunksIT {
       for (int port : new int[] {closedPort, proxy.port()}) {
         Pool away =
             PgBuilder.pool()
-                .connectingTo(
-                    new PgConnectOptions(direct)
-                        .setHost("localhost")
-                        .setPort(port)
-                        .setUser(user)
-                        .setPassword(password)
-                        .setConnectTimeout(1_000))
+                .connectingTo(AppDatabase.at(port).setConnectTimeout(1_000))
                 .using(vertx)
                 .build();
         try {

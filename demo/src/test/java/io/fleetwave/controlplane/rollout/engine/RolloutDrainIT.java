@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fleetwave.controlplane.fixtures.KubernetesApiResource;
 import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.controlplane.kubernetes.KubernetesPods;
 import io.fleetwave.demo.fixtures.DemoModeConfig;
 import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.fleetwave.events.Topics;
@@ -229,39 +227,11 @@ class RolloutDrainIT {
     labels.put("nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
     labels.put("nvidia.com/mig.config", "all-disabled");
     labels.put("nvidia.com/mig.config.state", "success");
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withLabels(labels)
-        .endMetadata()
-        .withNewSpec()
-        .withUnschedulable(cordoned ? Boolean.TRUE : null)
-        .endSpec()
-        .build();
+    return KubernetesPods.node(name, labels, cordoned);
   }
 
   private static Pod pod(String namespace, String name, String node, boolean gpu) {
-    var container =
-        new PodBuilder()
-            .withNewMetadata()
-            .withNamespace(namespace)
-            .withName(name)
-            .withUid(name + "-uid")
-            .endMetadata()
-            .withNewSpec()
-            .withNodeName(node)
-            .addNewContainer()
-            .withName("main");
-    if (gpu) {
-      container.withNewResources().addToLimits("nvidia.com/gpu", new Quantity("1")).endResources();
-    }
-    return container
-        .endContainer()
-        .endSpec()
-        .withNewStatus()
-        .withPhase("Running")
-        .endStatus()
-        .build();
+    return KubernetesPods.pod(namespace, name, node, gpu ? "nvidia.com/gpu" : null);
   }
 
   private void create(Pod pod) {

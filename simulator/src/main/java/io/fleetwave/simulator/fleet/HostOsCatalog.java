@@ -6,29 +6,22 @@ import static io.fleetwave.events.node.DriverProvider.OS_IMAGE;
 
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.HostOs;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The operating-system facts of one host kind at one OS version (docs/hardware-model.md): where the
- * driver and devices live, whether the root is read-only, whether systemd runs, how the driver is
- * provided, and the kernel that OS version ships.
+ * The operating-system facts of each host kind at each OS version a fleet file may name
+ * (docs/hardware-model.md): where the driver and devices live, whether the root is read-only,
+ * whether systemd runs, how the driver is provided, and the kernel that OS version ships.
  */
-public record HostOs(
-    HostKind kind,
-    String osId,
-    String osVersion,
-    String kernel,
-    boolean readOnlyRoot,
-    boolean systemd,
-    String driverRoot,
-    String deviceRoot,
-    DriverProvider driverProvider) {
-
+public final class HostOsCatalog {
   /** Known OS versions per kind, first = default, each with the kernel it ships. */
   private static final Map<HostKind, Map<String, String>> KERNELS = kernels();
+
+  private HostOsCatalog() {}
 
   private static Map<HostKind, Map<String, String>> kernels() {
     Map<String, String> ubuntu = new LinkedHashMap<>();
