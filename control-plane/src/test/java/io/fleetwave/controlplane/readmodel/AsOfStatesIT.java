@@ -209,17 +209,7 @@ class AsOfStatesIT {
     day.add(at(day, "x", 2, Events.inventory(Events.H100, 2, MigMode.ENABLED)));
     day.add(at(day, "y", 1, Events.inventory(Events.L4, 1, MigMode.DISABLED)));
     day.add(at(day, "x", 3, Events.registered("x", HostKind.UBUNTU, "580.105.08", pool("b"))));
-    day.add(
-        at(
-            day,
-            "x",
-            4,
-            new GpuInventoryReported(
-                List.of(
-                    GpuBuilder.from(Events.gpu(0, Events.H100, MigMode.ENABLED))
-                        .health(GpuHealth.DEGRADED)
-                        .build(),
-                    Events.gpu(1, Events.H100, MigMode.DISABLED)))));
+    day.add(at(day, "x", 4, firstDegraded(MigMode.DISABLED)));
     day.add(at(day, "x", 5, new SpecAccepted(1, List.of())));
     day.add(at(day, "x", 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
     return day;
@@ -238,18 +228,18 @@ class AsOfStatesIT {
         stamped("y", 1, 0, 4, Events.registered("y", HostKind.TALOS, "580.95.05", pool("b"))),
         stamped("x", 1, 3, 5, Events.registered("x", HostKind.UBUNTU, "580.95.05", pool("a"))),
         stamped("x", 2, 0, 2, Events.registered("x", HostKind.UBUNTU, "580.105.08", pool("b"))),
-        stamped(
-            "x",
-            2,
-            1,
-            3,
-            new GpuInventoryReported(
-                List.of(
-                    GpuBuilder.from(Events.gpu(0, Events.H100, MigMode.ENABLED))
-                        .health(GpuHealth.DEGRADED)
-                        .build(),
-                    Events.gpu(1, Events.H100, MigMode.ENABLED)))),
+        stamped("x", 2, 1, 3, firstDegraded(MigMode.ENABLED)),
         stamped("x", 2, 2, 6, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
+  }
+
+  /** Two H100s: the first with MIG on and degraded, the second healthy with MIG {@code second}. */
+  private static GpuInventoryReported firstDegraded(MigMode second) {
+    return new GpuInventoryReported(
+        List.of(
+            GpuBuilder.from(Events.gpu(0, Events.H100, MigMode.ENABLED))
+                .health(GpuHealth.DEGRADED)
+                .build(),
+            Events.gpu(1, Events.H100, second)));
   }
 
   /** How many rows of registration_history and inventory_history {@code day} makes. */
