@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -316,7 +317,7 @@ class SystemTierIT {
         .atMost(RECOVERY_BOUND)
         .until(() -> replicas.leader(histories).filter(r -> r != replacement), Optional::isPresent);
     Duration takeover = Duration.between(killed, Instant.now());
-    progress.awaitBeyond(before, 0, "after the leader was killed");
+    progress.awaitBeyond(before, 0, "after the leader was killed", replicas);
     Duration moving = Duration.between(killed, Instant.now());
     replacement.awaitReady(Replicas.READY_BOUND);
     Duration replaced = Duration.between(killed, Instant.now());
@@ -387,7 +388,8 @@ class SystemTierIT {
           .until(() -> rollouts.get("/" + progress.id).path("state").asText().equals("paused"));
       HttpResponse<String> resume = leading.post("/api/v1/rollouts/" + progress.id + "/resume", "");
       assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
-      progress.awaitBeyond(before, 2, "after the broker came back (paused, resumed, moving)");
+      progress.awaitBeyond(
+          before, 2, "after the broker came back (paused, resumed, moving)", replicas);
       Duration moving = Duration.between(back, Instant.now());
       List<JsonNode> events = rollouts.events(progress.id);
       assertThat(events.stream().map(RolloutChecks::type))
@@ -498,7 +500,7 @@ class SystemTierIT {
         .atMost(RECOVERY_BOUND)
         .until(() -> replicas.leader(histories), Optional::isPresent);
     Duration leading = Duration.between(back, Instant.now());
-    progress.awaitBeyond(before, 0, "after PostgreSQL came back");
+    progress.awaitBeyond(before, 0, "after PostgreSQL came back", replicas);
     Duration moving = Duration.between(back, Instant.now());
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
@@ -539,7 +541,7 @@ class SystemTierIT {
     Instant healed = Instant.now();
     awaitBothReady(replicas, "after the black hole healed");
     Duration ready = Duration.between(healed, Instant.now());
-    progress.awaitBeyond(before, 0, "after the black hole healed");
+    progress.awaitBeyond(before, 0, "after the black hole healed", replicas);
     Duration moving = Duration.between(healed, Instant.now());
     figures.add(
         "  database connection black-holed %.0f s: both replicas ready %.1f s after it healed,"
@@ -612,6 +614,31 @@ class SystemTierIT {
     }
   }
 
+  /** The newest warnings and errors of each running replica (but the SQL client's #1706). */
+  private static String newestWarnings(Replicas replicas) {
+    StringBuilder newest = new StringBuilder();
+    for (ControlPlaneProcess replica : replicas.running()) {
+      Path log = replicas.log(replica);
+      try (var lines = Files.lines(log)) {
+        List<String> warned =
+            lines
+                .filter(l -> l.contains(" WARN ") || l.contains(" ERROR "))
+                .filter(l -> !l.contains("Result is already complete"))
+                .map(l -> l.length() > 240 ? l.substring(0, 240) : l)
+                .toList();
+        newest
+            .append(" Newest warnings of ")
+            .append(log.getFileName())
+            .append(": ")
+            .append(
+                String.join(" | ", warned.subList(Math.max(0, warned.size() - 6), warned.size())));
+      } catch (IOException | java.io.UncheckedIOException unreadable) {
+        newest.append(" ").append(log.getFileName()).append(" unreadable: ").append(unreadable);
+      }
+    }
+    return newest.toString();
+  }
+
   private static FaultApi api(ControlPlaneProcess replica) {
     return new FaultApi(replica.port, replica.managementPort, replica.token("admin"));
   }
@@ -670,15 +697,71 @@ class SystemTierIT {
     /**
      * Until every rollout has appended more than {@code seen} (plus {@code more} for the first).
      */
-    void awaitBeyond(long[] seen, int more, String when) {
-      await("both rollouts append an event %s".formatted(when))
-          .atMost(RECOVERY_BOUND)
-          .ignoreExceptions()
-          .until(
-              () -> {
-                long[] now = events();
-                return now[0] > seen[0] + more && now[1] > seen[1];
-              });
+    void awaitBeyond(long[] seen, int more, String when, Replicas replicas) {
+      try {
+        await("both rollouts append an event %s".formatted(when))
+            .atMost(RECOVERY_BOUND)
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  long[] now = events();
+                  return now[0] > seen[0] + more && now[1] > seen[1];
+                });
+      } catch (org.awaitility.core.ConditionTimeoutException stalled) {
+        // CI keeps only the output's tail: the message carries what a stall needs to be read.
+        throw new AssertionError(
+            "%s; events before: %s; %s%s"
+                .formatted(
+                    stalled.getMessage(), Arrays.toString(seen), this, newestWarnings(replicas)),
+            stalled);
+      }
+    }
+
+    /** Each rollout's state, newest events and unfinished nodes, as the database holds them. */
+    @Override
+    public String toString() {
+      StringBuilder described = new StringBuilder();
+      for (String rollout : ids()) {
+        String events = "rollout_event_log WHERE rollout = '" + rollout + "'";
+        String finished = "event_type ~ 'node-(succeeded|failed|skipped|rolled-back)'";
+        described
+            .append("rollout ")
+            .append(rollout)
+            .append(": ")
+            .append(
+                histories
+                    .text(
+                        "SELECT state || ', ' || (SELECT count(*) FROM "
+                            + events
+                            + ") || ' events, newest: ' || (SELECT string_agg("
+                            + "regexp_replace(event_type, '^io.fleetwave.rollout.|.v[0-9]+$', '',"
+                            + " 'g') || coalesce(' ' || (data->>'node'), '') || ' at '"
+                            + " || to_char(event_time, 'HH24:MI:SS.MS'), '; ' ORDER BY seq DESC)"
+                            + " FROM (SELECT * FROM "
+                            + events
+                            + " ORDER BY seq DESC LIMIT 6) newest)"
+                            + " FROM rollouts WHERE id = '"
+                            + rollout
+                            + "'")
+                    .orElse("unreadable"))
+            .append("; started, unfinished: ")
+            .append(
+                histories
+                    .text(
+                        "SELECT string_agg(name || ' (last seen '"
+                            + " || coalesce(to_char(last_seen, 'HH24:MI:SS.MS'), 'never') || ')',"
+                            + " ', ') FROM nodes WHERE name IN (SELECT data->>'node' FROM "
+                            + events
+                            + " AND event_type LIKE '%node-started%' EXCEPT SELECT data->>'node'"
+                            + " FROM "
+                            + events
+                            + " AND "
+                            + finished
+                            + ")")
+                    .orElse("none"))
+            .append(". ");
+      }
+      return described.toString();
     }
   }
 
