@@ -198,7 +198,7 @@ class SystemTierIT {
         RolloutApi creating = rollouts(replicas);
         String mig = creating.create(MIG_ROLLOUT).get("id").asText();
         String driver = creating.create(DRIVER_ROLLOUT).get("id").asText();
-        Progress progress = new Progress(histories, mig, driver);
+        Progress progress = new Progress(histories, replicas, mig, driver);
 
         Random random = new Random(SEED);
         List<Fault> order = new ArrayList<>(List.of(Fault.values()));
@@ -207,6 +207,9 @@ class SystemTierIT {
             "System tier: the faults in the order %s (-Dfault.seed=%d)%n", order, SEED);
         String probe = agents.nodes().getFirst();
         for (Fault fault : order) {
+          if (fault != Fault.CRASH_AN_AGENT) {
+            progress.release(); // the rollouts move into the fault
+          }
           switch (fault) {
             case KILL_THE_LEADER -> killTheLeader(replicas, histories, progress);
             case STOP_THE_BROKER -> stopTheBroker(broker, replicas, histories, progress, probe);
@@ -218,6 +221,7 @@ class SystemTierIT {
           }
         }
 
+        progress.release(); // the rest of both rollouts, after the faults
         // Asked of a replica running now: the one the rollouts were created on may be the one
         // killed.
         RolloutApi rollouts = rollouts(replicas);
@@ -317,7 +321,7 @@ class SystemTierIT {
         .atMost(RECOVERY_BOUND)
         .until(() -> replicas.leader(histories).filter(r -> r != replacement), Optional::isPresent);
     Duration takeover = Duration.between(killed, Instant.now());
-    progress.awaitBeyond(before, 0, "after the leader was killed", replicas);
+    progress.awaitBeyond(before, 0, "after the leader was killed");
     Duration moving = Duration.between(killed, Instant.now());
     replacement.awaitReady(Replicas.READY_BOUND);
     Duration replaced = Duration.between(killed, Instant.now());
@@ -388,11 +392,20 @@ class SystemTierIT {
           .until(() -> rollouts.get("/" + progress.id).path("state").asText().equals("paused"));
       HttpResponse<String> resume = leading.post("/api/v1/rollouts/" + progress.id + "/resume", "");
       assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
-      progress.awaitBeyond(
-          before, 2, "after the broker came back (paused, resumed, moving)", replicas);
+      progress.awaitBeyond(before, 2, "after the broker came back (paused, resumed, moving)");
       Duration moving = Duration.between(back, Instant.now());
       List<JsonNode> events = rollouts.events(progress.id);
-      assertThat(events.stream().map(RolloutChecks::type))
+      // From the outage to the resume asked after it (the test's own pauses between faults aside).
+      List<String> sinceOutage = new ArrayList<>();
+      for (JsonNode event : events) {
+        if (event.path("seq").asLong() > before[0]) {
+          sinceOutage.add(RolloutChecks.type(event));
+          if (RolloutChecks.type(event).equals("resumed")) {
+            break;
+          }
+        }
+      }
+      assertThat(sinceOutage)
           .as("the pause refused during the outage never appended: one pause, then the resume")
           .containsSubsequence("paused", "resumed")
           .filteredOn(type -> type.equals("paused"))
@@ -500,7 +513,7 @@ class SystemTierIT {
         .atMost(RECOVERY_BOUND)
         .until(() -> replicas.leader(histories), Optional::isPresent);
     Duration leading = Duration.between(back, Instant.now());
-    progress.awaitBeyond(before, 0, "after PostgreSQL came back", replicas);
+    progress.awaitBeyond(before, 0, "after PostgreSQL came back");
     Duration moving = Duration.between(back, Instant.now());
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
@@ -541,7 +554,7 @@ class SystemTierIT {
     Instant healed = Instant.now();
     awaitBothReady(replicas, "after the black hole healed");
     Duration ready = Duration.between(healed, Instant.now());
-    progress.awaitBeyond(before, 0, "after the black hole healed", replicas);
+    progress.awaitBeyond(before, 0, "after the black hole healed");
     Duration moving = Duration.between(healed, Instant.now());
     figures.add(
         "  database connection black-holed %.0f s: both replicas ready %.1f s after it healed,"
@@ -669,7 +682,21 @@ class SystemTierIT {
    * The rollouts' events as the database holds them: whether they move, and that they still run.
    * {@link #id} is the one paused and resumed after the broker's outage.
    */
-  private record Progress(NodeHistories histories, String id, String other) {
+  private static final class Progress {
+    private final NodeHistories histories;
+    private final Replicas replicas;
+    private final String id;
+    private final String other;
+    // Paused by the test between faults (see release()).
+    private boolean held;
+
+    Progress(NodeHistories histories, Replicas replicas, String id, String other) {
+      this.histories = histories;
+      this.replicas = replicas;
+      this.id = id;
+      this.other = other;
+    }
+
     /** Each rollout's events so far, in the order of {@link #ids()}. */
     long[] events() throws java.sql.SQLException {
       long[] counts = new long[2];
@@ -695,9 +722,10 @@ class SystemTierIT {
     }
 
     /**
-     * Until every rollout has appended more than {@code seen} (plus {@code more} for the first).
+     * Until every rollout has appended more than {@code seen} (plus {@code more} for the first);
+     * then both are paused until the next fault ({@link #release()}).
      */
-    void awaitBeyond(long[] seen, int more, String when, Replicas replicas) {
+    void awaitBeyond(long[] seen, int more, String when) {
       try {
         await("both rollouts append an event %s".formatted(when))
             .atMost(RECOVERY_BOUND)
@@ -714,6 +742,57 @@ class SystemTierIT {
                 .formatted(
                     stalled.getMessage(), Arrays.toString(seen), this, newestWarnings(replicas)),
             stalled);
+      }
+      hold();
+    }
+
+    /**
+     * Pauses both rollouts, as an operator would, once they moved after a fault. With a fixed apply
+     * time alone, how far the rollouts got between faults depended on the machine's load: on a
+     * loaded one they finished before the last fault (which then proves nothing about rollouts), or
+     * just before it. Held between faults, they move only into and out of each fault, and what is
+     * left of them runs after the last one.
+     */
+    private void hold() {
+      ask("pause", "paused");
+      held = true;
+    }
+
+    /** Resumes both rollouts held since the last fault (none before the first). */
+    void release() {
+      if (held) {
+        ask("resume", "running");
+        held = false;
+      }
+    }
+
+    /**
+     * Asks the leading replica for {@code action} on both rollouts, until each is in {@code state}.
+     */
+    private void ask(String action, String state) {
+      ControlPlaneProcess leader =
+          await("a replica leads the rollout engine (to %s the rollouts)".formatted(action))
+              .atMost(RECOVERY_BOUND)
+              .until(() -> replicas.leader(histories), Optional::isPresent)
+              .orElseThrow();
+      for (String rollout : ids()) {
+        try {
+          HttpResponse<String> answer =
+              api(leader).post("/api/v1/rollouts/" + rollout + "/" + action, "");
+          assertThat(answer.statusCode())
+              .as("%s of rollout %s: %s (%s)", action, rollout, answer.body(), this)
+              .isIn(200, 202);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AssertionError(e);
+        }
+        await("rollout %s %s".formatted(rollout, state))
+            .atMost(RECOVERY_BOUND)
+            .until(
+                () -> histories.text("SELECT state FROM rollouts WHERE id = '" + rollout + "'"),
+                found -> found.filter(state::equals).isPresent());
       }
     }
 
