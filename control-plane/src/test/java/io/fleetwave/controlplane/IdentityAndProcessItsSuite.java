@@ -6,14 +6,17 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * The identity and Kubernetes-label tests (five test profiles of their own and Quarkus' default
- * one), as one JUnit launch in one of the control plane's three failsafe forks; see {@link
- * OutageItsSuite} for why suites and why this split. The tests of the packaged control plane's
- * production starts (app) and those that start a broker of their own (kafka) start no Quarkus and
- * run in {@link OutageItsSuite}'s fork: this fork starts six applications before its first test
- * (Quarkus builds every profile of a launch at discovery), so it had ended two minutes after the
- * other two.
+ * one) and the tests that start a broker of their own (kafka), as one JUnit launch in one of the
+ * control plane's three failsafe forks; see {@link OutageItsSuite} for why suites and why this
+ * split. The tests of the packaged control plane's production starts (app) run in {@link
+ * OutageItsSuite}'s fork: this fork starts six applications before its first test (Quarkus builds
+ * every profile of a launch at discovery), so it had ended two minutes after the other two.
  */
 @Suite
-@SelectPackages({"io.fleetwave.controlplane.identity", "io.fleetwave.controlplane.kubernetes"})
+@SelectPackages({
+  "io.fleetwave.controlplane.identity",
+  "io.fleetwave.controlplane.kubernetes",
+  "io.fleetwave.controlplane.kafka"
+})
 @IncludeClassNamePatterns(".*IT")
 public class IdentityAndProcessItsSuite {}

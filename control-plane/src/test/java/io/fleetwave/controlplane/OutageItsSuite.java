@@ -1,18 +1,16 @@
 package io.fleetwave.controlplane;
 
-import org.junit.platform.suite.api.ConfigurationParameter;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectClasses;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The fault tests (the system tier, SystemTierIT, which is also the chaos run), the packaged
- * control plane's production starts (app: DatabaseTlsIT, JsonLogsIT, ProductionStartIT) and the
- * tests with a broker of their own (kafka), one of the control plane's three suites of integration
- * tests, each run by failsafe as one JUnit launch in a fork of its own ({@code it.forks.outages},
- * 3); {@link IdentityAndProcessItsSuite} and {@link ApiAndRolloutItsSuite} run every other IT in
- * the other two forks.
+ * The fault tests (the system tier, SystemTierIT, which is also the chaos run) and the packaged
+ * control plane's production starts (app: DatabaseTlsIT, JsonLogsIT, ProductionStartIT), one of the
+ * control plane's three suites of integration tests, each run by failsafe as one JUnit launch in a
+ * fork of its own ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
+ * ApiAndRolloutItsSuite} run every other IT in the other two forks.
  *
  * <p>Why suites: with more than one fork, surefire and failsafe hand a fork its classes one JUnit
  * launch at a time, and Quarkus stops its application at the end of every launch, so each {@code
@@ -35,33 +33,9 @@ import org.junit.platform.suite.api.Suite;
  * package's tests start no Quarkus either (each runs the packaged control plane as a process): in
  * {@link IdentityAndProcessItsSuite}'s fork, which builds six Quarkus applications first, they had
  * kept that fork running two minutes after the other two.
- *
- * <p>The tests that start a broker of their own (kafka: ControlPlaneOnSecuredKafkaIT, a packaged
- * control plane on a secured broker, and TopicToEndIT) start no Quarkus either and run here too.
- *
- * <p>The system tier runs beside the others, not before them: parallel execution is on in this
- * suite alone (no Quarkus test runs here, and Quarkus' do not run in parallel), every class runs in
- * the suite's own thread one after the other but SystemTierIT, marked concurrent, which runs in a
- * second. Its minutes are mostly outages waited out; the other classes (about 190 s in the fresh
- * clone of 448e00c) had run after its 454 s and kept this fork 170 s past the other two.
  */
-@ConfigurationParameter(key = "junit.jupiter.execution.parallel.enabled", value = "true")
-@ConfigurationParameter(
-    key = "junit.jupiter.execution.parallel.mode.default",
-    value = "same_thread")
-@ConfigurationParameter(
-    key = "junit.jupiter.execution.parallel.mode.classes.default",
-    value = "same_thread")
-@ConfigurationParameter(key = "junit.jupiter.execution.parallel.config.strategy", value = "fixed")
-@ConfigurationParameter(
-    key = "junit.jupiter.execution.parallel.config.fixed.parallelism",
-    value = "2")
 @Suite
-@SelectPackages({
-  "io.fleetwave.controlplane.fault",
-  "io.fleetwave.controlplane.app",
-  "io.fleetwave.controlplane.kafka"
-})
+@SelectPackages({"io.fleetwave.controlplane.fault", "io.fleetwave.controlplane.app"})
 @SelectClasses(
     names = {
       "io.fleetwave.controlplane.api.LabelSelectorSqlAgreementIT",

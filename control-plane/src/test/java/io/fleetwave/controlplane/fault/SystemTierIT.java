@@ -28,8 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The system tier (issue 33): what ships, as separate processes, under faults. A Kafka broker
@@ -58,11 +56,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * Kafka or PostgreSQL is lost and one when it is back, no error logged for the broker's outage. Its
  * fleets enroll from one address, so the per-source enrolment bound is raised as for nodes behind
  * one NAT ({@link #ONE_ADDRESS_FLEET}).
- *
- * <p>Concurrent: in its fork suite (OutageItsSuite) the other classes run beside it while it waits
- * its outages out; alone it runs as any class.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class SystemTierIT {
   /** The faults, struck one after the other in an order drawn from {@link #SEED}. */
   private enum Fault {
