@@ -1,5 +1,6 @@
 package io.fleetwave.demo;
 
+import io.fleetwave.controlplane.logging.SqlPoolTimeoutEcho;
 import io.quarkus.logging.LoggingFilter;
 import java.util.List;
 import java.util.logging.Filter;
@@ -8,7 +9,9 @@ import java.util.logging.LogRecord;
 /**
  * The demo console's filter ({@code quarkus.log.console.filter}): the embedded broker's own logs,
  * and two start-up warnings that say nothing to the person who ran the demo, go to the log file
- * only. Every other warning and error still reaches the console.
+ * only; the SQL client pool's second failure of a query is dropped as on the control plane's own
+ * console ({@link SqlPoolTimeoutEcho}: a handler takes one filter, and this is the console's).
+ * Every other warning and error still reaches the console.
  */
 @LoggingFilter(name = "demo-console")
 public final class DemoConsoleFilter implements Filter {
@@ -34,8 +37,13 @@ public final class DemoConsoleFilter implements Filter {
   private static final List<String> KNOWN =
       List.of("This Gauge has been already registered (MeterId{name='postgresql.", "SRMSG18235");
 
+  private final SqlPoolTimeoutEcho sqlPoolEcho = new SqlPoolTimeoutEcho();
+
   @Override
   public boolean isLoggable(LogRecord record) {
+    if (!sqlPoolEcho.isLoggable(record)) {
+      return false;
+    }
     String logger = record.getLoggerName() == null ? "" : record.getLoggerName();
     if (BROKER.stream().anyMatch(logger::startsWith)) {
       return false;
