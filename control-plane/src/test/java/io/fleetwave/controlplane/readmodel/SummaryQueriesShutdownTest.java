@@ -68,19 +68,17 @@ class SummaryQueriesShutdownTest {
     Pool pool = pool();
     SummaryQueries summaries = new SummaryQueries(pool, () -> Duration.ofSeconds(2));
     var inFlight = summaries.summary().subscribeAsCompletionStage();
-    // The count's connection reached the database, whose answer it now waits for: a pool closed
-    // while that connection was still being opened waited for it (a loaded machine got there first,
-    // and the close hung).
+    // The count's connection reached the database and waits for its first answer. The pool's close
+    // waits for a connection it is still opening, so how far the connection had got when the close
+    // came decided whether it hung (on a loaded machine it had got this far, and the close hung):
+    // here it always has, and the database then drops it.
     await("the count's connection accepted by the silent database")
         .atMost(BOUND)
         .until(() -> accepted != null);
 
     summaries.stopCounting(new ShutdownEvent());
     var closing = pool.close().subscribeAsCompletionStage();
-    // A pool closes a connection that waits for the database's first answer only once the socket
-    // goes (Vert.x's pool waits for the connection it is opening): the database goes, as a
-    // stopping one would.
-    accepted.close();
+    accepted.close(); // the database goes, as a stopping one would
     // Bounded: a close that hangs fails here, not the whole fork.
     closing.toCompletableFuture().get(BOUND.toSeconds(), SECONDS);
 
