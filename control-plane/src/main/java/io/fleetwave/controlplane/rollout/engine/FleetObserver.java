@@ -31,12 +31,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -80,7 +83,9 @@ public final class FleetObserver implements AutoCloseable {
   private final Map<String, Projected> projected = new ConcurrentHashMap<>();
   private volatile KafkaConsumer<String, byte[]> consumer;
   private volatile boolean running = true;
-  private volatile java.time.Instant rewindTo;
+  private final AtomicReference<java.time.Instant> rewindTo = new AtomicReference<>();
+  // Set while a rewind waits for the broker's answer: said once, not once per poll.
+  private boolean rewindDeferred;
   // Set while the node keys cannot be read: a database outage is said once, not once per poll.
   private boolean keysUnreadable;
   private Thread thread;
@@ -154,29 +159,49 @@ public final class FleetObserver implements AutoCloseable {
    * results its in-flight nodes published while no engine ran without waiting for the projection.
    */
   public void rewindTo(java.time.Instant since) {
-    rewindTo = since;
+    rewindTo.set(since);
     KafkaConsumer<String, byte[]> current = consumer;
     if (current != null) {
       current.wakeup();
     }
   }
 
+  /**
+   * Seeks to the time asked for. A takeover asks as soon as the broker answers it, which may be a
+   * moment before the broker answers this: a lookup that runs out is asked again at the next poll
+   * (said once), so the observer goes on following the head. Before, the exception ended the
+   * observer's thread, and the engine read its nodes' results from the projection only until the
+   * replica restarted.
+   */
   private void rewindIfAsked() {
-    java.time.Instant since = rewindTo;
+    java.time.Instant since = rewindTo.get();
     if (since == null) {
       return;
     }
-    rewindTo = null;
     Map<TopicPartition, Long> times = new HashMap<>();
     consumer.assignment().forEach(partition -> times.put(partition, since.toEpochMilli()));
-    consumer
-        .offsetsForTimes(times, timeout)
-        .forEach(
-            (partition, found) -> {
-              if (found != null) {
-                consumer.seek(partition, found.offset());
-              }
-            });
+    Map<TopicPartition, OffsetAndTimestamp> found;
+    try {
+      found = consumer.offsetsForTimes(times, timeout);
+    } catch (RetriableException e) {
+      if (!rewindDeferred) {
+        rewindDeferred = true;
+        LOG.warnf(
+            "the rollout engine cannot look up %s from %s yet (%s): it asks again at the next"
+                + " poll",
+            Topics.NODE_EVENTS, since, e.toString());
+      }
+      return;
+    }
+    rewindDeferred = false;
+    // Cleared only if no other rewind was asked for meanwhile (that one runs at the next poll).
+    rewindTo.compareAndSet(since, null);
+    found.forEach(
+        (partition, offset) -> {
+          if (offset != null) {
+            consumer.seek(partition, offset.offset());
+          }
+        });
   }
 
   /**

@@ -19,6 +19,7 @@ import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.testsupport.logging.LogRecords;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -182,6 +183,57 @@ class FleetObserverIT {
                   2, "unplannable", "3 x 3g.40gb do not fit"));
       assertThat(observer.of("obs-early").failure().describe())
           .isEqualTo("the agent refused generation 2 (unplannable): 3 x 3g.40gb do not fit");
+    }
+  }
+
+  /**
+   * A takeover asks for a rewind as soon as the broker answers it, which may be before the broker
+   * answers the observer's lookup: the lookup runs out, and the observer asks again instead of
+   * ending (it ended, and the engine read results from the projection only until a restart).
+   */
+  @Test
+  void aRewindAskedWhileTheBrokerIsAwayRunsOnceItIsBackAndTheHeadIsStillFollowed()
+      throws Exception {
+    try (EmbeddedKafka away = EmbeddedKafka.start();
+        LogRecords warnings = new LogRecords(FleetObserver.class)) {
+      away.createTopics(1, Topics.NODE_EVENTS);
+      FleetObserver observer =
+          new FleetObserver(
+              Map.of("bootstrap.servers", away.bootstrapServers()),
+              null,
+              Duration.ofSeconds(1), // the lookup's bound: runs out fast while the broker is away
+              () -> {},
+              batch -> (node, value, headers) -> java.util.Optional.empty());
+      try (observer) {
+        observer.start();
+        observer.watchStarted(List.of("obs-away"));
+        Instant before = Instant.now();
+        away.stopBroker();
+        observer.rewindTo(before);
+        await("the rewind's lookup ran out while the broker was away (the observer says so)")
+            .atMost(BOUND)
+            .until(() -> !warnings.records().isEmpty());
+        away.restartBroker();
+        try (KafkaProducer<String, byte[]> back =
+            new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, away.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+          Envelope<NodeEvent> applied =
+              Envelope.of(
+                  URI.create("test:agent"), "obs-away", Instant.now(), 1, 1, new SpecApplied(7));
+          back.send(
+                  new ProducerRecord<>(Topics.NODE_EVENTS, "obs-away", EventCodec.encode(applied)))
+              .get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        }
+        await("a result published after the broker came back, read from the head")
+            .atMost(BOUND)
+            .until(() -> observer.of("obs-away").appliedGeneration() == 7);
+        assertThat(warnings.lines())
+            .as("said once, not once per poll")
+            .filteredOn(l -> l.contains("cannot look up"))
+            .hasSize(1);
+      }
     }
   }
 
