@@ -126,7 +126,13 @@ class AgentProbesIT {
         .isEqualTo(new Answer(503, "starting: enrolling with " + url));
     assertThat(probes.ask(Probe.LIVENESS).status()).isEqualTo(200);
 
-    // Enrolled while Kafka is down: started, alive, not ready until an event is acknowledged.
+    // Enrolled while Kafka is down: started, alive, not ready until an event is acknowledged. The
+    // agent looks for its topic while it enrolls and exits if Kafka has not served it within 30 s
+    // of its start (AgentMain.KAFKA_START_BOUND): Kafka goes once it has (on a loaded machine the
+    // enrolment request could come first, and the agent exited).
+    await("the agent found its topic (its log: %s)".formatted(log))
+        .atMost(WAIT)
+        .until(() -> Files.readString(log).contains("serves topic " + Topics.NODE_EVENTS));
     stopKafka();
     enrolAccepted.set(true);
     Answer enrolledUnacknowledged =

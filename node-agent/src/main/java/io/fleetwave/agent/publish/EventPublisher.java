@@ -144,6 +144,7 @@ public final class EventPublisher implements AutoCloseable {
     while (true) {
       try {
         producer.partitionsFor(topic);
+        LOG.log(Level.INFO, "Kafka at {0} serves topic {1}", bootstrapServers, topic);
         return;
       } catch (RuntimeException e) {
         if (KafkaRefusal.of(e).isPresent() || System.nanoTime() + maxBlock.toNanos() > deadline) {
