@@ -1,11 +1,11 @@
 package io.fleetwave.controlplane.projection;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
@@ -69,11 +69,7 @@ class ProjectionExactlyOnceIT {
       assertThat(ProjectionRows.of(PREFIX)).isEqualTo(first);
     }
 
-    given()
-        .queryParam("timeoutSeconds", 90)
-        .when()
-        .post("/api/v1/admin/projection/rebuild")
-        .then()
+    ProjectionRebuilds.rebuild(Duration.ofSeconds(90))
         .statusCode(200)
         .body("equal", equalTo(true))
         .body("differences", empty());

@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.projection;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 
+import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
@@ -116,11 +116,7 @@ class RebuildUnderRetentionIT {
         .as("history rows whose stored text changed to jsonb's own form")
         .isPositive();
 
-    given()
-        .queryParam("timeoutSeconds", 120)
-        .when()
-        .post("/api/v1/admin/projection/rebuild")
-        .then()
+    ProjectionRebuilds.rebuild(Duration.ofSeconds(120))
         .statusCode(200)
         .body("differences", empty())
         .body("equal", equalTo(true))
