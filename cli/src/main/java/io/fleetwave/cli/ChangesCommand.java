@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -21,11 +22,7 @@ import picocli.CommandLine.Spec;
 final class ChangesCommand implements Runnable {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = {"-l", "--selector"},
-      paramLabel = "SELECTOR",
-      description = "Kubernetes label selector of the nodes, e.g. pool=training")
-  String selector;
+  @Mixin SelectorOption selector;
 
   @Option(names = "--node", paramLabel = "NAME", description = "only this node")
   String node;
@@ -60,7 +57,7 @@ final class ChangesCommand implements Runnable {
       path = "/api/v1/nodes/" + ApiClient.encode(node) + "/changes";
     } else {
       path = "/api/v1/changes";
-      params.put("selector", selector);
+      selector.addTo(params);
     }
     JsonNode changes = PagedListing.fetch(root.client(), path, params, limit).items();
     Fleetctl.show(spec, changes, () -> table(changes).render());

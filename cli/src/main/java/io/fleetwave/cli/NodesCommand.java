@@ -21,11 +21,7 @@ final class NodesCommand {
   static final class List implements Runnable {
     @Spec CommandSpec spec;
 
-    @Option(
-        names = {"-l", "--selector"},
-        paramLabel = "SELECTOR",
-        description = "Kubernetes label selector, e.g. pool=training,zone notin (b)")
-    String selector;
+    @Mixin SelectorOption selector;
 
     @Option(
         names = "--host-kind",
@@ -46,7 +42,7 @@ final class NodesCommand {
       Map<String, Object> params = new LinkedHashMap<>();
       params.put("hostKind", hostKind);
       params.put("gpuModel", gpuModel);
-      params.put("selector", selector);
+      selector.addTo(params);
       asOf.addTo(params);
       JsonNode nodes = PagedListing.fetchAll(Fleetctl.root(spec).client(), "/api/v1/nodes", params);
       Fleetctl.show(spec, nodes, () -> nodesTable(nodes).render());

@@ -58,6 +58,9 @@ class WatchTest {
   private static final Answer UNAVAILABLE =
       new Answer(503, "{\"title\": \"Unavailable\", \"status\": 503}");
 
+  /** The rollout running, its one node in flight: where every watch here starts. */
+  private static final Answer RUNNING = view("running", 0, 0, null);
+
   /** The rollout's summary (GET .../summary): one wave of one node. */
   private static Answer view(String state, int succeeded, int failed, String reason) {
     int inFlight = 1 - succeeded - failed;
@@ -93,7 +96,7 @@ class WatchTest {
 
   @Test
   void aCompletedRolloutExits0() throws IOException {
-    Run run = watch(List.of(view("running", 0, 0, null), view("completed", 1, 0, null)));
+    Run run = watch(List.of(RUNNING, view("completed", 1, 0, null)));
     assertThat(run.exit()).as(run.toString()).isZero();
     assertThat(run.out())
         .isEqualTo(
@@ -114,7 +117,7 @@ class WatchTest {
             view("aborted", 0, 0, "operator: wrong layout"),
             view("rolled-back", 0, 1, "wave 1 failed"),
             view("completed", 0, 1, null))) {
-      Run run = watch(List.of(view("running", 0, 0, null), end));
+      Run run = watch(List.of(RUNNING, end));
       assertThat(run.exit()).as(run.toString()).isEqualTo(3);
       assertThat(run.out().lines().reduce((a, b) -> b).orElseThrow())
           .startsWith("rollout NOT completed: r1 (" + ID + ") ");
@@ -124,13 +127,7 @@ class WatchTest {
 
   @Test
   void anOutageShorterThanTheBoundIsRiddenOut() throws IOException {
-    Run run =
-        watch(
-            List.of(
-                view("running", 0, 0, null),
-                UNAVAILABLE,
-                UNAVAILABLE,
-                view("completed", 1, 0, null)));
+    Run run = watch(List.of(RUNNING, UNAVAILABLE, UNAVAILABLE, view("completed", 1, 0, null)));
     assertThat(run.exit()).as(run.toString()).isZero();
     assertThat(run.err())
         .startsWith("warning: 503 Unavailable; trying again for up to 60 s (--outage)\n")
@@ -139,7 +136,7 @@ class WatchTest {
 
   @Test
   void anOutageLongerThanTheBoundExits1() throws IOException {
-    Run run = watch(List.of(view("running", 0, 0, null), UNAVAILABLE), "--outage", "1");
+    Run run = watch(List.of(RUNNING, UNAVAILABLE), "--outage", "1");
     assertThat(run.exit()).as(run.toString()).isEqualTo(1);
     assertThat(run.err()).endsWith("error: 503 Unavailable\n");
   }
@@ -149,7 +146,7 @@ class WatchTest {
     Run run =
         watch(
             List.of(
-                view("running", 0, 0, null),
+                RUNNING,
                 new Answer(
                     404,
                     "{\"title\": \"Unknown rollout\", \"status\": 404, \"detail\": \"gone\"}")));

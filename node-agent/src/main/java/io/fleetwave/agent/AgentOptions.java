@@ -239,17 +239,12 @@ record AgentOptions(
     if (value.isEmpty()) {
       return CommandVerifier.DEFAULT_CLOCK_SKEW;
     }
-    try {
-      long seconds = Long.parseLong(value.get());
-      if (seconds < 0 || seconds > 3600) {
-        throw new IllegalArgumentException(
-            "--clock-skew-seconds must be between 0 and 3600, got " + value.get());
-      }
-      return Duration.ofSeconds(seconds);
-    } catch (NumberFormatException e) {
+    long seconds = wholeNumber("--clock-skew-seconds", value.get(), "a whole number of seconds");
+    if (seconds < 0 || seconds > 3600) {
       throw new IllegalArgumentException(
-          "--clock-skew-seconds must be a whole number of seconds, got " + value.get());
+          "--clock-skew-seconds must be between 0 and 3600, got " + value.get());
     }
+    return Duration.ofSeconds(seconds);
   }
 
   private static long mebibytes(
@@ -258,17 +253,12 @@ record AgentOptions(
     if (value.isEmpty()) {
       return mib * 1024 * 1024;
     }
-    try {
-      long given = Long.parseLong(value.get());
-      if (given <= 0 || given > 1024 * 1024) {
-        throw new IllegalArgumentException(
-            flag + " must be between 1 and 1048576 MiB, got " + value.get());
-      }
-      return given * 1024 * 1024;
-    } catch (NumberFormatException e) {
+    long given = wholeNumber(flag, value.get(), "a whole number of MiB");
+    if (given <= 0 || given > 1024 * 1024) {
       throw new IllegalArgumentException(
-          flag + " must be a whole number of MiB, got " + value.get());
+          flag + " must be between 1 and 1048576 MiB, got " + value.get());
     }
+    return given * 1024 * 1024;
   }
 
   private static Optional<String> option(
@@ -282,14 +272,23 @@ record AgentOptions(
     if (value == null) {
       return Duration.ofSeconds(fallback);
     }
+    long seconds = wholeNumber(flag, value, "a whole number of seconds");
+    if (seconds <= 0) {
+      throw new IllegalArgumentException(flag + " must be positive, got " + value);
+    }
+    return Duration.ofSeconds(seconds);
+  }
+
+  /**
+   * The option's value as a whole number, refused naming the flag, what it must be and the value
+   * given: {@code --spool-mib must be a whole number of MiB, got 1.5}. Each caller checks its own
+   * bounds after.
+   */
+  private static long wholeNumber(String flag, String value, String mustBe) {
     try {
-      long seconds = Long.parseLong(value);
-      if (seconds <= 0) {
-        throw new IllegalArgumentException(flag + " must be positive, got " + value);
-      }
-      return Duration.ofSeconds(seconds);
+      return Long.parseLong(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + " must be a whole number of seconds, got " + value);
+      throw new IllegalArgumentException(flag + " must be " + mustBe + ", got " + value);
     }
   }
 

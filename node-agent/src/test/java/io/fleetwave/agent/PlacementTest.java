@@ -1,6 +1,7 @@
 package io.fleetwave.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fleetwave.agent.kubernetes.NodeReader;
 import io.fleetwave.agent.kubernetes.NodeUnreadableException;
@@ -10,14 +11,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Where zone and labels come from, with a stand-in Node reader (the real one: NodeObjectIT). */
 class PlacementTest {
@@ -68,34 +75,35 @@ class PlacementTest {
     return copy;
   }
 
-  @Test
-  void inAPodThatKnowsItsNodeNameZoneAndLabelsComeFromTheNodeObject() {
-    Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
-
-    Placement placement = placed(env);
-
-    assertThat(placement.zone()).isEqualTo("eu-west-1b");
-    assertThat(placement.labels()).isEqualTo(NODE_LABELS);
+  private static Map<String, String> without(Map<String, String> env, String key) {
+    Map<String, String> copy = new HashMap<>(env);
+    copy.remove(key);
+    return copy;
   }
 
-  @Test
-  void theZoneOptionWinsOverTheNodeObjectAndItsLabelsStillCome() {
-    Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
-
-    Placement placement = placed(env, "--zone", "rack-12");
-
-    assertThat(placement.zone()).isEqualTo("rack-12");
-    assertThat(placement.labels()).isEqualTo(NODE_LABELS);
+  /**
+   * In a pod that knows its node name: the Node object gives the zone and the labels, and each
+   * option given wins over its part (the prefixes option keeps some of the labels, never the zone).
+   */
+  static Stream<Arguments> optionsOverTheNodeObject() {
+    return Stream.of(
+        arguments(List.of(), "eu-west-1b", NODE_LABELS),
+        arguments(List.of("--zone", "rack-12"), "rack-12", NODE_LABELS),
+        arguments(List.of("--labels", "pool=training"), "eu-west-1b", Map.of("pool", "training")),
+        arguments(
+            List.of("--node-label-prefixes", "nvidia.com/, example.com/"),
+            "eu-west-1b",
+            Map.of("nvidia.com/gpu.product", "NVIDIA-H200")));
   }
 
-  @Test
-  void theLabelsOptionReplacesTheNodeObjectsLabelsAndItsZoneStillComes() {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void optionsOverTheNodeObject(List<String> args, String zone, Map<String, String> labels) {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
 
-    Placement placement = placed(env, "--labels", "pool=training");
+    Placement placement = placed(env, args.toArray(String[]::new));
 
-    assertThat(placement.zone()).isEqualTo("eu-west-1b");
-    assertThat(placement.labels()).isEqualTo(Map.of("pool", "training"));
+    assertThat(placement).isEqualTo(new Placement(zone, labels));
   }
 
   @Test
@@ -108,9 +116,30 @@ class PlacementTest {
     assertThat(readersCreated).hasValue(0);
   }
 
-  @Test
-  void offKubernetesNoReaderIsCreatedAndNothingIsLogged() {
-    Map<String, String> env = Map.of("NODE_NAME", "gpu-7");
+  /**
+   * Environments, made from a pod that knows its node name, in which no Node object is read: off
+   * Kubernetes, or half a pod.
+   */
+  static Stream<Arguments> offKubernetes() {
+    return Stream.of(
+        arguments("off Kubernetes", env(pod -> Map.of("NODE_NAME", "gpu-7"))),
+        arguments(
+            "a pod without its service account token",
+            env(pod -> with(pod, "KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN", "/absent"))),
+        arguments(
+            "a token without KUBERNETES_SERVICE_HOST",
+            env(pod -> without(pod, "KUBERNETES_SERVICE_HOST"))));
+  }
+
+  private static UnaryOperator<Map<String, String>> env(
+      UnaryOperator<Map<String, String>> fromPod) {
+    return fromPod;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void offKubernetes(String where, UnaryOperator<Map<String, String>> fromPod) {
+    Map<String, String> env = fromPod.apply(with(pod, "NODE_NAME", "gpu-7"));
     try (LogRecords log = new LogRecords(Placement.class)) {
       Placement placement = placed(env);
 
@@ -118,28 +147,6 @@ class PlacementTest {
       assertThat(readersCreated).hasValue(0);
       assertThat(log.lines()).isEmpty();
     }
-  }
-
-  @Test
-  void aPodWithoutItsServiceAccountTokenIsTreatedAsOffKubernetes() {
-    Map<String, String> env =
-        with(with(pod, "NODE_NAME", "gpu-7"), "KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN", "/absent");
-
-    Placement placement = placed(env);
-
-    assertThat(placement).isEqualTo(new Placement("default", Map.of()));
-    assertThat(readersCreated).hasValue(0);
-  }
-
-  @Test
-  void aTokenWithoutKubernetesServiceHostIsNotAPod() {
-    Map<String, String> env = new HashMap<>(with(pod, "NODE_NAME", "gpu-7"));
-    env.remove("KUBERNETES_SERVICE_HOST");
-
-    Placement placement = placed(env);
-
-    assertThat(placement).isEqualTo(new Placement("default", Map.of()));
-    assertThat(readersCreated).hasValue(0);
   }
 
   @Test
@@ -157,75 +164,72 @@ class PlacementTest {
     }
   }
 
-  @Test
-  void aNodeObjectThatCannotBeReadLeavesTheOptionsAndOneLogLine() {
-    Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
+  /**
+   * A Node object that is not read, for each reason, leaves the options (or their defaults) and one
+   * log line naming the reason; a reader that never returns is left behind at the bound.
+   */
+  static Stream<Arguments> aNodeObjectNotReadLeavesTheOptionsAndOneLogLine() {
     NodeReader forbidden =
         node -> {
           throw new NodeUnreadableException("forbidden (HTTP 403): ...", null);
         };
-    try (LogRecords log = new LogRecords(Placement.class)) {
-      Placement placement =
-          Placement.of(options(env, "--labels", "pool=a"), env, reader(forbidden), BOUND);
-
-      assertThat(placement).isEqualTo(new Placement("default", Map.of("pool", "a")));
-      assertThat(log.lines())
-          .containsExactly(
-              "WARNING Node object of gpu-7 not read (forbidden (HTTP 403): ...); zone and labels"
-                  + " from --zone/--labels or their defaults: zone=default, labels={pool=a}");
-    }
-  }
-
-  @Test
-  void aReaderThatNeverReturnsIsLeftBehindAtTheBound() {
-    Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
     NodeReader hanging =
         node -> {
           while (true) {
             LockSupport.park();
           }
         };
-    try (LogRecords log = new LogRecords(Placement.class)) {
-      long started = System.nanoTime();
-      Placement placement =
-          Placement.of(options(env), env, reader(hanging), Duration.ofMillis(300));
-
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
-      assertThat(placement).isEqualTo(new Placement("default", Map.of()));
-      assertThat(log.lines())
-          .containsExactly(
-              "WARNING Node object of gpu-7 not read (the API server did not answer within"
-                  + " PT0.3S); zone and labels from --zone/--labels or their defaults:"
-                  + " zone=default, labels={}");
-    }
-  }
-
-  @Test
-  void aClientThatCannotBeConfiguredIsOneMoreReasonToFallBack() {
-    Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
-    Supplier<NodeReader> broken =
+    Supplier<NodeReader> unconfigurable =
         () -> {
           throw new IllegalStateException("cannot read /var/run/secrets/.../ca.crt");
         };
-    try (LogRecords log = new LogRecords(Placement.class)) {
-      Placement placement = Placement.of(options(env, "--zone", "z"), env, broken, BOUND);
-
-      assertThat(placement).isEqualTo(new Placement("z", Map.of()));
-      assertThat(log.lines())
-          .containsExactly(
-              "WARNING Node object of gpu-7 not read (java.lang.IllegalStateException: cannot read"
-                  + " /var/run/secrets/.../ca.crt); zone and labels from --zone/--labels or their"
-                  + " defaults: zone=z, labels={}");
-    }
+    return Stream.of(
+        arguments(
+            "forbidden",
+            (Supplier<NodeReader>) () -> forbidden,
+            BOUND,
+            List.of("--labels", "pool=a"),
+            new Placement("default", Map.of("pool", "a")),
+            "WARNING Node object of gpu-7 not read (forbidden (HTTP 403): ...); zone and labels"
+                + " from --zone/--labels or their defaults: zone=default, labels={pool=a}"),
+        arguments(
+            "never answered",
+            (Supplier<NodeReader>) () -> hanging,
+            Duration.ofMillis(300),
+            List.of(),
+            new Placement("default", Map.of()),
+            "WARNING Node object of gpu-7 not read (the API server did not answer within"
+                + " PT0.3S); zone and labels from --zone/--labels or their defaults:"
+                + " zone=default, labels={}"),
+        arguments(
+            "no client",
+            unconfigurable,
+            BOUND,
+            List.of("--zone", "z"),
+            new Placement("z", Map.of()),
+            "WARNING Node object of gpu-7 not read (java.lang.IllegalStateException: cannot read"
+                + " /var/run/secrets/.../ca.crt); zone and labels from --zone/--labels or their"
+                + " defaults: zone=z, labels={}"));
   }
 
-  @Test
-  void theLabelPrefixesKeepSomeLabelsButNotTheZone() {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void aNodeObjectNotReadLeavesTheOptionsAndOneLogLine(
+      String why,
+      Supplier<NodeReader> reader,
+      Duration bound,
+      List<String> args,
+      Placement expected,
+      String logLine) {
     Map<String, String> env = with(pod, "NODE_NAME", "gpu-7");
+    try (LogRecords log = new LogRecords(Placement.class)) {
+      long started = System.nanoTime();
+      Placement placement =
+          Placement.of(options(env, args.toArray(String[]::new)), env, reader, bound);
 
-    Placement placement = placed(env, "--node-label-prefixes", "nvidia.com/, example.com/");
-
-    assertThat(placement.zone()).isEqualTo("eu-west-1b");
-    assertThat(placement.labels()).isEqualTo(Map.of("nvidia.com/gpu.product", "NVIDIA-H200"));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+      assertThat(placement).isEqualTo(expected);
+      assertThat(log.lines()).containsExactly(logLine);
+    }
   }
 }

@@ -76,14 +76,15 @@ public final class FleetMain {
       return kafkaWait
           .map(
               wait ->
+                  // The broker's wait bounds the agents' deliveries too.
                   new SimulatedFleet.Settings(
-                          bootstrap,
-                          heartbeat,
-                          defaults.topic(),
-                          defaults.schedulerThreads(),
-                          defaults.closeTimeout(),
-                          wait)
-                      .withDeliveryTimeout(wait))
+                      bootstrap,
+                      heartbeat,
+                      defaults.topic(),
+                      defaults.schedulerThreads(),
+                      defaults.closeTimeout(),
+                      wait,
+                      wait))
           .orElse(defaults);
     }
 

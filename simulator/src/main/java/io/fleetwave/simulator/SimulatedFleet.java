@@ -116,18 +116,6 @@ public final class SimulatedFleet implements AutoCloseable {
           AGENT_DELIVERY_TIMEOUT);
     }
 
-    /** These settings with another delivery timeout. */
-    public Settings withDeliveryTimeout(Duration timeout) {
-      return new Settings(
-          bootstrapServers,
-          heartbeatInterval,
-          topic,
-          schedulerThreads,
-          closeTimeout,
-          kafkaWait,
-          timeout);
-    }
-
     public static Settings of(String bootstrapServers, Duration heartbeatInterval) {
       return new Settings(
           bootstrapServers,

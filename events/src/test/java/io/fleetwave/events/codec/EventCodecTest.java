@@ -2,6 +2,7 @@ package io.fleetwave.events.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fleetwave.events.Envelope;
@@ -21,7 +22,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class EventCodecTest {
   private static final NodeRegistered TALOS =
@@ -55,31 +61,65 @@ class EventCodecTest {
     assertThat(json.at("/data/driverProvider").asText()).isEqualTo("os-image");
   }
 
-  @Test
-  void rejectsMalformedJson() {
-    assertRejected("{\"specversion\": ".getBytes(StandardCharsets.UTF_8), "envelope");
+  /**
+   * Each record the decoder refuses, with the part of the reason that names what is wrong: the
+   * envelope, the CloudEvents attributes and extensions, then the data.
+   */
+  static Stream<Arguments> rejectedRecords() {
+    return Stream.of(
+        arguments(
+            "malformed JSON", "{\"specversion\": ".getBytes(StandardCharsets.UTF_8), "envelope"),
+        arguments("an empty record", new byte[0], "empty record value"),
+        arguments(
+            "an unknown type",
+            edit(j -> j.put("type", "io.fleetwave.node.exploded.v1")),
+            "unknown event type"),
+        arguments(
+            "a newer version, naming the version it knows",
+            edit(j -> j.put("type", "io.fleetwave.node.registered.v2")),
+            "newer than this build understands (up to v1)"),
+        arguments(
+            "a type without version",
+            edit(j -> j.put("type", "io.fleetwave.node.registered")),
+            "no version suffix"),
+        arguments("a missing subject", edit(j -> j.remove("subject")), "'subject'"),
+        arguments(
+            "a missing epoch",
+            edit(j -> j.remove("epoch")),
+            "missing CloudEvents extension 'epoch'"),
+        arguments(
+            "a non-numeric seq",
+            edit(j -> j.put("seq", "seven")),
+            "extension 'seq' must be a non-negative integer"),
+        arguments(
+            "a missing required data field",
+            edit(j -> ((ObjectNode) j.get("data")).remove("hostname")),
+            "hostname"),
+        arguments(
+            "a wrong field type, naming the field",
+            edit(j -> ((ObjectNode) j.get("data")).put("readOnlyRoot", "yes")),
+            "field 'readOnlyRoot'"),
+        arguments(
+            "an unknown enum value, naming it",
+            edit(j -> ((ObjectNode) j.get("data")).put("hostKind", "windows")),
+            "unknown host kind 'windows'"),
+        arguments(
+            "data that is not an object", edit(j -> j.put("data", 42)), "must be a JSON object"),
+        arguments(
+            "an inventory listing a GPU index twice",
+            editInventory(j -> ((ObjectNode) j.at("/data/gpus/1")).put("index", 0)),
+            "field 'gpus' lists GPU index 0 more than once"),
+        arguments(
+            "a GPU listing a MIG placement twice",
+            editInventory(
+                j -> ((ObjectNode) j.at("/data/gpus/0/instances/1")).put("placementStart", 0)),
+            "field 'instances' lists placementStart 0 more than once"));
   }
 
-  @Test
-  void rejectsAnEmptyRecord() {
-    assertRejected(new byte[0], "empty record value");
-  }
-
-  @Test
-  void rejectsAnUnknownType() {
-    assertRejected(edit(j -> j.put("type", "io.fleetwave.node.exploded.v1")), "unknown event type");
-  }
-
-  @Test
-  void rejectsANewerVersionNamingTheVersionItKnows() {
-    assertRejected(
-        edit(j -> j.put("type", "io.fleetwave.node.registered.v2")),
-        "newer than this build understands (up to v1)");
-  }
-
-  @Test
-  void rejectsATypeWithoutVersion() {
-    assertRejected(edit(j -> j.put("type", "io.fleetwave.node.registered")), "no version suffix");
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rejectedRecords")
+  void rejectsARecordNamingWhatIsWrong(String what, byte[] record, String reasonPart) {
+    assertRejected(record, reasonPart);
   }
 
   /**
@@ -87,74 +127,12 @@ class EventCodecTest {
    * goes to the dead-letter topic), before the read model stores it: one such GPU used to make
    * /fleet/summary answer 500 for everyone.
    */
-  @Test
-  void rejectsAGpuWhosePciDeviceIdIsNotDeviceAndVendor() throws Exception {
-    for (String id :
-        new String[] {"x", "0", "0x", "0x2330", "0x233010DE0", "2330 10DE", "0xZZZZ10DE"}) {
-      ObjectNode json = json(envelope(inventory()));
-      ((ObjectNode) json.at("/data/gpus/0")).put("pciDeviceId", id);
-      assertRejected(
-          EventCodec.mapper().writeValueAsBytes(json), "'pciDeviceId' must be 0x and eight hex");
-    }
-  }
-
-  @Test
-  void rejectsAMissingSubject() {
-    assertRejected(edit(j -> j.remove("subject")), "'subject'");
-  }
-
-  @Test
-  void rejectsAMissingEpoch() {
-    assertRejected(edit(j -> j.remove("epoch")), "missing CloudEvents extension 'epoch'");
-  }
-
-  @Test
-  void rejectsANonNumericSeq() {
+  @ParameterizedTest
+  @ValueSource(strings = {"x", "0", "0x", "0x2330", "0x233010DE0", "2330 10DE", "0xZZZZ10DE"})
+  void rejectsAGpuWhosePciDeviceIdIsNotDeviceAndVendor(String id) {
     assertRejected(
-        edit(j -> j.put("seq", "seven")), "extension 'seq' must be a non-negative integer");
-  }
-
-  @Test
-  void rejectsAMissingRequiredDataField() {
-    assertRejected(edit(j -> ((ObjectNode) j.get("data")).remove("hostname")), "hostname");
-  }
-
-  @Test
-  void rejectsAWrongFieldTypeNamingTheField() {
-    assertRejected(
-        edit(j -> ((ObjectNode) j.get("data")).put("readOnlyRoot", "yes")), "field 'readOnlyRoot'");
-  }
-
-  @Test
-  void rejectsAnUnknownEnumValueNamingIt() {
-    assertRejected(
-        edit(j -> ((ObjectNode) j.get("data")).put("hostKind", "windows")),
-        "unknown host kind 'windows'");
-  }
-
-  @Test
-  void rejectsDataThatIsNotAnObject() {
-    assertRejected(edit(j -> j.put("data", 42)), "must be a JSON object");
-  }
-
-  @Test
-  void rejectsAnInventoryListingAGpuIndexTwice() throws Exception {
-    ObjectNode json = json(envelope(inventory()));
-    ((ObjectNode) json.at("/data/gpus/1")).put("index", 0);
-
-    assertRejected(
-        EventCodec.mapper().writeValueAsBytes(json),
-        "field 'gpus' lists GPU index 0 more than once");
-  }
-
-  @Test
-  void rejectsAGpuListingAMigPlacementTwice() throws Exception {
-    ObjectNode json = json(envelope(inventory()));
-    ((ObjectNode) json.at("/data/gpus/0/instances/1")).put("placementStart", 0);
-
-    assertRejected(
-        EventCodec.mapper().writeValueAsBytes(json),
-        "field 'instances' lists placementStart 0 more than once");
+        editInventory(j -> ((ObjectNode) j.at("/data/gpus/0")).put("pciDeviceId", id)),
+        "'pciDeviceId' must be 0x and eight hex");
   }
 
   @Test
@@ -212,6 +190,10 @@ class EventCodecTest {
 
   private static byte[] edit(Consumer<ObjectNode> change) {
     return RecordEdits.edited(EventCodec.encode(envelope(TALOS)), change);
+  }
+
+  private static byte[] editInventory(Consumer<ObjectNode> change) {
+    return RecordEdits.edited(EventCodec.encode(envelope(inventory())), change);
   }
 
   private static void assertRejected(byte[] bytes, String reasonPart) {

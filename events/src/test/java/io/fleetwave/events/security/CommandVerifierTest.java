@@ -274,11 +274,7 @@ class CommandVerifierTest {
 
     assertThat(CommandVerifier.fromX509(publicBase64).verify(signed, NODE, 0, NOW).accepted())
         .isTrue();
-    assertThat(
-            CommandVerifier.fromX509(CONTROL_PLANE.publicKeyPem())
-                .verify(CONTROL_PLANE.sign(Fixtures.apply(NODE, 3)), NODE, 0, NOW)
-                .accepted())
-        .isTrue();
+    assertThat(itsPublicKeyAcceptsWhatItSigns(CONTROL_PLANE)).isTrue();
   }
 
   @Test
@@ -289,11 +285,7 @@ class CommandVerifierTest {
 
     assertThat(configured.publicKeyPem())
         .contains(Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()));
-    assertThat(
-            CommandVerifier.fromX509(configured.publicKeyPem())
-                .verify(configured.sign(Fixtures.apply(NODE, 3)), NODE, 0, NOW)
-                .accepted())
-        .isTrue();
+    assertThat(itsPublicKeyAcceptsWhatItSigns(configured)).isTrue();
   }
 
   @Test
@@ -332,5 +324,12 @@ class CommandVerifierTest {
         command.data(),
         command.kid(),
         command.signature());
+  }
+
+  /** Whether a verifier of the signer's public key PEM accepts a command the signer signed. */
+  private static boolean itsPublicKeyAcceptsWhatItSigns(CommandSigner signer) {
+    return CommandVerifier.fromX509(signer.publicKeyPem())
+        .verify(signer.sign(Fixtures.apply(NODE, 3)), NODE, 0, NOW)
+        .accepted();
   }
 }

@@ -9,15 +9,7 @@ import java.time.Duration;
  * reset only where the node's policy allows a reboot. Without systemd it refuses rather than guess
  * at another mechanism.
  */
-public final class SystemdReboot implements NodeReboot {
-  private final HostFacts facts;
-  private final Duration timeout;
-
-  public SystemdReboot(HostFacts facts, Duration timeout) {
-    this.facts = facts;
-    this.timeout = timeout;
-  }
-
+public record SystemdReboot(HostFacts facts, Duration timeout) implements NodeReboot {
   @Override
   public void reboot(String reason) {
     if (!facts.os().systemd()) {

@@ -1,5 +1,10 @@
 package io.fleetwave.agent.nvml;
 
+import static io.fleetwave.agent.nvml.NvmlLayouts.COMPUTE_INSTANCE_PROFILE_INFO;
+import static io.fleetwave.agent.nvml.NvmlLayouts.GPU_INSTANCE_INFO;
+import static io.fleetwave.agent.nvml.NvmlLayouts.GPU_INSTANCE_PROFILE_INFO;
+import static io.fleetwave.agent.nvml.NvmlLayouts.MEMORY;
+import static io.fleetwave.agent.nvml.NvmlLayouts.PCI_INFO;
 import static io.fleetwave.agent.nvml.NvmlLayouts.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -8,16 +13,19 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The NVML C API through java.lang.foreign, loaded from one libnvidia-ml.so.1 (the one the host
@@ -33,7 +41,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Nvml implements AutoCloseable {
   private static final int STRING_BUFFER = 96; // NVML_DEVICE_NAME_V2_BUFFER_SIZE, UUID_V2 size
-  private static final FunctionDescriptor INT_VOID = FunctionDescriptor.of(JAVA_INT);
 
   private final Path library;
   private final Arena arena;
@@ -83,18 +90,52 @@ public final class Nvml implements AutoCloseable {
 
   // ---- records of what NVML returns ----
 
-  public record PciInfo(String busId, int domain, int bus, int device, int pciDeviceId) {}
+  public record PciInfo(String busId, int domain, int bus, int device, int pciDeviceId) {
+    static PciInfo of(MemorySegment info) {
+      var l = NvmlLayouts.PCI_INFO;
+      return new PciInfo(
+          info.getString(offset(l, "busId")),
+          info.get(JAVA_INT, offset(l, "domain")),
+          info.get(JAVA_INT, offset(l, "bus")),
+          info.get(JAVA_INT, offset(l, "device")),
+          info.get(JAVA_INT, offset(l, "pciDeviceId")));
+    }
+  }
 
   public record MigModes(int current, int pending) {}
 
   public record GpuInstanceProfileInfo(
-      int id, int sliceCount, int instanceCount, long memorySizeMB) {}
+      int id, int sliceCount, int instanceCount, long memorySizeMB) {
+    static GpuInstanceProfileInfo of(MemorySegment info) {
+      var l = NvmlLayouts.GPU_INSTANCE_PROFILE_INFO;
+      return new GpuInstanceProfileInfo(
+          info.get(JAVA_INT, offset(l, "id")),
+          info.get(JAVA_INT, offset(l, "sliceCount")),
+          info.get(JAVA_INT, offset(l, "instanceCount")),
+          info.get(JAVA_LONG, offset(l, "memorySizeMB")));
+    }
+  }
 
   public record Placement(int start, int size) {}
 
-  public record GpuInstanceInfo(int id, int profileId, Placement placement) {}
+  public record GpuInstanceInfo(int id, int profileId, Placement placement) {
+    static GpuInstanceInfo of(MemorySegment info) {
+      var l = NvmlLayouts.GPU_INSTANCE_INFO;
+      long placement = offset(l, "placement");
+      return new GpuInstanceInfo(
+          info.get(JAVA_INT, offset(l, "id")),
+          info.get(JAVA_INT, offset(l, "profileId")),
+          new Placement(info.get(JAVA_INT, placement), info.get(JAVA_INT, placement + 4)));
+    }
+  }
 
-  public record ComputeInstanceProfileInfo(int id, int sliceCount) {}
+  public record ComputeInstanceProfileInfo(int id, int sliceCount) {
+    static ComputeInstanceProfileInfo of(MemorySegment info) {
+      var l = NvmlLayouts.COMPUTE_INSTANCE_PROFILE_INFO;
+      return new ComputeInstanceProfileInfo(
+          info.get(JAVA_INT, offset(l, "id")), info.get(JAVA_INT, offset(l, "sliceCount")));
+    }
+  }
 
   public record ProcessInfo(long pid, long usedGpuMemoryBytes) {}
 
@@ -102,121 +143,48 @@ public final class Nvml implements AutoCloseable {
 
   /** Bounded by {@link NvmlCalls#INIT_BOUND}: initialising every GPU takes seconds per GPU. */
   public void init() {
-    calls.run(
-        NvmlCalls.INIT_BOUND,
-        () -> {
-          check("nvmlInit_v2", call("nvmlInit_v2", INT_VOID));
-          return null;
-        });
+    calls.run(NvmlCalls.INIT_BOUND, () -> checked("nvmlInit_v2"));
   }
 
   public void shutdown() {
-    calls.run(
-        NvmlCalls.INIT_BOUND,
-        () -> {
-          check("nvmlShutdown", call("nvmlShutdown", INT_VOID));
-          return null;
-        });
+    calls.run(NvmlCalls.INIT_BOUND, () -> checked("nvmlShutdown"));
   }
 
   public String driverVersion() {
-    return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment buf = local.allocate(80);
-            check(
-                "nvmlSystemGetDriverVersion",
-                call("nvmlSystemGetDriverVersion", desc(ADDRESS, JAVA_INT), buf, 80));
-            return buf.getString(0);
-          }
-        });
+    return calls.run(() -> stringOut("nvmlSystemGetDriverVersion", 80));
   }
 
   public int deviceCount() {
-    return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment count = local.allocate(JAVA_INT);
-            check("nvmlDeviceGetCount_v2", call("nvmlDeviceGetCount_v2", desc(ADDRESS), count));
-            return count.get(JAVA_INT, 0);
-          }
-        });
+    return calls.run(() -> intOut("nvmlDeviceGetCount_v2"));
   }
 
   public MemorySegment device(int index) {
-    return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment handle = local.allocate(ADDRESS);
-            check(
-                "nvmlDeviceGetHandleByIndex_v2",
-                call("nvmlDeviceGetHandleByIndex_v2", desc(JAVA_INT, ADDRESS), index, handle));
-            return handle.get(ADDRESS, 0);
-          }
-        });
+    return calls.run(() -> handleOut("nvmlDeviceGetHandleByIndex_v2", index));
   }
 
   // ---- device facts ----
 
   public String uuid(MemorySegment device) {
-    return calls.run(
-        () -> {
-          return deviceString("nvmlDeviceGetUUID", device);
-        });
+    return calls.run(() -> stringOut("nvmlDeviceGetUUID", STRING_BUFFER, device));
   }
 
   public String name(MemorySegment device) {
-    return calls.run(
-        () -> {
-          return deviceString("nvmlDeviceGetName", device);
-        });
+    return calls.run(() -> stringOut("nvmlDeviceGetName", STRING_BUFFER, device));
   }
 
   public int minorNumber(MemorySegment device) {
-    return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment minor = local.allocate(JAVA_INT);
-            check(
-                "nvmlDeviceGetMinorNumber",
-                call("nvmlDeviceGetMinorNumber", desc(ADDRESS, ADDRESS), device, minor));
-            return minor.get(JAVA_INT, 0);
-          }
-        });
+    return calls.run(() -> intOut("nvmlDeviceGetMinorNumber", device));
   }
 
   public PciInfo pciInfo(MemorySegment device) {
-    return calls.run(
-        () -> {
-          var l = NvmlLayouts.PCI_INFO;
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment info = local.allocate(l);
-            check(
-                "nvmlDeviceGetPciInfo_v3",
-                call("nvmlDeviceGetPciInfo_v3", desc(ADDRESS, ADDRESS), device, info));
-            return new PciInfo(
-                info.getString(offset(l, "busId")),
-                info.get(JAVA_INT, offset(l, "domain")),
-                info.get(JAVA_INT, offset(l, "bus")),
-                info.get(JAVA_INT, offset(l, "device")),
-                info.get(JAVA_INT, offset(l, "pciDeviceId")));
-          }
-        });
+    return calls.run(() -> out("nvmlDeviceGetPciInfo_v3", PCI_INFO, PciInfo::of, device));
   }
 
   /** Total framebuffer memory in bytes. */
   public long memoryTotalBytes(MemorySegment device) {
+    long total = offset(MEMORY, "total");
     return calls.run(
-        () -> {
-          var l = NvmlLayouts.MEMORY;
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment info = local.allocate(l);
-            check(
-                "nvmlDeviceGetMemoryInfo",
-                call("nvmlDeviceGetMemoryInfo", desc(ADDRESS, ADDRESS), device, info));
-            return info.get(JAVA_LONG, offset(l, "total"));
-          }
-        });
+        () -> out("nvmlDeviceGetMemoryInfo", MEMORY, info -> info.get(JAVA_LONG, total), device));
   }
 
   /** Current and pending MIG mode (1 = enabled); empty where the GPU is not MIG capable. */
@@ -226,13 +194,7 @@ public final class Nvml implements AutoCloseable {
           try (Arena local = Arena.ofConfined()) {
             MemorySegment current = local.allocate(JAVA_INT);
             MemorySegment pending = local.allocate(JAVA_INT);
-            int rc =
-                call(
-                    "nvmlDeviceGetMigMode",
-                    desc(ADDRESS, ADDRESS, ADDRESS),
-                    device,
-                    current,
-                    pending);
+            int rc = call("nvmlDeviceGetMigMode", device, current, pending);
             if (rc == NvmlReturn.ERROR_NOT_SUPPORTED) {
               return Optional.empty();
             }
@@ -244,21 +206,7 @@ public final class Nvml implements AutoCloseable {
 
   /** Sets MIG mode; returns the activation status (non-success: pending until a GPU reset). */
   public int setMigMode(MemorySegment device, boolean enabled) {
-    return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment activation = local.allocate(JAVA_INT);
-            check(
-                "nvmlDeviceSetMigMode",
-                call(
-                    "nvmlDeviceSetMigMode",
-                    desc(ADDRESS, JAVA_INT, ADDRESS),
-                    device,
-                    enabled ? 1 : 0,
-                    activation));
-            return activation.get(JAVA_INT, 0);
-          }
-        });
+    return calls.run(() -> intOut("nvmlDeviceSetMigMode", device, enabled ? 1 : 0));
   }
 
   // ---- GPU instances ----
@@ -267,29 +215,13 @@ public final class Nvml implements AutoCloseable {
   public Optional<GpuInstanceProfileInfo> gpuInstanceProfileInfo(
       MemorySegment device, int profile) {
     return calls.run(
-        () -> {
-          var l = NvmlLayouts.GPU_INSTANCE_PROFILE_INFO;
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment info = local.allocate(l);
-            int rc =
-                call(
-                    "nvmlDeviceGetGpuInstanceProfileInfo",
-                    desc(ADDRESS, JAVA_INT, ADDRESS),
-                    device,
-                    profile,
-                    info);
-            if (rc == NvmlReturn.ERROR_INVALID_ARGUMENT || rc == NvmlReturn.ERROR_NOT_SUPPORTED) {
-              return Optional.empty();
-            }
-            check("nvmlDeviceGetGpuInstanceProfileInfo", rc);
-            return Optional.of(
-                new GpuInstanceProfileInfo(
-                    info.get(JAVA_INT, offset(l, "id")),
-                    info.get(JAVA_INT, offset(l, "sliceCount")),
-                    info.get(JAVA_INT, offset(l, "instanceCount")),
-                    info.get(JAVA_LONG, offset(l, "memorySizeMB"))));
-          }
-        });
+        () ->
+            offered(
+                "nvmlDeviceGetGpuInstanceProfileInfo",
+                GPU_INSTANCE_PROFILE_INFO,
+                GpuInstanceProfileInfo::of,
+                device,
+                profile));
   }
 
   public List<Placement> possiblePlacements(MemorySegment device, int profileId) {
@@ -299,11 +231,10 @@ public final class Nvml implements AutoCloseable {
           try (Arena local = Arena.ofConfined()) {
             MemorySegment count = local.allocate(JAVA_INT);
             String fn = "nvmlDeviceGetGpuInstancePossiblePlacements_v2";
-            FunctionDescriptor d = desc(ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
-            check(fn, call(fn, d, device, profileId, MemorySegment.NULL, count));
+            check(fn, call(fn, device, profileId, MemorySegment.NULL, count));
             int n = count.get(JAVA_INT, 0);
             MemorySegment placements = local.allocate(l, Math.max(n, 1));
-            check(fn, call(fn, d, device, profileId, placements, count));
+            check(fn, call(fn, device, profileId, placements, count));
             List<Placement> result = new ArrayList<>();
             for (int i = 0; i < count.get(JAVA_INT, 0); i++) {
               MemorySegment p = placements.asSlice(i * l.byteSize(), l);
@@ -315,21 +246,7 @@ public final class Nvml implements AutoCloseable {
   }
 
   public MemorySegment createGpuInstance(MemorySegment device, int profileId) {
-    return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment gi = local.allocate(ADDRESS);
-            check(
-                "nvmlDeviceCreateGpuInstance",
-                call(
-                    "nvmlDeviceCreateGpuInstance",
-                    desc(ADDRESS, JAVA_INT, ADDRESS),
-                    device,
-                    profileId,
-                    gi));
-            return gi.get(ADDRESS, 0);
-          }
-        });
+    return calls.run(() -> handleOut("nvmlDeviceCreateGpuInstance", device, profileId));
   }
 
   public MemorySegment createGpuInstance(MemorySegment device, int profileId, Placement at) {
@@ -339,54 +256,23 @@ public final class Nvml implements AutoCloseable {
             MemorySegment placement = local.allocate(NvmlLayouts.PLACEMENT);
             placement.set(JAVA_INT, 0, at.start());
             placement.set(JAVA_INT, 4, at.size());
-            MemorySegment gi = local.allocate(ADDRESS);
             String fn = "nvmlDeviceCreateGpuInstanceWithPlacement";
-            check(
-                fn,
-                call(
-                    fn,
-                    desc(ADDRESS, JAVA_INT, ADDRESS, ADDRESS),
-                    device,
-                    profileId,
-                    placement,
-                    gi));
-            return gi.get(ADDRESS, 0);
+            return handleOut(fn, device, profileId, placement);
           }
         });
   }
 
   public List<MemorySegment> gpuInstances(MemorySegment device, int profileId) {
-    return calls.run(
-        () -> {
-          return handles("nvmlDeviceGetGpuInstances", device, profileId, 8);
-        });
+    return calls.run(() -> handles("nvmlDeviceGetGpuInstances", device, profileId, 8));
   }
 
   public GpuInstanceInfo gpuInstanceInfo(MemorySegment gpuInstance) {
     return calls.run(
-        () -> {
-          var l = NvmlLayouts.GPU_INSTANCE_INFO;
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment info = local.allocate(l);
-            check(
-                "nvmlGpuInstanceGetInfo",
-                call("nvmlGpuInstanceGetInfo", desc(ADDRESS, ADDRESS), gpuInstance, info));
-            long placement = offset(l, "placement");
-            return new GpuInstanceInfo(
-                info.get(JAVA_INT, offset(l, "id")),
-                info.get(JAVA_INT, offset(l, "profileId")),
-                new Placement(info.get(JAVA_INT, placement), info.get(JAVA_INT, placement + 4)));
-          }
-        });
+        () -> out("nvmlGpuInstanceGetInfo", GPU_INSTANCE_INFO, GpuInstanceInfo::of, gpuInstance));
   }
 
   public void destroyGpuInstance(MemorySegment gpuInstance) {
-    calls.run(
-        () -> {
-          check(
-              "nvmlGpuInstanceDestroy", call("nvmlGpuInstanceDestroy", desc(ADDRESS), gpuInstance));
-          return null;
-        });
+    calls.run(() -> checked("nvmlGpuInstanceDestroy", gpuInstance));
   }
 
   // ---- compute instances ----
@@ -397,52 +283,28 @@ public final class Nvml implements AutoCloseable {
   public Optional<ComputeInstanceProfileInfo> computeInstanceProfileInfo(
       MemorySegment gpuInstance, int profile) {
     return calls.run(
-        () -> {
-          var l = NvmlLayouts.COMPUTE_INSTANCE_PROFILE_INFO;
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment info = local.allocate(l);
-            String fn = "nvmlGpuInstanceGetComputeInstanceProfileInfo";
-            int rc =
-                call(fn, desc(ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), gpuInstance, profile, 0, info);
-            if (rc == NvmlReturn.ERROR_INVALID_ARGUMENT || rc == NvmlReturn.ERROR_NOT_SUPPORTED) {
-              return Optional.empty();
-            }
-            check(fn, rc);
-            return Optional.of(
-                new ComputeInstanceProfileInfo(
-                    info.get(JAVA_INT, offset(l, "id")),
-                    info.get(JAVA_INT, offset(l, "sliceCount"))));
-          }
-        });
+        () ->
+            offered(
+                "nvmlGpuInstanceGetComputeInstanceProfileInfo",
+                COMPUTE_INSTANCE_PROFILE_INFO,
+                ComputeInstanceProfileInfo::of,
+                gpuInstance,
+                profile,
+                0));
   }
 
   public MemorySegment createComputeInstance(MemorySegment gpuInstance, int profileId) {
     return calls.run(
-        () -> {
-          try (Arena local = Arena.ofConfined()) {
-            MemorySegment ci = local.allocate(ADDRESS);
-            String fn = "nvmlGpuInstanceCreateComputeInstance";
-            check(fn, call(fn, desc(ADDRESS, JAVA_INT, ADDRESS), gpuInstance, profileId, ci));
-            return ci.get(ADDRESS, 0);
-          }
-        });
+        () -> handleOut("nvmlGpuInstanceCreateComputeInstance", gpuInstance, profileId));
   }
 
   public List<MemorySegment> computeInstances(MemorySegment gpuInstance, int profileId) {
     return calls.run(
-        () -> {
-          return handles("nvmlGpuInstanceGetComputeInstances", gpuInstance, profileId, 8);
-        });
+        () -> handles("nvmlGpuInstanceGetComputeInstances", gpuInstance, profileId, 8));
   }
 
   public void destroyComputeInstance(MemorySegment computeInstance) {
-    calls.run(
-        () -> {
-          check(
-              "nvmlComputeInstanceDestroy",
-              call("nvmlComputeInstanceDestroy", desc(ADDRESS), computeInstance));
-          return null;
-        });
+    calls.run(() -> checked("nvmlComputeInstanceDestroy", computeInstance));
   }
 
   // ---- processes ----
@@ -452,14 +314,13 @@ public final class Nvml implements AutoCloseable {
         () -> {
           var l = NvmlLayouts.PROCESS_INFO;
           String fn = "nvmlDeviceGetComputeRunningProcesses_v3";
-          FunctionDescriptor d = desc(ADDRESS, ADDRESS, ADDRESS);
           int capacity = 32;
           while (true) {
             try (Arena local = Arena.ofConfined()) {
               MemorySegment count = local.allocate(JAVA_INT);
               count.set(JAVA_INT, 0, capacity);
               MemorySegment infos = local.allocate(l, capacity);
-              int rc = call(fn, d, device, count, infos);
+              int rc = call(fn, device, count, infos);
               if (rc == NvmlReturn.ERROR_INSUFFICIENT_SIZE) {
                 capacity = Math.max(capacity * 2, count.get(JAVA_INT, 0));
                 continue;
@@ -508,12 +369,68 @@ public final class Nvml implements AutoCloseable {
 
   // ---- plumbing ----
 
-  private String deviceString(String fn, MemorySegment device) {
+  /**
+   * Calls {@code fn} with {@code args}, then a buffer of {@code size} bytes and that size, as
+   * NVML's string getters take them; returns the C string NVML wrote.
+   */
+  private String stringOut(String fn, int size, Object... args) {
     try (Arena local = Arena.ofConfined()) {
-      MemorySegment buf = local.allocate(STRING_BUFFER);
-      check(fn, call(fn, desc(ADDRESS, ADDRESS, JAVA_INT), device, buf, STRING_BUFFER));
+      MemorySegment buf = local.allocate(size);
+      check(fn, call(fn, append(append(args, buf), size)));
       return buf.getString(0);
     }
+  }
+
+  /** Calls {@code fn}, which answers nothing but its status; throws where that is not success. */
+  private Void checked(String fn, Object... args) {
+    check(fn, call(fn, args));
+    return null;
+  }
+
+  /** {@link #out} for a function whose last parameter points at one unsigned int. */
+  private int intOut(String fn, Object... args) {
+    return out(fn, JAVA_INT, filled -> filled.get(JAVA_INT, 0), args);
+  }
+
+  /** {@link #out} for a function whose last parameter points at a handle it looks up or makes. */
+  private MemorySegment handleOut(String fn, Object... args) {
+    return out(fn, ADDRESS, filled -> filled.get(ADDRESS, 0), args);
+  }
+
+  /**
+   * NVML's getter: calls {@code fn} with {@code args} and then a pointer to scratch memory of
+   * {@code layout} that NVML fills; returns what {@code read} takes from it before it is freed.
+   */
+  private <T> T out(
+      String fn, MemoryLayout layout, Function<MemorySegment, T> read, Object... args) {
+    try (Arena local = Arena.ofConfined()) {
+      MemorySegment filled = local.allocate(layout);
+      check(fn, call(fn, append(args, filled)));
+      return read.apply(filled);
+    }
+  }
+
+  /**
+   * {@link #out} for a profile query: empty where NVML answers that the GPU does not offer the
+   * profile (an index past its profiles, or not MIG capable), which is an answer, not a failure.
+   */
+  private <T> Optional<T> offered(
+      String fn, MemoryLayout layout, Function<MemorySegment, T> read, Object... args) {
+    try (Arena local = Arena.ofConfined()) {
+      MemorySegment filled = local.allocate(layout);
+      int rc = call(fn, append(args, filled));
+      if (rc == NvmlReturn.ERROR_INVALID_ARGUMENT || rc == NvmlReturn.ERROR_NOT_SUPPORTED) {
+        return Optional.empty();
+      }
+      check(fn, rc);
+      return Optional.of(read.apply(filled));
+    }
+  }
+
+  private static Object[] append(Object[] args, Object last) {
+    Object[] all = Arrays.copyOf(args, args.length + 1);
+    all[args.length] = last;
+    return all;
   }
 
   private List<MemorySegment> handles(String fn, MemorySegment owner, int profileId, int capacity) {
@@ -522,8 +439,7 @@ public final class Nvml implements AutoCloseable {
       while (true) {
         MemorySegment array = local.allocate(ADDRESS, capacity);
         count.set(JAVA_INT, 0, capacity);
-        int rc =
-            call(fn, desc(ADDRESS, JAVA_INT, ADDRESS, ADDRESS), owner, profileId, array, count);
+        int rc = call(fn, owner, profileId, array, count);
         if (rc == NvmlReturn.ERROR_INSUFFICIENT_SIZE) {
           capacity *= 2;
           continue;
@@ -538,14 +454,30 @@ public final class Nvml implements AutoCloseable {
     }
   }
 
-  private static FunctionDescriptor desc(java.lang.foreign.MemoryLayout... args) {
-    return FunctionDescriptor.of(JAVA_INT, args);
+  /**
+   * The C signature of an NVML call with these arguments. The functions the agent calls take only
+   * pointers and unsigned ints and return an nvmlReturn_t, so the signature follows from the Java
+   * arguments: a {@link MemorySegment} is a pointer, an {@link Integer} an unsigned int.
+   */
+  private static FunctionDescriptor signature(Object... args) {
+    MemoryLayout[] parameters = new MemoryLayout[args.length];
+    for (int i = 0; i < args.length; i++) {
+      parameters[i] =
+          switch (args[i]) {
+            case MemorySegment pointer -> ADDRESS;
+            case Integer unsignedInt -> JAVA_INT;
+            default ->
+                throw new IllegalArgumentException(
+                    "no C type for argument " + i + ": " + args[i].getClass().getName());
+          };
+    }
+    return FunctionDescriptor.of(JAVA_INT, parameters);
   }
 
-  private int call(String fn, FunctionDescriptor descriptor, Object... args) {
+  private int call(String fn, Object... args) {
     MethodHandle handle;
     try {
-      handle = bind(fn, descriptor);
+      handle = bind(fn, signature(args));
     } catch (NvmlException e) {
       return NvmlReturn.ERROR_FUNCTION_NOT_FOUND;
     }

@@ -13,15 +13,7 @@ import org.awaitility.Awaitility;
  * A real dbus-daemon listening on a socket inside a test host tree, so tests talk the real wire
  * protocol. Skipped (with the reason) where dbus-daemon is not installed.
  */
-public final class PrivateBus implements AutoCloseable {
-  private final Process daemon;
-  private final Path socket;
-
-  private PrivateBus(Process daemon, Path socket) {
-    this.daemon = daemon;
-    this.socket = socket;
-  }
-
+public record PrivateBus(Process daemon, Path socket) implements AutoCloseable {
   public static PrivateBus start(Path socket) {
     Path binary = Path.of("/usr/bin/dbus-daemon");
     assumeTrue(Files.isExecutable(binary), "dbus-daemon is not installed at " + binary);
@@ -61,10 +53,6 @@ public final class PrivateBus implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  public Path socket() {
-    return socket;
   }
 
   public String address() {

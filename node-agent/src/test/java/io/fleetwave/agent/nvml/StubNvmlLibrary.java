@@ -37,30 +37,26 @@ public final class StubNvmlLibrary {
   @SuppressWarnings("restricted") // the stub's test controls are reached through FFM, as NVML is
   private StubNvmlLibrary(Path library) {
     SymbolLookup controls = SymbolLookup.libraryLookup(library, Arena.global());
-    Linker linker = Linker.nativeLinker();
-    resetState =
-        linker.downcallHandle(
-            controls.find("fleetwaveStubResetState").orElseThrow(), FunctionDescriptor.ofVoid());
+    resetState = control(controls, "fleetwaveStubResetState", FunctionDescriptor.ofVoid());
     addProcess =
-        linker.downcallHandle(
-            controls.find("fleetwaveStubAddProcess").orElseThrow(),
+        control(
+            controls,
+            "fleetwaveStubAddProcess",
             FunctionDescriptor.ofVoid(
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
     commitReset =
-        linker.downcallHandle(
-            controls.find("fleetwaveStubCommitReset").orElseThrow(),
-            FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
-    hangSetMigMode =
-        linker.downcallHandle(
-            controls.find("fleetwaveStubHangSetMigMode").orElseThrow(),
-            FunctionDescriptor.ofVoid());
-    releaseHang =
-        linker.downcallHandle(
-            controls.find("fleetwaveStubReleaseHang").orElseThrow(), FunctionDescriptor.ofVoid());
+        control(
+            controls, "fleetwaveStubCommitReset", FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
+    hangSetMigMode = control(controls, "fleetwaveStubHangSetMigMode", FunctionDescriptor.ofVoid());
+    releaseHang = control(controls, "fleetwaveStubReleaseHang", FunctionDescriptor.ofVoid());
     hungCalls =
-        linker.downcallHandle(
-            controls.find("fleetwaveStubHungCalls").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        control(controls, "fleetwaveStubHungCalls", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+  }
+
+  @SuppressWarnings("restricted") // see the constructor
+  private static MethodHandle control(
+      SymbolLookup controls, String name, FunctionDescriptor descriptor) {
+    return Linker.nativeLinker().downcallHandle(controls.find(name).orElseThrow(), descriptor);
   }
 
   /** Compiles the stub into {@code libDir/libnvidia-ml.so.1} and opens its controls. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Decides how a driver version reaches one node, by its driver provider, or why it cannot: the
@@ -48,34 +49,28 @@ public final class DriverArtifactResolver {
     };
   }
 
+  /** A driver container image, precompiled for the node's kernel where the policy says so. */
   private DriverResolution container(NodeDriverFacts node, DriverVersion target) {
     String osTag = DriverImageTags.osTag(node.osId(), node.osVersion());
-    if (policy.precompiled()) {
-      if (!policy.precompiledOsTags().contains(osTag)) {
-        return new DriverResolution.Unservable(
-            "no precompiled driver image for "
-                + osTag
-                + " (published for "
-                + policy.precompiledOsTags().stream().sorted().toList()
-                + ")");
-      }
-      String tag = DriverImageTags.precompiledTag(target, node.kernel(), osTag);
-      return resolved(
-          new DriverArtifact.ContainerImage(
-              target.toString(), policy.repository() + ":" + tag, tag, true));
-    }
-    if (!policy.containerOsTags().contains(osTag)) {
+    boolean precompiled = policy.precompiled();
+    Set<String> published = precompiled ? policy.precompiledOsTags() : policy.containerOsTags();
+    if (!published.contains(osTag)) {
       return new DriverResolution.Unservable(
-          "no driver container image for "
+          "no "
+              + (precompiled ? "precompiled driver image" : "driver container image")
+              + " for "
               + osTag
               + " (published for "
-              + policy.containerOsTags().stream().sorted().toList()
+              + published.stream().sorted().toList()
               + ")");
     }
-    String tag = DriverImageTags.containerTag(target, osTag);
+    String tag =
+        precompiled
+            ? DriverImageTags.precompiledTag(target, node.kernel(), osTag)
+            : DriverImageTags.containerTag(target, osTag);
     return resolved(
         new DriverArtifact.ContainerImage(
-            target.toString(), policy.repository() + ":" + tag, tag, false));
+            target.toString(), policy.repository() + ":" + tag, tag, precompiled));
   }
 
   private static DriverResolution hostPackage(NodeDriverFacts node, DriverVersion target) {

@@ -45,6 +45,15 @@ class ChangeFoldTest {
     return new ArrayList<>(List.of(registered("580.65.06"), inventory(MigMode.DISABLED)));
   }
 
+  /** The baseline, then generation 7 accepted and its step turning MIG on at GPU 0 succeeded. */
+  private List<Envelope<NodeEvent>> afterTheMigOnStep() {
+    List<Envelope<NodeEvent>> events = baseline();
+    events.add(event(new SpecAccepted(7, List.of(MIG_ON_0))));
+    events.add(event(new StepStarted(7, MIG_ON_0)));
+    events.add(event(new StepSucceeded(7, MIG_ON_0, 40)));
+    return events;
+  }
+
   @Test
   void aNodesFirstReportsAreItsBaselineNotChanges() {
     ChangeFold.Result result = ChangeFold.fold(Map.of(), baseline());
@@ -84,10 +93,7 @@ class ChangeFoldTest {
 
   @Test
   void aChangeOfTheAspectAStepOfTheSameGpuChangesIsThatGenerations() {
-    List<Envelope<NodeEvent>> events = baseline();
-    events.add(event(new SpecAccepted(7, List.of(MIG_ON_0))));
-    events.add(event(new StepStarted(7, MIG_ON_0)));
-    events.add(event(new StepSucceeded(7, MIG_ON_0, 40)));
+    List<Envelope<NodeEvent>> events = afterTheMigOnStep();
     events.add(event(new SpecApplied(7)));
     // The inventory after the step may come after SpecApplied: it is still the step's.
     events.add(inventory(MigMode.ENABLED));
@@ -105,10 +111,7 @@ class ChangeFoldTest {
 
   @Test
   void aStepCountsOnlyUntilTheInventoryThatShowsItSoALaterHandChangeIsDrift() {
-    List<Envelope<NodeEvent>> events = baseline();
-    events.add(event(new SpecAccepted(7, List.of(MIG_ON_0))));
-    events.add(event(new StepStarted(7, MIG_ON_0)));
-    events.add(event(new StepSucceeded(7, MIG_ON_0, 40)));
+    List<Envelope<NodeEvent>> events = afterTheMigOnStep();
     events.add(inventory(MigMode.ENABLED));
     events.add(event(new SpecApplied(7)));
     events.add(inventory(MigMode.DISABLED));

@@ -26,10 +26,6 @@ final class FleetFileParser {
   static final class RawFleet {
     @JsonProperty("nodes")
     List<RawGroup> nodes;
-
-    List<RawGroup> nodes() {
-      return nodes;
-    }
   }
 
   static final class RawGroup {
@@ -56,38 +52,6 @@ final class FleetFileParser {
 
     @JsonProperty("gpus")
     List<RawGpus> gpus;
-
-    String namePrefix() {
-      return namePrefix;
-    }
-
-    Integer count() {
-      return count;
-    }
-
-    String host() {
-      return host;
-    }
-
-    String osVersion() {
-      return osVersion;
-    }
-
-    String zone() {
-      return zone;
-    }
-
-    Map<String, String> labels() {
-      return labels;
-    }
-
-    String driverVersion() {
-      return driverVersion;
-    }
-
-    List<RawGpus> gpus() {
-      return gpus;
-    }
   }
 
   static final class RawGpus {
@@ -96,14 +60,6 @@ final class FleetFileParser {
 
     @JsonProperty("count")
     Integer count;
-
-    String model() {
-      return model;
-    }
-
-    Integer count() {
-      return count;
-    }
   }
 
   static FleetFile parse(String yaml, String source) {
@@ -113,13 +69,13 @@ final class FleetFileParser {
     } catch (YamlException e) {
       throw new InvalidFleetFileException(e.getMessage(), e);
     }
-    if (raw == null || raw.nodes() == null || raw.nodes().isEmpty()) {
+    if (raw == null || raw.nodes == null || raw.nodes.isEmpty()) {
       throw new InvalidFleetFileException(source + ": 'nodes' must list at least one node group");
     }
     List<NodeGroup> groups = new ArrayList<>();
     Map<String, String> nodeOwners = new HashMap<>();
-    for (int i = 0; i < raw.nodes().size(); i++) {
-      NodeGroup group = new GroupCheck(source, i, raw.nodes().get(i)).toGroup();
+    for (int i = 0; i < raw.nodes.size(); i++) {
+      NodeGroup group = new GroupCheck(source, i, raw.nodes.get(i)).toGroup();
       for (int n = 0; n < group.count(); n++) {
         String previous = nodeOwners.putIfAbsent(group.nodeName(n), group.namePrefix());
         if (previous != null) {
@@ -144,25 +100,25 @@ final class FleetFileParser {
   /** Checks one node group; every message names the group. */
   private record GroupCheck(String source, int index, RawGroup raw) {
     NodeGroup toGroup() {
-      String prefix = require(raw.namePrefix(), "name-prefix");
+      String prefix = require(raw.namePrefix, "name-prefix");
       if (!NAME.matcher(prefix).matches()) {
         throw bad("name-prefix '" + prefix + "' must be lower-case letters, digits and '-'");
       }
-      int count = require(raw.count(), "count");
+      int count = require(raw.count, "count");
       if (count < 1) {
         throw bad("count must be at least 1, got " + count);
       }
       HostOs os = hostOs();
-      String driver = require(raw.driverVersion(), "driver-version");
+      String driver = require(raw.driverVersion, "driver-version");
       if (!DRIVER.matcher(driver).matches()) {
         throw bad("driver-version '" + driver + "' is not a driver version like 580.95.05");
       }
       List<GpuGroup> gpus = gpus(os.hostKind(), driver);
-      String zone = raw.zone() == null ? "default" : raw.zone();
+      String zone = raw.zone == null ? "default" : raw.zone;
       if (zone.isBlank()) {
         throw bad("zone must not be blank");
       }
-      Map<String, String> labels = raw.labels() == null ? Map.of() : raw.labels();
+      Map<String, String> labels = raw.labels == null ? Map.of() : raw.labels;
       labels.forEach(
           (k, v) -> {
             if (k == null || k.isBlank() || v == null) {
@@ -173,22 +129,22 @@ final class FleetFileParser {
     }
 
     private HostOs hostOs() {
-      String host = require(raw.host(), "host");
+      String host = require(raw.host, "host");
       HostKind kind;
       try {
         kind = HostKind.fromWireName(host);
       } catch (IllegalArgumentException e) {
         throw bad("host: " + e.getMessage());
       }
-      if (raw.osVersion() == null) {
+      if (raw.osVersion == null) {
         return HostOsCatalog.of(kind);
       }
-      return HostOsCatalog.of(kind, raw.osVersion())
+      return HostOsCatalog.of(kind, raw.osVersion)
           .orElseThrow(
               () ->
                   bad(
                       "os-version '"
-                          + raw.osVersion()
+                          + raw.osVersion
                           + "' is not simulated for host "
                           + kind
                           + " (known: "
@@ -197,21 +153,21 @@ final class FleetFileParser {
     }
 
     private List<GpuGroup> gpus(HostKind kind, String driver) {
-      if (raw.gpus() == null || raw.gpus().isEmpty()) {
+      if (raw.gpus == null || raw.gpus.isEmpty()) {
         throw bad("gpus must list at least one GPU model");
       }
       List<GpuGroup> gpus = new ArrayList<>();
-      for (int g = 0; g < raw.gpus().size(); g++) {
-        RawGpus entry = raw.gpus().get(g);
+      for (int g = 0; g < raw.gpus.size(); g++) {
+        RawGpus entry = raw.gpus.get(g);
         String field = "gpus[" + g + "]";
-        String name = require(entry.model(), field + ".model");
+        String name = require(entry.model, field + ".model");
         GpuModel model =
             GpuCatalog.bundled()
                 .find(name)
                 .orElseThrow(
                     () ->
                         bad(field + ": unknown GPU model '" + name + "' (known: " + known() + ")"));
-        int count = require(entry.count(), field + ".count");
+        int count = require(entry.count, field + ".count");
         if (count < 1) {
           throw bad(field + ".count must be at least 1, got " + count);
         }
@@ -261,7 +217,7 @@ final class FleetFileParser {
     }
 
     private InvalidFleetFileException bad(String problem) {
-      String name = raw.namePrefix() == null ? "" : "'" + raw.namePrefix() + "' ";
+      String name = raw.namePrefix == null ? "" : "'" + raw.namePrefix + "' ";
       return new InvalidFleetFileException(
           source + ": node group " + name + "(nodes[" + index + "]): " + problem);
     }

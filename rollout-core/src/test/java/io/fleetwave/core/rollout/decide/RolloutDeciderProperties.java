@@ -411,6 +411,21 @@ class RolloutDeciderProperties {
     @Serial private static final long serialVersionUID = 1L;
   }
 
+  /** One value of {@code values} for each node, in the nodes' order. */
+  private static <T> Arbitrary<Map<String, T>> perNode(List<String> nodes, Arbitrary<T> values) {
+    return values
+        .list()
+        .ofSize(nodes.size())
+        .map(
+            drawn -> {
+              Map<String, T> byNode = new LinkedHashMap<>();
+              for (int i = 0; i < nodes.size(); i++) {
+                byNode.put(nodes.get(i), drawn.get(i));
+              }
+              return byNode;
+            });
+  }
+
   @Provide
   Arbitrary<Scenario> scenarios() {
     Arbitrary<Integer> sizes = Arbitraries.integers().between(1, 12);
@@ -422,30 +437,8 @@ class RolloutDeciderProperties {
           }
           Arbitrary<List<Integer>> cuts =
               Arbitraries.integers().between(1, Math.max(1, n - 1)).list().ofMaxSize(3);
-          Arbitrary<Map<String, String>> zones =
-              Arbitraries.of("a", "b", "c")
-                  .list()
-                  .ofSize(n)
-                  .map(
-                      z -> {
-                        Map<String, String> out = new LinkedHashMap<>();
-                        for (int i = 0; i < n; i++) {
-                          out.put(nodes.get(i), z.get(i));
-                        }
-                        return out;
-                      });
-          Arbitrary<Map<String, Outcome>> outcomes =
-              Arbitraries.of(Outcome.class)
-                  .list()
-                  .ofSize(n)
-                  .map(
-                      o -> {
-                        Map<String, Outcome> out = new HashMap<>();
-                        for (int i = 0; i < n; i++) {
-                          out.put(nodes.get(i), o.get(i));
-                        }
-                        return out;
-                      });
+          Arbitrary<Map<String, String>> zones = perNode(nodes, Arbitraries.of("a", "b", "c"));
+          Arbitrary<Map<String, Outcome>> outcomes = perNode(nodes, Arbitraries.of(Outcome.class));
           Arbitrary<List<Request>> requests =
               Combinators.combine(
                       Arbitraries.integers().between(0, 30),

@@ -6,6 +6,7 @@ import static io.fleetwave.core.rollout.decide.RolloutFixture.at;
 import static io.fleetwave.core.rollout.decide.RolloutFixture.created;
 
 import io.fleetwave.core.driver.DriverArtifact;
+import io.fleetwave.core.rollout.decide.OperatorRequest.Action;
 import io.fleetwave.core.rollout.plan.DriverStep;
 import io.fleetwave.core.rollout.plan.FailureAction;
 import io.fleetwave.core.rollout.plan.GpuBudget;
@@ -254,30 +255,24 @@ class RolloutDecisionsTest {
 
   @Test
   void anOperatorsPauseNamesTheActorAndIsAnsweredDone() {
+    UUID pause = new UUID(0, 7);
     RolloutFixture.with(RULES)
         .given(created(WAVES), new WaveStarted(1))
-        .when(
-            at(T0)
-                .request(
-                    new OperatorRequest(
-                        new UUID(0, 7), OperatorRequest.Action.PAUSE, "maintenance", "alice")))
+        .when(at(T0).request(new OperatorRequest(pause, Action.PAUSE, "maintenance", "alice")))
         .expect(new RolloutPaused("paused: maintenance", "alice"))
-        .expectVerdicts(new OperatorOutcome.Done(new UUID(0, 7)));
+        .expectVerdicts(new OperatorOutcome.Done(pause));
   }
 
   @Test
   void aRequestThatDoesNotApplyIsRefusedWithTheStateAndDecidesNothing() {
+    UUID resume = new UUID(0, 8);
     RolloutFixture.with(RULES)
         .given(created(WAVES), new WaveStarted(1))
-        .when(
-            at(T0)
-                .request(
-                    new OperatorRequest(
-                        new UUID(0, 8), OperatorRequest.Action.RESUME, null, "bob")))
+        .when(at(T0).request(new OperatorRequest(resume, Action.RESUME, null, "bob")))
         .expect()
         .expectVerdicts(
             new OperatorOutcome.Refused(
-                new UUID(0, 8),
+                resume,
                 "cannot resume a rollout that is running (and not waiting for a promotion)"));
   }
 
