@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.controlplane.rollout.store.OperatorRequests;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
@@ -14,7 +15,6 @@ import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
@@ -51,12 +51,9 @@ class LargeRolloutIT {
   /** Kafka's default {@code max.message.bytes}. */
   private static final int KAFKA_DEFAULT_LIMIT = 1_048_588;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
-
   @Inject Pool pool;
   @Inject ObjectMapper json;
+  @Inject LoggedRollouts rollouts;
   @Inject RolloutEngines engines;
   @Inject OperatorRequests requests;
 
@@ -67,7 +64,7 @@ class LargeRolloutIT {
       await("the engine logs the rollout").atMost(BOUND).until(() -> !state(id).equals("created"));
 
       List<LoggedRecord> records;
-      try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      try (RolloutLog log = rollouts.open(BOUND)) {
         records = log.readAll().get(id);
       }
       assertThat(records.getFirst().envelope().data()).isInstanceOf(RolloutCreatedInChunks.class);
@@ -104,7 +101,7 @@ class LargeRolloutIT {
       assertThat(chunked).hasSizeGreaterThan(3);
       List<Envelope<RolloutEvent>> cut =
           RolloutLog.envelopes(id, 0, 0, chunked.subList(0, 3), creation.createdAt());
-      try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      try (RolloutLog log = rollouts.open(BOUND)) {
         log.append(cut);
       }
     } finally {
@@ -127,9 +124,9 @@ class LargeRolloutIT {
    * application holds a thousand rollouts of other tests, whose rebuild is theirs to check.
    */
   private void assertRebuildEqualsLive(UUID id, String schema) {
-    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
+    RolloutRebuild rebuild = rollouts.rebuild(BOUND);
     rebuild.recreate(schema);
-    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+    try (RolloutLog log = rollouts.open(BOUND)) {
       assertThat(rebuild.rebuild(Map.of(id, log.readAll().get(id)), schema)).isEqualTo(1);
     }
     assertThat(rebuild.differences("public", schema, Set.of(id), 20)).isEmpty();
