@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
@@ -16,7 +18,6 @@ import io.fleetwave.controlplane.projection.ControlFactBackfill;
 import io.fleetwave.controlplane.rollout.engine.EngineFaults;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
-import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -36,7 +37,6 @@ import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -122,9 +122,7 @@ class ControlFactsIT {
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
+  @Inject LoggedRollouts loggedRollouts;
 
   @Inject Flyway flyway;
 
@@ -159,7 +157,7 @@ class ControlFactsIT {
           .until(
               () ->
                   ProjectionRows.position("facts-a") != null
-                      && position("facts-b", 1, 1)
+                      && ProjectionRows.isAt("facts-b", 1, 1)
                       && ProjectionRows.position("facts-c") != null);
       // Generations an agent has seen: specs 1 and 2 of facts-a, commands 1 and 2 of facts-b.
       assertThat(putSpec("facts-a", "580.95.05")).isEqualTo(1);
@@ -225,9 +223,9 @@ class ControlFactsIT {
           .atMost(BOUND)
           .until(
               () ->
-                  position("facts-a", 1, 1)
-                      && position("facts-b", 1, 2)
-                      && position("facts-c", 1, 1));
+                  ProjectionRows.isAt("facts-a", 1, 1)
+                      && ProjectionRows.isAt("facts-b", 1, 2)
+                      && ProjectionRows.isAt("facts-c", 1, 1));
       // No generation an agent has seen is used again (a replay it would refuse, or accept).
       assertThat(putSpec("facts-a", "580.126.09")).isEqualTo(3);
       assertThat(NodeActions.resetGpu("facts-b", 0)).isEqualTo(3);
@@ -596,11 +594,9 @@ class ControlFactsIT {
 
   /** The term of each of the rollout's records on fleet.rollout-events, in log order. */
   private List<Long> termsInTheLog(String rollout) {
-    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
-      return log.readAll().getOrDefault(UUID.fromString(rollout), List.of()).stream()
-          .map(record -> record.envelope().epoch())
-          .toList();
-    }
+    return loggedRollouts.readAll(BOUND).getOrDefault(UUID.fromString(rollout), List.of()).stream()
+        .map(record -> record.envelope().epoch())
+        .toList();
   }
 
   /** The rollout's requests, oldest first, read over JDBC (id, action, times and outcome). */
@@ -631,23 +627,13 @@ class ControlFactsIT {
   }
 
   private static List<String> eventTypes(String rollout) {
-    return given()
-        .get("/api/v1/rollouts/" + rollout + "/events?after=0")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
+    return ApiReads.ok("/api/v1/rollouts/" + rollout + "/events?after=0")
         .getList("type", String.class);
   }
 
   /** The secret part of a join token (after the dot), which nothing may store. */
   private static String secret(String token) {
     return token.substring(token.indexOf('.') + 1);
-  }
-
-  private boolean position(String node, long epoch, long seq) {
-    long[] at = ProjectionRows.position(node);
-    return at != null && at[0] == epoch && at[1] == seq;
   }
 
   /** The dead-letter reasons of these records (matched by partition and offset). */
