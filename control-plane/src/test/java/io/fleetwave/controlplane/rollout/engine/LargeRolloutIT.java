@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.controlplane.rollout.store.OperatorRequests;
@@ -16,6 +17,7 @@ import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -75,7 +77,7 @@ class LargeRolloutIT {
           "RolloutCreated of %,d nodes: a header and %d chunks, the largest record %d bytes%n",
           NODES, chunks, records.stream().mapToInt(LoggedRecord::bytes).max().orElseThrow());
 
-      RolloutEngine successor = takeOver();
+      RolloutEngine successor = EngineTakeovers.takeOver(engines, BOUND);
 
       System.out.printf(
           "takeover of the %,d-node rollout: %d ms%n", NODES, successor.lastTakeOver().toMillis());
@@ -105,7 +107,7 @@ class LargeRolloutIT {
         log.append(cut);
       }
     } finally {
-      takeOver();
+      EngineTakeovers.takeOver(engines, BOUND);
     }
     try {
       await("the engine logs the rollout again")
@@ -141,16 +143,6 @@ class LargeRolloutIT {
         .id();
   }
 
-  /** Stops this replica's engine the way a crash would and starts one that takes over. */
-  private RolloutEngine takeOver() {
-    engines.stopEngine();
-    RolloutEngine successor = engines.create(EngineFaults.NONE);
-    successor.start();
-    engines.adopt(successor);
-    await("the new engine takes over").atMost(BOUND).until(successor::leading);
-    return successor;
-  }
-
   /** Aborts the rollout (if still active) and waits until the engine did. */
   private void abort(UUID id) {
     if (List.of("aborted", "failed", "completed").contains(state(id))) {
@@ -161,22 +153,15 @@ class LargeRolloutIT {
   }
 
   private String state(UUID id) {
-    return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
-        .execute(Tuple.of(id))
-        .await()
-        .atMost(BOUND)
-        .iterator()
-        .next()
-        .getString("state");
+    return onlyRow("SELECT state FROM rollouts WHERE id = $1", id).getString("state");
   }
 
   private long count(String sql, UUID id) {
-    return pool.preparedQuery(sql.replace("count(*)", "count(*) AS n"))
-        .execute(Tuple.of(id))
-        .await()
-        .atMost(BOUND)
-        .iterator()
-        .next()
-        .getLong("n");
+    return onlyRow(sql.replace("count(*)", "count(*) AS n"), id).getLong("n");
+  }
+
+  /** The one row the query with the rollout's id as its parameter answers. */
+  private Row onlyRow(String sql, UUID id) {
+    return pool.preparedQuery(sql).execute(Tuple.of(id)).await().atMost(BOUND).iterator().next();
   }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.controlplane.fixtures.LoggedRollouts;
@@ -91,7 +92,7 @@ class RolloutIsolationIT {
                     (RolloutEvent) new NodeStarted(1, "ghost", Phase.ROLLBACK, 3, null))));
     RecordMetadata garbage = send(garbled, "{not an event".getBytes(StandardCharsets.UTF_8));
 
-    takeOver();
+    EngineTakeovers.takeOver(engines, BOUND);
 
     JsonPath a = awaitState(contradicted, "failed");
     assertThat(a.getString("progress.statusReason"))
@@ -106,7 +107,7 @@ class RolloutIsolationIT {
         .statusCode(200);
     assertThat(state(healthy).getString("state")).isEqualTo("paused");
 
-    takeOver();
+    EngineTakeovers.takeOver(engines, BOUND);
     given()
         .queryParam("reason", "served again")
         .post("/api/v1/rollouts/" + healthy + "/resume")
@@ -164,15 +165,6 @@ class RolloutIsolationIT {
         .contains("iso-nothing as stored cannot be logged", "'waves' must not be empty");
     assertThat(failedEvents(nothing)).isEqualTo(1);
     given().post("/api/v1/rollouts/" + next + "/abort").then().statusCode(200);
-  }
-
-  /** Stops this replica's engine the way a crash would and starts one that takes over. */
-  private void takeOver() {
-    engines.stopEngine();
-    RolloutEngine successor = engines.create(EngineFaults.NONE);
-    successor.start();
-    engines.adopt(successor);
-    await("the new engine leads").atMost(BOUND).until(successor::leading);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.decide.RolloutFold;
@@ -94,9 +95,7 @@ class RolloutTakeoverIT {
           .as("records a takeover reads with %d finished rollouts vs with %d", MANY, FEW)
           .isEqualTo(few.records());
     } finally {
-      RolloutEngine engine = engines.create(EngineFaults.NONE);
-      engine.start();
-      engines.adopt(engine);
+      EngineTakeovers.startNew(engines);
     }
   }
 
