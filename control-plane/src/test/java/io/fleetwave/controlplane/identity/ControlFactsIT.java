@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 
 import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.fixtures.NodeActions;
@@ -15,7 +16,6 @@ import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.projection.ControlFactBackfill;
-import io.fleetwave.controlplane.rollout.engine.EngineFaults;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.events.Envelope;
@@ -40,7 +40,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -62,7 +61,6 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
 import org.assertj.core.api.Condition;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -263,7 +261,7 @@ class ControlFactsIT {
     // A second leader before the loss, so that the log holds a term the lost database's lease
     // issues again (its terms start at 1 once more).
     engines.stopEngine();
-    RolloutEngine second = startAnEngine();
+    RolloutEngine second = EngineTakeovers.startNew(engines);
     await("a second leader").atMost(BOUND).until(second::leading);
     act(rollout, "resume").statusCode(200);
     engines.stopEngine();
@@ -292,7 +290,7 @@ class ControlFactsIT {
           .areExactly(1, new Condition<>(row -> row.contains("\"outcome\": null"), "pending"));
 
       dropTheDatabase();
-      RolloutEngine engine = startAnEngine();
+      RolloutEngine engine = EngineTakeovers.startNew(engines);
       await("an engine leads on the lost database").atMost(BOUND).until(engine::leading);
       ProjectionRebuilds.rebuild(Duration.ofSeconds(120)).statusCode(200);
 
@@ -318,7 +316,7 @@ class ControlFactsIT {
           .hasSize(1);
     } finally {
       if (engines.engine().isEmpty()) {
-        startAnEngine();
+        EngineTakeovers.startNew(engines);
       }
     }
     act(rollout, "abort").statusCode(200);
@@ -344,7 +342,7 @@ class ControlFactsIT {
       try (Admin admin = admin()) {
         setMaxMessageBytes(admin, "64");
         try {
-          startAnEngine();
+          EngineTakeovers.startNew(engines);
           await("the pause handled: its event appended")
               .atMost(BOUND)
               .until(() -> paused(rollout) == 1);
@@ -365,7 +363,7 @@ class ControlFactsIT {
       assertThat(paused(rollout)).isEqualTo(1);
     } finally {
       if (engines.engine().isEmpty()) {
-        startAnEngine();
+        EngineTakeovers.startNew(engines);
       }
     }
     act(rollout, "abort").statusCode(200);
@@ -547,7 +545,7 @@ class ControlFactsIT {
   }
 
   private static java.time.Instant requestedAt(UUID request) {
-    try (Connection connection = connect();
+    try (Connection connection = ProjectionRows.connect();
         Statement statement = connection.createStatement();
         ResultSet result =
             statement.executeQuery(
@@ -580,14 +578,6 @@ class ControlFactsIT {
     return !row.contains("facts-refused") && !row.contains("requests-") && !row.contains("\"owed-");
   }
 
-  /** A new engine, started as this replica's (it takes the lease once it is free). */
-  private RolloutEngine startAnEngine() {
-    RolloutEngine engine = engines.create(EngineFaults.NONE);
-    engine.start();
-    engines.adopt(engine);
-    return engine;
-  }
-
   private static io.restassured.response.ValidatableResponse act(String rollout, String action) {
     return given().post("/api/v1/rollouts/" + rollout + "/" + action).then();
   }
@@ -601,21 +591,10 @@ class ControlFactsIT {
 
   /** The rollout's requests, oldest first, read over JDBC (id, action, times and outcome). */
   private static List<String> requestRows(String rollout) {
-    List<String> rows = new ArrayList<>();
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement();
-        ResultSet result =
-            statement.executeQuery(
-                "SELECT to_jsonb(t)::text FROM rollout_requests t WHERE rollout = '"
-                    + UUID.fromString(rollout)
-                    + "' ORDER BY requested_at")) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read rollout_requests: " + e.getMessage(), e);
-    }
-    return rows;
+    return ProjectionRows.texts(
+        "SELECT to_jsonb(t)::text FROM rollout_requests t WHERE rollout = '"
+            + UUID.fromString(rollout)
+            + "' ORDER BY requested_at");
   }
 
   private static Condition<String> requestDone() {
@@ -698,40 +677,22 @@ class ControlFactsIT {
   /** Every row of the fact tables as text, sorted, read over JDBC (not through the code). */
   private static Map<String, List<String>> factRows() {
     Map<String, List<String>> rows = new LinkedHashMap<>();
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement()) {
-      for (String table : FACT_TABLES) {
-        List<String> tableRows = new ArrayList<>();
-        try (ResultSet result =
-            statement.executeQuery(
-                // audit_log without its id: PostgreSQL's numbering, not part of the entry
-                "SELECT (to_jsonb(t) - 'id')::text FROM " + table + " t ORDER BY 1")) {
-          while (result.next()) {
-            tableRows.add(result.getString(1));
-          }
-        }
-        rows.put(table, tableRows);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the fact tables: " + e.getMessage(), e);
+    for (String table : FACT_TABLES) {
+      rows.put(
+          table,
+          // audit_log without its id: PostgreSQL's numbering, not part of the entry
+          ProjectionRows.texts(
+              "SELECT (to_jsonb(t) - 'id')::text FROM " + table + " t ORDER BY 1"));
     }
     return rows;
   }
 
   private static void sql(String statements) {
-    try (Connection connection = connect();
+    try (Connection connection = ProjectionRows.connect();
         Statement statement = connection.createStatement()) {
       statement.execute(statements);
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-  }
-
-  private static Connection connect() throws SQLException {
-    var config = ConfigProvider.getConfig();
-    return DriverManager.getConnection(
-        config.getValue("quarkus.datasource.jdbc.url", String.class),
-        config.getValue("quarkus.datasource.username", String.class),
-        config.getValue("quarkus.datasource.password", String.class));
   }
 }
