@@ -75,21 +75,23 @@ public final class EmbeddedServices implements AutoCloseable {
 
   @Override
   public void close() {
-    if (kafka != null) {
-      try {
-        kafka.close();
-        stopped("embedded Kafka broker stopped");
-      } catch (RuntimeException e) {
-        stopped("embedded Kafka broker did not stop cleanly: " + e.getMessage());
-      }
+    stop(kafka, "embedded Kafka broker");
+    stop(postgres, "embedded PostgreSQL");
+  }
+
+  /**
+   * Stops the service if it was started; a failure is said, not thrown, so that the other service
+   * stops too. (Neither service's close throws a checked exception.)
+   */
+  private static void stop(AutoCloseable service, String name) {
+    if (service == null) {
+      return;
     }
-    if (postgres != null) {
-      try {
-        postgres.close();
-        stopped("embedded PostgreSQL stopped");
-      } catch (RuntimeException e) {
-        stopped("embedded PostgreSQL did not stop cleanly: " + e.getMessage());
-      }
+    try {
+      service.close();
+      stopped(name + " stopped");
+    } catch (Exception e) {
+      stopped(name + " did not stop cleanly: " + e.getMessage());
     }
   }
 }

@@ -23,7 +23,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -63,7 +62,7 @@ class ChangesApiIT {
       }
       await("chg-a projected")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> Arrays.equals(ProjectionRows.position(A), new long[] {1, 1}));
+          .until(() -> ProjectionRows.isAt(A, 1, 1));
       // A person asks for MIG on GPU 0; the agent applies it.
       List<NodeEvent> a = new ArrayList<>(MigOnGpu0.applied(MigOnGpu0.ask(A)));
       a.add(inventory(MigMode.ENABLED, GpuHealth.HEALTHY)); // seq 6: the spec's
@@ -85,10 +84,7 @@ class ChangesApiIT {
     }
     await("the chg-* events projected")
         .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                Arrays.equals(ProjectionRows.position(A), new long[] {2, 1})
-                    && Arrays.equals(ProjectionRows.position(B), new long[] {1, 2}));
+        .until(() -> ProjectionRows.isAt(A, 2, 1) && ProjectionRows.isAt(B, 1, 2));
   }
 
   /** GPU 0 with MIG in {@code gpu0} (two 3g.40gb when on), GPU 1 with MIG off and {@code gpu1}. */

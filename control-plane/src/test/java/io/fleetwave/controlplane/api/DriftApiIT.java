@@ -18,7 +18,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,9 +65,7 @@ class DriftApiIT {
       await("the drift-* nodes projected")
           .atMost(Duration.ofSeconds(30))
           .until(
-              () ->
-                  List.of(HAND, BACK, LATE).stream()
-                      .allMatch(n -> Arrays.equals(ProjectionRows.position(n), new long[] {1, 1})));
+              () -> List.of(HAND, BACK, LATE).stream().allMatch(n -> ProjectionRows.isAt(n, 1, 1)));
       Map<String, Long> generations = new HashMap<>();
       for (String node : List.of(HAND, BACK, LATE)) {
         generations.put(node, MigOnGpu0.ask(node));
@@ -88,10 +85,7 @@ class DriftApiIT {
     }
     await("the hand changes projected")
         .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                Arrays.equals(ProjectionRows.position(HAND), new long[] {1, 7})
-                    && Arrays.equals(ProjectionRows.position(BACK), new long[] {1, 8}));
+        .until(() -> ProjectionRows.isAt(HAND, 1, 7) && ProjectionRows.isAt(BACK, 1, 8));
     projected = true;
   }
 

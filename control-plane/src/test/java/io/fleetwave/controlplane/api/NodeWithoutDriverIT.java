@@ -1,10 +1,10 @@
 package io.fleetwave.controlplane.api;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.DriverProvider;
@@ -14,7 +14,6 @@ import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -50,10 +49,7 @@ class NodeWithoutDriverIT {
       topic.publish(Events.envelope(NODE, 1, 1, Events.heartbeat(5)));
     }
     awaitPosition(1, 1);
-    given()
-        .get("/api/v1/nodes/" + NODE)
-        .then()
-        .statusCode(200)
+    ApiReads.answer("/api/v1/nodes/" + NODE)
         .body("hostKind", equalTo("ubuntu"))
         .body("driverVersion", nullValue())
         .body("reasons.driverVersion", equalTo(REASON))
@@ -67,10 +63,7 @@ class NodeWithoutDriverIT {
           Events.envelope(NODE, 1, 3, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
     }
     awaitPosition(1, 3);
-    given()
-        .get("/api/v1/nodes/" + NODE)
-        .then()
-        .statusCode(200)
+    ApiReads.answer("/api/v1/nodes/" + NODE)
         .body("driverVersion", equalTo("580.95.05"))
         .body("gpus.size()", equalTo(2));
   }
@@ -78,6 +71,6 @@ class NodeWithoutDriverIT {
   private static void awaitPosition(long epoch, long seq) {
     await("node " + NODE + " projected up to (" + epoch + ", " + seq + ")")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> Arrays.equals(ProjectionRows.position(NODE), new long[] {epoch, seq}));
+        .until(() -> ProjectionRows.isAt(NODE, epoch, seq));
   }
 }

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.HostKind;
@@ -17,7 +18,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -74,10 +74,7 @@ class NodesApiIT {
     }
     await("the api-* nodes projected")
         .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                List.of(A, B, C, D).stream()
-                    .allMatch(n -> Arrays.equals(ProjectionRows.position(n), new long[] {1, 2})));
+        .until(() -> List.of(A, B, C, D).stream().allMatch(n -> ProjectionRows.isAt(n, 1, 2)));
   }
 
   private static void publish(
@@ -101,11 +98,6 @@ class NodesApiIT {
   /** The first page's answer (200) for query parameters given as name, value, name, value... */
   private static ValidatableResponse nodesPage(String... params) {
     return given().queryParams(params(params)).get("/api/v1/nodes").then().statusCode(200);
-  }
-
-  /** The answer to a GET that must succeed (200). */
-  private static ValidatableResponse ok(String path) {
-    return given().get(path).then().statusCode(200);
   }
 
   private static Map<String, String> params(String... params) {
@@ -149,7 +141,7 @@ class NodesApiIT {
 
   @Test
   void showsTheFactsAndGpusOfANode() {
-    ok("/api/v1/nodes/" + A)
+    ApiReads.answer("/api/v1/nodes/" + A)
         .body("name", equalTo(A))
         .body("hostKind", equalTo("ubuntu"))
         .body("osId", equalTo("ubuntu"))
@@ -179,7 +171,7 @@ class NodesApiIT {
         .body("gpus[0].vfsTotal", equalTo(0))
         .body("gpus[0].vfsEnabled", equalTo(0))
         .body("gpus[0].health", equalTo("healthy"));
-    ok("/api/v1/nodes/" + B)
+    ApiReads.answer("/api/v1/nodes/" + B)
         .body("hostKind", equalTo("talos"))
         .body("readOnlyRoot", equalTo(true))
         .body("systemd", equalTo(false))
@@ -189,7 +181,7 @@ class NodesApiIT {
         .body("gpus[0].migCapable", equalTo(false))
         .body("gpus[0].migMode", equalTo("unsupported"))
         .body("gpus[0].instances.size()", equalTo(0));
-    ok("/api/v1/nodes/" + C)
+    ApiReads.answer("/api/v1/nodes/" + C)
         .body("driverRoot", equalTo("/home/kubernetes/bin/nvidia"))
         .body("gpus.size()", equalTo(4));
   }
@@ -257,7 +249,7 @@ class NodesApiIT {
 
   @Test
   void listsANodesChangesOfStateNewestFirstWithoutItsHeartbeats() {
-    ok("/api/v1/nodes/" + A + "/events")
+    ApiReads.answer("/api/v1/nodes/" + A + "/events")
         .body("items.seq", contains(1, 0))
         .body(
             "items.type",
@@ -265,7 +257,7 @@ class NodesApiIT {
                 "io.fleetwave.node.gpu-inventory-reported.v1", "io.fleetwave.node.registered.v1"))
         .body("items[1].payload.hostKind", equalTo("ubuntu"))
         .body("total", equalTo(2));
-    ok("/api/v1/nodes/" + A + "/events?size=1&page=1")
+    ApiReads.answer("/api/v1/nodes/" + A + "/events?size=1&page=1")
         .body("items.seq", contains(0))
         .body("total", equalTo(2));
   }
@@ -359,7 +351,7 @@ class NodesApiIT {
   }
 
   private static JsonPath summary() {
-    return ok("/api/v1/fleet/summary").extract().jsonPath();
+    return ApiReads.ok("/api/v1/fleet/summary");
   }
 
   private long delta(JsonPath after, String path) {

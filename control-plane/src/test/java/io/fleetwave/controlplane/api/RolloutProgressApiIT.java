@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
-import io.fleetwave.events.node.HostKind;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
@@ -44,8 +44,8 @@ class RolloutProgressApiIT {
   void aRunningRolloutsSummaryAndNodePagesAgreeWithItsFullView() {
     String id = CanaryRollouts.startCanary("progress-api", "suite=progress-api", BOUND);
     try {
-      JsonPath full = get("/api/v1/rollouts/" + id);
-      JsonPath summary = get("/api/v1/rollouts/" + id + "/summary");
+      JsonPath full = ApiReads.ok("/api/v1/rollouts/" + id);
+      JsonPath summary = ApiReads.ok("/api/v1/rollouts/" + id + "/summary");
       assertThat(summary.getString("id")).isEqualTo(id);
       assertThat(summary.getString("name")).isEqualTo("progress-api");
       assertThat(summary.getString("state")).isEqualTo("running");
@@ -74,7 +74,7 @@ class RolloutProgressApiIT {
           .as("no per-node data in the summary")
           .doesNotContainKey("progress");
 
-      JsonPath inFlight = get("/api/v1/rollouts/" + id + "/nodes?state=in-flight");
+      JsonPath inFlight = ApiReads.rolloutNodes(id, "in-flight");
       assertThat(inFlight.getInt("total")).isEqualTo(1);
       assertThat(inFlight.getString("items[0].node"))
           .isEqualTo(full.getString("progress.waves[0].nodes[0].node"));
@@ -83,7 +83,7 @@ class RolloutProgressApiIT {
 
       List<String> paged = new ArrayList<>();
       for (int page = 0; page < 2; page++) {
-        JsonPath nodes = get("/api/v1/rollouts/" + id + "/nodes?size=2&page=" + page);
+        JsonPath nodes = ApiReads.ok("/api/v1/rollouts/" + id + "/nodes?size=2&page=" + page);
         assertThat(nodes.getInt("total")).isEqualTo(4);
         assertThat(nodes.getInt("size")).isEqualTo(2);
         assertThat(nodes.getInt("page")).isEqualTo(page);
@@ -92,7 +92,8 @@ class RolloutProgressApiIT {
       assertThat(paged)
           .containsExactlyInAnyOrderElementsOf(
               full.getList("progress.waves.nodes.flatten().node", String.class));
-      assertThat(get("/api/v1/rollouts/" + id + "/nodes?wave=2&state=pending").getInt("total"))
+      assertThat(
+              ApiReads.ok("/api/v1/rollouts/" + id + "/nodes?wave=2&state=pending").getInt("total"))
           .isEqualTo(3);
 
       assertThat(listed("running")).contains(id);
@@ -110,7 +111,7 @@ class RolloutProgressApiIT {
           .post("/api/v1/rollouts/" + id + "/pause?reason=checking the canary")
           .then()
           .statusCode(200);
-      JsonPath summary = get("/api/v1/rollouts/" + id + "/summary");
+      JsonPath summary = ApiReads.ok("/api/v1/rollouts/" + id + "/summary");
       assertThat(summary.getString("state")).isEqualTo("paused");
       assertThat(summary.getString("pausedBy")).isEqualTo("test-admin");
       assertThat(summary.getString("statusReason")).contains("checking the canary");
@@ -125,8 +126,11 @@ class RolloutProgressApiIT {
     await("the abort reaches the summary")
         .atMost(BOUND)
         .until(
-            () -> get("/api/v1/rollouts/" + id + "/summary").getString("state").equals("aborted"));
-    assertThat(get("/api/v1/rollouts/" + id + "/summary").getString("pausedBy"))
+            () ->
+                ApiReads.ok("/api/v1/rollouts/" + id + "/summary")
+                    .getString("state")
+                    .equals("aborted"));
+    assertThat(ApiReads.ok("/api/v1/rollouts/" + id + "/summary").getString("pausedBy"))
         .as("pausedBy is only shown while paused")
         .isNull();
     assertThat(listed("aborted")).contains(id);
@@ -204,22 +208,11 @@ class RolloutProgressApiIT {
         .getList("items.id", String.class);
   }
 
-  private static JsonPath get(String path) {
-    return given().get(path).then().statusCode(200).extract().jsonPath();
-  }
-
   private static void abort(String id) {
     given().post("/api/v1/rollouts/" + id + "/abort").then().statusCode(200);
   }
 
   private static Node node(String name, String zone) {
-    return new Node(
-        name,
-        HostKind.UBUNTU,
-        zone,
-        "550.127.05",
-        "H100-80GB",
-        1,
-        Map.of("suite", "progress-api", "pool", "training"));
+    return Node.ubuntuH100(name, zone, 1, Map.of("suite", "progress-api", "pool", "training"));
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.controlplane.fixtures.NodeActions;
@@ -260,22 +261,13 @@ class RolloutsApiIT {
     try {
       assertThat(created.getString("state")).isEqualTo("created");
       assertThat(created.getMap("plan")).isEqualTo(shown);
-      JsonPath stored =
-          given().get("/api/v1/rollouts/" + id).then().statusCode(200).extract().jsonPath();
+      JsonPath stored = ApiReads.ok("/api/v1/rollouts/" + id);
       assertThat(stored.getMap("plan")).isEqualTo(shown);
       assertThat(stored.getString("state")).isIn("created", "running");
       assertThat(stored.getString("spec.change.migConfig")).isEqualTo("all-balanced");
       assertThat(plannedNodes(stored.setRootPath("plan")).keySet())
           .containsExactlyInAnyOrder("ro-ubu-1", "ro-ubu-2", "ro-dc-1");
-      List<Map<String, Object>> listed =
-          given()
-              .queryParam("size", "500")
-              .get("/api/v1/rollouts")
-              .then()
-              .statusCode(200)
-              .extract()
-              .jsonPath()
-              .getList("items");
+      List<Map<String, Object>> listed = ApiReads.ok("/api/v1/rollouts?size=500").getList("items");
       assertThat(listed)
           .anySatisfy(
               r -> {

@@ -5,18 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.projection.ControlFactBackfill;
-import io.fleetwave.controlplane.rollout.engine.EngineFaults;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
 import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
-import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
@@ -36,11 +37,9 @@ import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -62,7 +61,6 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
 import org.assertj.core.api.Condition;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -122,9 +120,7 @@ class ControlFactsIT {
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
+  @Inject LoggedRollouts loggedRollouts;
 
   @Inject Flyway flyway;
 
@@ -159,7 +155,7 @@ class ControlFactsIT {
           .until(
               () ->
                   ProjectionRows.position("facts-a") != null
-                      && position("facts-b", 1, 1)
+                      && ProjectionRows.isAt("facts-b", 1, 1)
                       && ProjectionRows.position("facts-c") != null);
       // Generations an agent has seen: specs 1 and 2 of facts-a, commands 1 and 2 of facts-b.
       assertThat(putSpec("facts-a", "580.95.05")).isEqualTo(1);
@@ -225,9 +221,9 @@ class ControlFactsIT {
           .atMost(BOUND)
           .until(
               () ->
-                  position("facts-a", 1, 1)
-                      && position("facts-b", 1, 2)
-                      && position("facts-c", 1, 1));
+                  ProjectionRows.isAt("facts-a", 1, 1)
+                      && ProjectionRows.isAt("facts-b", 1, 2)
+                      && ProjectionRows.isAt("facts-c", 1, 1));
       // No generation an agent has seen is used again (a replay it would refuse, or accept).
       assertThat(putSpec("facts-a", "580.126.09")).isEqualTo(3);
       assertThat(NodeActions.resetGpu("facts-b", 0)).isEqualTo(3);
@@ -265,7 +261,7 @@ class ControlFactsIT {
     // A second leader before the loss, so that the log holds a term the lost database's lease
     // issues again (its terms start at 1 once more).
     engines.stopEngine();
-    RolloutEngine second = startAnEngine();
+    RolloutEngine second = EngineTakeovers.startNew(engines);
     await("a second leader").atMost(BOUND).until(second::leading);
     act(rollout, "resume").statusCode(200);
     engines.stopEngine();
@@ -294,7 +290,7 @@ class ControlFactsIT {
           .areExactly(1, new Condition<>(row -> row.contains("\"outcome\": null"), "pending"));
 
       dropTheDatabase();
-      RolloutEngine engine = startAnEngine();
+      RolloutEngine engine = EngineTakeovers.startNew(engines);
       await("an engine leads on the lost database").atMost(BOUND).until(engine::leading);
       ProjectionRebuilds.rebuild(Duration.ofSeconds(120)).statusCode(200);
 
@@ -320,7 +316,7 @@ class ControlFactsIT {
           .hasSize(1);
     } finally {
       if (engines.engine().isEmpty()) {
-        startAnEngine();
+        EngineTakeovers.startNew(engines);
       }
     }
     act(rollout, "abort").statusCode(200);
@@ -346,7 +342,7 @@ class ControlFactsIT {
       try (Admin admin = admin()) {
         setMaxMessageBytes(admin, "64");
         try {
-          startAnEngine();
+          EngineTakeovers.startNew(engines);
           await("the pause handled: its event appended")
               .atMost(BOUND)
               .until(() -> paused(rollout) == 1);
@@ -367,7 +363,7 @@ class ControlFactsIT {
       assertThat(paused(rollout)).isEqualTo(1);
     } finally {
       if (engines.engine().isEmpty()) {
-        startAnEngine();
+        EngineTakeovers.startNew(engines);
       }
     }
     act(rollout, "abort").statusCode(200);
@@ -549,7 +545,7 @@ class ControlFactsIT {
   }
 
   private static java.time.Instant requestedAt(UUID request) {
-    try (Connection connection = connect();
+    try (Connection connection = ProjectionRows.connect();
         Statement statement = connection.createStatement();
         ResultSet result =
             statement.executeQuery(
@@ -582,44 +578,23 @@ class ControlFactsIT {
     return !row.contains("facts-refused") && !row.contains("requests-") && !row.contains("\"owed-");
   }
 
-  /** A new engine, started as this replica's (it takes the lease once it is free). */
-  private RolloutEngine startAnEngine() {
-    RolloutEngine engine = engines.create(EngineFaults.NONE);
-    engine.start();
-    engines.adopt(engine);
-    return engine;
-  }
-
   private static io.restassured.response.ValidatableResponse act(String rollout, String action) {
     return given().post("/api/v1/rollouts/" + rollout + "/" + action).then();
   }
 
   /** The term of each of the rollout's records on fleet.rollout-events, in log order. */
   private List<Long> termsInTheLog(String rollout) {
-    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
-      return log.readAll().getOrDefault(UUID.fromString(rollout), List.of()).stream()
-          .map(record -> record.envelope().epoch())
-          .toList();
-    }
+    return loggedRollouts.readAll(BOUND).getOrDefault(UUID.fromString(rollout), List.of()).stream()
+        .map(record -> record.envelope().epoch())
+        .toList();
   }
 
   /** The rollout's requests, oldest first, read over JDBC (id, action, times and outcome). */
   private static List<String> requestRows(String rollout) {
-    List<String> rows = new ArrayList<>();
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement();
-        ResultSet result =
-            statement.executeQuery(
-                "SELECT to_jsonb(t)::text FROM rollout_requests t WHERE rollout = '"
-                    + UUID.fromString(rollout)
-                    + "' ORDER BY requested_at")) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read rollout_requests: " + e.getMessage(), e);
-    }
-    return rows;
+    return ProjectionRows.texts(
+        "SELECT to_jsonb(t)::text FROM rollout_requests t WHERE rollout = '"
+            + UUID.fromString(rollout)
+            + "' ORDER BY requested_at");
   }
 
   private static Condition<String> requestDone() {
@@ -631,23 +606,13 @@ class ControlFactsIT {
   }
 
   private static List<String> eventTypes(String rollout) {
-    return given()
-        .get("/api/v1/rollouts/" + rollout + "/events?after=0")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
+    return ApiReads.ok("/api/v1/rollouts/" + rollout + "/events?after=0")
         .getList("type", String.class);
   }
 
   /** The secret part of a join token (after the dot), which nothing may store. */
   private static String secret(String token) {
     return token.substring(token.indexOf('.') + 1);
-  }
-
-  private boolean position(String node, long epoch, long seq) {
-    long[] at = ProjectionRows.position(node);
-    return at != null && at[0] == epoch && at[1] == seq;
   }
 
   /** The dead-letter reasons of these records (matched by partition and offset). */
@@ -712,40 +677,22 @@ class ControlFactsIT {
   /** Every row of the fact tables as text, sorted, read over JDBC (not through the code). */
   private static Map<String, List<String>> factRows() {
     Map<String, List<String>> rows = new LinkedHashMap<>();
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement()) {
-      for (String table : FACT_TABLES) {
-        List<String> tableRows = new ArrayList<>();
-        try (ResultSet result =
-            statement.executeQuery(
-                // audit_log without its id: PostgreSQL's numbering, not part of the entry
-                "SELECT (to_jsonb(t) - 'id')::text FROM " + table + " t ORDER BY 1")) {
-          while (result.next()) {
-            tableRows.add(result.getString(1));
-          }
-        }
-        rows.put(table, tableRows);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the fact tables: " + e.getMessage(), e);
+    for (String table : FACT_TABLES) {
+      rows.put(
+          table,
+          // audit_log without its id: PostgreSQL's numbering, not part of the entry
+          ProjectionRows.texts(
+              "SELECT (to_jsonb(t) - 'id')::text FROM " + table + " t ORDER BY 1"));
     }
     return rows;
   }
 
   private static void sql(String statements) {
-    try (Connection connection = connect();
+    try (Connection connection = ProjectionRows.connect();
         Statement statement = connection.createStatement()) {
       statement.execute(statements);
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-  }
-
-  private static Connection connect() throws SQLException {
-    var config = ConfigProvider.getConfig();
-    return DriverManager.getConnection(
-        config.getValue("quarkus.datasource.jdbc.url", String.class),
-        config.getValue("quarkus.datasource.username", String.class),
-        config.getValue("quarkus.datasource.password", String.class));
   }
 }

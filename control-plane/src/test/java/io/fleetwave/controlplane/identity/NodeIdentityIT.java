@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
@@ -496,13 +497,7 @@ class NodeIdentityIT {
   }
 
   private static io.restassured.path.json.JsonPath counts(String rollout) {
-    return given()
-        .get("/api/v1/rollouts/" + rollout)
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .setRootPath("progress.counts");
+    return ApiReads.ok("/api/v1/rollouts/" + rollout).setRootPath("progress.counts");
   }
 
   private static io.restassured.response.Response enroll(String node, String token) {

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
@@ -201,12 +202,6 @@ class ReplayedNodeEventsIT {
   }
 
   private static List<String> nodes(String rollout, String state) {
-    return given()
-        .get("/api/v1/rollouts/" + rollout + "/nodes?state=" + state)
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getList("items.node", String.class);
+    return ApiReads.rolloutNodeNames(rollout, state);
   }
 }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
@@ -86,14 +87,7 @@ class RevokedNodesLeaveRolloutsIT {
                 assertThat((String) event.get("type")).contains("node-started");
                 assertThat(((Map<?, ?>) event.get("data")).get("node")).isEqualTo(revokedPending);
               });
-      assertThat(
-              given()
-                  .get("/api/v1/nodes/" + revokedPending + "/spec")
-                  .then()
-                  .statusCode(200)
-                  .extract()
-                  .jsonPath()
-                  .getMap("desired"))
+      assertThat(ApiReads.ok("/api/v1/nodes/" + revokedPending + "/spec").getMap("desired"))
           .as("the skipped node's desired spec: the rollout never wrote one")
           .isNull();
     }
@@ -192,11 +186,11 @@ class RevokedNodesLeaveRolloutsIT {
   }
 
   private static List<String> nodes(String rollout, String state) {
-    return page(rollout, state).getList("items.node", String.class);
+    return ApiReads.rolloutNodeNames(rollout, state);
   }
 
   private static Map<String, String> reasons(String rollout, String state) {
-    JsonPath page = page(rollout, state);
+    JsonPath page = ApiReads.rolloutNodes(rollout, state);
     Map<String, String> reasons = new HashMap<>();
     List<String> nodes = page.getList("items.node", String.class);
     List<String> why = page.getList("items.reason", String.class);
@@ -204,14 +198,5 @@ class RevokedNodesLeaveRolloutsIT {
       reasons.put(nodes.get(i), why.get(i));
     }
     return reasons;
-  }
-
-  private static JsonPath page(String rollout, String state) {
-    return given()
-        .get("/api/v1/rollouts/" + rollout + "/nodes?state=" + state)
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath();
   }
 }

@@ -72,9 +72,16 @@ class ServiceAccountAudienceTest {
     server.destroy();
   }
 
-  private ServiceAccountReview reviewFor(List<String> audiences) {
+  /** Whom the review, asking for the enrolment audience, finds behind the token of node gpu-1. */
+  private String reviewed(String token) {
     return new ServiceAccountReview(
-        () -> client, Set.of(AGENT), audiences, new AgentDaemonSets(List.of("fleetwave-agent-*")));
+            () -> client,
+            Set.of(AGENT),
+            List.of(ENROLMENT),
+            new AgentDaemonSets(List.of("fleetwave-agent-*")))
+        .nodeOf(token, "gpu-1")
+        .await()
+        .atMost(BOUND);
   }
 
   /** The agent pod the tokens were issued to. */
@@ -85,34 +92,20 @@ class ServiceAccountAudienceTest {
 
   @Test
   void aTokenProjectedForTheEnrolmentAudienceEnrolls() {
-    assertThat(
-            reviewFor(List.of(ENROLMENT))
-                .nodeOf("projected-enrolment-token", "gpu-1")
-                .await()
-                .atMost(BOUND))
+    assertThat(reviewed("projected-enrolment-token"))
         .isEqualTo("service account " + AGENT + " (pod fleetwave-agents/" + POD + ")");
   }
 
   @Test
   void thePodsDefaultTokenForTheApiServerIsRefused() {
-    assertThatThrownBy(
-            () ->
-                reviewFor(List.of(ENROLMENT))
-                    .nodeOf("default-pod-token", "gpu-1")
-                    .await()
-                    .atMost(BOUND))
+    assertThatThrownBy(() -> reviewed("default-pod-token"))
         .isInstanceOf(EnrolmentRefusedException.class)
         .hasMessageContaining("Kubernetes did not authenticate");
   }
 
   @Test
   void anAnswerThatGrantsNoneOfTheAudiencesAskedIsRefused() {
-    assertThatThrownBy(
-            () ->
-                reviewFor(List.of(ENROLMENT))
-                    .nodeOf("audience-blind-token", "gpu-1")
-                    .await()
-                    .atMost(BOUND))
+    assertThatThrownBy(() -> reviewed("audience-blind-token"))
         .isInstanceOf(EnrolmentRefusedException.class)
         .hasMessageContaining("not for Fleetwave's enrolment")
         .hasMessageContaining("[" + ENROLMENT + "]");

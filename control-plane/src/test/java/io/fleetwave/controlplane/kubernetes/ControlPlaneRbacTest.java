@@ -43,6 +43,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The control plane's RBAC in deploy/ grants exactly what its code calls: every Kubernetes effect
@@ -173,20 +175,18 @@ class ControlPlaneRbacTest {
             new Permission("batch", "jobs", "create"), new Permission("batch", "jobs", "get"));
   }
 
-  @Test
-  void requestsMapToTheirRbacPermission() {
-    assertThat(permission("GET", "/api/v1/nodes/gpu-1"))
-        .isEqualTo(new Permission("", "nodes", "get"));
-    assertThat(permission("GET", "/api/v1/pods?fieldSelector=spec.nodeName%3Dgpu-1"))
-        .isEqualTo(new Permission("", "pods", "list"));
-    assertThat(permission("GET", "/api/v1/namespaces/a/pods?fieldSelector=x&watch=true"))
-        .isEqualTo(new Permission("", "pods", "watch"));
-    assertThat(permission("POST", "/api/v1/namespaces/a/pods/p/eviction"))
-        .isEqualTo(new Permission("", "pods/eviction", "create"));
-    assertThat(permission("POST", "/apis/batch/v1/namespaces/ops/jobs"))
-        .isEqualTo(new Permission("batch", "jobs", "create"));
-    assertThat(permission("PATCH", "/api/v1/nodes/gpu-1"))
-        .isEqualTo(new Permission("", "nodes", "patch"));
+  @ParameterizedTest(name = "{0} {1} needs {3} {4} of group \"{2}\"")
+  @CsvSource({
+    "GET,   /api/v1/nodes/gpu-1,                                   '',    nodes,         get",
+    "GET,   /api/v1/pods?fieldSelector=spec.nodeName%3Dgpu-1,      '',    pods,          list",
+    "GET,   /api/v1/namespaces/a/pods?fieldSelector=x&watch=true,  '',    pods,          watch",
+    "POST,  /api/v1/namespaces/a/pods/p/eviction,                  '',    pods/eviction, create",
+    "POST,  /apis/batch/v1/namespaces/ops/jobs,                    batch, jobs,          create",
+    "PATCH, /api/v1/nodes/gpu-1,                                   '',    nodes,         patch"
+  })
+  void requestsMapToTheirRbacPermission(
+      String method, String path, String group, String resource, String verb) {
+    assertThat(permission(method, path)).isEqualTo(new Permission(group, resource, verb));
   }
 
   private void exerciseEveryKubernetesEffect() throws Exception {

@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.projection;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
@@ -19,7 +19,6 @@ import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -91,22 +90,15 @@ class DeadLetterIT {
 
       await("the good events after the bad ones to be projected")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 3}));
+          .until(() -> ProjectionRows.isAt(NODE, 1, 3));
       await("every bad record on the dead-letter topic")
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertDeadLettered(topic.deadLetters(), bad));
     }
-    given()
-        .get("/api/v1/nodes/" + NODE)
-        .then()
-        .statusCode(200)
+    ApiReads.answer("/api/v1/nodes/" + NODE)
         .body("hostKind", equalTo("ubuntu"))
         .body("gpus.size()", equalTo(1));
-    given()
-        .get("/api/v1/nodes/" + NODE + "/events")
-        .then()
-        .statusCode(200)
-        .body("items.seq", contains(2, 0));
+    ApiReads.answer("/api/v1/nodes/" + NODE + "/events").body("items.seq", contains(2, 0));
     // seq 1 never arrived in a form that decodes: the node row counts it (heartbeats, such as
     // seq 3, are in last_seen and the position, not in the history).
     assertThat(ProjectionRows.count("SELECT missed_events FROM nodes WHERE name = '" + NODE + "'"))

@@ -1,10 +1,10 @@
 package io.fleetwave.controlplane.projection;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.HostKind;
@@ -38,7 +38,7 @@ class ProjectionOrderIT {
           Events.envelope(NODE, 5, 11, Events.inventory(Events.H200, 2, MigMode.ENABLED)));
       await("ord-0 at (5, 11)")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> java.util.Arrays.equals(ProjectionRows.position(NODE), new long[] {5, 11}));
+          .until(() -> ProjectionRows.isAt(NODE, 5, 11));
       Map<String, List<String>> applied = ProjectionRows.of(NODE);
 
       double skippedBefore = metrics.skipped();
@@ -53,10 +53,7 @@ class ProjectionOrderIT {
 
       assertThat(ProjectionRows.of(NODE)).isEqualTo(applied);
     }
-    given()
-        .get("/api/v1/nodes/" + NODE)
-        .then()
-        .statusCode(200)
+    ApiReads.answer("/api/v1/nodes/" + NODE)
         .body("hostKind", equalTo("talos"))
         .body("driverVersion", equalTo("580.95.05"))
         .body("gpus.size()", equalTo(2))

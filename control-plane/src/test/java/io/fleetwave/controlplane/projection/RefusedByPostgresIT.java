@@ -1,11 +1,11 @@
 package io.fleetwave.controlplane.projection;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.NodePartitions;
 import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
@@ -24,7 +24,6 @@ import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -94,32 +93,19 @@ class RefusedByPostgresIT {
 
       await("the events after the refused ones to be projected")
           .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  Arrays.equals(ProjectionRows.position(NODE), new long[] {1, 5})
-                      && Arrays.equals(ProjectionRows.position(NEIGHBOUR), new long[] {1, 1}));
+          .until(() -> ProjectionRows.isAt(NODE, 1, 5) && ProjectionRows.isAt(NEIGHBOUR, 1, 1));
       await("every refused event on the dead-letter topic")
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertDeadLettered(topic.deadLetters(), refused, batch, sent));
     }
-    given()
-        .get("/api/v1/nodes/" + NODE + "/events")
-        .then()
-        .statusCode(200)
-        .body("items.seq", contains(5, 1, 0));
+    ApiReads.answer("/api/v1/nodes/" + NODE + "/events").body("items.seq", contains(5, 1, 0));
     assertThat(ProjectionRows.count("SELECT missed_events FROM nodes WHERE name = '" + NODE + "'"))
         .as("the two refused events, counted on the node row")
         .isEqualTo(2);
-    given()
-        .get("/api/v1/nodes/" + NODE)
-        .then()
-        .statusCode(200)
+    ApiReads.answer("/api/v1/nodes/" + NODE)
         .body("kernel", equalTo("6.8.0-85-generic"))
         .body("gpus.size()", equalTo(2));
-    given()
-        .get("/api/v1/nodes/" + NEIGHBOUR)
-        .then()
-        .statusCode(200)
+    ApiReads.answer("/api/v1/nodes/" + NEIGHBOUR)
         .body("hostKind", equalTo("talos"))
         .body("gpus.size()", equalTo(1));
     ProjectionRebuilds.rebuild(Duration.ofSeconds(300))

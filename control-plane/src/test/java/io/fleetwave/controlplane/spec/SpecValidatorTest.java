@@ -19,12 +19,15 @@ class SpecValidatorTest {
   private static final ObservedGpu A100 =
       new ObservedGpu(1, "0x20B010DE", "NVIDIA A100-SXM4-40GB", false, Map.of(), 0, 0);
 
+  /** The decision on the first spec asked for a node of an H100 (GPU 0) and an A100 (GPU 1). */
+  private static SpecDecision firstSpecOfH100AndA100(SpecRequest request) {
+    return VALIDATOR.decide(Optional.empty(), List.of(H100, A100), request);
+  }
+
   @Test
   void theFirstSpecStartsFromTheObservedGpus() {
     SpecDecision decision =
-        VALIDATOR.decide(
-            Optional.empty(),
-            List.of(H100, A100),
+        firstSpecOfH100AndA100(
             new SpecRequest(
                 null,
                 null,
@@ -64,9 +67,7 @@ class SpecValidatorTest {
   @Test
   void everyProblemIsListedWithItsField() {
     SpecDecision decision =
-        VALIDATOR.decide(
-            Optional.empty(),
-            List.of(H100, A100),
+        firstSpecOfH100AndA100(
             new SpecRequest(
                 " ",
                 "sometimes",

@@ -5,23 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.config.RolloutConfig;
 import io.fleetwave.controlplane.fixtures.AppDatabase;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.core.rollout.decide.RolloutFold;
 import io.fleetwave.core.rollout.decide.RunStatus;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.RolloutAborted;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutPaused;
 import io.fleetwave.events.rollout.RolloutResumed;
 import io.fleetwave.testsupport.network.BlackHoleProxy;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -52,21 +50,16 @@ class EngineFencingIT {
   private static final Map<String, String> LABELS = Map.of("suite", "fencing");
   private static final List<Node> FLEET =
       List.of(
-          new Node("fe-ubu-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 2, LABELS),
-          new Node("fe-ubu-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 2, LABELS));
+          Node.ubuntuH100("fe-ubu-1", "z1", 2, LABELS),
+          Node.ubuntuH100("fe-ubu-2", "z1", 2, LABELS));
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
-
   @Inject RolloutEngines engines;
   @Inject RolloutConfig config;
-  @Inject Pool pool;
   @Inject Vertx vertx;
-  @Inject ObjectMapper json;
+  @Inject LoggedRollouts rollouts;
 
   @Test
   void aBlackHoledLeaderIsReplacedWithinTheLeaseAndItsStaleTermIsIgnored() {
@@ -126,7 +119,7 @@ class EngineFencingIT {
         assertThat(termB).isGreaterThan(termA);
 
         UUID rollout = UUID.fromString(id);
-        try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+        try (RolloutLog log = rollouts.open(BOUND)) {
           long seq = fold(log, rollout).run().seq();
           // A's append in flight when it stopped, landing before B's first append here ...
           Envelope<RolloutEvent> beforeB = stale(rollout, termA, seq + 1);
@@ -155,13 +148,8 @@ class EngineFencingIT {
           assertThat(resume.data()).isInstanceOf(RolloutResumed.class);
           assertThat(List.of(pause.epoch(), resume.epoch())).containsOnly(termB);
           assertThat(List.of(pause.seq(), resume.seq())).containsExactly(seq + 1, seq + 2);
-
-          RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
-          rebuild.recreate("engine_fencing_it");
-          // The whole log, as differences() compares every rollout the log holds.
-          rebuild.rebuild(log.readAll(), "engine_fencing_it");
-          assertThat(rebuild.differences("public", "engine_fencing_it", 100)).isEmpty();
         }
+        assertThat(rollouts.rebuiltDifferences("engine_fencing_it", BOUND)).isEmpty();
         given()
             .get("/api/v1/rollouts/" + id)
             .then()

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -171,13 +172,7 @@ class GpuBudgetRolloutIT {
   }
 
   private static List<String> inFlightNodes(String rollout) {
-    return given()
-        .get("/api/v1/rollouts/" + rollout + "/nodes?state=in-flight")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getList("items.node", String.class);
+    return ApiReads.rolloutNodeNames(rollout, "in-flight");
   }
 
   private static String state(String rollout) {

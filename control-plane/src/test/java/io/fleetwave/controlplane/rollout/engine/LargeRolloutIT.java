@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.controlplane.rollout.store.OperatorRequests;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
@@ -14,8 +16,8 @@ import io.fleetwave.events.codec.RolloutChunks;
 import io.fleetwave.events.rollout.RolloutCreatedInChunks;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -51,12 +53,9 @@ class LargeRolloutIT {
   /** Kafka's default {@code max.message.bytes}. */
   private static final int KAFKA_DEFAULT_LIMIT = 1_048_588;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
-
   @Inject Pool pool;
   @Inject ObjectMapper json;
+  @Inject LoggedRollouts rollouts;
   @Inject RolloutEngines engines;
   @Inject OperatorRequests requests;
 
@@ -67,7 +66,7 @@ class LargeRolloutIT {
       await("the engine logs the rollout").atMost(BOUND).until(() -> !state(id).equals("created"));
 
       List<LoggedRecord> records;
-      try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      try (RolloutLog log = rollouts.open(BOUND)) {
         records = log.readAll().get(id);
       }
       assertThat(records.getFirst().envelope().data()).isInstanceOf(RolloutCreatedInChunks.class);
@@ -78,7 +77,7 @@ class LargeRolloutIT {
           "RolloutCreated of %,d nodes: a header and %d chunks, the largest record %d bytes%n",
           NODES, chunks, records.stream().mapToInt(LoggedRecord::bytes).max().orElseThrow());
 
-      RolloutEngine successor = takeOver();
+      RolloutEngine successor = EngineTakeovers.takeOver(engines, BOUND);
 
       System.out.printf(
           "takeover of the %,d-node rollout: %d ms%n", NODES, successor.lastTakeOver().toMillis());
@@ -104,11 +103,11 @@ class LargeRolloutIT {
       assertThat(chunked).hasSizeGreaterThan(3);
       List<Envelope<RolloutEvent>> cut =
           RolloutLog.envelopes(id, 0, 0, chunked.subList(0, 3), creation.createdAt());
-      try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+      try (RolloutLog log = rollouts.open(BOUND)) {
         log.append(cut);
       }
     } finally {
-      takeOver();
+      EngineTakeovers.takeOver(engines, BOUND);
     }
     try {
       await("the engine logs the rollout again")
@@ -127,9 +126,9 @@ class LargeRolloutIT {
    * application holds a thousand rollouts of other tests, whose rebuild is theirs to check.
    */
   private void assertRebuildEqualsLive(UUID id, String schema) {
-    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
+    RolloutRebuild rebuild = rollouts.rebuild(BOUND);
     rebuild.recreate(schema);
-    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+    try (RolloutLog log = rollouts.open(BOUND)) {
       assertThat(rebuild.rebuild(Map.of(id, log.readAll().get(id)), schema)).isEqualTo(1);
     }
     assertThat(rebuild.differences("public", schema, Set.of(id), 20)).isEmpty();
@@ -144,16 +143,6 @@ class LargeRolloutIT {
         .id();
   }
 
-  /** Stops this replica's engine the way a crash would and starts one that takes over. */
-  private RolloutEngine takeOver() {
-    engines.stopEngine();
-    RolloutEngine successor = engines.create(EngineFaults.NONE);
-    successor.start();
-    engines.adopt(successor);
-    await("the new engine takes over").atMost(BOUND).until(successor::leading);
-    return successor;
-  }
-
   /** Aborts the rollout (if still active) and waits until the engine did. */
   private void abort(UUID id) {
     if (List.of("aborted", "failed", "completed").contains(state(id))) {
@@ -164,22 +153,15 @@ class LargeRolloutIT {
   }
 
   private String state(UUID id) {
-    return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
-        .execute(Tuple.of(id))
-        .await()
-        .atMost(BOUND)
-        .iterator()
-        .next()
-        .getString("state");
+    return onlyRow("SELECT state FROM rollouts WHERE id = $1", id).getString("state");
   }
 
   private long count(String sql, UUID id) {
-    return pool.preparedQuery(sql.replace("count(*)", "count(*) AS n"))
-        .execute(Tuple.of(id))
-        .await()
-        .atMost(BOUND)
-        .iterator()
-        .next()
-        .getLong("n");
+    return onlyRow(sql.replace("count(*)", "count(*) AS n"), id).getLong("n");
+  }
+
+  /** The one row the query with the rollout's id as its parameter answers. */
+  private Row onlyRow(String sql, UUID id) {
+    return pool.preparedQuery(sql).execute(Tuple.of(id)).await().atMost(BOUND).iterator().next();
   }
 }

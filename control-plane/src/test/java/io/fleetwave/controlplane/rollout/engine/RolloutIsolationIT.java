@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.controlplane.rollout.fleet.RolloutPlanning;
 import io.fleetwave.controlplane.rollout.store.RolloutStore;
 import io.fleetwave.core.rollout.plan.RolloutPlan;
@@ -15,13 +18,11 @@ import io.fleetwave.core.rollout.plan.RolloutSpec;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -51,24 +52,21 @@ class RolloutIsolationIT {
   private static final Duration BOUND = Duration.ofSeconds(60);
   private static final List<Node> FLEET =
       List.of(
-          new Node("iso-a-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("a")),
-          new Node("iso-a-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("a")),
-          new Node("iso-b-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("b")),
-          new Node("iso-b-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("b")),
-          new Node("iso-c-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")),
-          new Node("iso-c-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("c")),
-          new Node("iso-d-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("d")),
-          new Node("iso-d-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels("d")));
+          Node.ubuntuH100("iso-a-1", "z1", 1, labels("a")),
+          Node.ubuntuH100("iso-a-2", "z1", 1, labels("a")),
+          Node.ubuntuH100("iso-b-1", "z1", 1, labels("b")),
+          Node.ubuntuH100("iso-b-2", "z1", 1, labels("b")),
+          Node.ubuntuH100("iso-c-1", "z1", 1, labels("c")),
+          Node.ubuntuH100("iso-c-2", "z1", 1, labels("c")),
+          Node.ubuntuH100("iso-d-1", "z1", 1, labels("d")),
+          Node.ubuntuH100("iso-d-2", "z1", 1, labels("d")));
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
-
   @Inject Pool pool;
   @Inject ObjectMapper json;
+  @Inject LoggedRollouts rollouts;
   @Inject RolloutEngines engines;
   @Inject RolloutPlanning planning;
   @Inject RolloutStore store;
@@ -94,7 +92,7 @@ class RolloutIsolationIT {
                     (RolloutEvent) new NodeStarted(1, "ghost", Phase.ROLLBACK, 3, null))));
     RecordMetadata garbage = send(garbled, "{not an event".getBytes(StandardCharsets.UTF_8));
 
-    takeOver();
+    EngineTakeovers.takeOver(engines, BOUND);
 
     JsonPath a = awaitState(contradicted, "failed");
     assertThat(a.getString("progress.statusReason"))
@@ -109,7 +107,7 @@ class RolloutIsolationIT {
         .statusCode(200);
     assertThat(state(healthy).getString("state")).isEqualTo("paused");
 
-    takeOver();
+    EngineTakeovers.takeOver(engines, BOUND);
     given()
         .queryParam("reason", "served again")
         .post("/api/v1/rollouts/" + healthy + "/resume")
@@ -120,12 +118,7 @@ class RolloutIsolationIT {
     assertThat(failedEvents(contradicted)).as("the verdict is appended once").isEqualTo(1);
     assertThat(failedEvents(garbled)).isEqualTo(1);
 
-    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
-    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
-      rebuild.recreate("rollout_isolation_it");
-      rebuild.rebuild(log.readAll(), "rollout_isolation_it");
-    }
-    assertThat(rebuild.differences("public", "rollout_isolation_it", 100)).isEmpty();
+    assertThat(rollouts.rebuiltDifferences("rollout_isolation_it", BOUND)).isEmpty();
     assertThat(
             pool.query(
                     "SELECT state, status_reason FROM rollout_isolation_it.rollouts WHERE id = '"
@@ -172,15 +165,6 @@ class RolloutIsolationIT {
         .contains("iso-nothing as stored cannot be logged", "'waves' must not be empty");
     assertThat(failedEvents(nothing)).isEqualTo(1);
     given().post("/api/v1/rollouts/" + next + "/abort").then().statusCode(200);
-  }
-
-  /** Stops this replica's engine the way a crash would and starts one that takes over. */
-  private void takeOver() {
-    engines.stopEngine();
-    RolloutEngine successor = engines.create(EngineFaults.NONE);
-    successor.start();
-    engines.adopt(successor);
-    await("the new engine leads").atMost(BOUND).until(successor::leading);
   }
 
   /**
@@ -240,7 +224,7 @@ class RolloutIsolationIT {
   }
 
   private static JsonPath state(String id) {
-    return given().get("/api/v1/rollouts/" + id).then().statusCode(200).extract().jsonPath();
+    return ApiReads.ok("/api/v1/rollouts/" + id);
   }
 
   private static Map<String, String> labels(String suite) {

@@ -3,18 +3,16 @@ package io.fleetwave.controlplane.rollout.engine;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutPaused;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -36,29 +34,22 @@ class RolloutRebuildIT {
   private static final Map<String, String> LABELS = Map.of("suite", "rebuild");
   private static final List<Node> FLEET =
       List.of(
-          new Node("rb-ubu-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 2, LABELS),
-          new Node("rb-ubu-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 2, LABELS),
-          new Node("rb-ubu-3", HostKind.UBUNTU, "z2", "550.127.05", "H100-80GB", 2, LABELS));
+          Node.ubuntuH100("rb-ubu-1", "z1", 2, LABELS),
+          Node.ubuntuH100("rb-ubu-2", "z1", 2, LABELS),
+          Node.ubuntuH100("rb-ubu-3", "z2", 2, LABELS));
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
-
   @Inject Pool pool;
-  @Inject ObjectMapper json;
+  @Inject LoggedRollouts rollouts;
 
   @Test
   void droppedRolloutRowsRebuildFromTheLogEqualRowForRow() {
     FleetNodes.publishAndAwait(bootstrap, FLEET);
     String id = runPauseAndAbortARollout();
-    RolloutRebuild rebuild = new RolloutRebuild(pool, json, BOUND);
-    Map<UUID, List<LoggedRecord>> log;
-    try (RolloutLog rollouts = new RolloutLog(kafka, BOUND)) {
-      log = rollouts.readAll();
-    }
+    RolloutRebuild rebuild = rollouts.rebuild(BOUND);
+    Map<UUID, List<LoggedRecord>> log = rollouts.readAll(BOUND);
     List<Envelope<RolloutEvent>> events =
         log.get(UUID.fromString(id)).stream().map(LoggedRecord::envelope).toList();
     RolloutCreated created = (RolloutCreated) events.getFirst().data();

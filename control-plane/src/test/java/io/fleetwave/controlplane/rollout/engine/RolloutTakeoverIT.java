@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.fixtures.EngineTakeovers;
+import io.fleetwave.controlplane.fixtures.LoggedRollouts;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.decide.RolloutFold;
 import io.fleetwave.core.rollout.plan.LargeFleetPlans;
@@ -14,7 +16,6 @@ import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutPaused;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -42,12 +43,9 @@ class RolloutTakeoverIT {
   private static final int FEW = 10;
   private static final int MANY = Integer.getInteger("scale.takeover.finished", 100);
 
-  @Inject
-  @Identifier("default-kafka-broker")
-  Map<String, Object> kafka;
-
   @Inject Pool pool;
   @Inject ObjectMapper json;
+  @Inject LoggedRollouts loggedRollouts;
   @Inject RolloutEngines engines;
 
   @Test
@@ -63,7 +61,7 @@ class RolloutTakeoverIT {
                 "test-admin",
                 Instant.EPOCH));
     engines.stopEngine();
-    try (RolloutLog log = new RolloutLog(kafka, BOUND)) {
+    try (RolloutLog log = loggedRollouts.open(BOUND)) {
       Seeder seeder = new Seeder(log, created);
       seeder.finished(FEW);
       UUID live = seeder.live();
@@ -97,9 +95,7 @@ class RolloutTakeoverIT {
           .as("records a takeover reads with %d finished rollouts vs with %d", MANY, FEW)
           .isEqualTo(few.records());
     } finally {
-      RolloutEngine engine = engines.create(EngineFaults.NONE);
-      engine.start();
-      engines.adopt(engine);
+      EngineTakeovers.startNew(engines);
     }
   }
 
@@ -153,7 +149,7 @@ class RolloutTakeoverIT {
     Seeder(RolloutLog log, RolloutCreated created) {
       this.log = log;
       this.created = created;
-      this.projection = new RolloutRebuild(pool, json, BOUND);
+      this.projection = loggedRollouts.rebuild(BOUND);
     }
 
     /** {@code count} rollouts created and aborted. */
