@@ -45,12 +45,7 @@ public final class SpecFacts {
   /** Applies a {@link CommandGenerationUsed} fact in the caller's transaction, once. */
   public static Uni<Void> commandGenerationUsed(
       SqlClient tx, Envelope<ControlFact> fact, CommandGenerationUsed used) {
-    return AppliedFacts.first(tx, fact.id())
-        .chain(
-            first ->
-                first
-                    ? useCommandGeneration(tx, fact.subject(), used)
-                    : Uni.createFrom().voidItem());
+    return AppliedFacts.once(tx, fact.id(), () -> useCommandGeneration(tx, fact.subject(), used));
   }
 
   /**
