@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.ProblemException;
@@ -18,7 +19,6 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -199,44 +199,41 @@ public class NodeQueries {
       RowSet<Row> gpuRows,
       RowSet<Row> instanceRows,
       Map<String, ReconcileState> reconciles) {
-    Map<String, List<NodeView.InstanceView>> instancesByGpu = new HashMap<>();
-    for (Row row : instanceRows) {
-      instancesByGpu
-          .computeIfAbsent(gpuKey(row), k -> new ArrayList<>())
-          .add(
-              new NodeView.InstanceView(
-                  row.getString("profile"),
-                  new NodeView.Placement(
-                      row.getInteger("placement_start"), row.getInteger("placement_size"))));
-    }
-    Map<String, List<NodeView.GpuView>> gpusByNode = new HashMap<>();
-    for (Row row : gpuRows) {
-      gpusByNode
-          .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
-          .add(
-              new NodeView.GpuView(
-                  row.getInteger("gpu_index"),
-                  row.getString("uuid"),
-                  row.getString("pci_bus_id"),
-                  row.getString("pci_device_id"),
-                  row.getString("product"),
-                  row.getLong("memory_mib"),
-                  row.getBoolean("mig_capable"),
-                  row.getString("mig_mode"),
-                  row.getString("mig_mode_pending"),
-                  instancesByGpu.getOrDefault(gpuKey(row), List.of()),
-                  row.getInteger("vfs_total"),
-                  row.getInteger("vfs_enabled"),
-                  row.getString("health")));
-    }
+    Map<String, List<NodeView.InstanceView>> instancesByGpu =
+        Rows.grouped(
+            instanceRows,
+            NodeQueries::gpuKey,
+            row ->
+                new NodeView.InstanceView(
+                    row.getString("profile"),
+                    new NodeView.Placement(
+                        row.getInteger("placement_start"), row.getInteger("placement_size"))));
+    Map<String, List<NodeView.GpuView>> gpusByNode =
+        Rows.grouped(
+            gpuRows,
+            row -> row.getString("node"),
+            row ->
+                new NodeView.GpuView(
+                    row.getInteger("gpu_index"),
+                    row.getString("uuid"),
+                    row.getString("pci_bus_id"),
+                    row.getString("pci_device_id"),
+                    row.getString("product"),
+                    row.getLong("memory_mib"),
+                    row.getBoolean("mig_capable"),
+                    row.getString("mig_mode"),
+                    row.getString("mig_mode_pending"),
+                    instancesByGpu.getOrDefault(gpuKey(row), List.of()),
+                    row.getInteger("vfs_total"),
+                    row.getInteger("vfs_enabled"),
+                    row.getString("health")));
     return nodes.stream()
         .map(
-            row ->
-                node(
-                    row,
-                    gpusByNode.getOrDefault(row.getString("name"), List.of()),
-                    null,
-                    reconciles.get(row.getString("name"))))
+            row -> {
+              String name = row.getString("name");
+              return node(
+                  row, gpusByNode.getOrDefault(name, List.of()), null, reconciles.get(name));
+            })
         .toList();
   }
 
@@ -266,26 +263,27 @@ public class NodeQueries {
         .unis(models, reconciles)
         .with(
             (modelRows, reconcileStates) -> {
-              Map<String, List<NodeView.GpuModelView>> byNode = new HashMap<>();
-              for (Row row : modelRows) {
-                byNode
-                    .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
-                    .add(
-                        new NodeView.GpuModelView(
-                            row.getString("pci_device_id"),
-                            row.getString("product"),
-                            row.getInteger("gpus"),
-                            row.getInteger("mig_enabled"),
-                            row.getInteger("not_healthy")));
-              }
+              Map<String, List<NodeView.GpuModelView>> byNode =
+                  Rows.grouped(
+                      modelRows,
+                      row -> row.getString("node"),
+                      row ->
+                          new NodeView.GpuModelView(
+                              row.getString("pci_device_id"),
+                              row.getString("product"),
+                              row.getInteger("gpus"),
+                              row.getInteger("mig_enabled"),
+                              row.getInteger("not_healthy")));
               return nodes.stream()
                   .map(
-                      row ->
-                          node(
-                              row,
-                              null,
-                              byNode.getOrDefault(row.getString("name"), List.of()),
-                              reconcileStates.get(row.getString("name"))))
+                      row -> {
+                        String name = row.getString("name");
+                        return node(
+                            row,
+                            null,
+                            byNode.getOrDefault(name, List.of()),
+                            reconcileStates.get(name));
+                      })
                   .toList();
             });
   }

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import static io.fleetwave.controlplane.database.Rows.instant;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,7 +18,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -250,11 +251,6 @@ public class RolloutProgressReader {
         started,
         finished,
         elapsed);
-  }
-
-  private static Instant instant(Row row, String column) {
-    OffsetDateTime value = row.getOffsetDateTime(column);
-    return value == null ? null : value.toInstant();
   }
 
   private JsonNode read(String text) {

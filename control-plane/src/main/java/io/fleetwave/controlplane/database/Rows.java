@@ -1,0 +1,34 @@
+package io.fleetwave.controlplane.database;
+
+import io.vertx.mutiny.sqlclient.Row;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** Reading a query's rows: a timestamptz column as an instant, rows grouped by a column. */
+public final class Rows {
+  private Rows() {}
+
+  /** The column's time, null where the column is null. */
+  public static Instant instant(Row row, String column) {
+    OffsetDateTime value = row.getOffsetDateTime(column);
+    return value == null ? null : value.toInstant();
+  }
+
+  /**
+   * What {@code value} makes of each row, grouped by {@code key}: the groups in the order of their
+   * first row, each in row order.
+   */
+  public static <K, V> Map<K, List<V>> grouped(
+      Iterable<Row> rows, Function<Row, K> key, Function<Row, V> value) {
+    Map<K, List<V>> groups = new LinkedHashMap<>();
+    for (Row row : rows) {
+      groups.computeIfAbsent(key.apply(row), k -> new ArrayList<>()).add(value.apply(row));
+    }
+    return groups;
+  }
+}
