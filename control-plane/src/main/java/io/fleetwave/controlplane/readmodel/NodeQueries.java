@@ -227,14 +227,7 @@ public class NodeQueries {
                     row.getInteger("vfs_total"),
                     row.getInteger("vfs_enabled"),
                     row.getString("health")));
-    return nodes.stream()
-        .map(
-            row -> {
-              String name = row.getString("name");
-              return node(
-                  row, gpusByNode.getOrDefault(name, List.of()), null, reconciles.get(name));
-            })
-        .toList();
+    return nodes(nodes, gpusByNode, null, reconciles);
   }
 
   /**
@@ -274,18 +267,31 @@ public class NodeQueries {
                               row.getInteger("gpus"),
                               row.getInteger("mig_enabled"),
                               row.getInteger("not_healthy")));
-              return nodes.stream()
-                  .map(
-                      row -> {
-                        String name = row.getString("name");
-                        return node(
-                            row,
-                            null,
-                            byNode.getOrDefault(name, List.of()),
-                            reconcileStates.get(name));
-                      })
-                  .toList();
+              return nodes(nodes, null, byNode, reconcileStates);
             });
+  }
+
+  /**
+   * The nodes of {@code rows}, in order, with their reconcile states and either their GPUs ({@code
+   * gpus}: the full form) or their GPUs counted by model ({@code gpuModels}: the brief form); the
+   * other form's map is null, and so is that list of each node.
+   */
+  private static List<NodeView> nodes(
+      List<Row> rows,
+      Map<String, List<NodeView.GpuView>> gpus,
+      Map<String, List<NodeView.GpuModelView>> gpuModels,
+      Map<String, ReconcileState> reconciles) {
+    return rows.stream()
+        .map(
+            row -> {
+              String name = row.getString("name");
+              return node(row, ofNode(gpus, name), ofNode(gpuModels, name), reconciles.get(name));
+            })
+        .toList();
+  }
+
+  private static <T> List<T> ofNode(Map<String, List<T>> byNode, String node) {
+    return byNode == null ? null : byNode.getOrDefault(node, List.of());
   }
 
   private static NodeView node(
