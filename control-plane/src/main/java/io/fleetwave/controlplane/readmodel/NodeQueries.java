@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.PipelinedTransaction.Read;
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
@@ -12,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -100,7 +100,7 @@ public class NodeQueries {
     Uni<List<NodeView>> items =
         pool.preparedQuery(pageSql)
             .execute(Tuple.from(pageParams))
-            .chain(rows -> view == NodeListView.BRIEF ? withGpuModels(rows) : withGpus(rows));
+            .chain(rows -> complete(rows, view));
     return Uni.combine()
         .all()
         .unis(items, total)
@@ -129,35 +129,25 @@ public class NodeQueries {
       // The history only grows: the reads need no snapshot of their own.
       return pool.preparedQuery(tables() + NODE_ROWS + " WHERE n.name = $1")
           .execute(Tuple.of(name))
-          .chain(this::withGpus)
+          .chain(rows -> complete(rows, NodeListView.FULL))
           .map(nodes -> nodes.stream().findFirst());
     }
     Tuple names = Tuple.tuple().addArrayOfString(new String[] {name});
-    return PipelinedTransaction.readSnapshot(
-        pool,
-        transaction -> {
-          SqlConnection conn = transaction.connection();
-          return Uni.combine()
-              .all()
-              .unis(
-                  conn.preparedQuery(NODE_ROWS + " WHERE n.name = $1").execute(Tuple.of(name)),
-                  conn.preparedQuery(GPU_ROWS).execute(names),
-                  conn.preparedQuery(INSTANCE_ROWS).execute(names),
-                  conn.preparedQuery(RECONCILE_ROWS).execute(names),
-                  transaction.commit())
-              .with(
-                  (nodeRows, gpuRows, instanceRows, reconcileRows, committed) -> {
-                    List<Row> nodes = new ArrayList<>();
-                    nodeRows.forEach(nodes::add);
-                    return assemble(
-                            nodes,
-                            gpuRows,
-                            instanceRows,
-                            ReconcileRows.read(reconcileRows, List.of()))
-                        .stream()
-                        .findFirst();
-                  });
-        });
+    return PipelinedTransaction.readTogether(
+            pool,
+            new Read(NODE_ROWS + " WHERE n.name = $1", Tuple.of(name)),
+            new Read(GPU_ROWS, names),
+            new Read(INSTANCE_ROWS, names),
+            new Read(RECONCILE_ROWS, names))
+        .map(
+            rows -> {
+              List<Row> nodes = new ArrayList<>();
+              rows.get(0).forEach(nodes::add);
+              return assemble(
+                      nodes, rows.get(1), rows.get(2), ReconcileRows.read(rows.get(3), List.of()))
+                  .stream()
+                  .findFirst();
+            });
   }
 
   /** The names of a page's node rows, as the one array parameter of its per-page queries. */
@@ -176,12 +166,17 @@ public class NodeQueries {
         .map(rows -> ReconcileRows.read(rows, List.of()));
   }
 
-  private Uni<List<NodeView>> withGpus(RowSet<Row> nodeRows) {
+  /** A page's node rows completed in the form asked for; an empty page needs no further query. */
+  private Uni<List<NodeView>> complete(RowSet<Row> nodeRows, NodeListView form) {
     List<Row> nodes = new ArrayList<>();
     nodeRows.forEach(nodes::add);
     if (nodes.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
+    return form == NodeListView.BRIEF ? withGpuModels(nodes) : withGpus(nodes);
+  }
+
+  private Uni<List<NodeView>> withGpus(List<Row> nodes) {
     Tuple names = names(nodes);
     Uni<RowSet<Row>> gpus = pool.preparedQuery(tables() + GPU_ROWS).execute(names);
     Uni<RowSet<Row>> instances = pool.preparedQuery(tables() + INSTANCE_ROWS).execute(names);
@@ -234,12 +229,7 @@ public class NodeQueries {
    * The brief form of a page: the GPUs counted by model in PostgreSQL (a few rows a node instead of
    * a row per GPU and per MIG instance).
    */
-  private Uni<List<NodeView>> withGpuModels(RowSet<Row> nodeRows) {
-    List<Row> nodes = new ArrayList<>();
-    nodeRows.forEach(nodes::add);
-    if (nodes.isEmpty()) {
-      return Uni.createFrom().item(List.of());
-    }
+  private Uni<List<NodeView>> withGpuModels(List<Row> nodes) {
     Tuple names = names(nodes);
     Uni<RowSet<Row>> models =
         pool.preparedQuery(

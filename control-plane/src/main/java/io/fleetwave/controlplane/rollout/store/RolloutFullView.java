@@ -8,12 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.PipelinedTransaction.Read;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -102,24 +102,17 @@ public class RolloutFullView {
     // The row, its counts and its first nodes in one round trip and one snapshot: the counts and
     // the per-node states agree with each other and with the row's state.
     Uni<Optional<Progress>> progress =
-        PipelinedTransaction.readSnapshot(
-            pool,
-            transaction -> {
-              SqlConnection conn = transaction.connection();
-              return Uni.combine()
-                  .all()
-                  .unis(
-                      conn.preparedQuery(HEADER).execute(Tuple.of(id)),
-                      conn.preparedQuery(COUNTS).execute(Tuple.of(id)),
-                      conn.preparedQuery(NODES).execute(Tuple.of(id, FULL_VIEW_NODES)),
-                      transaction.commit())
-                  .with(
-                      (headerRows, countRows, nodeRows, committed) ->
-                          headerRows.rowCount() == 0
-                              ? Optional.<Progress>empty()
-                              : Optional.of(
-                                  new Progress(headerRows.iterator().next(), countRows, nodeRows)));
-            });
+        PipelinedTransaction.readTogether(
+                pool,
+                new Read(HEADER, Tuple.of(id)),
+                new Read(COUNTS, Tuple.of(id)),
+                new Read(NODES, Tuple.of(id, FULL_VIEW_NODES)))
+            .map(
+                rows ->
+                    rows.get(0).rowCount() == 0
+                        ? Optional.<Progress>empty()
+                        : Optional.of(
+                            new Progress(rows.get(0).iterator().next(), rows.get(1), rows.get(2))));
     return Uni.combine()
         .all()
         .unis(progress, shown(id))
