@@ -4,14 +4,25 @@ import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
-/** Reading a query's rows: a timestamptz column as an instant, rows grouped by a column. */
+/**
+ * Reading a query's rows: its first row, a timestamptz column as an instant, rows grouped by a
+ * column.
+ */
 public final class Rows {
   private Rows() {}
+
+  /** The first row, or empty when there is none: the row of a query that finds one or none. */
+  public static Optional<Row> first(Iterable<Row> rows) {
+    Iterator<Row> iterator = rows.iterator();
+    return iterator.hasNext() ? Optional.of(iterator.next()) : Optional.empty();
+  }
 
   /** The column's time, null where the column is null. */
   public static Instant instant(Row row, String column) {

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.spec;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.readmodel.FleetReadModel;
 import io.fleetwave.controlplane.spec.store.SpecFacts;
@@ -31,11 +32,7 @@ final class DesiredSpecs {
   static Uni<Optional<NodeSpec>> current(SqlClient conn, String node) {
     return conn.preparedQuery("SELECT spec FROM desired_specs WHERE node = $1")
         .execute(Tuple.of(node))
-        .map(
-            rows ->
-                rows.size() == 0
-                    ? Optional.empty()
-                    : Optional.of(SpecFacts.decode(rows.iterator().next().getJsonObject("spec"))));
+        .map(rows -> Rows.first(rows).map(row -> SpecFacts.decode(row.getJsonObject("spec"))));
   }
 
   /** Every node that has a desired spec, by name. */
@@ -73,7 +70,7 @@ final class DesiredSpecs {
   static Uni<Long> commandGeneration(SqlClient conn, String node) {
     return conn.preparedQuery("SELECT generation FROM command_generations WHERE node = $1")
         .execute(Tuple.of(node))
-        .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong("generation"));
+        .map(rows -> Rows.first(rows).map(row -> row.getLong("generation")).orElse(0L));
   }
 
   /** Locks the spec changes of many nodes, in name order so concurrent callers cannot deadlock. */

@@ -9,6 +9,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.database.PipelinedTransaction.Read;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -109,10 +110,8 @@ public class RolloutFullView {
                 new Read(NODES, Tuple.of(id, FULL_VIEW_NODES)))
             .map(
                 rows ->
-                    rows.get(0).rowCount() == 0
-                        ? Optional.<Progress>empty()
-                        : Optional.of(
-                            new Progress(rows.get(0).iterator().next(), rows.get(1), rows.get(2))));
+                    Rows.first(rows.get(0))
+                        .map(header -> new Progress(header, rows.get(1), rows.get(2))));
     return Uni.combine()
         .all()
         .unis(progress, shown(id))
@@ -149,15 +148,15 @@ public class RolloutFullView {
                 + " WHERE id = $1")
         .execute(Tuple.of(id))
         .map(
-            rows -> {
-              if (rows.rowCount() == 0) {
-                return null;
-              }
-              Row row = rows.iterator().next();
-              String spec = row.getString("spec");
-              String plan = row.getString("plan");
-              return new Shown(read(spec), read(plan), spec.length() + plan.length());
-            });
+            rows ->
+                Rows.first(rows)
+                    .map(
+                        row -> {
+                          String spec = row.getString("spec");
+                          String plan = row.getString("plan");
+                          return new Shown(read(spec), read(plan), spec.length() + plan.length());
+                        })
+                    .orElse(null));
   }
 
   // The JSON's size in characters stands for the tree's: a bound, not an account.

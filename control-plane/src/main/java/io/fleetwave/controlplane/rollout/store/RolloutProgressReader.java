@@ -5,6 +5,7 @@ import static io.fleetwave.controlplane.database.Rows.instant;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.core.rollout.decide.NodeState;
@@ -100,10 +101,7 @@ public class RolloutProgressReader {
         .unis(header, counts, milestones)
         .with(
             (headerRows, countRows, milestoneRows) ->
-                headerRows.rowCount() == 0
-                    ? Optional.<RolloutOverview>empty()
-                    : Optional.of(
-                        overview(headerRows.iterator().next(), countRows, milestoneRows)));
+                Rows.first(headerRows).map(row -> overview(row, countRows, milestoneRows)));
   }
 
   /**
