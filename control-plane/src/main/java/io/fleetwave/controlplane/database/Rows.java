@@ -4,6 +4,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,25 @@ public final class Rows {
   public static Optional<Row> first(Iterable<Row> rows) {
     Iterator<Row> iterator = rows.iterator();
     return iterator.hasNext() ? Optional.of(iterator.next()) : Optional.empty();
+  }
+
+  /** What {@code value} makes of each row, in row order. */
+  public static <V> List<V> each(Iterable<Row> rows, Function<Row, V> value) {
+    List<V> values = new ArrayList<>();
+    for (Row row : rows) {
+      values.add(value.apply(row));
+    }
+    return values;
+  }
+
+  /** What {@code value} makes of each row, under the row's {@code key}: one row a key. */
+  public static <K, V> Map<K, V> byKey(
+      Iterable<Row> rows, Function<Row, K> key, Function<Row, V> value) {
+    Map<K, V> values = new HashMap<>();
+    for (Row row : rows) {
+      values.put(key.apply(row), value.apply(row));
+    }
+    return values;
   }
 
   /** The column's time, null where the column is null. */

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.projection.BatchChanges;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.core.projection.NodeChange;
@@ -140,13 +141,10 @@ public class ProjectionWriter {
   }
 
   private static Map<String, NodePosition> positions(RowSet<Row> rows) {
-    Map<String, NodePosition> stored = new HashMap<>();
-    for (Row row : rows) {
-      stored.put(
-          row.getString("name"),
-          new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq")));
-    }
-    return stored;
+    return Rows.byKey(
+        rows,
+        row -> row.getString("name"),
+        row -> new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq")));
   }
 
   private Uni<Void> write(

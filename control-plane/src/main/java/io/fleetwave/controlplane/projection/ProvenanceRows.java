@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.database.ColumnArrays;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.provenance.AspectKey;
 import io.fleetwave.core.provenance.ChangeFold;
 import io.fleetwave.core.provenance.NodeProvenance;
@@ -71,14 +72,7 @@ final class ProvenanceRows {
     }
     return conn.preparedQuery(select)
         .execute(names)
-        .map(
-            rows -> {
-              Map<String, NodeProvenance> stored = new HashMap<>();
-              for (Row row : rows) {
-                stored.put(row.getString("node"), provenance(row));
-              }
-              return stored;
-            });
+        .map(rows -> Rows.byKey(rows, row -> row.getString("node"), ProvenanceRows::provenance));
   }
 
   /** The statements that write what the fold of the applied events found, in order. */

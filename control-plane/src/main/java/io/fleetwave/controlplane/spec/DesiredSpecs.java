@@ -6,10 +6,8 @@ import io.fleetwave.controlplane.readmodel.FleetReadModel;
 import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,13 +48,11 @@ final class DesiredSpecs {
     return conn.preparedQuery("SELECT node, spec FROM desired_specs WHERE node = ANY($1)")
         .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
         .map(
-            rows -> {
-              Map<String, NodeSpec> out = new HashMap<>();
-              for (Row row : rows) {
-                out.put(row.getString("node"), SpecFacts.decode(row.getJsonObject("spec")));
-              }
-              return out;
-            });
+            rows ->
+                Rows.byKey(
+                    rows,
+                    row -> row.getString("node"),
+                    row -> SpecFacts.decode(row.getJsonObject("spec"))));
   }
 
   /** Serialises the one-shot commands of one node, so two never take the same generation. */

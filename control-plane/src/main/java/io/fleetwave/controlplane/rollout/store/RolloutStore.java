@@ -184,18 +184,15 @@ public class RolloutStore {
                 + " rollout = $1 AND seq > $2 ORDER BY seq LIMIT $3")
         .execute(Tuple.of(id, afterSeq, limit))
         .map(
-            rows -> {
-              List<RolloutEventView> out = new ArrayList<>();
-              for (Row row : rows) {
-                out.add(
-                    new RolloutEventView(
-                        row.getLong("seq"),
-                        row.getString("event_type"),
-                        row.getOffsetDateTime("event_time").toInstant(),
-                        read(row.getString("data"))));
-              }
-              return out;
-            });
+            rows ->
+                Rows.each(
+                    rows,
+                    row ->
+                        new RolloutEventView(
+                            row.getLong("seq"),
+                            row.getString("event_type"),
+                            row.getOffsetDateTime("event_time").toInstant(),
+                            read(row.getString("data")))));
   }
 
   private static StoredRollout stored(Row row, JsonNode spec, JsonNode plan) {
