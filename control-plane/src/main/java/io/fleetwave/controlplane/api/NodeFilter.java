@@ -89,23 +89,24 @@ public record NodeFilter(HostKind hostKind, String gpuModel, LabelSelector selec
           "n.labels @> " + param(params, containment(eq.key(), eq.value()));
       case Requirement.NotEquals ne ->
           "NOT (n.labels @> " + param(params, containment(ne.key(), ne.value())) + ")";
-      case Requirement.In in ->
-          "(n.labels ->> "
-              + param(params, in.key())
-              + ") = ANY("
-              + param(params, in.values().toArray(String[]::new))
-              + "::text[])";
+      case Requirement.In in -> oneOf(params, in.key(), in.values());
+      // A node without the label is not in the set, so notin picks it: the null counts as false.
       case Requirement.NotIn notIn ->
-          "NOT coalesce((n.labels ->> "
-              + param(params, notIn.key())
-              + ") = ANY("
-              + param(params, notIn.values().toArray(String[]::new))
-              + "::text[]), false)";
+          "NOT coalesce(" + oneOf(params, notIn.key(), notIn.values()) + ", false)";
       case Requirement.Exists exists ->
           "(n.labels ->> " + param(params, exists.key()) + ") IS NOT NULL";
       case Requirement.NotExists absent ->
           "(n.labels ->> " + param(params, absent.key()) + ") IS NULL";
     };
+  }
+
+  /** The label's value is one of {@code values}; null for a node without the label. */
+  private static String oneOf(List<Object> params, String key, List<String> values) {
+    return "(n.labels ->> "
+        + param(params, key)
+        + ") = ANY("
+        + param(params, values.toArray(String[]::new))
+        + "::text[])";
   }
 
   private static String param(List<Object> params, Object value) {

@@ -2,7 +2,12 @@ package io.fleetwave.controlplane.database;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -45,6 +50,43 @@ public final class PipelinedTransaction {
    */
   public static <T> Uni<T> readSnapshot(Pool pool, Function<PipelinedTransaction, Uni<T>> work) {
     return run(pool, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", work);
+  }
+
+  /** One read of {@link #readTogether}: a statement and its parameters. */
+  public record Read(String sql, Tuple parameters) {}
+
+  /**
+   * Sends {@code reads} and COMMIT together in one snapshot ({@link #readSnapshot}): one round
+   * trip, and the rows of every read as of one moment. Their row sets, in the order of {@code
+   * reads}.
+   */
+  public static Uni<List<RowSet<Row>>> readTogether(Pool pool, Read... reads) {
+    return readSnapshot(
+        pool,
+        transaction -> {
+          List<Uni<?>> sent = new ArrayList<>();
+          for (Read read : reads) {
+            sent.add(transaction.connection().preparedQuery(read.sql()).execute(read.parameters()));
+          }
+          // Subscribed in this order, so COMMIT goes out after every read.
+          sent.add(transaction.commit());
+          return Uni.combine()
+              .all()
+              .unis(sent)
+              .with(
+                  results -> {
+                    List<RowSet<Row>> rows = new ArrayList<>();
+                    for (int i = 0; i < reads.length; i++) {
+                      rows.add(rowSet(results.get(i)));
+                    }
+                    return rows;
+                  });
+        });
+  }
+
+  @SuppressWarnings("unchecked") // each result but COMMIT's is a read's RowSet<Row>
+  private static RowSet<Row> rowSet(Object result) {
+    return (RowSet<Row>) result;
   }
 
   private static <T> Uni<T> run(

@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The ids of the facts the tables hold (applied_facts), written in the transaction that applies the
@@ -21,6 +22,11 @@ public final class AppliedFacts {
     return tx.preparedQuery("INSERT INTO applied_facts (id) VALUES ($1) ON CONFLICT DO NOTHING")
         .execute(Tuple.of(factId))
         .map(rows -> rows.rowCount() == 1);
+  }
+
+  /** Marks the fact applied and, the first time only, applies it with {@code apply}. */
+  public static Uni<Void> once(SqlClient tx, String factId, Supplier<Uni<Void>> apply) {
+    return first(tx, factId).chain(first -> first ? apply.get() : Uni.createFrom().voidItem());
   }
 
   /**

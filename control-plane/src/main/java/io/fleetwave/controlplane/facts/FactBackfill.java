@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.facts;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.events.fact.ControlFact;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -61,14 +61,14 @@ public record FactBackfill(
                 + " LIMIT $2")
         .execute(Tuple.of(source, limit))
         .map(
-            rows -> {
-              List<FactBackfill> facts = new ArrayList<>();
-              for (Row row : rows) {
-                facts.add(
-                    new FactBackfill(
-                        source, row.getString("row_key"), subject.apply(row), fact.apply(row)));
-              }
-              return facts;
-            });
+            rows ->
+                Rows.each(
+                    rows,
+                    row ->
+                        new FactBackfill(
+                            source,
+                            row.getString("row_key"),
+                            subject.apply(row),
+                            fact.apply(row))));
   }
 }

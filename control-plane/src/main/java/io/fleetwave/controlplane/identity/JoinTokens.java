@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.events.fact.JoinTokenCreated;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -100,7 +101,7 @@ final class JoinTokens {
         .execute(Tuple.of(id))
         .chain(
             rows -> {
-              Row row = rows.size() == 0 ? null : rows.iterator().next();
+              Row row = Rows.first(rows).orElse(null);
               // One answer for an unknown id and a wrong secret: nothing to learn by guessing.
               if (row == null
                   || !MessageDigest.isEqual(row.getBuffer("secret_hash").getBytes(), hash)) {

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
@@ -139,59 +140,69 @@ public class NodeEnrolment {
               Instant now = attempt.at();
               if (join) {
                 String token = request.joinToken().strip();
-                // Checked once before the node's Kafka credential is made (a wait no transaction
-                // should hold open), and again, under the node's lock, in the one that uses it up.
-                return pool.withTransaction(
-                        tx ->
-                            admitted(tx, node)
-                                .chain(() -> JoinTokens.check(tx, token, node, keyId, now)))
-                    .chain(() -> kafkaUsers.provision(node))
-                    .chain(
-                        kafka ->
-                            pool.withTransaction(
-                                tx ->
-                                    admitted(tx, node)
-                                        .chain(() -> JoinTokens.check(tx, token, node, keyId, now))
-                                        .chain(
-                                            usable ->
-                                                store(
-                                                    tx,
-                                                    attempt,
-                                                    new Claim(
-                                                        pem,
-                                                        keyId,
-                                                        JoinTokens.credential(usable.id()),
-                                                        // A retry: the key is stored and the
-                                                        // token used up.
-                                                        usable.retry() ? null : usable.id(),
-                                                        kafka)))));
+                return claim(
+                    attempt,
+                    pem,
+                    keyId,
+                    tx ->
+                        JoinTokens.check(tx, token, node, keyId, now)
+                            .map(
+                                usable ->
+                                    new Credential(
+                                        JoinTokens.credential(usable.id()),
+                                        // A retry: the key is stored and the token used up.
+                                        usable.retry() ? null : usable.id())));
               }
               // The TokenReview call is made before the transaction, which it would hold open.
               return serviceAccounts
                   .nodeOf(request.serviceAccountToken().strip(), node)
-                  .call(credential -> pool.withTransaction(tx -> admitted(tx, node)))
                   .chain(
                       credential ->
-                          kafkaUsers
-                              .provision(node)
-                              .chain(
-                                  kafka ->
-                                      pool.withTransaction(
-                                          tx ->
-                                              admitted(tx, node)
-                                                  .chain(
-                                                      () ->
-                                                          store(
-                                                              tx,
-                                                              attempt,
-                                                              new Claim(
-                                                                  pem,
-                                                                  keyId,
-                                                                  credential,
-                                                                  null,
-                                                                  kafka))))));
+                          claim(
+                              attempt,
+                              pem,
+                              keyId,
+                              tx -> Uni.createFrom().item(new Credential(credential, null))));
             });
   }
+
+  /**
+   * Enrolls {@code pem} once the node is admitted and {@code check} accepts its bootstrap
+   * credential: checked once before the node's Kafka credential is made (a wait no transaction
+   * should hold open), and again, under the node's lock, in the transaction that stores the key.
+   */
+  private Uni<Enrolled> claim(
+      EnrolmentAudit.Attempt attempt,
+      String pem,
+      String keyId,
+      Function<SqlClient, Uni<Credential>> check) {
+    String node = attempt.node();
+    return pool.withTransaction(tx -> admitted(tx, node).chain(() -> check.apply(tx)))
+        .chain(() -> kafkaUsers.provision(node))
+        .chain(
+            kafka ->
+                pool.withTransaction(
+                    tx ->
+                        admitted(tx, node)
+                            .chain(() -> check.apply(tx))
+                            .chain(
+                                accepted ->
+                                    store(
+                                        tx,
+                                        attempt,
+                                        new Claim(
+                                            pem,
+                                            keyId,
+                                            accepted.name(),
+                                            accepted.joinToken(),
+                                            kafka)))));
+  }
+
+  /**
+   * An accepted bootstrap credential: its name for the audit log, and the join token to use up
+   * (null for a service-account token, or a join token already used up by this key).
+   */
+  private record Credential(String name, String joinToken) {}
 
   /**
    * What an accepted credential enrolls: the key, the credential's name for the audit log, the join

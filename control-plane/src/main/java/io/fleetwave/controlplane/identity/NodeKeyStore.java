@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodePublicKey;
 import io.smallrye.mutiny.Uni;
@@ -55,13 +56,10 @@ public final class NodeKeyStore {
             "SELECT node, revoked_at IS NOT NULL AS revoked FROM node_keys WHERE key_id = $1")
         .execute(Tuple.of(keyId))
         .map(
-            rows -> {
-              if (rows.size() == 0) {
-                return null;
-              }
-              Row row = rows.iterator().next();
-              return new Holder(row.getString("node"), row.getBoolean("revoked"));
-            });
+            rows ->
+                Rows.first(rows)
+                    .map(row -> new Holder(row.getString("node"), row.getBoolean("revoked")))
+                    .orElse(null));
   }
 
   /**
@@ -170,11 +168,13 @@ public final class NodeKeyStore {
 
   /** The revocation a query's one row describes, or null when it found none. */
   private static NodeRevocation revocationIn(RowSet<Row> rows, String node) {
-    if (rows.size() == 0) {
-      return null;
-    }
-    Row row = rows.iterator().next();
-    return new NodeRevocation(
-        node, row.getOffsetDateTime("revoked_at").toInstant(), row.getString("revoked_by"));
+    return Rows.first(rows)
+        .map(
+            row ->
+                new NodeRevocation(
+                    node,
+                    row.getOffsetDateTime("revoked_at").toInstant(),
+                    row.getString("revoked_by")))
+        .orElse(null);
   }
 }

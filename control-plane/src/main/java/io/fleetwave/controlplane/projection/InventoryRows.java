@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
@@ -19,24 +20,14 @@ import java.util.Map;
  * one statement over unnest(...) per batch instead of one execution per row.
  */
 final class InventoryRows {
-  private final List<String> gpuNodes = new ArrayList<>();
-  private final List<Integer> gpuIndexes = new ArrayList<>();
-  private final List<String> uuids = new ArrayList<>();
-  private final List<String> pciBusIds = new ArrayList<>();
-  private final List<String> pciDeviceIds = new ArrayList<>();
-  private final List<String> products = new ArrayList<>();
-  private final List<Long> memories = new ArrayList<>();
-  private final List<Boolean> migCapables = new ArrayList<>();
-  private final List<String> migModes = new ArrayList<>();
-  private final List<String> migModesPending = new ArrayList<>();
-  private final List<Integer> vfsTotals = new ArrayList<>();
-  private final List<Integer> vfsEnableds = new ArrayList<>();
-  private final List<String> healths = new ArrayList<>();
-  private final List<String> instanceNodes = new ArrayList<>();
-  private final List<Integer> instanceGpus = new ArrayList<>();
-  private final List<String> profiles = new ArrayList<>();
-  private final List<Integer> placementStarts = new ArrayList<>();
-  private final List<Integer> placementSizes = new ArrayList<>();
+  /** One row of gpus: a GPU of a node. */
+  private record NodeGpu(String node, Gpu gpu) {}
+
+  /** One row of gpu_instances: a MIG instance of a GPU of a node. */
+  private record NodeInstance(String node, int gpu, GpuInstance instance) {}
+
+  private final List<NodeGpu> gpus = new ArrayList<>();
+  private final List<NodeInstance> instances = new ArrayList<>();
 
   /**
    * A digest of the rows that {@link #add} writes for the inventory, in the order it writes them:
@@ -88,25 +79,9 @@ final class InventoryRows {
 
   void add(String node, GpuInventoryReported inventory) {
     for (Gpu gpu : inventory.gpus()) {
-      gpuNodes.add(node);
-      gpuIndexes.add(gpu.index());
-      uuids.add(gpu.uuid());
-      pciBusIds.add(gpu.pciBusId());
-      pciDeviceIds.add(gpu.pciDeviceId());
-      products.add(gpu.product());
-      memories.add(gpu.memoryMiB());
-      migCapables.add(gpu.migCapable());
-      migModes.add(gpu.migMode().wireName());
-      migModesPending.add(gpu.migModePending().wireName());
-      vfsTotals.add(gpu.vfsTotal());
-      vfsEnableds.add(gpu.vfsEnabled());
-      healths.add(gpu.health().wireName());
+      gpus.add(new NodeGpu(node, gpu));
       for (GpuInstance instance : gpu.instances()) {
-        instanceNodes.add(node);
-        instanceGpus.add(gpu.index());
-        profiles.add(instance.profile());
-        placementStarts.add(instance.placementStart());
-        placementSizes.add(instance.placementSize());
+        instances.add(new NodeInstance(node, gpu.index(), instance));
       }
     }
   }
@@ -148,29 +123,31 @@ final class InventoryRows {
 
   /** The reported columns of {@link ProjectionTables#replaceGpus}, in order. */
   Tuple gpus() {
-    return Tuple.tuple()
-        .addArrayOfString(gpuNodes.toArray(String[]::new))
-        .addArrayOfInteger(gpuIndexes.toArray(Integer[]::new))
-        .addArrayOfString(uuids.toArray(String[]::new))
-        .addArrayOfString(pciBusIds.toArray(String[]::new))
-        .addArrayOfString(pciDeviceIds.toArray(String[]::new))
-        .addArrayOfString(products.toArray(String[]::new))
-        .addArrayOfLong(memories.toArray(Long[]::new))
-        .addArrayOfBoolean(migCapables.toArray(Boolean[]::new))
-        .addArrayOfString(migModes.toArray(String[]::new))
-        .addArrayOfString(migModesPending.toArray(String[]::new))
-        .addArrayOfInteger(vfsTotals.toArray(Integer[]::new))
-        .addArrayOfInteger(vfsEnableds.toArray(Integer[]::new))
-        .addArrayOfString(healths.toArray(String[]::new));
+    return ColumnArrays.of(gpus)
+        .strings(NodeGpu::node)
+        .integers(row -> row.gpu().index())
+        .strings(row -> row.gpu().uuid())
+        .strings(row -> row.gpu().pciBusId())
+        .strings(row -> row.gpu().pciDeviceId())
+        .strings(row -> row.gpu().product())
+        .longs(row -> row.gpu().memoryMiB())
+        .booleans(row -> row.gpu().migCapable())
+        .strings(row -> row.gpu().migMode().wireName())
+        .strings(row -> row.gpu().migModePending().wireName())
+        .integers(row -> row.gpu().vfsTotal())
+        .integers(row -> row.gpu().vfsEnabled())
+        .strings(row -> row.gpu().health().wireName())
+        .tuple();
   }
 
   /** The reported columns of {@link ProjectionTables#replaceInstances}, in order. */
   Tuple instances() {
-    return Tuple.tuple()
-        .addArrayOfString(instanceNodes.toArray(String[]::new))
-        .addArrayOfInteger(instanceGpus.toArray(Integer[]::new))
-        .addArrayOfString(profiles.toArray(String[]::new))
-        .addArrayOfInteger(placementStarts.toArray(Integer[]::new))
-        .addArrayOfInteger(placementSizes.toArray(Integer[]::new));
+    return ColumnArrays.of(instances)
+        .strings(NodeInstance::node)
+        .integers(NodeInstance::gpu)
+        .strings(row -> row.instance().profile())
+        .integers(row -> row.instance().placementStart())
+        .integers(row -> row.instance().placementSize())
+        .tuple();
   }
 }

@@ -1,6 +1,8 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.config.ProjectionConfig;
+import io.fleetwave.controlplane.database.ColumnArrays;
+import io.fleetwave.controlplane.kafka.AcknowledgedProducers;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.rebuild.ProjectionRebuild;
 import io.fleetwave.events.Topics;
@@ -24,6 +26,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
@@ -143,30 +146,20 @@ public class NodeSnapshots {
   }
 
   private static Tuple marks(List<Row> rows) {
-    return Tuple.tuple()
-        .addArrayOfString(rows.stream().map(r -> r.getString("name")).toArray(String[]::new))
-        .addArrayOfLong(rows.stream().map(r -> r.getLong("last_epoch")).toArray(Long[]::new))
-        .addArrayOfLong(rows.stream().map(r -> r.getLong("last_seq")).toArray(Long[]::new));
+    return ColumnArrays.of(rows)
+        .strings(r -> r.getString("name"))
+        .longs(r -> r.getLong("last_epoch"))
+        .longs(r -> r.getLong("last_seq"))
+        .tuple();
   }
 
-  @SuppressWarnings("FutureReturnValueIgnored") // the callback completes the returned future
-  private CompletableFuture<Void> send(ProducerRecord<String, byte[]> record) {
-    CompletableFuture<Void> acked = new CompletableFuture<>();
+  private CompletableFuture<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
     try {
-      producer()
-          .send(
-              record,
-              (metadata, error) -> {
-                if (error != null) {
-                  acked.completeExceptionally(error);
-                } else {
-                  acked.complete(null);
-                }
-              });
+      return AcknowledgedProducers.send(producer(), record);
     } catch (RuntimeException e) {
-      acked.completeExceptionally(e);
+      // The producer could not be made: the record's acknowledgement fails like a refused one.
+      return CompletableFuture.failedFuture(e);
     }
-    return acked;
   }
 
   private static void awaitAcks(List<CompletableFuture<?>> acks) {

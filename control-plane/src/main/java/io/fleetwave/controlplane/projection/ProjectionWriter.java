@@ -1,7 +1,9 @@
 package io.fleetwave.controlplane.projection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.projection.BatchChanges;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.core.projection.NodeChange;
@@ -139,13 +141,10 @@ public class ProjectionWriter {
   }
 
   private static Map<String, NodePosition> positions(RowSet<Row> rows) {
-    Map<String, NodePosition> stored = new HashMap<>();
-    for (Row row : rows) {
-      stored.put(
-          row.getString("name"),
-          new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq")));
-    }
-    return stored;
+    return Rows.byKey(
+        rows,
+        row -> row.getString("name"),
+        row -> new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq")));
   }
 
   private Uni<Void> write(
@@ -284,29 +283,14 @@ public class ProjectionWriter {
    * node, as parallel arrays.
    */
   private static Tuple positionArrays(List<NodeChange> nodes, Map<String, String> digests) {
-    int n = nodes.size();
-    String[] names = new String[n];
-    Long[] epochs = new Long[n];
-    Long[] seqs = new Long[n];
-    OffsetDateTime[] seen = new OffsetDateTime[n];
-    Long[] missed = new Long[n];
-    String[] inventoryDigests = new String[n];
-    for (int i = 0; i < n; i++) {
-      NodeChange change = nodes.get(i);
-      names[i] = change.node();
-      epochs[i] = change.position().epoch();
-      seqs[i] = change.position().seq();
-      seen[i] = utc(change.lastSeen());
-      missed[i] = change.missed();
-      inventoryDigests[i] = digests.get(change.node());
-    }
-    return Tuple.tuple()
-        .addArrayOfString(names)
-        .addArrayOfLong(epochs)
-        .addArrayOfLong(seqs)
-        .addArrayOfOffsetDateTime(seen)
-        .addArrayOfLong(missed)
-        .addArrayOfString(inventoryDigests);
+    return ColumnArrays.of(nodes)
+        .strings(NodeChange::node)
+        .longs(change -> change.position().epoch())
+        .longs(change -> change.position().seq())
+        .times(NodeChange::lastSeen)
+        .longs(NodeChange::missed)
+        .strings(change -> digests.get(change.node()))
+        .tuple();
   }
 
   /**
@@ -315,35 +299,21 @@ public class ProjectionWriter {
    */
   static Tuple historyArrays(
       List<Envelope<NodeEvent>> applied, IdentityHashMap<Envelope<NodeEvent>, String> received) {
-    int n = applied.size();
-    String[] nodes = new String[n];
-    Long[] epochs = new Long[n];
-    Long[] seqs = new Long[n];
-    String[] ids = new String[n];
-    String[] types = new String[n];
-    OffsetDateTime[] times = new OffsetDateTime[n];
-    String[] payloads = new String[n];
-    for (int i = 0; i < n; i++) {
-      Envelope<NodeEvent> event = applied.get(i);
-      nodes[i] = event.subject();
-      epochs[i] = event.epoch();
-      seqs[i] = event.seq();
-      ids[i] = event.id();
-      types[i] = event.type();
-      times[i] = utc(event.time());
-      // The payload as the node sent it: writing the decoded record out again costs CPU and says
-      // nothing more. Events decoded along the reference path (an upcast version) have no text.
-      String text = received.get(event);
-      payloads[i] = text != null ? text : text(event.data());
-    }
-    return Tuple.tuple()
-        .addArrayOfString(nodes)
-        .addArrayOfLong(epochs)
-        .addArrayOfLong(seqs)
-        .addArrayOfString(ids)
-        .addArrayOfString(types)
-        .addArrayOfOffsetDateTime(times)
-        .addArrayOfString(payloads);
+    return ColumnArrays.of(applied)
+        .strings(Envelope::subject)
+        .longs(Envelope::epoch)
+        .longs(Envelope::seq)
+        .strings(Envelope::id)
+        .strings(Envelope::type)
+        .times(Envelope::time)
+        // The payload as the node sent it: writing the decoded record out again costs CPU and says
+        // nothing more. Events decoded along the reference path (an upcast version) have no text.
+        .strings(
+            event -> {
+              String text = received.get(event);
+              return text != null ? text : text(event.data());
+            })
+        .tuple();
   }
 
   private static Uni<Void> batch(SqlConnection conn, String sql, List<Tuple> tuples) {

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.database.ColumnArrays;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.provenance.AspectKey;
 import io.fleetwave.core.provenance.ChangeFold;
 import io.fleetwave.core.provenance.NodeProvenance;
@@ -12,8 +14,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -72,14 +72,7 @@ final class ProvenanceRows {
     }
     return conn.preparedQuery(select)
         .execute(names)
-        .map(
-            rows -> {
-              Map<String, NodeProvenance> stored = new HashMap<>();
-              for (Row row : rows) {
-                stored.put(row.getString("node"), provenance(row));
-              }
-              return stored;
-            });
+        .map(rows -> Rows.byKey(rows, row -> row.getString("node"), ProvenanceRows::provenance));
   }
 
   /** The statements that write what the fold of the applied events found, in order. */
@@ -158,43 +151,18 @@ final class ProvenanceRows {
   }
 
   private static Tuple changeArrays(List<ObservedChange> changes) {
-    int n = changes.size();
-    String[] nodes = new String[n];
-    Long[] epochs = new Long[n];
-    Long[] seqs = new Long[n];
-    String[] aspects = new String[n];
-    Integer[] gpus = new Integer[n];
-    OffsetDateTime[] times = new OffsetDateTime[n];
-    String[] befores = new String[n];
-    String[] afters = new String[n];
-    Long[] steps = new Long[n];
-    Long[] accepted = new Long[n];
-    String[] boots = new String[n];
-    for (int i = 0; i < n; i++) {
-      ObservedChange c = changes.get(i);
-      nodes[i] = c.node();
-      epochs[i] = c.epoch();
-      seqs[i] = c.seq();
-      aspects[i] = c.key().text();
-      gpus[i] = c.key().gpu();
-      times[i] = c.time().atOffset(ZoneOffset.UTC);
-      befores[i] = c.before();
-      afters[i] = c.after();
-      steps[i] = c.stepGeneration();
-      accepted[i] = c.acceptedGeneration();
-      boots[i] = c.bootId();
-    }
-    return Tuple.tuple()
-        .addArrayOfString(nodes)
-        .addArrayOfLong(epochs)
-        .addArrayOfLong(seqs)
-        .addArrayOfString(aspects)
-        .addArrayOfInteger(gpus)
-        .addArrayOfOffsetDateTime(times)
-        .addArrayOfString(befores)
-        .addArrayOfString(afters)
-        .addArrayOfLong(steps)
-        .addArrayOfLong(accepted)
-        .addArrayOfString(boots);
+    return ColumnArrays.of(changes)
+        .strings(ObservedChange::node)
+        .longs(ObservedChange::epoch)
+        .longs(ObservedChange::seq)
+        .strings(c -> c.key().text())
+        .integers(c -> c.key().gpu())
+        .times(ObservedChange::time)
+        .strings(ObservedChange::before)
+        .strings(ObservedChange::after)
+        .longs(ObservedChange::stepGeneration)
+        .longs(ObservedChange::acceptedGeneration)
+        .strings(ObservedChange::bootId)
+        .tuple();
   }
 }

@@ -1,11 +1,11 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.node.PlannedStep;
 import io.fleetwave.events.node.StepKind;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -17,24 +17,23 @@ public final class ReconcileRows {
 
   /** States by node from the rows of both tables (nodes with no row are absent). */
   public static Map<String, ReconcileState> read(Iterable<Row> reconciles, Iterable<Row> steps) {
-    Map<String, List<ReconcileState.Step>> stepsByNode = new HashMap<>();
-    for (Row row : steps) {
-      stepsByNode
-          .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
-          .add(
-              new ReconcileState.Step(
-                  row.getLong("generation"),
-                  new PlannedStep(
-                      row.getInteger("ordinal"),
-                      StepKind.fromWireName(row.getString("kind")),
-                      row.getInteger("gpu"),
-                      row.getString("detail"),
-                      row.getLong("deadline_ms")),
-                  row.getString("state"),
-                  row.getString("reason"),
-                  row.getString("holder"),
-                  row.getLong("elapsed_ms")));
-    }
+    Map<String, List<ReconcileState.Step>> stepsByNode =
+        Rows.grouped(
+            steps,
+            row -> row.getString("node"),
+            row ->
+                new ReconcileState.Step(
+                    row.getLong("generation"),
+                    new PlannedStep(
+                        row.getInteger("ordinal"),
+                        StepKind.fromWireName(row.getString("kind")),
+                        row.getInteger("gpu"),
+                        row.getString("detail"),
+                        row.getLong("deadline_ms")),
+                    row.getString("state"),
+                    row.getString("reason"),
+                    row.getString("holder"),
+                    row.getLong("elapsed_ms")));
     Map<String, ReconcileState> states = new HashMap<>();
     for (Row row : reconciles) {
       String node = row.getString("node");

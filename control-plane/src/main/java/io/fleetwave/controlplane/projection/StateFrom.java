@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.NodeEvent;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -52,21 +53,13 @@ final class StateFrom {
     for (int i = 0; i < rows.size(); i++) {
       first.putIfAbsent(rows.get(i).subject(), i);
     }
-    List<String> nodes = new ArrayList<>(first.keySet());
-    Long[] epochs = new Long[nodes.size()];
-    Long[] seqs = new Long[nodes.size()];
-    OffsetDateTime[] times = new OffsetDateTime[nodes.size()];
-    for (int n = 0; n < nodes.size(); n++) {
-      int i = first.get(nodes.get(n));
-      epochs[n] = rows.get(i).epoch();
-      seqs[n] = rows.get(i).seq();
-      times[n] = of(i);
-    }
-    return Tuple.tuple()
-        .addArrayOfString(nodes.toArray(String[]::new))
-        .addArrayOfLong(epochs)
-        .addArrayOfLong(seqs)
-        .addArrayOfOffsetDateTime(times);
+    List<Integer> firstRows = new ArrayList<>(first.values());
+    return ColumnArrays.of(firstRows)
+        .strings(i -> rows.get(i).subject())
+        .longs(i -> rows.get(i).epoch())
+        .longs(i -> rows.get(i).seq())
+        .times(from::get)
+        .tuple();
   }
 
   private static Instant earlier(Instant a, Instant b) {

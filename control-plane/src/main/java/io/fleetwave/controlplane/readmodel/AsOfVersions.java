@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -72,20 +73,15 @@ public class AsOfVersions {
   /** The reconcile columns the view reads, as one array each ($1 to $4). */
   private static Tuple parameters(Map<String, ReconcileState> reconciles) {
     List<String> nodes = new ArrayList<>(reconciles.keySet());
-    int size = nodes.size();
-    Long[] applied = new Long[size];
-    Long[] failed = new Long[size];
-    Boolean[] bootPending = new Boolean[size];
-    for (int i = 0; i < size; i++) {
-      ReconcileState state = reconciles.get(nodes.get(i));
-      applied[i] = state.appliedGeneration();
-      failed[i] = state.failure() == null ? null : state.failure().generation();
-      bootPending[i] = state.bootPending();
-    }
-    return Tuple.tuple()
-        .addArrayOfString(nodes.toArray(String[]::new))
-        .addArrayOfLong(applied)
-        .addArrayOfLong(failed)
-        .addArrayOfBoolean(bootPending);
+    return ColumnArrays.of(nodes)
+        .strings(node -> node)
+        .longs(node -> reconciles.get(node).appliedGeneration())
+        .longs(
+            node -> {
+              ReconcileState.Failure failure = reconciles.get(node).failure();
+              return failure == null ? null : failure.generation();
+            })
+        .booleans(node -> reconciles.get(node).bootPending())
+        .tuple();
   }
 }

@@ -1,5 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
+import static io.fleetwave.controlplane.database.Rows.instant;
+
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.core.provenance.AspectKey;
@@ -187,11 +189,6 @@ public class ChangeQueries {
               new ChangeView.AskedBy(row.getString("actor"), rollout)));
     }
     return asks;
-  }
-
-  private static Instant instant(Row row, String column) {
-    var value = row.getOffsetDateTime(column);
-    return value == null ? null : value.toInstant();
   }
 
   static ObservedChange change(Row row) {

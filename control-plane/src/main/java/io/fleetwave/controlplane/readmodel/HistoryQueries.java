@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.smallrye.mutiny.Uni;
@@ -8,7 +9,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Reads of a node's event history, newest first. */
@@ -30,14 +30,7 @@ public class HistoryQueries {
                 "SELECT event_id, event_type, epoch, seq, event_time, payload FROM node_events"
                     + " WHERE node = $1 ORDER BY epoch DESC, seq DESC LIMIT $2 OFFSET $3")
             .execute(Tuple.of(node, paging.size(), paging.offset()))
-            .map(
-                rows -> {
-                  List<NodeEventView> events = new ArrayList<>();
-                  for (Row row : rows) {
-                    events.add(view(row));
-                  }
-                  return events;
-                });
+            .map(rows -> Rows.each(rows, HistoryQueries::view));
     return Uni.combine()
         .all()
         .unis(items, total)

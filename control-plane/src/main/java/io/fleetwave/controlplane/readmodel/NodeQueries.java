@@ -1,6 +1,8 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.PipelinedTransaction.Read;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.ProblemException;
@@ -11,14 +13,12 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,7 +100,7 @@ public class NodeQueries {
     Uni<List<NodeView>> items =
         pool.preparedQuery(pageSql)
             .execute(Tuple.from(pageParams))
-            .chain(rows -> view == NodeListView.BRIEF ? withGpuModels(rows) : withGpus(rows));
+            .chain(rows -> complete(rows, view));
     return Uni.combine()
         .all()
         .unis(items, total)
@@ -129,35 +129,25 @@ public class NodeQueries {
       // The history only grows: the reads need no snapshot of their own.
       return pool.preparedQuery(tables() + NODE_ROWS + " WHERE n.name = $1")
           .execute(Tuple.of(name))
-          .chain(this::withGpus)
+          .chain(rows -> complete(rows, NodeListView.FULL))
           .map(nodes -> nodes.stream().findFirst());
     }
     Tuple names = Tuple.tuple().addArrayOfString(new String[] {name});
-    return PipelinedTransaction.readSnapshot(
-        pool,
-        transaction -> {
-          SqlConnection conn = transaction.connection();
-          return Uni.combine()
-              .all()
-              .unis(
-                  conn.preparedQuery(NODE_ROWS + " WHERE n.name = $1").execute(Tuple.of(name)),
-                  conn.preparedQuery(GPU_ROWS).execute(names),
-                  conn.preparedQuery(INSTANCE_ROWS).execute(names),
-                  conn.preparedQuery(RECONCILE_ROWS).execute(names),
-                  transaction.commit())
-              .with(
-                  (nodeRows, gpuRows, instanceRows, reconcileRows, committed) -> {
-                    List<Row> nodes = new ArrayList<>();
-                    nodeRows.forEach(nodes::add);
-                    return assemble(
-                            nodes,
-                            gpuRows,
-                            instanceRows,
-                            ReconcileRows.read(reconcileRows, List.of()))
-                        .stream()
-                        .findFirst();
-                  });
-        });
+    return PipelinedTransaction.readTogether(
+            pool,
+            new Read(NODE_ROWS + " WHERE n.name = $1", Tuple.of(name)),
+            new Read(GPU_ROWS, names),
+            new Read(INSTANCE_ROWS, names),
+            new Read(RECONCILE_ROWS, names))
+        .map(
+            rows -> {
+              List<Row> nodes = new ArrayList<>();
+              rows.get(0).forEach(nodes::add);
+              return assemble(
+                      nodes, rows.get(1), rows.get(2), ReconcileRows.read(rows.get(3), List.of()))
+                  .stream()
+                  .findFirst();
+            });
   }
 
   /** The names of a page's node rows, as the one array parameter of its per-page queries. */
@@ -176,12 +166,17 @@ public class NodeQueries {
         .map(rows -> ReconcileRows.read(rows, List.of()));
   }
 
-  private Uni<List<NodeView>> withGpus(RowSet<Row> nodeRows) {
+  /** A page's node rows completed in the form asked for; an empty page needs no further query. */
+  private Uni<List<NodeView>> complete(RowSet<Row> nodeRows, NodeListView form) {
     List<Row> nodes = new ArrayList<>();
     nodeRows.forEach(nodes::add);
     if (nodes.isEmpty()) {
       return Uni.createFrom().item(List.of());
     }
+    return form == NodeListView.BRIEF ? withGpuModels(nodes) : withGpus(nodes);
+  }
+
+  private Uni<List<NodeView>> withGpus(List<Row> nodes) {
     Tuple names = names(nodes);
     Uni<RowSet<Row>> gpus = pool.preparedQuery(tables() + GPU_ROWS).execute(names);
     Uni<RowSet<Row>> instances = pool.preparedQuery(tables() + INSTANCE_ROWS).execute(names);
@@ -199,57 +194,42 @@ public class NodeQueries {
       RowSet<Row> gpuRows,
       RowSet<Row> instanceRows,
       Map<String, ReconcileState> reconciles) {
-    Map<String, List<NodeView.InstanceView>> instancesByGpu = new HashMap<>();
-    for (Row row : instanceRows) {
-      instancesByGpu
-          .computeIfAbsent(gpuKey(row), k -> new ArrayList<>())
-          .add(
-              new NodeView.InstanceView(
-                  row.getString("profile"),
-                  new NodeView.Placement(
-                      row.getInteger("placement_start"), row.getInteger("placement_size"))));
-    }
-    Map<String, List<NodeView.GpuView>> gpusByNode = new HashMap<>();
-    for (Row row : gpuRows) {
-      gpusByNode
-          .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
-          .add(
-              new NodeView.GpuView(
-                  row.getInteger("gpu_index"),
-                  row.getString("uuid"),
-                  row.getString("pci_bus_id"),
-                  row.getString("pci_device_id"),
-                  row.getString("product"),
-                  row.getLong("memory_mib"),
-                  row.getBoolean("mig_capable"),
-                  row.getString("mig_mode"),
-                  row.getString("mig_mode_pending"),
-                  instancesByGpu.getOrDefault(gpuKey(row), List.of()),
-                  row.getInteger("vfs_total"),
-                  row.getInteger("vfs_enabled"),
-                  row.getString("health")));
-    }
-    return nodes.stream()
-        .map(
+    Map<String, List<NodeView.InstanceView>> instancesByGpu =
+        Rows.grouped(
+            instanceRows,
+            NodeQueries::gpuKey,
             row ->
-                node(
-                    row,
-                    gpusByNode.getOrDefault(row.getString("name"), List.of()),
-                    null,
-                    reconciles.get(row.getString("name"))))
-        .toList();
+                new NodeView.InstanceView(
+                    row.getString("profile"),
+                    new NodeView.Placement(
+                        row.getInteger("placement_start"), row.getInteger("placement_size"))));
+    Map<String, List<NodeView.GpuView>> gpusByNode =
+        Rows.grouped(
+            gpuRows,
+            row -> row.getString("node"),
+            row ->
+                new NodeView.GpuView(
+                    row.getInteger("gpu_index"),
+                    row.getString("uuid"),
+                    row.getString("pci_bus_id"),
+                    row.getString("pci_device_id"),
+                    row.getString("product"),
+                    row.getLong("memory_mib"),
+                    row.getBoolean("mig_capable"),
+                    row.getString("mig_mode"),
+                    row.getString("mig_mode_pending"),
+                    instancesByGpu.getOrDefault(gpuKey(row), List.of()),
+                    row.getInteger("vfs_total"),
+                    row.getInteger("vfs_enabled"),
+                    row.getString("health")));
+    return nodes(nodes, gpusByNode, null, reconciles);
   }
 
   /**
    * The brief form of a page: the GPUs counted by model in PostgreSQL (a few rows a node instead of
    * a row per GPU and per MIG instance).
    */
-  private Uni<List<NodeView>> withGpuModels(RowSet<Row> nodeRows) {
-    List<Row> nodes = new ArrayList<>();
-    nodeRows.forEach(nodes::add);
-    if (nodes.isEmpty()) {
-      return Uni.createFrom().item(List.of());
-    }
+  private Uni<List<NodeView>> withGpuModels(List<Row> nodes) {
     Tuple names = names(nodes);
     Uni<RowSet<Row>> models =
         pool.preparedQuery(
@@ -266,28 +246,42 @@ public class NodeQueries {
         .unis(models, reconciles)
         .with(
             (modelRows, reconcileStates) -> {
-              Map<String, List<NodeView.GpuModelView>> byNode = new HashMap<>();
-              for (Row row : modelRows) {
-                byNode
-                    .computeIfAbsent(row.getString("node"), k -> new ArrayList<>())
-                    .add(
-                        new NodeView.GpuModelView(
-                            row.getString("pci_device_id"),
-                            row.getString("product"),
-                            row.getInteger("gpus"),
-                            row.getInteger("mig_enabled"),
-                            row.getInteger("not_healthy")));
-              }
-              return nodes.stream()
-                  .map(
+              Map<String, List<NodeView.GpuModelView>> byNode =
+                  Rows.grouped(
+                      modelRows,
+                      row -> row.getString("node"),
                       row ->
-                          node(
-                              row,
-                              null,
-                              byNode.getOrDefault(row.getString("name"), List.of()),
-                              reconcileStates.get(row.getString("name"))))
-                  .toList();
+                          new NodeView.GpuModelView(
+                              row.getString("pci_device_id"),
+                              row.getString("product"),
+                              row.getInteger("gpus"),
+                              row.getInteger("mig_enabled"),
+                              row.getInteger("not_healthy")));
+              return nodes(nodes, null, byNode, reconcileStates);
             });
+  }
+
+  /**
+   * The nodes of {@code rows}, in order, with their reconcile states and either their GPUs ({@code
+   * gpus}: the full form) or their GPUs counted by model ({@code gpuModels}: the brief form); the
+   * other form's map is null, and so is that list of each node.
+   */
+  private static List<NodeView> nodes(
+      List<Row> rows,
+      Map<String, List<NodeView.GpuView>> gpus,
+      Map<String, List<NodeView.GpuModelView>> gpuModels,
+      Map<String, ReconcileState> reconciles) {
+    return rows.stream()
+        .map(
+            row -> {
+              String name = row.getString("name");
+              return node(row, ofNode(gpus, name), ofNode(gpuModels, name), reconciles.get(name));
+            })
+        .toList();
+  }
+
+  private static <T> List<T> ofNode(Map<String, List<T>> byNode, String node) {
+    return byNode == null ? null : byNode.getOrDefault(node, List.of());
   }
 
   private static NodeView node(

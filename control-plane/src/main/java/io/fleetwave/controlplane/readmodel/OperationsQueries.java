@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -67,23 +67,20 @@ public class OperationsQueries {
                 + " WHERE state IN ('created', 'running', 'paused', 'rolling-back')")
         .execute()
         .map(
-            rows -> {
-              List<ActiveRollout> active = new ArrayList<>();
-              for (Row row : rows) {
-                active.add(
-                    new ActiveRollout(
-                        row.getUUID("id"),
-                        row.getString("name"),
-                        row.getString("state"),
-                        row.getInteger("current_wave"),
-                        row.getLong("pending"),
-                        row.getLong("in_flight"),
-                        row.getLong("succeeded"),
-                        row.getLong("failed"),
-                        row.getString("paused_by"),
-                        row.getLong("overdue")));
-              }
-              return active;
-            });
+            rows ->
+                Rows.each(
+                    rows,
+                    row ->
+                        new ActiveRollout(
+                            row.getUUID("id"),
+                            row.getString("name"),
+                            row.getString("state"),
+                            row.getInteger("current_wave"),
+                            row.getLong("pending"),
+                            row.getLong("in_flight"),
+                            row.getLong("succeeded"),
+                            row.getLong("failed"),
+                            row.getString("paused_by"),
+                            row.getLong("overdue"))));
   }
 }

@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,18 +42,16 @@ public class VersionQueries {
 
   /** The rows of a query over the columns of {@code reports.version_distribution}. */
   static List<VersionDistribution> distribution(RowSet<Row> rows) {
-    List<VersionDistribution> distribution = new ArrayList<>();
-    for (Row row : rows) {
-      distribution.add(
-          new VersionDistribution(
-              row.getString("zone"),
-              row.getString("pool"),
-              row.getString("driver_version"),
-              row.getString("os"),
-              row.getString("mig_layout"),
-              row.getLong("nodes"),
-              row.getLong("drifted")));
-    }
-    return distribution;
+    return Rows.each(
+        rows,
+        row ->
+            new VersionDistribution(
+                row.getString("zone"),
+                row.getString("pool"),
+                row.getString("driver_version"),
+                row.getString("os"),
+                row.getString("mig_layout"),
+                row.getLong("nodes"),
+                row.getLong("drifted")));
   }
 }

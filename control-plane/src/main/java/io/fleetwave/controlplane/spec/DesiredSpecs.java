@@ -1,14 +1,13 @@
 package io.fleetwave.controlplane.spec;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.readmodel.FleetReadModel;
 import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.events.spec.NodeSpec;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,11 +30,7 @@ final class DesiredSpecs {
   static Uni<Optional<NodeSpec>> current(SqlClient conn, String node) {
     return conn.preparedQuery("SELECT spec FROM desired_specs WHERE node = $1")
         .execute(Tuple.of(node))
-        .map(
-            rows ->
-                rows.size() == 0
-                    ? Optional.empty()
-                    : Optional.of(SpecFacts.decode(rows.iterator().next().getJsonObject("spec"))));
+        .map(rows -> Rows.first(rows).map(row -> SpecFacts.decode(row.getJsonObject("spec"))));
   }
 
   /** Every node that has a desired spec, by name. */
@@ -53,13 +48,11 @@ final class DesiredSpecs {
     return conn.preparedQuery("SELECT node, spec FROM desired_specs WHERE node = ANY($1)")
         .execute(Tuple.tuple().addArrayOfString(nodes.toArray(String[]::new)))
         .map(
-            rows -> {
-              Map<String, NodeSpec> out = new HashMap<>();
-              for (Row row : rows) {
-                out.put(row.getString("node"), SpecFacts.decode(row.getJsonObject("spec")));
-              }
-              return out;
-            });
+            rows ->
+                Rows.byKey(
+                    rows,
+                    row -> row.getString("node"),
+                    row -> SpecFacts.decode(row.getJsonObject("spec"))));
   }
 
   /** Serialises the one-shot commands of one node, so two never take the same generation. */
@@ -73,7 +66,7 @@ final class DesiredSpecs {
   static Uni<Long> commandGeneration(SqlClient conn, String node) {
     return conn.preparedQuery("SELECT generation FROM command_generations WHERE node = $1")
         .execute(Tuple.of(node))
-        .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong("generation"));
+        .map(rows -> Rows.first(rows).map(row -> row.getLong("generation")).orElse(0L));
   }
 
   /** Locks the spec changes of many nodes, in name order so concurrent callers cannot deadlock. */

@@ -21,8 +21,7 @@ public final class AuditFacts {
 
   /** Applies the entry in the caller's transaction unless it was applied before. */
   public static Uni<Void> apply(SqlClient tx, Envelope<ControlFact> fact, AuditRecorded entry) {
-    return AppliedFacts.first(tx, fact.id())
-        .chain(first -> first ? insert(tx, entry) : Uni.createFrom().voidItem());
+    return AppliedFacts.once(tx, fact.id(), () -> insert(tx, entry));
   }
 
   /** Up to {@code limit} entries written before they were facts (V34), as their facts. */

@@ -89,16 +89,18 @@ public class MigConfigStore {
    */
   public Uni<Void> apply(SqlClient tx, Envelope<ControlFact> fact, MigConfigsImported imported) {
     return lock(tx)
-        .chain(() -> AppliedFacts.first(tx, fact.id()))
         .chain(
-            first ->
-                first
-                    ? store(
-                            tx,
-                            List.copyOf(importer.importFile(imported.yaml()).configs().values()),
-                            imported)
-                        .replaceWithVoid()
-                    : Uni.createFrom().voidItem());
+            () ->
+                AppliedFacts.once(
+                    tx,
+                    fact.id(),
+                    () ->
+                        store(
+                                tx,
+                                List.copyOf(
+                                    importer.importFile(imported.yaml()).configs().values()),
+                                imported)
+                            .replaceWithVoid()));
   }
 
   /** Up to {@code limit} configs stored before imports were facts (V34), each as its import. */

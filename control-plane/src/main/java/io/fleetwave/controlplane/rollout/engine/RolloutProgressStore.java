@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.rollout.store.RequestFacts;
 import io.fleetwave.controlplane.rollout.store.RolloutRows;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
@@ -25,7 +26,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -146,23 +146,20 @@ public final class RolloutProgressStore {
 
   /** Unhandled requests per rollout, oldest first. */
   public Map<UUID, List<OperatorRequest>> pendingRequests() {
-    Map<UUID, List<OperatorRequest>> out = new LinkedHashMap<>();
-    for (Row row :
+    return Rows.grouped(
         pool.query(
                 "SELECT id, rollout, action, reason, actor FROM rollout_requests WHERE handled_at IS"
                     + " NULL ORDER BY requested_at, id")
             .execute()
             .await()
-            .atMost(timeout)) {
-      out.computeIfAbsent(row.getUUID("rollout"), k -> new ArrayList<>())
-          .add(
-              new OperatorRequest(
-                  row.getUUID("id"),
-                  OperatorRequest.Action.fromWireName(row.getString("action")),
-                  row.getString("reason"),
-                  row.getString("actor")));
-    }
-    return out;
+            .atMost(timeout),
+        row -> row.getUUID("rollout"),
+        row ->
+            new OperatorRequest(
+                row.getUUID("id"),
+                OperatorRequest.Action.fromWireName(row.getString("action")),
+                row.getString("reason"),
+                row.getString("actor")));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.events.fact.OperatorRequested;
@@ -78,6 +79,6 @@ public class OperatorRequests {
   public Uni<String> outcome(UUID request) {
     return pool.preparedQuery("SELECT outcome FROM rollout_requests WHERE id = $1")
         .execute(Tuple.of(request))
-        .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getString("outcome"));
+        .map(rows -> Rows.first(rows).map(row -> row.getString("outcome")).orElse(null));
   }
 }

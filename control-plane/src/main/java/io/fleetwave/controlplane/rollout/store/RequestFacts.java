@@ -31,8 +31,7 @@ public final class RequestFacts {
   /** Inserts the request, pending, in the caller's transaction unless it was applied before. */
   public static Uni<Void> requested(
       SqlClient tx, Envelope<ControlFact> fact, OperatorRequested request) {
-    return AppliedFacts.first(tx, fact.id())
-        .chain(first -> first ? insert(tx, request) : Uni.createFrom().voidItem());
+    return AppliedFacts.once(tx, fact.id(), () -> insert(tx, request));
   }
 
   /**
@@ -42,8 +41,7 @@ public final class RequestFacts {
    */
   public static Uni<Void> handled(
       SqlClient tx, Envelope<ControlFact> fact, OperatorRequestHandled handled) {
-    return AppliedFacts.first(tx, fact.id())
-        .chain(first -> first ? answer(tx, handled) : Uni.createFrom().voidItem());
+    return AppliedFacts.once(tx, fact.id(), () -> answer(tx, handled));
   }
 
   /**

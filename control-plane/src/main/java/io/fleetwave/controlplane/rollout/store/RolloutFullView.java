@@ -1,22 +1,24 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import static io.fleetwave.controlplane.database.Rows.instant;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.PipelinedTransaction.Read;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,24 +103,15 @@ public class RolloutFullView {
     // The row, its counts and its first nodes in one round trip and one snapshot: the counts and
     // the per-node states agree with each other and with the row's state.
     Uni<Optional<Progress>> progress =
-        PipelinedTransaction.readSnapshot(
-            pool,
-            transaction -> {
-              SqlConnection conn = transaction.connection();
-              return Uni.combine()
-                  .all()
-                  .unis(
-                      conn.preparedQuery(HEADER).execute(Tuple.of(id)),
-                      conn.preparedQuery(COUNTS).execute(Tuple.of(id)),
-                      conn.preparedQuery(NODES).execute(Tuple.of(id, FULL_VIEW_NODES)),
-                      transaction.commit())
-                  .with(
-                      (headerRows, countRows, nodeRows, committed) ->
-                          headerRows.rowCount() == 0
-                              ? Optional.<Progress>empty()
-                              : Optional.of(
-                                  new Progress(headerRows.iterator().next(), countRows, nodeRows)));
-            });
+        PipelinedTransaction.readTogether(
+                pool,
+                new Read(HEADER, Tuple.of(id)),
+                new Read(COUNTS, Tuple.of(id)),
+                new Read(NODES, Tuple.of(id, FULL_VIEW_NODES)))
+            .map(
+                rows ->
+                    Rows.first(rows.get(0))
+                        .map(header -> new Progress(header, rows.get(1), rows.get(2))));
     return Uni.combine()
         .all()
         .unis(progress, shown(id))
@@ -155,15 +148,15 @@ public class RolloutFullView {
                 + " WHERE id = $1")
         .execute(Tuple.of(id))
         .map(
-            rows -> {
-              if (rows.rowCount() == 0) {
-                return null;
-              }
-              Row row = rows.iterator().next();
-              String spec = row.getString("spec");
-              String plan = row.getString("plan");
-              return new Shown(read(spec), read(plan), spec.length() + plan.length());
-            });
+            rows ->
+                Rows.first(rows)
+                    .map(
+                        row -> {
+                          String spec = row.getString("spec");
+                          String plan = row.getString("plan");
+                          return new Shown(read(spec), read(plan), spec.length() + plan.length());
+                        })
+                    .orElse(null));
   }
 
   // The JSON's size in characters stands for the tree's: a bound, not an account.
@@ -220,11 +213,6 @@ public class RolloutFullView {
     List<RolloutProgress.Wave> waves = new ArrayList<>();
     byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));
     return waves;
-  }
-
-  private static Instant instant(Row row, String column) {
-    OffsetDateTime value = row.getOffsetDateTime(column);
-    return value == null ? null : value.toInstant();
   }
 
   private JsonNode read(String text) {

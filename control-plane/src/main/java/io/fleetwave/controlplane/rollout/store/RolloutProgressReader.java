@@ -1,8 +1,11 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import static io.fleetwave.controlplane.database.Rows.instant;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.core.rollout.decide.NodeState;
@@ -16,7 +19,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -99,10 +101,7 @@ public class RolloutProgressReader {
         .unis(header, counts, milestones)
         .with(
             (headerRows, countRows, milestoneRows) ->
-                headerRows.rowCount() == 0
-                    ? Optional.<RolloutOverview>empty()
-                    : Optional.of(
-                        overview(headerRows.iterator().next(), countRows, milestoneRows)));
+                Rows.first(headerRows).map(row -> overview(row, countRows, milestoneRows)));
   }
 
   /**
@@ -250,11 +249,6 @@ public class RolloutProgressReader {
         started,
         finished,
         elapsed);
-  }
-
-  private static Instant instant(Row row, String column) {
-    OffsetDateTime value = row.getOffsetDateTime(column);
-    return value == null ? null : value.toInstant();
   }
 
   private JsonNode read(String text) {

@@ -1,11 +1,10 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 
@@ -63,26 +62,6 @@ public final class RolloutRows {
     if (states.isEmpty()) {
       return Uni.createFrom().voidItem();
     }
-    int n = states.size();
-    String[] nodes = new String[n];
-    Integer[] waves = new Integer[n];
-    String[] phases = new String[n];
-    String[] stateNames = new String[n];
-    Long[] generations = new Long[n];
-    String[] reasons = new String[n];
-    OffsetDateTime[] started = new OffsetDateTime[n];
-    OffsetDateTime[] finished = new OffsetDateTime[n];
-    for (int i = 0; i < n; i++) {
-      NodeState state = states.get(i);
-      nodes[i] = state.node();
-      waves[i] = state.wave();
-      phases[i] = state.phase();
-      stateNames[i] = state.state();
-      generations[i] = state.generation();
-      reasons[i] = state.reason();
-      started[i] = utc(state.startedAt());
-      finished[i] = utc(state.finishedAt());
-    }
     return conn.preparedQuery(
             "INSERT INTO "
                 + table("rollout_node_states")
@@ -94,16 +73,16 @@ public final class RolloutRows {
                 + " EXCLUDED.generation, reason = EXCLUDED.reason, started_at ="
                 + " EXCLUDED.started_at, finished_at = EXCLUDED.finished_at")
         .execute(
-            Tuple.tuple()
-                .addUUID(rollout)
-                .addArrayOfString(nodes)
-                .addArrayOfInteger(waves)
-                .addArrayOfString(phases)
-                .addArrayOfString(stateNames)
-                .addArrayOfLong(generations)
-                .addArrayOfString(reasons)
-                .addArrayOfOffsetDateTime(started)
-                .addArrayOfOffsetDateTime(finished))
+            ColumnArrays.after(Tuple.of(rollout), states)
+                .strings(NodeState::node)
+                .integers(NodeState::wave)
+                .strings(NodeState::phase)
+                .strings(NodeState::state)
+                .longs(NodeState::generation)
+                .strings(NodeState::reason)
+                .times(NodeState::startedAt)
+                .times(NodeState::finishedAt)
+                .tuple())
         .replaceWithVoid();
   }
 
@@ -112,18 +91,6 @@ public final class RolloutRows {
     if (events.isEmpty()) {
       return Uni.createFrom().voidItem();
     }
-    int n = events.size();
-    Long[] seqs = new Long[n];
-    String[] types = new String[n];
-    OffsetDateTime[] times = new OffsetDateTime[n];
-    String[] data = new String[n];
-    for (int i = 0; i < n; i++) {
-      LoggedEvent event = events.get(i);
-      seqs[i] = event.seq();
-      types[i] = event.type();
-      times[i] = utc(event.time());
-      data[i] = event.data();
-    }
     return conn.preparedQuery(
             "INSERT INTO "
                 + table("rollout_event_log")
@@ -131,20 +98,16 @@ public final class RolloutRows {
                 + " $1, s, t, w, d::jsonb FROM unnest($2::bigint[], $3::text[],"
                 + " $4::timestamptz[], $5::text[]) AS e (s, t, w, d) ON CONFLICT DO NOTHING")
         .execute(
-            Tuple.tuple()
-                .addUUID(rollout)
-                .addArrayOfLong(seqs)
-                .addArrayOfString(types)
-                .addArrayOfOffsetDateTime(times)
-                .addArrayOfString(data))
+            ColumnArrays.after(Tuple.of(rollout), events)
+                .longs(LoggedEvent::seq)
+                .strings(LoggedEvent::type)
+                .times(LoggedEvent::time)
+                .strings(LoggedEvent::data)
+                .tuple())
         .replaceWithVoid();
   }
 
   private String table(String name) {
     return schema + "." + name;
-  }
-
-  private static OffsetDateTime utc(Instant instant) {
-    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
   }
 }

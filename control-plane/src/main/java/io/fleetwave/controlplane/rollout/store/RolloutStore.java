@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.core.rollout.decide.RolloutState;
@@ -121,11 +122,7 @@ public class RolloutStore {
     return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
         .execute(Tuple.of(id))
         .map(
-            rows ->
-                rows.rowCount() == 0
-                    ? Optional.empty()
-                    : Optional.of(
-                        RolloutState.fromWireName(rows.iterator().next().getString("state"))));
+            rows -> Rows.first(rows).map(row -> RolloutState.fromWireName(row.getString("state"))));
   }
 
   /**
@@ -187,18 +184,15 @@ public class RolloutStore {
                 + " rollout = $1 AND seq > $2 ORDER BY seq LIMIT $3")
         .execute(Tuple.of(id, afterSeq, limit))
         .map(
-            rows -> {
-              List<RolloutEventView> out = new ArrayList<>();
-              for (Row row : rows) {
-                out.add(
-                    new RolloutEventView(
-                        row.getLong("seq"),
-                        row.getString("event_type"),
-                        row.getOffsetDateTime("event_time").toInstant(),
-                        read(row.getString("data"))));
-              }
-              return out;
-            });
+            rows ->
+                Rows.each(
+                    rows,
+                    row ->
+                        new RolloutEventView(
+                            row.getLong("seq"),
+                            row.getString("event_type"),
+                            row.getOffsetDateTime("event_time").toInstant(),
+                            read(row.getString("data")))));
   }
 
   private static StoredRollout stored(Row row, JsonNode spec, JsonNode plan) {

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.spec.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.controlplane.facts.FactBackfill;
 import io.fleetwave.events.Envelope;
@@ -13,7 +14,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Stream;
@@ -45,12 +45,7 @@ public final class SpecFacts {
   /** Applies a {@link CommandGenerationUsed} fact in the caller's transaction, once. */
   public static Uni<Void> commandGenerationUsed(
       SqlClient tx, Envelope<ControlFact> fact, CommandGenerationUsed used) {
-    return AppliedFacts.first(tx, fact.id())
-        .chain(
-            first ->
-                first
-                    ? useCommandGeneration(tx, fact.subject(), used)
-                    : Uni.createFrom().voidItem());
+    return AppliedFacts.once(tx, fact.id(), () -> useCommandGeneration(tx, fact.subject(), used));
   }
 
   /**
@@ -108,20 +103,6 @@ public final class SpecFacts {
     if (specs.isEmpty()) {
       return Uni.createFrom().voidItem();
     }
-    int size = specs.size();
-    String[] nodes = new String[size];
-    Long[] generations = new Long[size];
-    String[] bodies = new String[size];
-    String[] actors = new String[size];
-    OffsetDateTime[] times = new OffsetDateTime[size];
-    for (int i = 0; i < size; i++) {
-      NodeSpec spec = specs.get(i).spec();
-      nodes[i] = spec.node();
-      generations[i] = spec.generation();
-      bodies[i] = encode(spec).encode();
-      actors[i] = specs.get(i).actor();
-      times[i] = specs.get(i).at().atOffset(ZoneOffset.UTC);
-    }
     // desired_spec_history (V35) keeps every generation, for the fleet as of a past moment.
     return conn.preparedQuery(
             "WITH x AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[],"
@@ -134,12 +115,13 @@ public final class SpecFacts {
                 + " spec = EXCLUDED.spec, updated_at = EXCLUDED.updated_at, actor = EXCLUDED.actor"
                 + " WHERE desired_specs.generation < EXCLUDED.generation")
         .execute(
-            Tuple.tuple()
-                .addArrayOfString(nodes)
-                .addArrayOfLong(generations)
-                .addArrayOfString(bodies)
-                .addArrayOfOffsetDateTime(times)
-                .addArrayOfString(actors))
+            ColumnArrays.of(specs)
+                .strings(set -> set.spec().node())
+                .longs(set -> set.spec().generation())
+                .strings(set -> encode(set.spec()).encode())
+                .times(DesiredSpecSet::at)
+                .strings(DesiredSpecSet::actor)
+                .tuple())
         .replaceWithVoid();
   }
 
