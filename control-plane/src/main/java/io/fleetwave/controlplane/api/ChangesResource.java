@@ -5,6 +5,7 @@ import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.readmodel.ChangeQueries;
 import io.fleetwave.controlplane.readmodel.ChangeView;
+import io.fleetwave.controlplane.readmodel.NodeFilter;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.security.Roles;
 import io.smallrye.mutiny.Uni;

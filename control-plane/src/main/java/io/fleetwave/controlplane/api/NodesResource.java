@@ -9,6 +9,7 @@ import io.fleetwave.controlplane.readmodel.ChangeView;
 import io.fleetwave.controlplane.readmodel.HistoryHorizon;
 import io.fleetwave.controlplane.readmodel.HistoryQueries;
 import io.fleetwave.controlplane.readmodel.NodeEventView;
+import io.fleetwave.controlplane.readmodel.NodeFilter;
 import io.fleetwave.controlplane.readmodel.NodeListView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;

@@ -67,32 +67,28 @@ public class FleetGauges {
     // Each meter is built with its name written out: deploy's AlertsTest reads the names from this
     // source to check that every alert reads a metric the control plane serves.
     driftedNodes =
-        multiGauge(
-            registry,
-            "fleetwave.fleet.nodes.drifted",
-            "Nodes that differ from their desired state, by cause: not-converged,"
-                + " changed-outside (changed by nothing Fleetwave asked for), agent-silent");
+        MultiGauge.builder("fleetwave.fleet.nodes.drifted")
+            .description(
+                "Nodes that differ from their desired state, by cause: not-converged,"
+                    + " changed-outside (changed by nothing Fleetwave asked for), agent-silent")
+            .register(registry);
     rolloutNodes =
-        multiGauge(registry, "fleetwave.rollout.nodes", "Nodes of an active rollout by state");
+        MultiGauge.builder("fleetwave.rollout.nodes")
+            .description("Nodes of an active rollout by state")
+            .register(registry);
     rolloutWave =
-        multiGauge(
-            registry,
-            "fleetwave.rollout.wave",
-            "The wave an active rollout is in (0 before the canary)");
+        MultiGauge.builder("fleetwave.rollout.wave")
+            .description("The wave an active rollout is in (0 before the canary)")
+            .register(registry);
     rolloutPaused =
-        multiGauge(
-            registry,
-            "fleetwave.rollout.paused",
-            "1 while a rollout is paused; by=system when a failure threshold paused it");
+        MultiGauge.builder("fleetwave.rollout.paused")
+            .description(
+                "1 while a rollout is paused; by=system when a failure threshold paused it")
+            .register(registry);
     rolloutOverdue =
-        multiGauge(
-            registry,
-            "fleetwave.rollout.nodes.overdue",
-            "In-flight nodes past the rollout's node timeout");
-  }
-
-  private static MultiGauge multiGauge(MeterRegistry registry, String name, String description) {
-    return MultiGauge.builder(name).description(description).register(registry);
+        MultiGauge.builder("fleetwave.rollout.nodes.overdue")
+            .description("In-flight nodes past the rollout's node timeout")
+            .register(registry);
   }
 
   @Scheduled(

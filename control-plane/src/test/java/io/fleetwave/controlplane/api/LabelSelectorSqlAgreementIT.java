@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.controlplane.readmodel.FleetSnapshotReader;
+import io.fleetwave.controlplane.readmodel.NodeFilter;
 import io.fleetwave.core.rollout.plan.FleetNode;
 import io.fleetwave.core.selector.LabelSelector;
 import io.fleetwave.core.selector.Requirement;

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

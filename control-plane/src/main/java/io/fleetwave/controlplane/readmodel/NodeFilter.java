@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.api;
+package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.core.selector.LabelSelector;
