@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.enterprise.inject.Instance;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -53,8 +54,8 @@ public class DemoFleet {
   private static final Duration MINT_BOUND = Duration.ofSeconds(10);
 
   /**
-   * How long after the first HTTP server's start that cannot tell the random port's address (see
-   * {@link ServerAddress}) another may take to tell it: the one that records it is already bound.
+   * How long after the first HTTP server's start Quarkus may take to record the random port's
+   * address (see {@link ServerAddress}): the server that records it is already bound.
    */
   private static final Duration ADDRESS_BOUND = Duration.ofSeconds(30);
 
@@ -164,7 +165,24 @@ public class DemoFleet {
    * Quarkus fires this event for every HTTP server it starts, some before it records that URI.
    */
   void onHttpStart(@ObservesAsync HttpServerStart event) {
-    listening.started(event.options().getPort(), () -> http.get().getLocalBaseUri());
+    listening.started(event.options().getPort(), this::recordedUri);
+  }
+
+  /**
+   * The URI Quarkus recorded, read with this application's class loader as the thread's: the
+   * observer and {@link ServerAddress}'s asking again run on the common pool, whose threads' loader
+   * can find another application's configuration (the tests start several in one JVM), where the
+   * key is never recorded.
+   */
+  private URI recordedUri() {
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    thread.setContextClassLoader(DemoFleet.class.getClassLoader());
+    try {
+      return http.get().getLocalBaseUri();
+    } finally {
+      thread.setContextClassLoader(before);
+    }
   }
 
   void onStop(@Observes ShutdownEvent event) {

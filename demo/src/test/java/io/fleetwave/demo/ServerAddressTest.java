@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class ServerAddressTest {
@@ -42,15 +44,29 @@ class ServerAddressTest {
   }
 
   @Test
-  void noStartThatTellsTheAddressWithinTheBoundFailsItNamingWhy() {
-    ServerAddress address = new ServerAddress(Duration.ofMillis(200));
+  void aUriRecordedAfterEveryStartWasSeenIsFoundByAskingAgain() throws Exception {
+    ServerAddress address = new ServerAddress(Duration.ofSeconds(30));
+    AtomicInteger asked = new AtomicInteger();
+    Supplier<URI> recordedOnTheFourthAsk =
+        () -> asked.incrementAndGet() < 4 ? notRecordedYet() : RECORDED;
+
+    address.started(0, recordedOnTheFourthAsk);
+    address.started(0, recordedOnTheFourthAsk);
+
+    assertThat(known(address).get(10, TimeUnit.SECONDS)).isEqualTo(RECORDED);
+    assertThat(asked).hasValue(4);
+  }
+
+  @Test
+  void noUriRecordedWithinTheBoundFailsTheAddressNamingWhy() {
+    ServerAddress address = new ServerAddress(Duration.ofMillis(300));
 
     address.started(0, ServerAddressTest::notRecordedYet);
 
     assertThatThrownBy(() -> known(address).get(10, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
         .cause()
-        .hasMessageContaining("no HTTP server's start told where it listens within PT0.2S")
+        .hasMessageContaining("recorded no address for the HTTP server within PT0.3S")
         .hasMessageContaining("Key quarkus.http.local-base-uri not found");
   }
 }
