@@ -46,35 +46,37 @@ final class ServerAddress {
       known.complete(URI.create("http://localhost:" + configuredPort + "/"));
       return;
     }
-    long deadline = System.nanoTime() + bound.toNanos();
     try {
       known.complete(recorded.get());
     } catch (RuntimeException notRecordedYet) {
       if (asking.compareAndSet(false, true)) {
-        askAgain(recorded, deadline);
+        askAgainLater(recorded, System.nanoTime() + bound.toNanos());
       }
     }
   }
 
-  private void askAgain(Supplier<URI> recorded, long deadline) {
-    if (known.isDone()) {
-      return;
-    }
-    try {
-      known.complete(recorded.get());
-    } catch (RuntimeException notRecordedYet) {
-      if (System.nanoTime() - deadline >= 0) {
-        known.completeExceptionally(
-            new IllegalStateException(
-                "Quarkus recorded no address for the HTTP server within "
-                    + bound
-                    + " of its first start: "
-                    + notRecordedYet.getMessage(),
-                notRecordedYet));
-        return;
-      }
-      CompletableFuture.delayedExecutor(AGAIN.toMillis(), TimeUnit.MILLISECONDS)
-          .execute(() -> askAgain(recorded, deadline));
-    }
+  private void askAgainLater(Supplier<URI> recorded, long deadline) {
+    CompletableFuture.delayedExecutor(AGAIN.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(
+            () -> {
+              if (known.isDone()) {
+                return;
+              }
+              try {
+                known.complete(recorded.get());
+              } catch (RuntimeException notRecordedYet) {
+                if (System.nanoTime() - deadline < 0) {
+                  askAgainLater(recorded, deadline);
+                  return;
+                }
+                known.completeExceptionally(
+                    new IllegalStateException(
+                        "Quarkus recorded no address for the HTTP server within "
+                            + bound
+                            + " of its first start: "
+                            + notRecordedYet.getMessage(),
+                        notRecordedYet));
+              }
+            });
   }
 }
