@@ -1,5 +1,6 @@
 package io.fleetwave.agent;
 
+import io.fleetwave.testsupport.processes.JavaCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,8 +9,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real agent ({@link AgentMain}) in a JVM of its own, on this test's class path (the control
- * plane's system tier starts its agents so too).
+ * The real agent ({@link AgentMain}) in a JVM of its own, on this test's class path (the system
+ * tier, system-tier/, starts its agents so too).
  */
 public final class AgentProcess {
   private AgentProcess() {}
@@ -48,9 +49,7 @@ public final class AgentProcess {
   }
 
   private static List<String> command(List<String> jvmFlags, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmFlags);
+    List<String> command = new ArrayList<>(JavaCommand.of(jvmFlags));
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

@@ -4,12 +4,12 @@ import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
-import io.fleetwave.controlplane.fixtures.JavaCommand;
 import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.testsupport.processes.JavaCommand;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is all it needs.
  */
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
-// After the system tier in the outage fork (OutageItsSuite): not in the first minutes, when the
-// other two forks build their Quarkus applications.
+// Last in its fork (NoQuarkusItsSuite), after the tests with a database of their own: as far as it
+// can from the first minutes, when the other two forks build their Quarkus applications.
 @RunsLast
 class ProductionStartIT {
   private static final Path APP = Path.of("target", "quarkus-app");
