@@ -7,16 +7,15 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * Every control-plane integration test that {@link OutageItsSuite} and {@link
+ * Every control-plane integration test that {@link NoQuarkusItsSuite} and {@link
  * IdentityAndProcessItsSuite} do not run (the API, projection, rollout, read-model, spec and
  * security tests: Quarkus' default test profile, started once here), as one JUnit launch in the
- * third failsafe fork; see {@link OutageItsSuite} for why. The excluded packages are exactly the
- * other suites', the excluded classes those that {@link OutageItsSuite} names.
+ * third failsafe fork; see {@link NoQuarkusItsSuite} for why. The excluded packages are exactly the
+ * other suites', the excluded classes those that {@link NoQuarkusItsSuite} names.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane")
 @ExcludePackages({
-  "io.fleetwave.controlplane.fault",
   "io.fleetwave.controlplane.identity",
   "io.fleetwave.controlplane.kubernetes",
   "io.fleetwave.controlplane.app",

@@ -17,7 +17,7 @@ import org.junit.platform.suite.api.SelectPackages;
 class ForkSuitesTest {
   /** Every suite but the catch-all: each selects packages of its own. */
   private static final List<Class<?>> PARTS =
-      List.of(OutageItsSuite.class, IdentityAndProcessItsSuite.class);
+      List.of(NoQuarkusItsSuite.class, IdentityAndProcessItsSuite.class);
 
   @Test
   void theCatchAllExcludesExactlyThePackagesOfTheOthersAndNoneIsInTwo() {
@@ -38,7 +38,7 @@ class ForkSuitesTest {
   void theClassesTheOutageForkNamesAreTheOnesTheCatchAllExcludesAndStartNoQuarkus()
       throws ClassNotFoundException {
     List<String> named =
-        Arrays.asList(OutageItsSuite.class.getAnnotation(SelectClasses.class).names());
+        Arrays.asList(NoQuarkusItsSuite.class.getAnnotation(SelectClasses.class).names());
     List<String> excluded =
         Arrays.stream(
                 ApiAndRolloutItsSuite.class.getAnnotation(ExcludeClassNamePatterns.class).value())
@@ -51,7 +51,7 @@ class ForkSuitesTest {
       assertThat(it.getSimpleName()).endsWith("IT");
       assertThat(it.getPackageName())
           .startsWith("io.fleetwave.controlplane.")
-          .isNotIn(List.of(OutageItsSuite.class.getAnnotation(SelectPackages.class).value()));
+          .isNotIn(List.of(NoQuarkusItsSuite.class.getAnnotation(SelectPackages.class).value()));
       assertThat(it.isAnnotationPresent(QuarkusTest.class))
           .as(name + " would start Quarkus in the outage fork")
           .isFalse();
@@ -61,7 +61,7 @@ class ForkSuitesTest {
   @Test
   void noItOfTheOutageForksPackagesStartsQuarkus() throws ClassNotFoundException {
     List<String> packages =
-        Arrays.asList(OutageItsSuite.class.getAnnotation(SelectPackages.class).value());
+        Arrays.asList(NoQuarkusItsSuite.class.getAnnotation(SelectPackages.class).value());
     List<String> its =
         ForkSuites.sources("IT").stream()
             .filter(name -> packages.stream().anyMatch(p -> name.startsWith(p + ".")))

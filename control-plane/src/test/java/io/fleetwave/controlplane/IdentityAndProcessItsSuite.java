@@ -7,10 +7,10 @@ import org.junit.platform.suite.api.Suite;
 /**
  * The identity and Kubernetes-label tests (five test profiles of their own and Quarkus' default
  * one) and the tests that start a broker of their own (kafka), as one JUnit launch in one of the
- * control plane's three failsafe forks; see {@link OutageItsSuite} for why suites and why this
+ * control plane's three failsafe forks; see {@link NoQuarkusItsSuite} for why suites and why this
  * split. The tests of the packaged control plane's production starts (app) run in {@link
- * OutageItsSuite}'s fork: this fork starts six applications before its first test (Quarkus builds
- * every profile of a launch at discovery), so it had ended two minutes after the other two.
+ * NoQuarkusItsSuite}'s fork: this fork starts six applications before its first test (Quarkus
+ * builds every profile of a launch at discovery), so it had ended two minutes after the other two.
  */
 @Suite
 @SelectPackages({

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.fault;
+package io.fleetwave.systemtier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

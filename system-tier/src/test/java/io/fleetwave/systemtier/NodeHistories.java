@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.fault;
+package io.fleetwave.systemtier;
 
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.kafka.TopicToEnd;

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.fault;
+package io.fleetwave.systemtier;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.OidcProviderStandIn;
@@ -20,7 +20,7 @@ import java.util.Optional;
  * Kubernetes would.
  */
 final class Replicas implements AutoCloseable {
-  private static final Path APP = Path.of("target", "quarkus-app");
+  private static final Path APP = Path.of("..", "control-plane", "target", "quarkus-app");
   private static final String HEAP = "768m";
   // Two replicas starting side by side on a loaded 2-core machine took 134 s each.
   static final Duration READY_BOUND = Duration.ofMinutes(5);

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.fault;
+package io.fleetwave.systemtier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.fault;
+package io.fleetwave.systemtier;
 
 import java.net.http.HttpResponse;
 import java.util.List;

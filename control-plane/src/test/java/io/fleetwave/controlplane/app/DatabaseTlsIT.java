@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * certificate verifies against the CA it trusts, for the host name it connects to.
  */
 @ExtendWith(KafkaExtension.class)
-// After the system tier in the outage fork (OutageItsSuite): not in the first minutes, when the
-// other two forks build their Quarkus applications.
+// Last in its fork (NoQuarkusItsSuite), after the tests with a database of their own: as far as it
+// can from the first minutes, when the other two forks build their Quarkus applications.
 @RunsLast
 class DatabaseTlsIT {
   private static final Path APP = Path.of("target", "quarkus-app");

@@ -45,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and an API change (a request's Mutiny chain, where the MDC lives in the Vert.x context).
  */
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
-// After the system tier in the outage fork (OutageItsSuite): not in the first minutes, when the
-// other two forks build their Quarkus applications.
+// Last in its fork (NoQuarkusItsSuite), after the tests with a database of their own: as far as it
+// can from the first minutes, when the other two forks build their Quarkus applications.
 @RunsLast
 class JsonLogsIT {
   private static final Path APP = Path.of("target", "quarkus-app");
