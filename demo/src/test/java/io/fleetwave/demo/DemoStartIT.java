@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.testsupport.processes.JavaCommand;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -62,11 +63,9 @@ class DemoStartIT {
   void theReadyLineComesOnceTheWholeFleetIsVisibleAndSigtermStopsEverything() throws Exception {
     int port = freePort();
     Path log = dir.resolve("demo.log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder builder =
         new ProcessBuilder(
-                List.of(
-                    java,
+                JavaCommand.of(
                     "--enable-native-access=ALL-UNNAMED",
                     "-Dquarkus.http.port=" + port,
                     "-jar",
