@@ -9,9 +9,11 @@ import org.junit.platform.suite.api.Suite;
 /**
  * Every control-plane integration test that {@link NoQuarkusItsSuite} and {@link
  * IdentityAndProcessItsSuite} do not run (the API, projection, rollout, read-model, spec and
- * security tests: Quarkus' default test profile, started once here), as one JUnit launch in the
- * third failsafe fork; see {@link NoQuarkusItsSuite} for why. The excluded packages are exactly the
- * other suites', the excluded classes those that {@link NoQuarkusItsSuite} names.
+ * security tests: Quarkus' default test profile, started once here, and {@link
+ * io.fleetwave.controlplane.fixtures.FourProjectionConsumers} for AsOfReadsIT and
+ * ParallelConsumersIT), as one JUnit launch in the third failsafe fork; see {@link
+ * NoQuarkusItsSuite} for why. The excluded packages are exactly the other suites', the excluded
+ * classes those that {@link NoQuarkusItsSuite} names.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane")

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 
 import io.fleetwave.controlplane.fixtures.DriftListing;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.demo.fixtures.DrainFleetProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -21,10 +22,10 @@ import org.junit.jupiter.api.Test;
  * The key end-to-end check of issue 35's drift: a change made by hand on a simulated node (the
  * simulator's disturbance API, as nvidia-smi would) shows up in GET /api/v1/drift as changed
  * outside Fleetwave, with what it was and what it is, within one heartbeat of the demo fleet
- * (SimulatorDemoIT's profile: 1 s), and in the node's changes with its cause.
+ * ({@link DrainFleetProfile}: 1 s), and in the node's changes with its cause.
  */
 @QuarkusTest
-@TestProfile(SimulatorDemoIT.DemoMode.class)
+@TestProfile(DrainFleetProfile.class)
 class DriftDemoIT {
   private static final String NODE = "sim-vgpu-0";
   private static final Duration HEARTBEAT = Duration.ofSeconds(1);

@@ -11,39 +11,24 @@ import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeRequest;
 import io.fleetwave.core.driver.DriverArtifact;
+import io.fleetwave.demo.fixtures.DrainFleetProfile;
 import io.fleetwave.events.node.HostKind;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The simulator endpoints in demo mode, over a one-node fleet. The only IT with its own profile (a
- * second Quarkus start): demo mode runs simulated agents in the JVM.
+ * The simulator endpoints in demo mode, on the one simulated vGPU host of {@link
+ * DrainFleetProfile}'s fleet (its other nodes are RolloutDrainIT's).
  */
 @QuarkusTest
-@TestProfile(SimulatorDemoIT.DemoMode.class)
+@TestProfile(DrainFleetProfile.class)
 class SimulatorDemoIT {
   private static final String NODE = "sim-vgpu-0";
-
-  public static class DemoMode implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "fleetwave.demo.enabled",
-          "true",
-          "fleetwave.demo.fleet",
-          Path.of("src/test/resources/fleets/simulator-tiny.yaml").toAbsolutePath().toString(),
-          "fleetwave.demo.heartbeat-interval",
-          "1s");
-    }
-  }
 
   @Inject DriverChangeExecutor drivers;
 

@@ -7,27 +7,24 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fleetwave.controlplane.fixtures.KubernetesInstall;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.UserOperatorStandIn;
 import io.fleetwave.embedded.KafkaAccess;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.response.Response;
 import io.strimzi.api.kafka.model.user.KafkaUser;
 import io.strimzi.api.kafka.model.user.KafkaUserAuthorizationSimple;
 import io.strimzi.api.kafka.model.user.KafkaUserScramSha512ClientAuthentication;
 import io.strimzi.api.kafka.model.user.acl.AclRule;
 import io.strimzi.api.kafka.model.user.acl.AclRuleTopicResource;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -38,27 +35,15 @@ import org.junit.jupiter.api.Test;
  * Each enrolled node gets a Kafka credential of its own: the control plane makes its Strimzi
  * KafkaUser (the fabric8 mock API server in CRUD mode stands for Kubernetes; the test plays the
  * User Operator, writing the user's Secret as Strimzi does, owned by the KafkaUser), waits for the
- * Secret and answers the enrolment with the SCRAM login; revoking the node deletes the user.
+ * Secret and answers the enrolment with the SCRAM login; revoking the node deletes the user. In the
+ * application of {@link KubernetesInstall} (secret-timeout 3 s, quotas other than the defaults),
+ * without its {@link UserOperatorStandIn}: this test decides when a Secret is written.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@TestProfile(NodeKafkaUsersIT.KafkaUsersOn.class)
+@TestProfile(KubernetesInstall.class)
 class NodeKafkaUsersIT {
-  private static final String KAFKA = "kafka";
+  private static final String KAFKA = KubernetesInstall.KAFKA_NAMESPACE;
   private static final Duration BOUND = Duration.ofSeconds(30);
-
-  public static class KafkaUsersOn implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "fleetwave.node-identity.kafka-users.enabled", "true",
-          "fleetwave.node-identity.kafka-users.namespace", KAFKA,
-          "fleetwave.node-identity.kafka-users.secret-timeout", "3s",
-          "fleetwave.node-identity.kafka-users.producer-byte-rate", "32768",
-          "fleetwave.node-identity.kafka-users.consumer-byte-rate", "524288",
-          "fleetwave.node-identity.kafka-users.request-percentage", "7");
-    }
-  }
 
   @KubernetesTestServer KubernetesServer kubernetes;
 
@@ -278,22 +263,7 @@ class NodeKafkaUsersIT {
   }
 
   private static Secret secret(String name, String ownerUid, String password) {
-    return new SecretBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(KAFKA)
-        .addNewOwnerReference()
-        .withApiVersion("kafka.strimzi.io/v1")
-        .withKind("KafkaUser")
-        .withName(name)
-        .withUid(ownerUid)
-        .endOwnerReference()
-        .endMetadata()
-        .withData(
-            Map.of(
-                "password",
-                Base64.getEncoder().encodeToString(password.getBytes(StandardCharsets.UTF_8))))
-        .build();
+    return UserOperatorStandIn.secret(KAFKA, name, ownerUid, password);
   }
 
   private KubernetesClient client() {

@@ -11,15 +11,15 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fleetwave.controlplane.fixtures.AgentPods;
+import io.fleetwave.controlplane.fixtures.KubernetesInstall;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.controlplane.fixtures.UserOperatorStandIn;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.response.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,21 +35,15 @@ import org.junit.jupiter.api.Test;
  * Enrolment with the agent pod's service-account token: the control plane asks Kubernetes'
  * TokenReview API (the fabric8 mock server, answering per token as an API server would) and binds
  * the token to the node its pod runs on and to the agent DaemonSet, reading the pod from the API
- * server (the mock in CRUD mode, holding the pods each test runs).
+ * server (the mock in CRUD mode, holding the pods each test runs). In the application of {@link
+ * KubernetesInstall}, so each enrolment also waits for its node's Kafka Secret, which {@link
+ * UserOperatorStandIn} writes.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@TestProfile(ServiceAccountEnrolmentIT.ServiceAccounts.class)
+@TestProfile(KubernetesInstall.class)
 class ServiceAccountEnrolmentIT {
   private static final String AGENTS = "fleetwave-agents";
-  private static final String AGENT = "system:serviceaccount:" + AGENTS + ":fleetwave-agent";
-
-  public static class ServiceAccounts implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of("fleetwave.node-identity.service-accounts", AGENT);
-    }
-  }
+  private static final String AGENT = KubernetesInstall.AGENT_ACCOUNT;
 
   /**
    * What the API server knows of a token: its service account, and the node, pod and pod uid it was
@@ -57,6 +52,8 @@ class ServiceAccountEnrolmentIT {
   record Token(String account, String node, String pod, String uid) {}
 
   @KubernetesTestServer KubernetesServer kubernetes;
+
+  private UserOperatorStandIn userOperator;
 
   /**
    * Each pod's uid as the API server assigned it: the TokenReview answer reads it here, since it
@@ -86,6 +83,8 @@ class ServiceAccountEnrolmentIT {
 
   @BeforeEach
   void apiServer() {
+    userOperator =
+        new UserOperatorStandIn(kubernetes.getClient(), KubernetesInstall.KAFKA_NAMESPACE);
     kubernetes
         .expect()
         .post()
@@ -99,6 +98,11 @@ class ServiceAccountEnrolmentIT {
     pod("agent-e", "sa-node-5", "DaemonSet", "fleetwave-agent-ubuntu");
     pod("agent-f", "sa-node-6", "DaemonSet", "fleetwave-agent-ubuntu");
     pod("debug-7f9c", "sa-node-5", "ReplicaSet", "debug-5d8f");
+  }
+
+  @AfterEach
+  void stopUserOperator() {
+    userOperator.close();
   }
 
   /** A pod in the agents' namespace, its controller as Kubernetes sets it. */
@@ -159,8 +163,8 @@ class ServiceAccountEnrolmentIT {
     enroll("sa-node-1", "token-of-pod-on-sa-node-1")
         .then()
         .statusCode(201)
-        .body(
-            "credential", equalTo("service account " + AGENT + " (pod fleetwave-agents/agent-a)"));
+        .body("credential", equalTo("service account " + AGENT + " (pod fleetwave-agents/agent-a)"))
+        .body("kafka.username", equalTo("fleetwave-node-sa-node-1"));
     enroll("sa-node-9", "token-of-pod-on-sa-node-1")
         .then()
         .statusCode(401)

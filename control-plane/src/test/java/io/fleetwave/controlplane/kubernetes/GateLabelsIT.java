@@ -6,16 +6,16 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fleetwave.controlplane.fixtures.KubernetesInstall;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.controlplane.fixtures.UserOperatorStandIn;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.GateReleased;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
@@ -24,21 +24,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The device-plugin gate mirrored as a node label, against the fabric8 mock API server in CRUD mode
- * (no real API server can run on the build machines).
+ * (no real API server can run on the build machines), in the application of {@link
+ * KubernetesInstall}: its nodes enroll with a Kafka user each, whose Secret {@link
+ * UserOperatorStandIn} writes.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
-@TestProfile(GateLabelsIT.LabelsOn.class)
+@TestProfile(KubernetesInstall.class)
 class GateLabelsIT {
   private static final String NODE = "gate-node-0";
   private static final String NOT_IN_CLUSTER = "gate-node-elsewhere";
-
-  public static class LabelsOn implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of("fleetwave.kubernetes.gate-labels.enabled", "true");
-    }
-  }
 
   @Inject KubernetesClient kubernetes;
 
@@ -51,7 +45,11 @@ class GateLabelsIT {
         .nodes()
         .resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build())
         .create();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    // The User Operator writes the Secrets that the nodes' enrolments (on their first events) wait
+    // for; nothing here asks it anything.
+    try (UserOperatorStandIn _ =
+            new UserOperatorStandIn(kubernetes, KubernetesInstall.KAFKA_NAMESPACE);
+        TopicClient topic = new TopicClient(bootstrap)) {
       topic.publish(
           Events.envelope(
               NOT_IN_CLUSTER,

@@ -3,7 +3,9 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.FourProjectionConsumers;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.events.Envelope;
@@ -12,7 +14,6 @@ import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumer;
@@ -31,19 +32,14 @@ import org.junit.jupiter.api.Test;
  * The projection consumes fleet.node-events with several consumers of one group in the process (the
  * channel's partitions attribute): together they hold every partition, each partition once, and a
  * node's events, keyed into one partition, are still applied in order while the other partitions'
- * batches are applied beside them.
+ * batches are applied beside them. One consumer is the default; this test runs the projection with
+ * four. Last in its application: AsOfReadsIT, which shares it, counts the whole fleet and must see
+ * none of this test's nodes.
  */
 @QuarkusTest
-@TestProfile(ParallelConsumersIT.FourConsumers.class)
+@TestProfile(FourProjectionConsumers.class)
+@RunsLast
 class ParallelConsumersIT {
-  /** One consumer is the default; this test runs the projection with four. */
-  public static final class FourConsumers implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of("mp.messaging.incoming.node-events.partitions", "4");
-    }
-  }
-
   private static final String PREFIX = "par-";
   private static final int NODES = 48;
 

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fleetwave.controlplane.fixtures.FourProjectionConsumers;
 import io.fleetwave.controlplane.fixtures.HeartbeatingFleet;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
@@ -23,7 +24,6 @@ import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -45,11 +45,13 @@ import org.junit.jupiter.api.Test;
  * moment: while a real fleet changes (signed events through Kafka, projected into PostgreSQL, a
  * heartbeating fleet beside it), the test records the current answers of the node list (full,
  * brief, paged, filtered), each node, the summary and the version distribution after each change,
- * then asks each of them again with asOf for each recorded moment. Its own application, so the
- * fleet-wide answers (summary, versions) hold only this test's nodes.
+ * then asks each of them again with asOf for each recorded moment. The fleet-wide answers (summary,
+ * versions) must hold only this test's nodes: it runs first in the application of {@link
+ * FourProjectionConsumers} (its other class, ParallelConsumersIT, runs last) rather than in an
+ * application of its own.
  */
 @QuarkusTest
-@TestProfile(AsOfReadsIT.OwnFleet.class)
+@TestProfile(FourProjectionConsumers.class)
 class AsOfReadsIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final URI SOURCE = URI.create("urn:fleetwave:asof-test");
@@ -76,14 +78,6 @@ class AsOfReadsIT {
           read("/api/v1/fleet/summary"),
           read("/api/v1/fleet/versions"),
           read("/api/v1/fleet/versions", "zone", "asof-zone"));
-
-  /** An application of its own (its own database and broker), with a summary recounted often. */
-  public static class OwnFleet implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return Map.of("fleetwave.api.summary-max-age", "100ms");
-    }
-  }
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;

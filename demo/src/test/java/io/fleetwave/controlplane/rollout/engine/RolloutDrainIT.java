@@ -12,12 +12,10 @@ import io.fleetwave.controlplane.fixtures.MockKubernetesApi;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.kubernetes.KubernetesPods;
-import io.fleetwave.demo.fixtures.DemoModeConfig;
+import io.fleetwave.demo.fixtures.DrainFleetProfile;
 import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.fleetwave.events.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -34,25 +32,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Rollouts over simulated nodes that are Kubernetes nodes too (the fabric8 mock API server in CRUD
  * mode, with the Eviction API added), with cordon and drain on, against the real embedded Kafka and
- * PostgreSQL, driven through the API. The drain's bounds are short here (2 s).
+ * PostgreSQL, driven through the API. The drain's bounds are short here (2 s); the fleet's other
+ * node (SimulatorDemoIT's) is in none of its pools and in no cluster.
  */
 @QuarkusTest
-@TestProfile(RolloutDrainIT.DrainOn.class)
-@QuarkusTestResource(value = KubernetesApiResource.class, restrictToAnnotatedClass = true)
+@TestProfile(DrainFleetProfile.class)
 class RolloutDrainIT {
-
-  public static class DrainOn implements QuarkusTestProfile {
-    @Override
-    public Map<String, String> getConfigOverrides() {
-      return DemoModeConfig.over(
-          "drain-fleet.yaml",
-          Map.of(
-              "fleetwave.kubernetes.drain.enabled", "true",
-              "fleetwave.kubernetes.drain.timeout", "2s",
-              "fleetwave.kubernetes.drain.eviction-retry", "100ms",
-              "quarkus.kubernetes-client.request-timeout", "3s"));
-    }
-  }
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
