@@ -7,13 +7,13 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * The control plane's integration tests that start no Quarkus: the packaged control plane's
- * production starts (app: DatabaseTlsIT, JsonLogsIT, ProductionStartIT) and the tests named below,
- * which bring a database or a packaged control plane of their own. One of the control plane's three
- * suites of integration tests, each run by failsafe as one JUnit launch in a fork of its own
- * ({@code it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link
- * ApiAndRolloutItsSuite} run every other IT in the other two forks. The system tier, which ran here
- * until it got a module of its own (system-tier/, built beside the demo by the parallel build), is
- * not a suite of this module.
+ * production starts (app: DatabaseTlsIT, ProductionStartIT) and the tests named below, which bring
+ * a database or a packaged control plane of their own. One of the control plane's three suites of
+ * integration tests, each run by failsafe as one JUnit launch in a fork of its own ({@code
+ * it.forks.outages}, 3); {@link IdentityAndProcessItsSuite} and {@link ApiAndRolloutItsSuite} run
+ * every other IT in the other two forks. The system tier, which ran here until it got a module of
+ * its own (system-tier/, built beside the demo by the parallel build), is not a suite of this
+ * module.
  *
  * <p>Why suites: with more than one fork, surefire and failsafe hand a fork its classes one JUnit
  * launch at a time, and Quarkus stops its application at the end of every launch, so each {@code

@@ -17,6 +17,8 @@ import org.junit.platform.suite.api.Suite;
       "io.fleetwave.demo.DriftDemoIT",
       "io.fleetwave.demo.SimulatedDriverExecutorIT",
       "io.fleetwave.demo.SimulatorDemoIT",
-      "io.fleetwave.controlplane.rollout.engine.RolloutDrainIT"
+      "io.fleetwave.controlplane.rollout.engine.RolloutDrainIT",
+      "io.fleetwave.controlplane.e2e.FleetEndToEndIT",
+      "io.fleetwave.controlplane.app.JsonLogsIT"
     })
 public class OtherItsSuite {}

@@ -146,8 +146,7 @@ final class RealAgents implements AutoCloseable {
     String run = start == 1 ? node : node + "-" + start;
     try {
       Path joinToken =
-          Files.writeString(
-              work.resolve(run + ".join-token"), controlPlane.joinTokens().mint(node) + "\n");
+          Files.writeString(work.resolve(run + ".join-token"), controlPlane.joinToken(node) + "\n");
       return AgentProcess.start(
           Map.of(),
           List.of("-Xmx128m"),

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.fixtures.BrokerProcess;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
-import io.fleetwave.controlplane.fixtures.FleetProcess;
 import io.fleetwave.controlplane.fixtures.OidcProviderStandIn;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedPostgres;

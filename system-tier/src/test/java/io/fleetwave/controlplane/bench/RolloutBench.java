@@ -2,13 +2,13 @@ package io.fleetwave.controlplane.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
-import io.fleetwave.controlplane.fixtures.FleetProcess;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.simulator.FleetMain;
+import io.fleetwave.systemtier.FleetProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,10 +26,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 /**
  * Issue 5's benchmark: prints figures, asserts nothing.
  *
- * <p>The packaged control plane runs in demo mode with a generated fleet of {@code
- * bench.rolloutNodes} simulated MIG-capable nodes (one H100 each, four zones, label pool=bench),
- * each taking {@code bench.applyMillis} to start converging a new spec. One MIG rollout (waves 1,
- * 10%, 50%, 100%; maxUnavailable 10%; no soak) runs to completion through the API. Printed:
+ * <p>The packaged control plane runs with a generated fleet of {@code bench.rolloutNodes} simulated
+ * MIG-capable nodes (one H100 each, four zones, label pool=bench), each taking {@code
+ * bench.applyMillis} to start converging a new spec. One MIG rollout (waves 1, 10%, 50%, 100%;
+ * maxUnavailable 10%; no soak) runs to completion through the API. Printed:
  *
  * <ol>
  *   <li>Total rollout time (first NodeStarted to RolloutCompleted) against the ideal: the sum over
@@ -43,7 +43,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *
  * <p>Each report starts with the settings it ran with ({@link BenchConditions}).
  *
- * <p>Run: {@code ./mvnw -pl demo -am verify -DskipTests -Dbench.rollout=true}.
+ * <p>Run: {@code ./mvnw -pl system-tier -am verify -DskipTests -Dbench.rollout=true}.
  */
 public final class RolloutBench {
   private RolloutBench() {}
@@ -92,10 +92,9 @@ public final class RolloutBench {
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       BenchServices.createTopics(kafka, settings.partitions(), RoundTrip.TOPIC);
       FleetTopics.createControlFacts(kafka);
-      // As the other benches' control plane (node identity required), the demo's own parts off, its
-      // signing key, and room for every simulated node to enroll from this one host.
+      // As the other benches' control plane (node identity required), its signing key, and room
+      // for every simulated node to enroll from this one host.
       Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
-      env.put("FLEETWAVE_DEMO_ENABLED", "false");
       env.put("FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
       env.put("FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE", Integer.toString(nodes));
       long started = System.nanoTime();
@@ -583,7 +582,7 @@ public final class RolloutBench {
           Integer.getInteger("bench.partitions", 8),
           System.getProperty("bench.controlPlaneHeap", "3g"),
           System.getProperty("bench.fleetHeap", "2g"),
-          Path.of(System.getProperty("bench.app", "target/quarkus-app")),
+          Path.of(System.getProperty("bench.app", "../control-plane/target/quarkus-app")),
           Integer.getInteger("bench.port", 18081));
     }
 

@@ -3,14 +3,12 @@ package io.fleetwave.controlplane.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.controlplane.fixtures.ApiTokens;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
-import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
@@ -43,13 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
  * operator switches JSON logs on: its console is one JSON object per line, and the lines about a
  * rollout and a node carry them in the MDC: the engine's decisions and spec sends (its own thread)
  * and an API change (a request's Mutiny chain, where the MDC lives in the Vert.x context).
+ *
+ * <p>In the demo module, beside the other tests that run the control plane with a simulated fleet:
+ * the control plane's module builds before the simulator's (its tests need no simulator).
  */
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
-// Last in its fork (NoQuarkusItsSuite), after the tests with a database of their own: as far as it
-// can from the first minutes, when the other two forks build their Quarkus applications.
-@RunsLast
 class JsonLogsIT {
-  private static final Path APP = Path.of("target", "quarkus-app");
+  private static final Path APP = Path.of("..", "control-plane", "target", "quarkus-app");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -93,7 +91,7 @@ class JsonLogsIT {
                 SimulatedFleet.Settings.of(kafka.bootstrapServers(), Duration.ofSeconds(1)),
                 SpecFollowing.of(signer.verifier()),
                 null,
-                FleetEnrolment.of(controlPlane.url(), controlPlane.joinTokens()))) {
+                FleetEnrolment.of(controlPlane.url(), controlPlane::joinToken))) {
       String operator = controlPlane.token("operator");
       await("both nodes projected with their GPU")
           .atMost(SETTLE_BOUND)
@@ -146,7 +144,7 @@ class JsonLogsIT {
         JsonNode node = JSON.readTree(line);
         assertThat(node.isObject()).as("a JSON object per line: %s", line).isTrue();
         parsed.add(node);
-      } catch (JsonProcessingException e) {
+      } catch (IOException e) {
         throw new AssertionError("a console line that is not JSON: " + line, e);
       }
     }

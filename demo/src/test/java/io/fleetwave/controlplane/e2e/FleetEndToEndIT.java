@@ -5,12 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
+import io.fleetwave.demo.fixtures.DrainFleetProfile;
 import io.fleetwave.events.node.Gpu;
+import io.fleetwave.simulator.FleetEnrolment;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.fleet.FleetFile;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +26,12 @@ import org.junit.jupiter.api.Test;
  * Issue 2's end-to-end path: 50 simulated agents of all five host kinds publish to the real broker,
  * the control plane projects them into the real PostgreSQL, and the API shows exactly those nodes
  * with the facts of their host kind and the GPUs of their models.
+ *
+ * <p>In the demo module, whose tests run the control plane with simulated fleets: here in the drain
+ * profile's application, beside its own fleet (whose nodes carry no {@code suite=e2e} label).
  */
 @QuarkusTest
+@TestProfile(DrainFleetProfile.class)
 class FleetEndToEndIT {
   private static final String FLEET =
       """
@@ -79,7 +88,9 @@ class FleetEndToEndIT {
             SimulatedFleet.Settings.of(bootstrap, Duration.ofSeconds(2)),
             null,
             null,
-            NodeEnrolments.fleetEnrolment())) {
+            FleetEnrolment.of(
+                URI.create("http://localhost:" + RestAssured.port + "/"),
+                node -> NodeEnrolments.joinToken(node, 600)))) {
       await()
           .atMost(Duration.ofSeconds(90))
           .until(() -> nodes().getInt("total") == 50 && allInventoried(nodes()));
