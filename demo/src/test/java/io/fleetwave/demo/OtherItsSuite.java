@@ -5,10 +5,12 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every integration test of the demo module that {@link FleetProfilesItsSuite} does not run (the
- * drain and demo-mode profiles, and the tests that start processes of their own), as one JUnit
- * launch in the module's other failsafe fork. Named one by one: the control plane's test jar on
- * this class path holds ITs of the same packages, which a package selection would run here too.
- * {@code ForkSuitesTest} keeps every IT of the module in exactly one of the two suites.
+ * drain and demo-mode profiles, the tests that start processes of their own, and the control
+ * plane's tests that need the agent's or the simulator's code, which the control plane's module
+ * does not depend on so that it builds beside them), as one JUnit launch in the module's other
+ * failsafe fork. Named one by one: the control plane's test jar on this class path holds ITs of the
+ * same packages, which a package selection would run here too. {@code ForkSuitesTest} keeps every
+ * IT of the module in exactly one of the two suites.
  */
 @Suite
 @SelectClasses(
@@ -19,6 +21,7 @@ import org.junit.platform.suite.api.Suite;
       "io.fleetwave.demo.SimulatorDemoIT",
       "io.fleetwave.controlplane.rollout.engine.RolloutDrainIT",
       "io.fleetwave.controlplane.e2e.FleetEndToEndIT",
-      "io.fleetwave.controlplane.app.JsonLogsIT"
+      "io.fleetwave.controlplane.app.JsonLogsIT",
+      "io.fleetwave.controlplane.identity.AgentEnrolmentIT"
     })
 public class OtherItsSuite {}

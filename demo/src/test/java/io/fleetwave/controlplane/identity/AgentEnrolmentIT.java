@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.notNullValue;
 
 import io.fleetwave.agent.identity.BootstrapCredential;
 import io.fleetwave.agent.identity.Enrolment;
@@ -14,6 +15,7 @@ import io.fleetwave.agent.publish.NodeEventStream;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.demo.fixtures.DrainFleetProfile;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
@@ -21,6 +23,7 @@ import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testsupport.events.Events;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,8 +42,14 @@ import org.junit.jupiter.api.io.TempDir;
  * The agent's side of node identity against the real control plane: it makes its key, enrolls it
  * with a join token, signs what its publisher sends, and keeps its key across restarts on a
  * writable host without enrolling again.
+ *
+ * <p>In the demo module, beside the other tests that run the control plane with the agent's code:
+ * the control plane's own tests need none of it, so its module builds beside the agent's. Here in
+ * the drain profile's application, whose enrolment limits are the shipped ones (the control plane's
+ * test profile lifts them, since all its tests enroll from one address).
  */
 @QuarkusTest
+@TestProfile(DrainFleetProfile.class)
 class AgentEnrolmentIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
 
@@ -101,18 +110,23 @@ class AgentEnrolmentIT {
   }
 
   /**
-   * Enrolment is rate-limited per node (6 a minute in this profile): an agent answered 429 waits
-   * the Retry-After and tries again within its patience, instead of stopping as on a refusal.
+   * Enrolment is rate-limited per node (6 a minute as shipped): an agent answered 429 waits the
+   * Retry-After and tries again within its patience, instead of stopping as on a refusal.
    */
   @Test
   void anAgentAnswered429TriesAgainAfterRetryAfter() throws Exception {
     String node = "agent-throttled";
+    String wrongToken = "nosuch.0123456789abcdef";
     for (int i = 0; i < 6; i++) {
-      NodeEnrolments.enrolment(
-              node, NodeEventSigner.generate().publicKeyPem(), "nosuch.0123456789abcdef")
+      NodeEnrolments.enrolment(node, NodeEventSigner.generate().publicKeyPem(), wrongToken)
           .then()
           .statusCode(401);
     }
+    // The node's attempts are used up: the agent's first attempt will be answered 429.
+    NodeEnrolments.enrolment(node, NodeEventSigner.generate().publicKeyPem(), wrongToken)
+        .then()
+        .statusCode(429)
+        .header("Retry-After", notNullValue());
     NodeEventSigner key = joinTokenEnrolment(node).establish(node, Optional.empty());
     assertThat(key.keyId()).startsWith("sha256:");
   }
