@@ -15,6 +15,12 @@ import java.util.function.LongSupplier;
  * row and perhaps a TokenReview call, so a flood from one address, or aimed at one node, is refused
  * with 429 before any of that.
  *
+ * <p>An attempt that enrolled gives its source's attempt back ({@link #returnToSource}): the bound
+ * per source is on attempts that fail (a guessed token, a flood), so a cluster whose nodes all
+ * enroll through one NAT address, or a fleet started on one host, enrolls at once (at most {@code
+ * perSource} in flight) instead of {@code perSource} a period. The node's attempt is not given
+ * back: a node that enrolls again and again stays bounded.
+ *
  * <p>Buckets live in a bounded Caffeine cache (at most {@link #TRACKED} keys, each dropped a period
  * after its last use, when it would be full again anyway): memory stays bounded whatever the flood.
  * Limits are per replica. No library of the project limits per key: SmallRye Fault Tolerance's
@@ -81,6 +87,17 @@ public class EnrolmentRateLimit {
     take("node " + node, perNode, "node '" + node + "'");
   }
 
+  /**
+   * Gives back an attempt {@link #takeForSource} took, for an enrolment that succeeded; the bucket
+   * never holds more than its bound.
+   */
+  public void returnToSource(String source) {
+    Bucket bucket = buckets.getIfPresent("source " + source);
+    if (bucket != null) {
+      bucket.giveBack(perSource);
+    }
+  }
+
   private void take(String key, int limit, String what) {
     Bucket bucket = buckets.get(key, k -> new Bucket(limit, nanoTime.getAsLong()));
     long waitNanos = bucket.take(limit, period.toNanos(), nanoTime.getAsLong());
@@ -123,6 +140,10 @@ public class EnrolmentRateLimit {
       firstRefusal = !refusing;
       refusing = true;
       return Math.max(1, (long) Math.ceil((1 - tokens) / perNano));
+    }
+
+    synchronized void giveBack(int limit) {
+      tokens = Math.min(limit, tokens + 1);
     }
 
     /** Whether the last refusal was the first since an attempt was last allowed. */

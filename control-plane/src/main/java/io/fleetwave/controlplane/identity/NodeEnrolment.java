@@ -71,7 +71,8 @@ public class NodeEnrolment {
 
   /**
    * Enrolls the node's key if its credential allows it; every attempt is logged and audited (see
-   * {@link EnrolmentAudit}), and bounded per source and per node ({@link EnrolmentRateLimit}).
+   * {@link EnrolmentAudit}), and bounded per source and per node ({@link EnrolmentRateLimit}); an
+   * enrolment that succeeds gives its source's attempt back.
    *
    * @param source the caller's address
    * @throws EnrolmentThrottledException (failed Uni) when the source or the node made too many
@@ -107,6 +108,8 @@ public class NodeEnrolment {
         .ifNoItem()
         .after(bound)
         .failWith(() -> new IllegalStateException("enrolment did not finish within the bound"))
+        .onItem()
+        .invoke(() -> limit.returnToSource(source))
         .onFailure()
         .call(e -> auditRefusal(attempt, e));
   }

@@ -31,6 +31,19 @@ class EnrolmentRateLimitTest {
   }
 
   @Test
+  void anAttemptGivenBackByASuccessfulEnrolmentIsAvailableAgainButNeverBeyondTheBound() {
+    for (int i = 0; i < 10; i++) {
+      limit.takeForSource("10.0.0.1");
+      limit.returnToSource("10.0.0.1");
+    }
+    limit.returnToSource("10.0.0.1");
+    for (int i = 0; i < 4; i++) {
+      limit.takeForSource("10.0.0.1");
+    }
+    assertThat(refusedFor("10.0.0.1").first()).isTrue();
+  }
+
+  @Test
   void aNodeHasItsOwnSmallerBoundWhateverTheSource() {
     limit.takeForNode("gpu-1");
     limit.takeForNode("gpu-1");

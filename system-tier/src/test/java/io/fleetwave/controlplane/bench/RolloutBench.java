@@ -92,11 +92,9 @@ public final class RolloutBench {
         EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       BenchServices.createTopics(kafka, settings.partitions(), RoundTrip.TOPIC);
       FleetTopics.createControlFacts(kafka);
-      // As the other benches' control plane (node identity required), its signing key, and room
-      // for every simulated node to enroll from this one host.
+      // As the other benches' control plane (node identity required), with its signing key.
       Map<String, String> env = BenchServices.controlPlane(kafka, postgres);
       env.put("FLEETWAVE_COMMANDS_PRIVATE_KEY", signing.privateKeyPem());
-      env.put("FLEETWAVE_NODE_IDENTITY_ENROLMENTS_PER_SOURCE", Integer.toString(nodes));
       long started = System.nanoTime();
       try (Connection db = FleetApiBench.connect(postgres);
           ControlPlaneProcess controlPlane =
