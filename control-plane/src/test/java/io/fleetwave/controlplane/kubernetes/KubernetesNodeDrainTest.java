@@ -111,6 +111,14 @@ class KubernetesNodeDrainTest {
     }
   }
 
+  /** The node's labels, once it is seen cordoned, and cordoned by this rollout. */
+  private Map<String, String> labelsOfNodeTheRolloutCordoned(String name) {
+    Node node = read(name);
+    assertThat(node.getSpec().getUnschedulable()).isTrue();
+    assertThat(node.getMetadata().getAnnotations()).containsEntry(NodeMarks.CORDONED_BY, OWNER);
+    return node.getMetadata().getLabels();
+  }
+
   private Node read(String name) {
     return client.nodes().withName(name).get();
   }
@@ -155,10 +163,7 @@ class KubernetesNodeDrainTest {
     assertThat(exists("web", "nginx")).as("a pod without GPUs stays").isTrue();
     assertThat(exists("gpu-operator", "dcgm-exporter-x")).as("DaemonSet pods stay").isTrue();
     assertThat(exists("web", "elsewhere")).as("pods of other nodes stay").isTrue();
-    Node during = read("gpu-1");
-    assertThat(during.getSpec().getUnschedulable()).isTrue();
-    assertThat(during.getMetadata().getAnnotations()).containsEntry(NodeMarks.CORDONED_BY, OWNER);
-    assertThat(during.getMetadata().getLabels())
+    assertThat(labelsOfNodeTheRolloutCordoned("gpu-1"))
         .containsEntry("nvidia.com/gpu-driver-upgrade.skip", "true")
         .containsEntry("nvidia.com/mig.config", "all-balanced")
         .containsEntry("nvidia.com/mig.config.state", "pending")
@@ -265,10 +270,7 @@ class KubernetesNodeDrainTest {
     assertThat(kept.reason())
         .startsWith("GPU 0: reset refused: train.py runs")
         .contains("nvidia.com/mig.config.state=failed", "stays cordoned", OWNER);
-    Node after = read("gpu-1");
-    assertThat(after.getSpec().getUnschedulable()).isTrue();
-    assertThat(after.getMetadata().getAnnotations()).containsEntry(NodeMarks.CORDONED_BY, OWNER);
-    assertThat(after.getMetadata().getLabels())
+    assertThat(labelsOfNodeTheRolloutCordoned("gpu-1"))
         .containsEntry("nvidia.com/mig.config.state", "failed")
         .containsEntry("nvidia.com/mig.config", "all-balanced")
         .containsEntry("nvidia.com/gpu.deploy.device-plugin", "true")
