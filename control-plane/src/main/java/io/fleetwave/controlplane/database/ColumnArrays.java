@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
@@ -38,40 +39,41 @@ public final class ColumnArrays<R> {
   }
 
   public ColumnArrays<R> strings(Function<? super R, String> column) {
-    arrays.addArrayOfString(column(column, String[]::new));
-    return this;
+    return add(arrays::addArrayOfString, column(column, String[]::new));
   }
 
   public ColumnArrays<R> longs(Function<? super R, Long> column) {
-    arrays.addArrayOfLong(column(column, Long[]::new));
-    return this;
+    return add(arrays::addArrayOfLong, column(column, Long[]::new));
   }
 
   public ColumnArrays<R> integers(Function<? super R, Integer> column) {
-    arrays.addArrayOfInteger(column(column, Integer[]::new));
-    return this;
+    return add(arrays::addArrayOfInteger, column(column, Integer[]::new));
   }
 
   public ColumnArrays<R> booleans(Function<? super R, Boolean> column) {
-    arrays.addArrayOfBoolean(column(column, Boolean[]::new));
-    return this;
+    return add(arrays::addArrayOfBoolean, column(column, Boolean[]::new));
   }
 
   /** A timestamptz column, written in UTC; a null instant stays null. */
   public ColumnArrays<R> times(Function<? super R, Instant> column) {
-    arrays.addArrayOfOffsetDateTime(
+    return add(
+        arrays::addArrayOfOffsetDateTime,
         column(
             row -> {
               Instant instant = column.apply(row);
               return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
             },
             OffsetDateTime[]::new));
-    return this;
   }
 
   /** The parameters: the leading ones, then one array a column. */
   public Tuple tuple() {
     return arrays;
+  }
+
+  private <T> ColumnArrays<R> add(Consumer<T[]> parameter, T[] values) {
+    parameter.accept(values);
+    return this;
   }
 
   private <T> T[] column(Function<? super R, ? extends T> column, IntFunction<T[]> array) {

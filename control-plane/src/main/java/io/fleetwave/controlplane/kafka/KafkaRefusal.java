@@ -20,21 +20,26 @@ public final class KafkaRefusal {
   public static Optional<String> of(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof AuthenticationException) {
-        return Optional.of(
-            "the broker refused the control plane's credentials ("
-                + kafkas(t)
-                + "); check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and"
-                + " KAFKA_SASL_JAAS_CONFIG (kafka.* settings)");
+        return refused(
+            "the control plane's credentials",
+            t,
+            "check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and KAFKA_SASL_JAAS_CONFIG"
+                + " (kafka.* settings)");
       }
       if (t instanceof AuthorizationException) {
-        return Optional.of(
-            "the broker refused the control plane access ("
-                + kafkas(t)
-                + "); its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
+        return refused(
+            "the control plane access",
+            t,
+            "its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
                 + " (deploy/kafka/users.yaml)");
       }
     }
     return Optional.empty();
+  }
+
+  /** What the broker refused, in Kafka's words, and which settings to look at. */
+  private static Optional<String> refused(String what, Throwable kafkas, String lookAt) {
+    return Optional.of("the broker refused " + what + " (" + kafkas(kafkas) + "); " + lookAt);
   }
 
   private static String kafkas(Throwable t) {

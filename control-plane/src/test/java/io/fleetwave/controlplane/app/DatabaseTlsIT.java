@@ -98,31 +98,24 @@ class DatabaseTlsIT {
 
   @Test
   void aServerCertificateNotSignedByTheTrustedCaStopsTheStart(KafkaBroker kafka) throws Exception {
-    Path log = dir.resolve("control-plane.log");
-    assertThatThrownBy(
-            () ->
-                ControlPlaneProcess.start(
-                        APP,
-                        freePort(),
-                        deploySettings(kafka, "localhost", postgres.otherCaFile()),
-                        log)
-                    .close())
-        .hasMessageContaining("control plane exited");
+    String log = logOfRefusedStart(deploySettings(kafka, "localhost", postgres.otherCaFile()));
     // PgJDBC's refusal: Flyway's derived JDBC URL verifies the server too (sslmode=verify-full).
-    assertThat(Files.readString(log)).contains("PSQLException").containsIgnoringCase("certificat");
+    assertThat(log).contains("PSQLException").containsIgnoringCase("certificat");
   }
 
   @Test
   void aServerCertificateForAnotherHostNameStopsTheStart(KafkaBroker kafka) throws Exception {
-    Path log = dir.resolve("control-plane.log");
     // The certificate names localhost only; 127.0.0.1 is the same server under another name.
-    assertThatThrownBy(
-            () ->
-                ControlPlaneProcess.start(
-                        APP, freePort(), deploySettings(kafka, "127.0.0.1", postgres.caFile()), log)
-                    .close())
+    String log = logOfRefusedStart(deploySettings(kafka, "127.0.0.1", postgres.caFile()));
+    assertThat(log).contains("PSQLException").contains("127.0.0.1");
+  }
+
+  /** The log of a start with {@code settings}, which must fail: the control plane exits. */
+  private String logOfRefusedStart(Map<String, String> settings) throws IOException {
+    Path log = dir.resolve("control-plane.log");
+    assertThatThrownBy(() -> ControlPlaneProcess.start(APP, freePort(), settings, log).close())
         .hasMessageContaining("control plane exited");
-    assertThat(Files.readString(log)).contains("PSQLException").contains("127.0.0.1");
+    return Files.readString(log);
   }
 
   private static int freePort() throws IOException {

@@ -2,9 +2,7 @@ package io.fleetwave.controlplane.bench;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
-import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -117,53 +115,54 @@ public final class FleetApiBench {
     Settings settings = Settings.fromSystemProperties();
     Path out = BenchServices.output();
     System.out.println("Fleetwave fleet API benchmark: " + settings);
-    try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      BenchServices.createTopics(kafka);
-      Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
-      Vertx vertx = Vertx.vertx();
-      List<Round> rounds = new ArrayList<>();
-      StringBuilder report = new StringBuilder();
-      try (ControlPlaneProcess controlPlane =
-              ControlPlaneProcess.start(
-                  settings.app(),
-                  settings.port(),
-                  env,
-                  out.resolve("fleet-api-control-plane.log"),
-                  "2g");
-          Connection db = connect(postgres);
-          KafkaProducer<String, byte[]> producer = EventLoad.producer(kafka.bootstrapServers())) {
-        Pool pool = MigratedDatabase.pool(postgres, vertx);
-        long[] nextSeq = new long[settings.sizes().getLast()];
-        BenchKeys keys = BenchKeys.generate(settings.sizes().getLast());
-        int fleet = 0;
-        for (int size : settings.sizes()) {
-          long growing = System.nanoTime();
-          grow(producer, db, keys, fleet, size, nextSeq);
-          fleet = size;
-          UUID rollout = RolloutApiBench.seed(pool, "rollout-" + size, size);
-          try (var analyze = db.createStatement()) {
-            analyze.execute("ANALYZE");
+    List<Round> rounds = new ArrayList<>();
+    StringBuilder report = new StringBuilder();
+    SeededApiStack.run(
+        settings.app(),
+        settings.port(),
+        out.resolve("fleet-api-control-plane.log"),
+        stack -> {
+          EmbeddedPostgres postgres = stack.postgres();
+          try (Connection db = connect(postgres);
+              KafkaProducer<String, byte[]> producer =
+                  EventLoad.producer(stack.kafka().bootstrapServers())) {
+            Pool pool = MigratedDatabase.pool(postgres, stack.vertx());
+            long[] nextSeq = new long[settings.sizes().getLast()];
+            BenchKeys keys = BenchKeys.generate(settings.sizes().getLast());
+            int fleet = 0;
+            for (int size : settings.sizes()) {
+              long growing = System.nanoTime();
+              grow(producer, db, keys, fleet, size, nextSeq);
+              fleet = size;
+              UUID rollout = RolloutApiBench.seed(pool, "rollout-" + size, size);
+              try (var analyze = db.createStatement()) {
+                analyze.execute("ANALYZE");
+              }
+              System.out.printf(
+                  "fleet of %,d nodes projected and a running rollout of %,d nodes seeded in %.1f s%n",
+                  size, size, (System.nanoTime() - growing) / 1e9);
+              Round round =
+                  measure(
+                      postgres,
+                      producer,
+                      keys,
+                      stack.controlPlane(),
+                      rollout,
+                      size,
+                      nextSeq,
+                      settings);
+              rounds.add(round);
+              String text = format(round);
+              System.out.print(text);
+              report.append(text);
+            }
+            pool.closeAndAwait();
           }
-          System.out.printf(
-              "fleet of %,d nodes projected and a running rollout of %,d nodes seeded in %.1f s%n",
-              size, size, (System.nanoTime() - growing) / 1e9);
-          Round round =
-              measure(postgres, producer, keys, controlPlane, rollout, size, nextSeq, settings);
-          rounds.add(round);
-          String text = format(round);
-          System.out.print(text);
-          report.append(text);
-        }
-        pool.closeAndAwait();
-      } finally {
-        vertx.closeAndAwait();
-      }
-      String scaling = scaling(rounds);
-      System.out.print(scaling);
-      report.append(scaling);
-      Files.writeString(out.resolve("fleet-api-bench.txt"), report.toString());
-    }
+        });
+    String scaling = scaling(rounds);
+    System.out.print(scaling);
+    report.append(scaling);
+    Files.writeString(out.resolve("fleet-api-bench.txt"), report.toString());
   }
 
   /** A JDBC connection to the bench's database, for the benches' seeding and bare-SQL reads. */

@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What the control plane's PostgreSQL sessions are doing while the projection works through its
@@ -33,8 +32,7 @@ final class PgWaitSampler implements AutoCloseable {
           + " AND pid <> pg_backend_pid() AND application_name NOT LIKE 'PostgreSQL JDBC%'";
 
   private final Map<String, Integer> counts = new TreeMap<>();
-  private final AtomicBoolean running = new AtomicBoolean(true);
-  private final Thread thread;
+  private final Poller poller;
   private int samples;
 
   static boolean requested() {
@@ -42,21 +40,20 @@ final class PgWaitSampler implements AutoCloseable {
   }
 
   PgWaitSampler(EmbeddedPostgres postgres) {
-    thread =
-        Thread.ofPlatform()
-            .name("bench-pg-waits")
-            .start(
-                () -> {
-                  try (Connection db = FleetApiBench.connect(postgres);
-                      Statement statement = db.createStatement()) {
-                    while (running.get()) {
-                      sample(statement);
-                      Thread.sleep(10); // the sampling period, not a wait on a condition
-                    }
-                  } catch (Exception e) {
-                    throw new IllegalStateException("sampling pg_stat_activity failed", e);
-                  }
-                });
+    poller =
+        new Poller(
+            "bench-pg-waits",
+            running -> {
+              try (Connection db = FleetApiBench.connect(postgres);
+                  Statement statement = db.createStatement()) {
+                while (running.getAsBoolean()) {
+                  sample(statement);
+                  Thread.sleep(10); // the sampling period, not a wait on a condition
+                }
+              } catch (Exception e) {
+                throw new IllegalStateException("sampling pg_stat_activity failed", e);
+              }
+            });
   }
 
   private synchronized void sample(Statement statement) throws java.sql.SQLException {
@@ -90,11 +87,6 @@ final class PgWaitSampler implements AutoCloseable {
 
   @Override
   public void close() {
-    running.set(false);
-    try {
-      thread.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    poller.close();
   }
 }

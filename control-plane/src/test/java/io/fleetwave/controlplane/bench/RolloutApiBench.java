@@ -7,9 +7,6 @@ import io.fleetwave.controlplane.fixtures.ProjectedRollouts;
 import io.fleetwave.controlplane.fixtures.ProjectedRollouts.LoggedEvent;
 import io.fleetwave.controlplane.rollout.store.RolloutRows.NodeState;
 import io.fleetwave.core.rollout.plan.LargeFleetPlans;
-import io.fleetwave.embedded.EmbeddedKafka;
-import io.fleetwave.embedded.EmbeddedPostgres;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -70,36 +67,27 @@ public final class RolloutApiBench {
     Settings settings = Settings.fromSystemProperties();
     Path out = BenchServices.output();
     System.out.println("Fleetwave large-rollout API benchmark: " + settings);
-    try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
-      BenchServices.createTopics(kafka);
-      Map<String, String> env = BenchServices.controlPlaneWithoutEngine(kafka, postgres);
-      Vertx vertx = Vertx.vertx();
-      try (ControlPlaneProcess controlPlane =
-              ControlPlaneProcess.start(
-                  settings.app(),
-                  settings.port(),
-                  env,
-                  out.resolve("rollout-api-control-plane.log"),
-                  "2g");
-          Connection db = FleetApiBench.connect(postgres)) {
-        Pool pool = MigratedDatabase.pool(postgres, vertx);
-        long seeding = System.nanoTime();
-        UUID id = seed(pool, settings.nodes());
-        pool.closeAndAwait();
-        try (var analyze = db.createStatement()) {
-          analyze.execute("ANALYZE");
-        }
-        System.out.printf(
-            "seeded a running rollout of %,d nodes in %.1f s%n",
-            settings.nodes(), (System.nanoTime() - seeding) / 1e9);
-        String report = measure(db, controlPlane, id, settings);
-        System.out.println(report);
-        Files.writeString(out.resolve("rollout-api-bench.txt"), report);
-      } finally {
-        vertx.closeAndAwait();
-      }
-    }
+    SeededApiStack.run(
+        settings.app(),
+        settings.port(),
+        out.resolve("rollout-api-control-plane.log"),
+        stack -> {
+          try (Connection db = FleetApiBench.connect(stack.postgres())) {
+            Pool pool = MigratedDatabase.pool(stack.postgres(), stack.vertx());
+            long seeding = System.nanoTime();
+            UUID id = seed(pool, settings.nodes());
+            pool.closeAndAwait();
+            try (var analyze = db.createStatement()) {
+              analyze.execute("ANALYZE");
+            }
+            System.out.printf(
+                "seeded a running rollout of %,d nodes in %.1f s%n",
+                settings.nodes(), (System.nanoTime() - seeding) / 1e9);
+            String report = measure(db, stack.controlPlane(), id, settings);
+            System.out.println(report);
+            Files.writeString(out.resolve("rollout-api-bench.txt"), report);
+          }
+        });
   }
 
   private static UUID seed(Pool pool, int nodes) throws Exception {

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import static io.fleetwave.controlplane.fixtures.DeadLetters.header;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,6 +8,7 @@ import static org.hamcrest.Matchers.containsString;
 
 import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.DeadLetters;
 import io.fleetwave.controlplane.fixtures.EngineTakeovers;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.KubernetesInstall;
@@ -64,7 +66,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.header.Header;
 import org.assertj.core.api.Condition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
@@ -646,18 +647,12 @@ class ControlFactsIT {
     List<String> reasons = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> letter : topic.deadLetters()) {
       for (RecordMetadata one : sent) {
-        if (header(letter, Topics.DLQ_PARTITION_HEADER).equals(Integer.toString(one.partition()))
-            && header(letter, Topics.DLQ_OFFSET_HEADER).equals(Long.toString(one.offset()))) {
+        if (DeadLetters.isLetterOf(letter, one)) {
           reasons.add(header(letter, Topics.DLQ_REASON_HEADER));
         }
       }
     }
     return reasons;
-  }
-
-  private static String header(ConsumerRecord<String, byte[]> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   /** The whole database gone, as after a lost volume, and migrated again to an empty schema. */

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.identity;
 
+import static io.fleetwave.controlplane.fixtures.DeadLetters.header;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.ApiReads;
 import io.fleetwave.controlplane.fixtures.CanaryRollouts;
+import io.fleetwave.controlplane.fixtures.DeadLetters;
 import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.NodeEnrolments;
@@ -28,9 +30,9 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -145,10 +147,7 @@ class NodeIdentityIT {
     String token = NodeEnrolments.joinToken(node, 600);
     NodeEventSigner fresh = NodeEventSigner.generate();
     for (NodeEventSigner tried : List.of(key, fresh)) {
-      given()
-          .contentType("application/json")
-          .body(Map.of("publicKey", tried.publicKeyPem(), "joinToken", token))
-          .post("/api/v1/nodes/" + node + "/enrolment")
+      enroll(node, token, tried)
           .then()
           .statusCode(401)
           .body("detail", containsString("node '" + node + "' was revoked at"))
@@ -185,18 +184,8 @@ class NodeIdentityIT {
         .statusCode(409)
         .body("detail", containsString("is not revoked"));
     given().get("/api/v1/nodes/" + node).then().body("revoked", equalTo(false));
-    given()
-        .contentType("application/json")
-        .body(Map.of("publicKey", fresh.publicKeyPem(), "joinToken", token))
-        .post("/api/v1/nodes/" + node + "/enrolment")
-        .then()
-        .statusCode(201);
-    given()
-        .contentType("application/json")
-        .body(
-            Map.of(
-                "publicKey", key.publicKeyPem(), "joinToken", NodeEnrolments.joinToken(node, 600)))
-        .post("/api/v1/nodes/" + node + "/enrolment")
+    enroll(node, token, fresh).then().statusCode(201);
+    enroll(node, NodeEnrolments.joinToken(node, 600), key)
         .then()
         .statusCode(401)
         .body("detail", containsString("was revoked; enroll a new key"));
@@ -217,10 +206,7 @@ class NodeIdentityIT {
       await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
 
       String unbound = unboundJoinTokenAsStoredBefore();
-      given()
-          .contentType("application/json")
-          .body(Map.of("publicKey", attacker.publicKeyPem(), "joinToken", unbound))
-          .post("/api/v1/nodes/" + node + "/enrolment")
+      enroll(node, unbound, attacker)
           .then()
           .statusCode(401)
           .body("detail", containsString("names no node, so it could enroll a key for any node"));
@@ -257,12 +243,7 @@ class NodeIdentityIT {
     String id = token.substring(0, token.indexOf('.'));
     enroll("ident-audited-not", token).then().statusCode(401);
     NodeEventSigner key = NodeEventSigner.generate();
-    given()
-        .contentType("application/json")
-        .body(Map.of("publicKey", key.publicKeyPem(), "joinToken", token))
-        .post("/api/v1/nodes/" + node + "/enrolment")
-        .then()
-        .statusCode(201);
+    enroll(node, token, key).then().statusCode(201);
 
     io.restassured.path.json.JsonPath audit =
         given()
@@ -457,11 +438,20 @@ class NodeIdentityIT {
             .until(() -> Arrays.equals(ProjectionRows.position(node.name()), new long[] {1, 1}));
       }
       String rollout = CanaryRollouts.startCanary("identity-canary", "identity-pool=canary", BOUND);
+      // The canary is in flight once the engine logged it; its spec is saved a moment later.
       String canary =
-          fleet.stream()
-              .map(FleetNodes.Node::name)
-              .filter(n -> given().get("/api/v1/nodes/" + n + "/spec").path("desired") != null)
-              .findFirst()
+          await("the canary's spec saved")
+              .atMost(BOUND)
+              .until(
+                  () ->
+                      fleet.stream()
+                          .map(FleetNodes.Node::name)
+                          .filter(
+                              n ->
+                                  given().get("/api/v1/nodes/" + n + "/spec").path("desired")
+                                      != null)
+                          .findFirst(),
+                  Optional::isPresent)
               .orElseThrow();
       long generation = NodeActions.desiredGeneration(canary);
       String other =
@@ -506,10 +496,7 @@ class NodeIdentityIT {
 
   private static io.restassured.response.Response enroll(
       String node, String token, NodeEventSigner key) {
-    return given()
-        .contentType("application/json")
-        .body(Map.of("publicKey", key.publicKeyPem(), "joinToken", token))
-        .post("/api/v1/nodes/" + node + "/enrolment");
+    return NodeEnrolments.enrolment(node, key.publicKeyPem(), token);
   }
 
   private record Expected(RecordMetadata sent, String reason) {}
@@ -540,21 +527,8 @@ class NodeIdentityIT {
       List<ConsumerRecord<String, byte[]>> letters, List<Expected> expected) {
     for (Expected one : expected) {
       ConsumerRecord<String, byte[]> letter =
-          letters.stream()
-              .filter(
-                  r ->
-                      header(r, Topics.DLQ_PARTITION_HEADER)
-                              .equals(Integer.toString(one.sent().partition()))
-                          && header(r, Topics.DLQ_OFFSET_HEADER)
-                              .equals(Long.toString(one.sent().offset())))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError("no dead letter for '" + one.reason() + "'"));
+          DeadLetters.letterOf(letters, one.sent(), "'" + one.reason() + "'");
       assertThat(header(letter, Topics.DLQ_REASON_HEADER)).startsWith(one.reason());
     }
-  }
-
-  private static String header(ConsumerRecord<String, byte[]> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 }

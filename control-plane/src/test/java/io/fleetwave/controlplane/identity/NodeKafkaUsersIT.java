@@ -26,7 +26,6 @@ import io.strimzi.api.kafka.model.user.acl.AclRule;
 import io.strimzi.api.kafka.model.user.acl.AclRuleTopicResource;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -218,10 +217,7 @@ class NodeKafkaUsersIT {
   }
 
   private static Response enroll(String node, String token, NodeEventSigner key) {
-    return given()
-        .contentType("application/json")
-        .body(Map.of("publicKey", key.publicKeyPem(), "joinToken", token))
-        .post("/api/v1/nodes/" + node + "/enrolment");
+    return NodeEnrolments.enrolment(node, key.publicKeyPem(), token);
   }
 
   /**

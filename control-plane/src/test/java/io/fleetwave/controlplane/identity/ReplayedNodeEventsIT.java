@@ -143,12 +143,7 @@ class ReplayedNodeEventsIT {
             .publish(topic);
         oldRegistration.publish(topic);
         Signed.by(key, Events.envelope(node.name(), 1, 3, new SpecApplied(1))).publish(topic);
-        await("the engine read past the replay (the node's SpecApplied after it)")
-            .atMost(BOUND)
-            .until(() -> engine.of(node.name()).appliedGeneration() == 1);
-        assertThat(engine.of(node.name()).driverVersion())
-            .as("the driver in the view of an engine that saw the change")
-            .isEqualTo(NEW_DRIVER);
+        assertNewDriverOnceApplied(engine, node.name(), 1, "an engine that saw the change");
       }
 
       // An engine that takes over reads the projection (which has the new driver), then the
@@ -158,14 +153,23 @@ class ReplayedNodeEventsIT {
         engine.watch(List.of(node.name()));
         oldRegistration.publish(topic);
         Signed.by(key, Events.envelope(node.name(), 1, 4, new SpecApplied(2))).publish(topic);
-        await("the engine that took over read past the replay")
-            .atMost(BOUND)
-            .until(() -> engine.of(node.name()).appliedGeneration() == 2);
-        assertThat(engine.of(node.name()).driverVersion())
-            .as("the driver in the view of an engine that took over")
-            .isEqualTo(NEW_DRIVER);
+        assertNewDriverOnceApplied(engine, node.name(), 2, "an engine that took over");
       }
     }
+  }
+
+  /**
+   * Waits until {@code engine} read the node's SpecApplied of {@code generation}, published after
+   * the replay, so that it read past the replay; then it must still see the new driver.
+   */
+  private static void assertNewDriverOnceApplied(
+      FleetObserver engine, String node, long generation, String which) {
+    await(which + " read past the replay (the node's SpecApplied after it)")
+        .atMost(BOUND)
+        .until(() -> engine.of(node).appliedGeneration() == generation);
+    assertThat(engine.of(node).driverVersion())
+        .as("the driver in the view of " + which)
+        .isEqualTo(NEW_DRIVER);
   }
 
   /** The engine's view as RolloutEngines builds it: the application's Kafka, pool and key check. */

@@ -104,11 +104,33 @@ class KubernetesNodeDrainTest {
     return labels;
   }
 
+  /**
+   * The GPU Operator's labels of a node whose change to all-balanced is in {@code state}, with the
+   * operands Fleetwave pauses deployed as {@code pausedOperands} says (GPU feature discovery, off
+   * on this node in {@link #gpuOperatorLabels()}, stays off).
+   */
+  private static Map<String, String> migChangeLabels(String state, String pausedOperands) {
+    return Map.of(
+        "nvidia.com/mig.config", "all-balanced",
+        "nvidia.com/mig.config.state", state,
+        "nvidia.com/gpu.deploy.device-plugin", pausedOperands,
+        "nvidia.com/gpu.deploy.dcgm-exporter", pausedOperands,
+        "nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
+  }
+
   private void create(Node node, Pod... pods) {
     client.nodes().resource(node).create();
     for (Pod pod : pods) {
       client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
     }
+  }
+
+  /** The node's labels, once it is seen cordoned, and cordoned by this rollout. */
+  private Map<String, String> labelsOfNodeTheRolloutCordoned(String name) {
+    Node node = read(name);
+    assertThat(node.getSpec().getUnschedulable()).isTrue();
+    assertThat(node.getMetadata().getAnnotations()).containsEntry(NodeMarks.CORDONED_BY, OWNER);
+    return node.getMetadata().getLabels();
   }
 
   private Node read(String name) {
@@ -155,16 +177,9 @@ class KubernetesNodeDrainTest {
     assertThat(exists("web", "nginx")).as("a pod without GPUs stays").isTrue();
     assertThat(exists("gpu-operator", "dcgm-exporter-x")).as("DaemonSet pods stay").isTrue();
     assertThat(exists("web", "elsewhere")).as("pods of other nodes stay").isTrue();
-    Node during = read("gpu-1");
-    assertThat(during.getSpec().getUnschedulable()).isTrue();
-    assertThat(during.getMetadata().getAnnotations()).containsEntry(NodeMarks.CORDONED_BY, OWNER);
-    assertThat(during.getMetadata().getLabels())
+    assertThat(labelsOfNodeTheRolloutCordoned("gpu-1"))
         .containsEntry("nvidia.com/gpu-driver-upgrade.skip", "true")
-        .containsEntry("nvidia.com/mig.config", "all-balanced")
-        .containsEntry("nvidia.com/mig.config.state", "pending")
-        .containsEntry("nvidia.com/gpu.deploy.device-plugin", "paused-for-mig-change")
-        .containsEntry("nvidia.com/gpu.deploy.dcgm-exporter", "paused-for-mig-change")
-        .containsEntry("nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
+        .containsAllEntriesOf(migChangeLabels("pending", "paused-for-mig-change"));
     int cordon = first("PATCH", "/nodes/gpu-1", "unschedulable");
     int eviction = first("POST", "/pods/train-1/eviction");
     int labels = first("PATCH", "/nodes/gpu-1", "paused-for-mig-change");
@@ -181,11 +196,7 @@ class KubernetesNodeDrainTest {
         .doesNotContainKeys(NodeMarks.CORDONED_BY, NodeMarks.LABELS_BEFORE);
     assertThat(after.getMetadata().getLabels())
         .doesNotContainKey("nvidia.com/gpu-driver-upgrade.skip")
-        .containsEntry("nvidia.com/mig.config", "all-balanced")
-        .containsEntry("nvidia.com/mig.config.state", "success")
-        .containsEntry("nvidia.com/gpu.deploy.device-plugin", "true")
-        .containsEntry("nvidia.com/gpu.deploy.dcgm-exporter", "true")
-        .containsEntry("nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
+        .containsAllEntriesOf(migChangeLabels("success", "true"));
     int restore = first("PATCH", "/nodes/gpu-1", "\"value\":\"success\"");
     int uncordon = first("PATCH", "/nodes/gpu-1", "unschedulable", "false");
     assertThat(restore).as("labels set back before the uncordon").isGreaterThan(labels);
@@ -265,10 +276,7 @@ class KubernetesNodeDrainTest {
     assertThat(kept.reason())
         .startsWith("GPU 0: reset refused: train.py runs")
         .contains("nvidia.com/mig.config.state=failed", "stays cordoned", OWNER);
-    Node after = read("gpu-1");
-    assertThat(after.getSpec().getUnschedulable()).isTrue();
-    assertThat(after.getMetadata().getAnnotations()).containsEntry(NodeMarks.CORDONED_BY, OWNER);
-    assertThat(after.getMetadata().getLabels())
+    assertThat(labelsOfNodeTheRolloutCordoned("gpu-1"))
         .containsEntry("nvidia.com/mig.config.state", "failed")
         .containsEntry("nvidia.com/mig.config", "all-balanced")
         .containsEntry("nvidia.com/gpu.deploy.device-plugin", "true")

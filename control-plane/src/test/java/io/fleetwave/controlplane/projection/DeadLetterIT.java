@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import static io.fleetwave.controlplane.fixtures.DeadLetters.header;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
@@ -7,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fleetwave.controlplane.fixtures.ApiReads;
+import io.fleetwave.controlplane.fixtures.DeadLetters;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Envelope;
@@ -24,7 +26,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -109,30 +110,15 @@ class DeadLetterIT {
       List<ConsumerRecord<String, byte[]>> letters, List<Bad> bad) {
     for (Bad expected : bad) {
       ConsumerRecord<String, byte[]> letter =
-          letters.stream()
-              .filter(
-                  r ->
-                      header(r, Topics.DLQ_PARTITION_HEADER)
-                              .equals(Integer.toString(expected.sent().partition()))
-                          && header(r, Topics.DLQ_OFFSET_HEADER)
-                              .equals(Long.toString(expected.sent().offset())))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new AssertionError(
-                          "no dead letter for the record expected to fail with '"
-                              + expected.reason()
-                              + "'"));
+          DeadLetters.letterOf(
+              letters,
+              expected.sent(),
+              "the record expected to fail with '" + expected.reason() + "'");
       assertThat(header(letter, Topics.DLQ_REASON_HEADER)).contains(expected.reason());
       assertThat(header(letter, Topics.DLQ_TOPIC_HEADER)).isEqualTo(Topics.NODE_EVENTS);
       assertThat(letter.key()).isEqualTo(expected.key());
       assertThat(letter.value()).isEqualTo(expected.value());
     }
-  }
-
-  private static String header(ConsumerRecord<String, byte[]> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   private static Bad bad(TopicClient topic, String key, byte[] value, String reason) {

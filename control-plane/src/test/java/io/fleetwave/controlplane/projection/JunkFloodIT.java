@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import static io.fleetwave.controlplane.fixtures.DeadLetters.header;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -22,7 +23,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -140,11 +140,6 @@ class JunkFloodIT {
             r -> header(r, Topics.DLQ_PARTITION_HEADER) + "@" + header(r, Topics.DLQ_OFFSET_HEADER))
         .filter(sent::contains)
         .collect(Collectors.groupingBy(coordinates -> coordinates, Collectors.counting()));
-  }
-
-  private static String header(ConsumerRecord<String, byte[]> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   private static Map<String, Integer> projectedSeqs() {

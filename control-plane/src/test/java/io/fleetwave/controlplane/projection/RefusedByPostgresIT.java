@@ -1,11 +1,13 @@
 package io.fleetwave.controlplane.projection;
 
+import static io.fleetwave.controlplane.fixtures.DeadLetters.header;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.ApiReads;
+import io.fleetwave.controlplane.fixtures.DeadLetters;
 import io.fleetwave.controlplane.fixtures.NodePartitions;
 import io.fleetwave.controlplane.fixtures.ProjectionRebuilds;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
@@ -22,13 +24,11 @@ import io.fleetwave.testsupport.events.Events;
 import io.fleetwave.testsupport.events.GpuBuilder;
 import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -121,22 +121,10 @@ class RefusedByPostgresIT {
     for (Refused expected : refused) {
       RecordMetadata origin = sent.get(batch.indexOf(expected.event()));
       ConsumerRecord<String, byte[]> letter =
-          letters.stream()
-              .filter(
-                  r ->
-                      header(r, Topics.DLQ_PARTITION_HEADER)
-                              .equals(Integer.toString(origin.partition()))
-                          && header(r, Topics.DLQ_OFFSET_HEADER)
-                              .equals(Long.toString(origin.offset())))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new AssertionError(
-                          "no dead letter for seq "
-                              + expected.event().seq()
-                              + " (expected '"
-                              + expected.cause()
-                              + "')"));
+          DeadLetters.letterOf(
+              letters,
+              origin,
+              "seq " + expected.event().seq() + " (expected '" + expected.cause() + "')");
       assertThat(header(letter, Topics.DLQ_REASON_HEADER))
           .startsWith("refused by PostgreSQL: SQLSTATE")
           .contains(expected.cause());
@@ -149,10 +137,5 @@ class RefusedByPostgresIT {
   private static NodeRegistered kernel(String kernel) {
     NodeRegistered base = Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of());
     return NodeRegisteredBuilder.from(base).kernel(kernel).build();
-  }
-
-  private static String header(ConsumerRecord<String, byte[]> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
   }
 }

@@ -26,6 +26,7 @@ import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -192,27 +193,17 @@ class AsOfReadsIT {
     String future = Instant.now().plus(Duration.ofHours(1)).toString();
     for (String path :
         List.of("/api/v1/nodes", "/api/v1/fleet/summary", "/api/v1/fleet/versions")) {
-      given()
-          .queryParam("asOf", future)
-          .get(path)
-          .then()
+      readAsOf(path, future)
           .statusCode(400)
           .body("parameter", org.hamcrest.Matchers.equalTo("asOf"))
           .body("detail", org.hamcrest.Matchers.containsString("in the future"));
-      given()
-          .queryParam("asOf", "yesterday")
-          .get(path)
-          .then()
+      readAsOf(path, "yesterday")
           .statusCode(400)
           .body("detail", org.hamcrest.Matchers.containsString("RFC 3339"))
           .body("detail", org.hamcrest.Matchers.containsString("'yesterday'"));
     }
     // A local time without its offset is not RFC 3339.
-    given()
-        .queryParam("asOf", "2026-12-05T03:12:00")
-        .get("/api/v1/nodes/" + A)
-        .then()
-        .statusCode(400);
+    readAsOf("/api/v1/nodes/" + A, "2026-12-05T03:12:00").statusCode(400);
     // The tests keep 3650 days of history (application.properties, %test).
     Response before = given().queryParam("asOf", "2000-01-01T00:00:00Z").get("/api/v1/nodes/" + A);
     assertThat(before.statusCode()).isEqualTo(422);
@@ -221,11 +212,12 @@ class AsOfReadsIT {
         .isBetween(
             Instant.now().minus(Duration.ofDays(3651)), Instant.now().minus(Duration.ofDays(3650)));
     assertThat(before.jsonPath().getString("detail")).contains(oldest.toString());
-    given()
-        .queryParam("asOf", oldest.toString())
-        .get("/api/v1/fleet/summary")
-        .then()
-        .statusCode(200);
+    readAsOf("/api/v1/fleet/summary", oldest.toString()).statusCode(200);
+  }
+
+  /** The answer to a GET of {@code path} as of {@code moment} (the asOf parameter as given). */
+  private static ValidatableResponse readAsOf(String path, String moment) {
+    return given().queryParam("asOf", moment).get(path).then();
   }
 
   /**

@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -70,19 +71,12 @@ class AsOfStatesIT {
   void asOfEachMomentBetweenADaysChangesTheNodesAndTheSummaryAreWhatTheProjectionShowed()
       throws Exception {
     List<Envelope<NodeEvent>> day = day();
-    String stepwiseUrl = database("stepwise");
-    String batchedUrl = database("batched");
-    Pool stepwise = MigratedDatabase.pool(stepwiseUrl, VERTX);
-    Pool batched = MigratedDatabase.pool(batchedUrl, VERTX);
-    try {
+    try (AppliedTwoWays databases = new AppliedTwoWays("")) {
       Map<Instant, Shown> shown = new LinkedHashMap<>();
-      for (Envelope<NodeEvent> event : day) {
-        apply(stepwise, List.of(event));
-        shown.put(event.time().plusSeconds(30), live(stepwise));
-      }
-      apply(batched, day);
+      databases.apply(
+          day, event -> shown.put(event.time().plusSeconds(30), live(databases.stepwise)));
       for (Map.Entry<Instant, Shown> then : shown.entrySet()) {
-        for (Pool pool : List.of(stepwise, batched)) {
+        for (Pool pool : databases.both()) {
           Shown asOf = asOf(pool, then.getKey());
           for (String node : NODES) {
             assertThat(asOf.nodes().get(node))
@@ -94,10 +88,7 @@ class AsOfStatesIT {
               .isEqualTo(then.getValue().summary());
         }
       }
-      assertThat(stateRows(batchedUrl)).isEqualTo(stateRows(stepwiseUrl)).hasSize(8);
-    } finally {
-      stepwise.closeAndAwait();
-      batched.closeAndAwait();
+      databases.assertSameStateRows(8);
     }
   }
 
@@ -111,15 +102,8 @@ class AsOfStatesIT {
   @Test
   void asOfEachMomentANodeWhoseClockWentBackIsWhatItsEventsStampedUpToThenMade() throws Exception {
     List<Envelope<NodeEvent>> day = clockSetBack();
-    String stepwiseUrl = database("skew_stepwise");
-    String batchedUrl = database("skew_batched");
-    Pool stepwise = MigratedDatabase.pool(stepwiseUrl, VERTX);
-    Pool batched = MigratedDatabase.pool(batchedUrl, VERTX);
-    try {
-      for (Envelope<NodeEvent> event : day) {
-        apply(stepwise, List.of(event));
-      }
-      apply(batched, day);
+    try (AppliedTwoWays databases = new AppliedTwoWays("skew_")) {
+      databases.apply(day, event -> {});
       List<Instant> moments =
           day.stream().map(event -> event.time().plusSeconds(30)).sorted().toList();
       for (int i = 0; i < moments.size(); i++) {
@@ -134,16 +118,13 @@ class AsOfStatesIT {
         } finally {
           then.closeAndAwait();
         }
-        for (Pool pool : List.of(stepwise, batched)) {
+        for (Pool pool : databases.both()) {
           Shown asOf = asOf(pool, moment);
           assertThat(asOf.nodes()).as("nodes as of %s", moment).isEqualTo(shown.nodes());
           assertThat(asOf.summary()).as("summary as of %s", moment).isEqualTo(shown.summary());
         }
       }
-      assertThat(stateRows(batchedUrl)).isEqualTo(stateRows(stepwiseUrl)).hasSize(stateful(day));
-    } finally {
-      stepwise.closeAndAwait();
-      batched.closeAndAwait();
+      databases.assertSameStateRows(stateful(day));
     }
   }
 
@@ -265,6 +246,48 @@ class AsOfStatesIT {
   private static Envelope<NodeEvent> at(
       List<Envelope<NodeEvent>> before, String node, long seq, NodeEvent data) {
     return Envelope.of(SOURCE, node, MORNING.plus(Duration.ofMinutes(before.size())), 1, seq, data);
+  }
+
+  /**
+   * Two migrated databases of their own ({@code prefix}stepwise and {@code prefix}batched) given
+   * the same events: the one an event at a time, the other as one batch.
+   */
+  private final class AppliedTwoWays implements AutoCloseable {
+    private final String stepwiseUrl;
+    private final String batchedUrl;
+    private final Pool stepwise;
+    private final Pool batched;
+
+    AppliedTwoWays(String prefix) throws SQLException {
+      stepwiseUrl = database(prefix + "stepwise");
+      batchedUrl = database(prefix + "batched");
+      stepwise = MigratedDatabase.pool(stepwiseUrl, VERTX);
+      batched = MigratedDatabase.pool(batchedUrl, VERTX);
+    }
+
+    /** Applies {@code events} to both; {@code afterEachStep} runs after each stepwise event. */
+    void apply(List<Envelope<NodeEvent>> events, Consumer<Envelope<NodeEvent>> afterEachStep) {
+      for (Envelope<NodeEvent> event : events) {
+        AsOfStatesIT.apply(stepwise, List.of(event));
+        afterEachStep.accept(event);
+      }
+      AsOfStatesIT.apply(batched, events);
+    }
+
+    List<Pool> both() {
+      return List.of(stepwise, batched);
+    }
+
+    /** Both hold the same history rows, {@code count} of them. */
+    void assertSameStateRows(int count) throws SQLException {
+      assertThat(stateRows(batchedUrl)).isEqualTo(stateRows(stepwiseUrl)).hasSize(count);
+    }
+
+    @Override
+    public void close() {
+      stepwise.closeAndAwait();
+      batched.closeAndAwait();
+    }
   }
 
   /** A migrated database of its own; its JDBC URL. */

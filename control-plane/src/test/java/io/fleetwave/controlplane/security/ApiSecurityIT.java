@@ -222,25 +222,21 @@ class ApiSecurityIT {
 
   @Test
   void corsIsClosedByDefault() throws Exception {
-    HttpRequest preflight =
-        HttpRequest.newBuilder(base.resolve("/api/v1/rollouts"))
-            .timeout(CALL_BOUND)
-            .header("Origin", "https://elsewhere.example")
-            .header("Access-Control-Request-Method", "POST")
-            .header("Access-Control-Request-Headers", "authorization, content-type")
-            .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-            .build();
-    HttpResponse<String> answer = HTTP.send(preflight, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> answer =
+        send(
+            request("/api/v1/rollouts")
+                .header("Origin", "https://elsewhere.example")
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "authorization, content-type")
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
     assertThat(answer.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
     assertThat(answer.headers().firstValue("Access-Control-Allow-Methods")).isEmpty();
 
-    HttpRequest read =
-        HttpRequest.newBuilder(base.resolve("/api/v1/nodes"))
-            .timeout(CALL_BOUND)
-            .header("Origin", "https://elsewhere.example")
-            .header("Authorization", ApiTokens.bearer(ApiTokens.viewer()))
-            .build();
-    HttpResponse<String> nodes = HTTP.send(read, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> nodes =
+        send(
+            request("/api/v1/nodes")
+                .header("Origin", "https://elsewhere.example")
+                .header("Authorization", ApiTokens.bearer(ApiTokens.viewer())));
     assertThat(nodes.statusCode()).isEqualTo(200);
     assertThat(nodes.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
   }
@@ -334,12 +330,8 @@ class ApiSecurityIT {
 
   @Test
   void basicCredentialsAreNotATokenAnd401() throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(base.resolve("/api/v1/nodes"))
-            .timeout(CALL_BOUND)
-            .header("Authorization", "Basic YWRtaW46YWRtaW4=")
-            .build();
-    HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        send(request("/api/v1/nodes").header("Authorization", "Basic YWRtaW46YWRtaW4="));
     assertThat(response.statusCode()).isEqualTo(401);
     assertProblem(response, "basic");
   }
@@ -355,9 +347,7 @@ class ApiSecurityIT {
 
   /** Every operation under /api of the served OpenAPI document. */
   private List<Operation> operations() throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(base.resolve("/q/openapi?format=json")).timeout(CALL_BOUND).build();
-    HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = send(request("/q/openapi?format=json"));
     assertThat(response.statusCode()).isEqualTo(200);
     JsonNode paths = EventCodec.mapper().readTree(response.body()).path("paths");
     List<Operation> operations = new ArrayList<>();
@@ -404,8 +394,7 @@ class ApiSecurityIT {
     if (operation.key().equals("POST /api/v1/admin/projection/rebuild")) {
       concrete.append("?timeoutSeconds=0");
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(base.resolve(concrete.toString())).timeout(CALL_BOUND);
+    HttpRequest.Builder request = request(concrete.toString());
     if (token != null) {
       request.header("Authorization", ApiTokens.bearer(token));
     }
@@ -416,6 +405,16 @@ class ApiSecurityIT {
     } else {
       request.method(operation.method(), HttpRequest.BodyPublishers.noBody());
     }
+    return send(request);
+  }
+
+  /** A request to {@code path} (query string included) of the control plane, bounded. */
+  private HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(base.resolve(path)).timeout(CALL_BOUND);
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request)
+      throws IOException, InterruptedException {
     return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -7,11 +7,8 @@ import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
-import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.codec.CommandCodec;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
@@ -27,6 +24,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -57,12 +55,8 @@ class RolloutSpecBatchLockIT {
       Transaction change = holder.begin().await().atMost(BOUND);
       Uni<Map<String, String>> batch;
       try {
-        // What a spec change of the node does under its lock (DesiredSpecs.lockNode, save).
-        holder
-            .preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 4))")
-            .execute(Tuple.of("desired-spec:" + NODE))
-            .await()
-            .atMost(BOUND);
+        // What a spec change of the node does: it takes the node's lock, then saves the spec.
+        DesiredSpecs.lockNode(holder, NODE).await().atMost(BOUND);
         holder
             .preparedQuery(
                 "INSERT INTO desired_specs (node, generation, spec, updated_at, actor)"
@@ -98,24 +92,12 @@ class RolloutSpecBatchLockIT {
       assertThat(batch.await().atMost(BOUND)).as("nodes the batch refused").isEmpty();
       await("generation 2 of " + NODE + " on " + Topics.NODE_DESIRED)
           .atMost(BOUND)
-          .until(() -> generation(topic) == 2);
+          .until(() -> topic.lastSpecGeneration(NODE).equals(Optional.of(2L)));
     }
   }
 
   private static long waitingAdvisoryLocks() {
     return ProjectionRows.count(
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
-  }
-
-  private static long generation(TopicClient topic) {
-    List<byte[]> values = topic.valuesFor(Topics.NODE_DESIRED, NODE);
-    if (values.isEmpty()) {
-      return 0;
-    }
-    try {
-      return ((ApplyNodeSpec) CommandCodec.decode(values.getLast()).data()).spec().generation();
-    } catch (EventRejectedException e) {
-      throw new AssertionError("a spec record of " + NODE + " that does not decode", e);
-    }
   }
 }

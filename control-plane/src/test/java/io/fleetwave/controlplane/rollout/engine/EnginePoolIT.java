@@ -9,8 +9,6 @@ import io.fleetwave.controlplane.fixtures.FleetNodes;
 import io.fleetwave.controlplane.fixtures.FleetNodes.Node;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.codec.CommandCodec;
-import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.testsupport.events.Events;
@@ -22,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +65,7 @@ class EnginePoolIT {
 
         await("the spec of " + next + " on " + Topics.NODE_DESIRED + " with the shared pool held")
             .atMost(WHILE_HELD)
-            .until(() -> generation(topic, next).isPresent());
+            .until(() -> topic.lastSpecGeneration(next).isPresent());
       } finally {
         held.forEach(connection -> connection.close().await().atMost(BOUND));
       }
@@ -88,20 +85,9 @@ class EnginePoolIT {
   private static Map<String, Long> specs(TopicClient topic) throws Exception {
     Map<String, Long> specs = new java.util.HashMap<>();
     for (Node node : FLEET) {
-      Optional<Long> generation = generation(topic, node.name());
-      generation.ifPresent(g -> specs.put(node.name(), g));
+      topic.lastSpecGeneration(node.name()).ifPresent(g -> specs.put(node.name(), g));
     }
     return specs;
-  }
-
-  private static Optional<Long> generation(TopicClient topic, String node)
-      throws io.fleetwave.events.EventRejectedException {
-    List<byte[]> values = topic.valuesFor(Topics.NODE_DESIRED, node);
-    if (values.isEmpty()) {
-      return Optional.empty();
-    }
-    ApplyNodeSpec apply = (ApplyNodeSpec) CommandCodec.decode(values.getLast()).data();
-    return Optional.of(apply.spec().generation());
   }
 
   private static Map<String, String> labels() {

@@ -18,10 +18,7 @@ import io.fleetwave.core.rollout.decide.RolloutRules;
 import io.fleetwave.core.rollout.decide.RolloutRun;
 import io.fleetwave.core.rollout.plan.FailureAction;
 import io.fleetwave.events.Envelope;
-import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
-import io.fleetwave.events.codec.CommandCodec;
-import io.fleetwave.events.command.ApplyNodeSpec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.rollout.NodeStarted;
 import io.fleetwave.events.rollout.Phase;
@@ -45,6 +42,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -117,8 +115,11 @@ class SpecChunksIT {
                     + HELD
                     + " is held")
             .atMost(BOUND)
-            .until(() -> others.stream().allMatch(n -> generation(topic, n) == 1));
-        assertThat(generation(topic, HELD)).as("the held node's spec, while held").isZero();
+            .until(
+                () ->
+                    others.stream()
+                        .allMatch(n -> topic.lastSpecGeneration(n).equals(Optional.of(1L))));
+        assertThat(topic.lastSpecGeneration(HELD)).as("the held node's spec, while held").isEmpty();
         assertThat(wakeUps.get()).as("the engine woken as chunks complete").isPositive();
       } finally {
         held.rollback().await().atMost(BOUND);
@@ -126,7 +127,7 @@ class SpecChunksIT {
       }
       await("the held node's spec once it is free")
           .atMost(BOUND)
-          .until(() -> generation(topic, HELD) == 1);
+          .until(() -> topic.lastSpecGeneration(HELD).equals(Optional.of(1L)));
     }
     assertThat(reports).as("nodes not handed over").isEmpty();
   }
@@ -194,18 +195,5 @@ class SpecChunksIT {
       run.apply(Envelope.of(URI.create("test:chunks"), id.toString(), now, 0, ++seq, event));
     }
     return run;
-  }
-
-  /** The generation of the node's last spec record on fleet.node-desired, 0 without one. */
-  private static long generation(TopicClient topic, String node) {
-    List<byte[]> values = topic.valuesFor(Topics.NODE_DESIRED, node);
-    if (values.isEmpty()) {
-      return 0;
-    }
-    try {
-      return ((ApplyNodeSpec) CommandCodec.decode(values.getLast()).data()).spec().generation();
-    } catch (EventRejectedException e) {
-      throw new AssertionError("a spec record of " + node + " that does not decode", e);
-    }
   }
 }
