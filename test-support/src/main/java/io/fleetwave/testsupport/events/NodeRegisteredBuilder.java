@@ -76,17 +76,8 @@ public final class NodeRegisteredBuilder {
 
   /** A copy of {@code facts}, to change a field or two. */
   public static NodeRegisteredBuilder from(NodeRegistered facts) {
-    NodeRegisteredBuilder b = new NodeRegisteredBuilder();
+    NodeRegisteredBuilder b = new NodeRegisteredBuilder().hostOs(facts.hostOs());
     b.hostname = facts.hostname();
-    b.hostKind = facts.hostKind();
-    b.osId = facts.osId();
-    b.osVersion = facts.osVersion();
-    b.kernel = facts.kernel();
-    b.readOnlyRoot = facts.readOnlyRoot();
-    b.systemd = facts.systemd();
-    b.driverRoot = facts.driverRoot();
-    b.deviceRoot = facts.deviceRoot();
-    b.driverProvider = facts.driverProvider();
     b.driverVersion = facts.driverVersion();
     b.zone = facts.zone();
     b.labels = facts.labels();
