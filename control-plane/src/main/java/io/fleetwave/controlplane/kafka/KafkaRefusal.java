@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.kafka;
 
+import io.fleetwave.events.BrokerRefusal;
 import java.util.Optional;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -18,26 +19,17 @@ public final class KafkaRefusal {
    * authorization exception.
    */
   public static Optional<String> of(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof AuthenticationException) {
-        return Optional.of(
-            "the broker refused the control plane's credentials ("
-                + kafkas(t)
-                + "); check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and"
-                + " KAFKA_SASL_JAAS_CONFIG (kafka.* settings)");
-      }
-      if (t instanceof AuthorizationException) {
-        return Optional.of(
-            "the broker refused the control plane access ("
-                + kafkas(t)
-                + "); its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
-                + " (deploy/kafka/users.yaml)");
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static String kafkas(Throwable t) {
-    return t.getClass().getSimpleName() + ": " + t.getMessage();
+    return BrokerRefusal.find(failure, AuthenticationException.class, AuthorizationException.class)
+        .map(
+            t ->
+                t instanceof AuthenticationException
+                    ? "the broker refused the control plane's credentials ("
+                        + BrokerRefusal.kafkas(t)
+                        + "); check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and"
+                        + " KAFKA_SASL_JAAS_CONFIG (kafka.* settings)"
+                    : "the broker refused the control plane access ("
+                        + BrokerRefusal.kafkas(t)
+                        + "); its principal needs the ACLs of the KafkaUser"
+                        + " fleetwave-control-plane (deploy/kafka/users.yaml)");
   }
 }
