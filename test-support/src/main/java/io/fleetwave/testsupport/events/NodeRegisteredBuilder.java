@@ -76,13 +76,13 @@ public final class NodeRegisteredBuilder {
 
   /** A copy of {@code facts}, to change a field or two. */
   public static NodeRegisteredBuilder from(NodeRegistered facts) {
-    NodeRegisteredBuilder b = new NodeRegisteredBuilder().hostOs(facts.hostOs());
-    b.hostname = facts.hostname();
-    b.driverVersion = facts.driverVersion();
-    b.zone = facts.zone();
-    b.labels = facts.labels();
-    b.reasons = facts.reasons();
-    return b;
+    return new NodeRegisteredBuilder()
+        .hostname(facts.hostname())
+        .hostOs(facts.hostOs())
+        .driverVersion(facts.driverVersion())
+        .zone(facts.zone())
+        .labels(facts.labels())
+        .reasons(facts.reasons());
   }
 
   /** The OS facts, all nine of them: a fleet file's host, a probe's finding. */
