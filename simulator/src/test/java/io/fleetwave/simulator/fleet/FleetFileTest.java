@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.HostOs;
@@ -67,7 +68,7 @@ class FleetFileTest {
     @Override
     public HostOs aggregateArguments(ArgumentsAccessor row, ParameterContext context) {
       return new HostOs(
-          HostKind.fromWireName(row.getString(0)),
+          WireNamed.parse(HostKind.class, row.getString(0)),
           row.getString(1),
           row.getString(2),
           row.getString(3),
@@ -75,7 +76,7 @@ class FleetFileTest {
           row.getBoolean(5),
           row.getString(6),
           row.getString(7),
-          DriverProvider.fromWireName(row.getString(8)));
+          WireNamed.parse(DriverProvider.class, row.getString(8)));
     }
   }
 
@@ -109,7 +110,7 @@ class FleetFileTest {
 
     assertThat(facts)
         .isEqualTo(
-            NodeRegisteredBuilder.forHost("n-0", HostKind.fromWireName(host))
+            NodeRegisteredBuilder.forHost("n-0", WireNamed.parse(HostKind.class, host))
                 .hostOs(expected)
                 .driverVersion("580.95.05")
                 .zone("zone-b")
