@@ -4,8 +4,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import io.fleetwave.testsupport.architecture.MainClasses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,10 +20,7 @@ import org.junit.jupiter.api.Test;
  * rollout-core module, whose own ArchitectureTest keeps it pure.
  */
 class ArchitectureTest {
-  private static final JavaClasses MAIN =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("io.fleetwave.controlplane");
+  private static final JavaClasses MAIN = MainClasses.under("io.fleetwave.controlplane");
 
   /**
    * No cycles between packages, with no exception: every package of the control plane is a slice,

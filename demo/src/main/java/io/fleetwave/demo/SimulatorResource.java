@@ -4,6 +4,7 @@ import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.controlplane.problem.Problem;
 import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.security.Roles;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.simulator.SimulatedGpuBackend;
@@ -151,10 +152,11 @@ public class SimulatorResource {
       throw invalid("migMode", "give either migMode (enabled, disabled) or health, not both");
     }
     if (body.health() != null) {
-      gpus.setHealth(gpu, wire("health", body.health(), GpuHealth::fromWireName));
+      gpus.setHealth(
+          gpu, wire("health", body.health(), name -> WireNamed.parse(GpuHealth.class, name)));
       return;
     }
-    MigMode mode = wire("migMode", body.migMode(), MigMode::fromWireName);
+    MigMode mode = wire("migMode", body.migMode(), name -> WireNamed.parse(MigMode.class, name));
     if (mode == MigMode.UNSUPPORTED) {
       throw invalid("migMode", "enabled or disabled");
     }

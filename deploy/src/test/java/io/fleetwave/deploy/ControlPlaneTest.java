@@ -14,8 +14,10 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** The control plane as deploy/install renders it. */
@@ -55,10 +57,10 @@ class ControlPlaneTest {
     assertThat(pod.getHostNetwork()).isNotEqualTo(true);
     assertThat(pod.getVolumes()).allSatisfy(v -> assertThat(v.getHostPath()).isNull());
     String tmpVolume =
-        container.getVolumeMounts().stream()
-            .filter(m -> m.getMountPath().equals("/tmp"))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("nothing writable at /tmp"))
+        first(
+                container.getVolumeMounts(),
+                m -> m.getMountPath().equals("/tmp"),
+                "nothing writable at /tmp")
             .getName();
     assertThat(volume(tmpVolume).getEmptyDir()).isNotNull();
   }
@@ -117,10 +119,10 @@ class ControlPlaneTest {
     String truststore = literal("KAFKA_SSL_TRUSTSTORE_LOCATION");
     String mountPath = truststore.substring(0, truststore.lastIndexOf('/'));
     String volumeName =
-        container.getVolumeMounts().stream()
-            .filter(m -> m.getMountPath().equals(mountPath))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("nothing mounted at " + mountPath))
+        first(
+                container.getVolumeMounts(),
+                m -> m.getMountPath().equals(mountPath),
+                "nothing mounted at " + mountPath)
             .getName();
     assertThat(volume(volumeName).getSecret().getSecretName())
         .isEqualTo("fleetwave-cluster-ca-cert");
@@ -162,10 +164,10 @@ class ControlPlaneTest {
     // The trusted CA is CloudNativePG's server CA, <cluster>-ca, key ca.crt, as mounted.
     String caFile = literal("QUARKUS_DATASOURCE_REACTIVE_TRUST_CERTIFICATE_PEM_CERTS");
     var mount =
-        container.getVolumeMounts().stream()
-            .filter(m -> caFile.startsWith(m.getMountPath() + "/"))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("nothing is mounted where " + caFile + " is"));
+        first(
+            container.getVolumeMounts(),
+            m -> caFile.startsWith(m.getMountPath() + "/"),
+            "nothing is mounted where " + caFile + " is");
     Volume ca = volume(mount.getName());
     assertThat(ca.getSecret().getSecretName()).isEqualTo(cluster + "-ca");
     assertThat(ca.getSecret().getItems())
@@ -215,10 +217,8 @@ class ControlPlaneTest {
   }
 
   private EnvVar env(String name) {
-    return container.getEnv().stream()
-        .filter(e -> e.getName().equals(name))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("the control plane has no " + name));
+    return first(
+        container.getEnv(), e -> e.getName().equals(name), "the control plane has no " + name);
   }
 
   private String literal(String name) {
@@ -228,9 +228,14 @@ class ControlPlaneTest {
   }
 
   private Volume volume(String name) {
-    return pod.getVolumes().stream()
-        .filter(v -> v.getName().equals(name))
+    return first(pod.getVolumes(), v -> v.getName().equals(name), "no volume " + name);
+  }
+
+  /** The first of {@code items} that matches, or a failure saying what is {@code missing}. */
+  private static <T> T first(List<T> items, Predicate<T> matches, String missing) {
+    return items.stream()
+        .filter(matches)
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no volume " + name));
+        .orElseThrow(() -> new AssertionError(missing));
   }
 }

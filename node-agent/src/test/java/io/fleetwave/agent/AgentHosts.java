@@ -4,6 +4,8 @@ import io.fleetwave.agent.host.HostTree;
 import io.fleetwave.agent.nvml.StubNvmlLibrary;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.security.CommandSigner;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -20,6 +22,12 @@ final class AgentHosts {
     StubNvmlLibrary.build(root.resolve("usr/local/lib64"));
     HostTree.talos(root).devices("/", gpus).bootId(bootId);
     return root;
+  }
+
+  /** The signer's public key in a new PEM file under target/, for the agent's --public-key. */
+  static Path publicKeyFile(CommandSigner signer) throws IOException {
+    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
+    return Files.writeString(key, signer.publicKeyPem());
   }
 
   /** The topics an agent reads and writes, one partition each; the desired specs compacted. */

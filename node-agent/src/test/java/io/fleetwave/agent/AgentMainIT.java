@@ -117,8 +117,7 @@ class AgentMainIT {
   void withAPublicKeyItFollowsItsSignedSpecHoldingTheGateFromBootAndRefusesForgedOnes()
       throws Exception {
     CommandSigner signer = CommandSigner.generate();
-    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
-    Files.writeString(key, signer.publicKeyPem());
+    Path key = AgentHosts.publicKeyFile(signer);
     Process agent =
         agent(
             "--bootstrap", kafka.bootstrapServers(),
@@ -172,8 +171,7 @@ class AgentMainIT {
   @Test
   void everyPublishedEventAndTheReceivedSpecAreLoggedOnceAsJsonLines() throws Exception {
     CommandSigner signer = CommandSigner.generate();
-    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
-    Files.writeString(key, signer.publicKeyPem());
+    Path key = AgentHosts.publicKeyFile(signer);
     Path log = Files.createTempFile(Path.of("target"), "agent-json-", ".log");
     Process agent =
         agent(

@@ -74,8 +74,7 @@ class AgentWithoutDriverIT {
         .mountinfo(HostTree.RW_ROOT_MOUNTINFO)
         .bootId("d41e55-boot");
     CommandSigner signer = CommandSigner.generate();
-    Path key = Files.createTempFile(Path.of("target"), "command-key-", ".pem");
-    Files.writeString(key, signer.publicKeyPem());
+    Path key = AgentHosts.publicKeyFile(signer);
     Path log = Files.createTempFile(Path.of("target"), "driverless-agent-", ".log");
     Process agent =
         agent(

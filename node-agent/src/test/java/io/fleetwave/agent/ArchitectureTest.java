@@ -5,8 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static io.fleetwave.testsupport.architecture.PureImports.elementsOf;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import io.fleetwave.testsupport.architecture.MainClasses;
 import io.fleetwave.testsupport.architecture.PackageCycles;
 import org.junit.jupiter.api.Test;
 
@@ -18,10 +17,7 @@ import org.junit.jupiter.api.Test;
  * sriov, hostclients, kafka, kubernetes...) implement or call the core, never the reverse.
  */
 class ArchitectureTest {
-  private static final JavaClasses MAIN =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("io.fleetwave.agent");
+  private static final JavaClasses MAIN = MainClasses.under("io.fleetwave.agent");
 
   private static final String[] PURE = {
     "io.fleetwave.agent.reconcile..", "io.fleetwave.agent.gpu.."

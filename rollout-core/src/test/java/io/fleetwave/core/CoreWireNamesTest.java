@@ -6,8 +6,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import io.fleetwave.core.provenance.Aspect;
 import io.fleetwave.core.provenance.ChangeCause;
 import io.fleetwave.core.rollout.decide.NodeState;
@@ -16,6 +14,7 @@ import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.core.rollout.plan.FailureAction;
 import io.fleetwave.events.fact.OperatorRequested;
 import io.fleetwave.events.json.WireNamed;
+import io.fleetwave.testsupport.architecture.MainClasses;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -58,10 +57,7 @@ class CoreWireNamesTest {
         .implement(WireNamed.class)
         .should(
             be(belongToAnyOf(PINNED.keySet().toArray(Class<?>[]::new)).as("pinned in this test")))
-        .check(
-            new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.fleetwave.core"));
+        .check(MainClasses.under("io.fleetwave.core"));
   }
 
   @Test
@@ -75,9 +71,9 @@ class CoreWireNamesTest {
 
   @Test
   void anOperatorRequestIsReadByItsWireNameOnly() {
-    assertThat(OperatorRequest.Action.fromWireName("promote"))
+    assertThat(WireNamed.parse(OperatorRequest.Action.class, "promote"))
         .isEqualTo(OperatorRequest.Action.PROMOTE);
-    assertThatThrownBy(() -> OperatorRequest.Action.fromWireName("PROMOTE"))
+    assertThatThrownBy(() -> WireNamed.parse(OperatorRequest.Action.class, "PROMOTE"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "unknown operator request 'PROMOTE', expected one of pause, resume, abort, rollback,"

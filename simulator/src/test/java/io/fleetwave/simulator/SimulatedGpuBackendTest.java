@@ -13,8 +13,11 @@ import io.fleetwave.events.node.MigMode;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class SimulatedGpuBackendTest {
 
@@ -150,44 +153,67 @@ class SimulatedGpuBackendTest {
 
   @Nested
   class GpuInstances {
-    @Test
-    void instancesAreRefusedAtInvalidPlacements() {
-      SimulatedGpuBackend h100 = migEnabled("H100-80GB");
-      assertThatThrownBy(() -> h100.createGpuInstance(0, "3g.40gb", 2))
-          .hasMessage(
+    /**
+     * One more instance asked of a MIG-enabled GPU of {@code model} that holds {@code existing}.
+     * Instances are written as the backend names them: {@code profile@start}, or the bare profile
+     * for the first free placement.
+     */
+    record RefusedCreate(
+        String rule, String model, List<String> existing, String asked, String message) {
+      @Override
+      public String toString() {
+        return rule;
+      }
+    }
+
+    static Stream<RefusedCreate> refusedCreates() {
+      return Stream.of(
+          new RefusedCreate(
+              "only the profile's placements",
+              "H100-80GB",
+              List.of(),
+              "3g.40gb@2",
               "GPU 0: create GPU instance 3g.40gb at 2 failed: placement 2 is not valid for"
-                  + " 3g.40gb (valid starts: [0, 4])");
-    }
-
-    @Test
-    void overlappingInstancesAreRefused() {
-      SimulatedGpuBackend h100 = migEnabled("H100-80GB");
-      h100.createGpuInstance(0, "4g.40gb", 0);
-      assertThatThrownBy(() -> h100.createGpuInstance(0, "2g.20gb", 2))
-          .hasMessage(
+                  + " 3g.40gb (valid starts: [0, 4])"),
+          new RefusedCreate(
+              "no overlapping memory slices",
+              "H100-80GB",
+              List.of("4g.40gb@0"),
+              "2g.20gb@2",
               "GPU 0: create GPU instance 2g.20gb at 2 failed: memory slices 2..3 overlap"
-                  + " 4g.40gb at 0");
-    }
-
-    @Test
-    void instancesBeyondTheProfileMaximumAreRefused() {
-      SimulatedGpuBackend a100 = migEnabled("A100-40GB");
-      a100.createGpuInstance(0, "3g.20gb");
-      a100.createGpuInstance(0, "3g.20gb");
-      assertThatThrownBy(() -> a100.createGpuInstance(0, "3g.20gb"))
-          .hasMessage(
+                  + " 4g.40gb at 0"),
+          new RefusedCreate(
+              "no more than the profile's maximum",
+              "A100-40GB",
+              List.of("3g.20gb", "3g.20gb"),
+              "3g.20gb",
               "GPU 0: create GPU instance 3g.20gb failed: at most 2 instances of 3g.20gb fit on"
-                  + " one GPU");
+                  + " one GPU"),
+          new RefusedCreate(
+              "at most one media-extension instance a GPU",
+              "RTX-PRO-6000",
+              List.of("1g.24gb+me.all@0"),
+              "2g.48gb+me.all@2",
+              "GPU 0: create GPU instance 2g.48gb+me.all at 2 failed: a GPU holds at most one"
+                  + " media-extension (+me) instance"));
     }
 
-    @Test
-    void aGpuHoldsAtMostOneMediaExtensionInstance() {
-      SimulatedGpuBackend rtx = migEnabled("RTX-PRO-6000");
-      rtx.createGpuInstance(0, "1g.24gb+me.all", 0);
-      assertThatThrownBy(() -> rtx.createGpuInstance(0, "2g.48gb+me.all", 2))
-          .hasMessage(
-              "GPU 0: create GPU instance 2g.48gb+me.all at 2 failed: a GPU holds at most one"
-                  + " media-extension (+me) instance");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedCreates")
+    void instancesAreRefusedWithTheRuleTheyBreak(RefusedCreate refused) {
+      SimulatedGpuBackend backend = migEnabled(refused.model());
+      refused.existing().forEach(instance -> create(backend, instance));
+      assertThatThrownBy(() -> create(backend, refused.asked())).hasMessage(refused.message());
+    }
+
+    private static void create(SimulatedGpuBackend backend, String instance) {
+      int at = instance.indexOf('@');
+      if (at < 0) {
+        backend.createGpuInstance(0, instance);
+      } else {
+        backend.createGpuInstance(
+            0, instance.substring(0, at), Integer.parseInt(instance.substring(at + 1)));
+      }
     }
 
     @Test

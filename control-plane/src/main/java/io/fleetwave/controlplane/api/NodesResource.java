@@ -21,6 +21,7 @@ import io.fleetwave.controlplane.spec.SpecPublished;
 import io.fleetwave.controlplane.spec.SpecRequest;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.controlplane.spec.SpecView;
+import io.fleetwave.events.json.WireNamed;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -114,7 +115,9 @@ public class NodesResource {
               "query parameter 'view' takes one value (full or brief), got '" + view + "'")
           .with("parameter", "view");
     }
-    return given.isEmpty() ? NodeListView.FULL : NodeListView.fromWireName(given.getFirst());
+    return given.isEmpty()
+        ? NodeListView.FULL
+        : WireNamed.parse(NodeListView.class, given.getFirst());
   }
 
   @GET

@@ -259,7 +259,7 @@ public class RolloutsResource {
       @BeanParam PageParameters page) {
     List<RolloutState> states =
         ListParameter.oneOf("state", state, ROLLOUT_STATES).stream()
-            .map(RolloutState::fromWireName)
+            .map(name -> WireNamed.parse(RolloutState.class, name))
             .toList();
     return store.list(page.request(), states);
   }

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.kafka;
 
+import io.fleetwave.events.BrokerRefusal;
 import java.util.Optional;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -18,31 +19,24 @@ public final class KafkaRefusal {
    * authorization exception.
    */
   public static Optional<String> of(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof AuthenticationException) {
-        return refused(
-            "the control plane's credentials",
-            t,
-            "check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and KAFKA_SASL_JAAS_CONFIG"
-                + " (kafka.* settings)");
-      }
-      if (t instanceof AuthorizationException) {
-        return refused(
-            "the control plane access",
-            t,
-            "its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
-                + " (deploy/kafka/users.yaml)");
-      }
-    }
-    return Optional.empty();
+    return BrokerRefusal.find(failure, AuthenticationException.class, AuthorizationException.class)
+        .map(
+            t ->
+                t instanceof AuthenticationException
+                    ? refused(
+                        "the control plane's credentials",
+                        t,
+                        "check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and"
+                            + " KAFKA_SASL_JAAS_CONFIG (kafka.* settings)")
+                    : refused(
+                        "the control plane access",
+                        t,
+                        "its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
+                            + " (deploy/kafka/users.yaml)"));
   }
 
   /** What the broker refused, in Kafka's words, and which settings to look at. */
-  private static Optional<String> refused(String what, Throwable kafkas, String lookAt) {
-    return Optional.of("the broker refused " + what + " (" + kafkas(kafkas) + "); " + lookAt);
-  }
-
-  private static String kafkas(Throwable t) {
-    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  private static String refused(String what, Throwable refusal, String lookAt) {
+    return "the broker refused " + what + " (" + BrokerRefusal.kafkas(refusal) + "); " + lookAt;
   }
 }

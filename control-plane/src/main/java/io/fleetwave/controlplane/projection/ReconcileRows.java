@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.projection.ReconcileState;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.PlannedStep;
 import io.fleetwave.events.node.StepKind;
 import io.vertx.mutiny.sqlclient.Row;
@@ -26,7 +27,7 @@ public final class ReconcileRows {
                     row.getLong("generation"),
                     new PlannedStep(
                         row.getInteger("ordinal"),
-                        StepKind.fromWireName(row.getString("kind")),
+                        WireNamed.parse(StepKind.class, row.getString("kind")),
                         row.getInteger("gpu"),
                         row.getString("detail"),
                         row.getLong("deadline_ms")),
@@ -53,7 +54,7 @@ public final class ReconcileRows {
                   ? null
                   : new ReconcileState.Failure(
                       failureGeneration,
-                      StepKind.fromWireName(row.getString("failure_step")),
+                      WireNamed.parse(StepKind.class, row.getString("failure_step")),
                       row.getInteger("failure_gpu"),
                       row.getString("failure_reason"),
                       row.getString("failure_holder")),

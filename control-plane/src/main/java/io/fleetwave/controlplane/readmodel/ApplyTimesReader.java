@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.readmodel;
 import io.fleetwave.core.rollout.plan.ApplyTimes;
 import io.fleetwave.core.rollout.plan.RolloutPlanner;
 import io.fleetwave.events.gpu.GpuCatalog;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.HostKind;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -60,7 +61,7 @@ public class ApplyTimesReader {
               for (Row row : rows) {
                 String kind =
                     RolloutPlanner.kind(
-                        HostKind.fromWireName(row.getString("host_kind")),
+                        WireNamed.parse(HostKind.class, row.getString("host_kind")),
                         List.of(row.getString("devices").split(",")),
                         catalog);
                 Duration median = Duration.ofMillis(Math.round(row.getDouble("seconds") * 1000));

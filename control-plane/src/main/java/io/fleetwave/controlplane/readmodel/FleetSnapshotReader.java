@@ -7,6 +7,7 @@ import io.fleetwave.controlplane.spec.store.SpecFacts;
 import io.fleetwave.core.driver.NodeDriverFacts;
 import io.fleetwave.core.rollout.plan.FleetNode;
 import io.fleetwave.core.rollout.plan.FleetSnapshot;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.HostKind;
@@ -93,7 +94,7 @@ public class FleetSnapshotReader {
 
   private FleetNode node(Row row) {
     String driverProvider = row.getString("driver_provider");
-    HostKind hostKind = HostKind.fromWireName(row.getString("host_kind"));
+    HostKind hostKind = WireNamed.parse(HostKind.class, row.getString("host_kind"));
     return new FleetNode(
         row.getString("name"),
         hostKind,
@@ -104,7 +105,7 @@ public class FleetSnapshotReader {
             row.getString("os_id"),
             row.getString("os_version"),
             row.getString("kernel"),
-            driverProvider == null ? null : DriverProvider.fromWireName(driverProvider),
+            driverProvider == null ? null : WireNamed.parse(DriverProvider.class, driverProvider),
             row.getString("driver_version")),
         gpus(row),
         desired(row),

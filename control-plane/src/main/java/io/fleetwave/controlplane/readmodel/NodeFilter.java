@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.core.selector.LabelSelector;
 import io.fleetwave.core.selector.LabelSelectorException;
 import io.fleetwave.core.selector.Requirement;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.HostKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ public record NodeFilter(HostKind hostKind, String gpuModel, LabelSelector selec
     HostKind kind = null;
     if (hostKind != null && !hostKind.isEmpty()) {
       try {
-        kind = HostKind.fromWireName(hostKind);
+        kind = WireNamed.parse(HostKind.class, hostKind);
       } catch (IllegalArgumentException e) {
         throw ProblemException.badRequest(
             "bad-host-kind", "Invalid hostKind", "query parameter 'hostKind': " + e.getMessage());

@@ -8,14 +8,11 @@ import java.util.List;
  * 2.6 KB a node of 8 GPUs). {@code brief}: the node's facts with its GPUs counted by model (a few
  * hundred bytes), no GPU or MIG-instance rows read: what a table of nodes shows.
  */
+@WireNamed.Called("node listing view")
 public enum NodeListView implements WireNamed {
   FULL,
   BRIEF;
 
   /** The values the API takes, as written in its query parameter. */
   public static final List<String> WIRE_NAMES = WireNamed.wireNames(NodeListView.class);
-
-  public static NodeListView fromWireName(String name) {
-    return WireNamed.parse(NodeListView.class, name, "node listing view");
-  }
 }

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.core.driver.NodeDriverFacts;
 import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.smallrye.mutiny.Uni;
@@ -49,11 +50,11 @@ public final class RolloutReadModel {
             rows -> {
               Row row = rows.iterator().next();
               return new NodeDriverFacts(
-                  HostKind.fromWireName(row.getString("host_kind")),
+                  WireNamed.parse(HostKind.class, row.getString("host_kind")),
                   row.getString("os_id"),
                   row.getString("os_version"),
                   row.getString("kernel"),
-                  DriverProvider.fromWireName(row.getString("driver_provider")),
+                  WireNamed.parse(DriverProvider.class, row.getString("driver_provider")),
                   row.getString("driver_version"));
             });
   }

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.spec;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.GpuSpecRules;
@@ -84,7 +85,7 @@ public final class SpecValidator {
       return current;
     }
     try {
-      return GatePolicy.fromWireName(wanted);
+      return WireNamed.parse(GatePolicy.class, wanted);
     } catch (IllegalArgumentException e) {
       errors.add(new FieldError("gate", e.getMessage()));
       return current;

@@ -1,6 +1,8 @@
 package io.fleetwave.events.json;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -46,5 +48,29 @@ final class WireNameTable {
   /** The constant of {@code type} with this wire name; null when there is none. */
   static Object constant(Class<?> type, String wireName) {
     return wireName == null ? null : BY_WIRE_NAME.get(type).get(wireName);
+  }
+
+  /** {@link #read(Class, String, String)} in the words of the enum's {@link WireNamed.Called}. */
+  static Object read(Class<?> type, String value) {
+    WireNamed.Called called = type.getAnnotation(WireNamed.Called.class);
+    return read(type, value, called == null ? type.getSimpleName() : called.value());
+  }
+
+  /**
+   * The constant of WireNamed enum {@code type} with this wire name.
+   *
+   * @param what what the value is, for the message ("GPU health")
+   * @throws IllegalArgumentException naming the value and the allowed ones: {@code unknown GPU
+   *     health 'x', expected one of healthy, degraded, failed}
+   */
+  static Object read(Class<?> type, String value, String what) {
+    Object constant = constant(type, value);
+    if (constant != null) {
+      return constant;
+    }
+    List<String> allowed =
+        Arrays.stream(type.getEnumConstants()).map(c -> ((WireNamed) c).wireName()).toList();
+    throw new IllegalArgumentException(
+        "unknown " + what + " '" + value + "', expected one of " + String.join(", ", allowed));
   }
 }

@@ -1,6 +1,11 @@
 package io.fleetwave.events.json;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.Arrays;
 import java.util.List;
 
@@ -12,10 +17,22 @@ import java.util.List;
  *
  * <p>Jackson writes such an enum as its wire name: {@link JsonValue} on this method is inherited by
  * every implementing enum (rollout-core's enums included, which import no Jackson themselves).
- * Reading goes through each enum's {@code fromWireName}, which calls {@link #parse}, so a wrong
- * value is refused with the same words in the codec, the API and the database readers.
+ * Jackson reads it through {@link WireNamedDeserializer}, which this interface names for all of
+ * them, and the codec, the API and the database readers call {@link #parse}: one reader, so a wrong
+ * value is refused with the same words everywhere, in the words of the enum's {@link Called}.
  */
+@JsonDeserialize(using = WireNamedDeserializer.class)
 public interface WireNamed {
+  /**
+   * What the enum's values are called, for the message that refuses a wrong one: {@code GPU health}
+   * gives {@code unknown GPU health 'x', expected one of healthy, degraded, failed}.
+   */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.TYPE)
+  @interface Called {
+    String value();
+  }
+
   /** The constant's name; {@link Enum#name()} implements it. */
   String name();
 
@@ -33,17 +50,17 @@ public interface WireNamed {
    *     health 'x', expected one of healthy, degraded, failed}
    */
   static <E extends Enum<E> & WireNamed> E parse(Class<E> type, String value, String what) {
-    Object constant = WireNameTable.constant(type, value);
-    if (constant != null) {
-      return type.cast(constant);
-    }
-    throw new IllegalArgumentException(
-        "unknown "
-            + what
-            + " '"
-            + value
-            + "', expected one of "
-            + String.join(", ", wireNames(type)));
+    return type.cast(WireNameTable.read(type, value, what));
+  }
+
+  /**
+   * The constant of {@code type} with this wire name, refused in the words of the enum's {@link
+   * Called} (its simple name where it has none).
+   *
+   * @throws IllegalArgumentException naming the value and the allowed ones
+   */
+  static <E extends Enum<E> & WireNamed> E parse(Class<E> type, String value) {
+    return type.cast(WireNameTable.read(type, value));
   }
 
   /** Every wire name of {@code type}, in declaration order. */

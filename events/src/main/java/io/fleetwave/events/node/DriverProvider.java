@@ -1,9 +1,9 @@
 package io.fleetwave.events.node;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
 import io.fleetwave.events.json.WireNamed;
 
 /** How the NVIDIA driver reaches a node, which decides how a driver version can change. */
+@WireNamed.Called("driver provider")
 public enum DriverProvider implements WireNamed {
   /** A distribution package on a writable host. */
   HOST_PACKAGE,
@@ -13,9 +13,4 @@ public enum DriverProvider implements WireNamed {
   OS_IMAGE,
   /** No driver found. */
   NONE;
-
-  @JsonCreator
-  public static DriverProvider fromWireName(String name) {
-    return WireNamed.parse(DriverProvider.class, name, "driver provider");
-  }
 }

@@ -69,4 +69,18 @@ public record NodeRegistered(
         labels,
         reasons);
   }
+
+  /** The OS facts in one piece: what {@link #of} took, to copy or compare them together. */
+  public HostOs hostOs() {
+    return new HostOs(
+        hostKind,
+        osId,
+        osVersion,
+        kernel,
+        readOnlyRoot,
+        systemd,
+        driverRoot,
+        deviceRoot,
+        driverProvider);
+  }
 }

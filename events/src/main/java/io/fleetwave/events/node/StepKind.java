@@ -1,9 +1,9 @@
 package io.fleetwave.events.node;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
 import io.fleetwave.events.json.WireNamed;
 
 /** The kinds of step a node reconcile is made of, in the order a plan runs them. */
+@WireNamed.Called("step kind")
 public enum StepKind implements WireNamed {
   HOLD_GATE,
   CLEAR_VGPU_TYPE,
@@ -15,11 +15,6 @@ public enum StepKind implements WireNamed {
   CREATE_INSTANCE,
   SET_VGPU_TYPE,
   RELEASE_GATE;
-
-  @JsonCreator
-  public static StepKind fromWireName(String name) {
-    return WireNamed.parse(StepKind.class, name, "step kind");
-  }
 
   @Override
   public String toString() {

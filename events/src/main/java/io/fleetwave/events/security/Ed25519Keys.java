@@ -22,22 +22,40 @@ final class Ed25519Keys {
   private Ed25519Keys() {}
 
   static PrivateKey privateKey(String pemOrBase64) {
-    byte[] der = der(pemOrBase64, "PRIVATE KEY", "command signing key");
-    try {
-      return KeyFactory.getInstance(ALGORITHM).generatePrivate(new PKCS8EncodedKeySpec(der));
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "command signing key is not an Ed25519 PKCS#8 private key: " + e.getMessage(), e);
-    }
+    return key(
+        pemOrBase64,
+        "PRIVATE KEY",
+        "command signing key",
+        "PKCS#8 private key",
+        (factory, der) -> factory.generatePrivate(new PKCS8EncodedKeySpec(der)));
   }
 
   static PublicKey publicKey(String pemOrBase64) {
-    byte[] der = der(pemOrBase64, "PUBLIC KEY", "command verification key");
+    return key(
+        pemOrBase64,
+        "PUBLIC KEY",
+        "command verification key",
+        "X.509 public key",
+        (factory, der) -> factory.generatePublic(new X509EncodedKeySpec(der)));
+  }
+
+  /** How one kind of key is made of its DER bytes. */
+  private interface KeyDecoder<K> {
+    K decode(KeyFactory factory, byte[] der) throws GeneralSecurityException;
+  }
+
+  /**
+   * The key of PEM {@code label} (or its bare base64); {@code what} names it and {@code form} the
+   * encoding it must have, in the message that refuses it.
+   */
+  private static <K> K key(
+      String pemOrBase64, String label, String what, String form, KeyDecoder<K> decoder) {
+    byte[] der = der(pemOrBase64, label, what);
     try {
-      return KeyFactory.getInstance(ALGORITHM).generatePublic(new X509EncodedKeySpec(der));
+      return decoder.decode(KeyFactory.getInstance(ALGORITHM), der);
     } catch (GeneralSecurityException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "command verification key is not an Ed25519 X.509 public key: " + e.getMessage(), e);
+          what + " is not an Ed25519 " + form + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,9 +1,9 @@
 package io.fleetwave.events.spec;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
 import io.fleetwave.events.json.WireNamed;
 
 /** How a node's device-plugin gate follows its spec (hardware-model.md rule 6). */
+@WireNamed.Called("gate policy")
 public enum GatePolicy implements WireNamed {
   /**
    * Held from boot and while the spec is being applied; released once, when every GPU matches the
@@ -12,9 +12,4 @@ public enum GatePolicy implements WireNamed {
   HOLD_UNTIL_APPLIED,
   /** Never held by a spec change (nodes whose device plugin rescans by itself). */
   OPEN;
-
-  @JsonCreator
-  public static GatePolicy fromWireName(String name) {
-    return WireNamed.parse(GatePolicy.class, name, "gate policy");
-  }
 }

@@ -18,9 +18,6 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.rollout.Phase;
 import io.fleetwave.events.security.Rejection;
 import io.fleetwave.events.spec.GatePolicy;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,15 +77,14 @@ class WireNamedTest {
     return List.copyOf(PINNED.keySet());
   }
 
-  /** The pinned enums that are read from the wire (Rejection is only written, as a code). */
+  /**
+   * The pinned enums that are read from the wire, which say what their values are called for the
+   * refusal (Rejection is only written, as a code).
+   */
   static List<Class<?>> read() {
     return PINNED.keySet().stream()
-        .filter(type -> Arrays.stream(type.getMethods()).anyMatch(WireNamedTest::isFromWireName))
+        .filter(type -> type.isAnnotationPresent(WireNamed.Called.class))
         .toList();
-  }
-
-  private static boolean isFromWireName(Method method) {
-    return method.getName().equals("fromWireName") && Modifier.isStatic(method.getModifiers());
   }
 
   @Test
@@ -141,19 +137,36 @@ class WireNamedTest {
 
   @ParameterizedTest
   @MethodSource("read")
-  void fromWireNameRefusesAnUnknownNameListingTheAllowedOnes(Class<?> type) throws Exception {
-    Method fromWireName = type.getMethod("fromWireName", String.class);
+  void parseRefusesAnUnknownNameListingTheAllowedOnes(Class<?> type) {
     for (Object constant : type.getEnumConstants()) {
-      assertThat(fromWireName.invoke(null, ((WireNamed) constant).wireName())).isSameAs(constant);
+      assertThat(parse(type, ((WireNamed) constant).wireName())).isSameAs(constant);
     }
     // The constant's own name is not its wire name (FORWARD is forward).
     String javaName = ((Enum<?>) type.getEnumConstants()[0]).name();
 
-    assertThatThrownBy(() -> call(fromWireName, javaName))
+    assertThatThrownBy(() -> parse(type, javaName))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("unknown ")
-        .hasMessageEndingWith(
-            "'" + javaName + "', expected one of " + String.join(", ", PINNED.get(type)));
+        .hasMessage(
+            "unknown "
+                + type.getAnnotation(WireNamed.Called.class).value()
+                + " '"
+                + javaName
+                + "', expected one of "
+                + String.join(", ", PINNED.get(type)));
+  }
+
+  @Test
+  void anEnumThatSaysNothingOfItsValuesIsRefusedByItsName() {
+    assertThatThrownBy(() -> WireNamed.parse(Legacy.class, "odd"))
+        .hasMessage("unknown Legacy 'odd', expected one of plain, Odd_One");
+  }
+
+  /**
+   * WireNamed.parse for an enum type known only at run time, as the parameterised tests have it.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object parse(Class<?> type, String value) {
+    return WireNamed.parse((Class) type, value);
   }
 
   @Test
@@ -192,13 +205,5 @@ class WireNamedTest {
     assertThat(Legacy.fromWireName("Odd_One")).isSameAs(Legacy.ODD);
     assertThatThrownBy(() -> Legacy.fromWireName("odd"))
         .hasMessage("unknown legacy value 'odd', expected one of plain, Odd_One");
-  }
-
-  private static Object call(Method method, String argument) throws Throwable {
-    try {
-      return method.invoke(null, argument);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 }

@@ -10,6 +10,7 @@ import io.fleetwave.events.EventTypes;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.codec.Upcasters;
 import io.fleetwave.events.compat.Release010Records;
+import io.fleetwave.events.json.WireNamed;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -207,7 +208,7 @@ class RolloutEventCodecTest {
 
   @Test
   void anUnknownPhaseIsRefusedWithTheAllowedValues() {
-    assertThatThrownBy(() -> Phase.fromWireName("sideways"))
+    assertThatThrownBy(() -> WireNamed.parse(Phase.class, "sideways"))
         .hasMessage("unknown phase 'sideways', expected one of forward, rollback");
   }
 }

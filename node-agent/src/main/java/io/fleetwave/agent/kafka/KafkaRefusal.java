@@ -1,5 +1,6 @@
 package io.fleetwave.agent.kafka;
 
+import io.fleetwave.events.BrokerRefusal;
 import io.fleetwave.events.Topics;
 import java.util.Optional;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -29,23 +30,17 @@ public final class KafkaRefusal {
    * (SaslAuthenticationException: Authentication failed ...)}.
    */
   public static Optional<String> of(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof AuthenticationException) {
-        return Optional.of(
-            "refused the agent's credentials ("
-                + kafkas(t)
-                + "): check security.protocol, sasl.mechanism and sasl.jaas.config in the"
-                + " --kafka-config file");
-      }
-      if (t instanceof AuthorizationException) {
-        return Optional.of(
-            "refused the agent access (" + kafkas(t) + "): the agent's principal needs " + NEEDED);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static String kafkas(Throwable t) {
-    return t.getClass().getSimpleName() + ": " + t.getMessage();
+    return BrokerRefusal.find(failure, AuthenticationException.class, AuthorizationException.class)
+        .map(
+            t ->
+                t instanceof AuthenticationException
+                    ? "refused the agent's credentials ("
+                        + BrokerRefusal.kafkas(t)
+                        + "): check security.protocol, sasl.mechanism and sasl.jaas.config in"
+                        + " the --kafka-config file"
+                    : "refused the agent access ("
+                        + BrokerRefusal.kafkas(t)
+                        + "): the agent's principal needs "
+                        + NEEDED);
   }
 }

@@ -248,20 +248,17 @@ public final class NvmlGpuBackend implements GpuBackend {
           if (start.isPresent()) {
             List<Placement> valid = nvml.possiblePlacements(device, info.id());
             Placement at =
-                valid.stream()
-                    .filter(p -> p.start() == start.get())
-                    .findFirst()
-                    .orElseThrow(
-                        () ->
-                            new GpuOperationException(
-                                gpu,
-                                op,
-                                "memory slice "
-                                    + start.get()
-                                    + " is not a valid placement; valid starts: "
-                                    + valid.stream()
-                                        .map(p -> Integer.toString(p.start()))
-                                        .collect(Collectors.joining(", "))));
+                orRefuse(
+                    valid.stream().filter(p -> p.start() == start.get()).findFirst(),
+                    gpu,
+                    op,
+                    () ->
+                        "memory slice "
+                            + start.get()
+                            + " is not a valid placement; valid starts: "
+                            + valid.stream()
+                                .map(p -> Integer.toString(p.start()))
+                                .collect(Collectors.joining(", ")));
             gi = nvml.createGpuInstance(device, info.id(), at);
           } else {
             gi = nvml.createGpuInstance(device, info.id());
@@ -277,14 +274,11 @@ public final class NvmlGpuBackend implements GpuBackend {
     try {
       Integer ciIndex = CI_PROFILE_BY_SLICES.get(info.sliceCount());
       Nvml.ComputeInstanceProfileInfo ci =
-          Optional.ofNullable(ciIndex)
-              .flatMap(idx -> nvml.computeInstanceProfileInfo(gi, idx))
-              .orElseThrow(
-                  () ->
-                      new GpuOperationException(
-                          gpu,
-                          op,
-                          "no compute-instance profile spans " + info.sliceCount() + " slices"));
+          orRefuse(
+              Optional.ofNullable(ciIndex).flatMap(idx -> nvml.computeInstanceProfileInfo(gi, idx)),
+              gpu,
+              op,
+              () -> "no compute-instance profile spans " + info.sliceCount() + " slices");
       nvml.createComputeInstance(gi, ci.id());
     } catch (RuntimeException e) {
       // Rule 3: never leave a half-created instance behind.
@@ -446,45 +440,42 @@ public final class NvmlGpuBackend implements GpuBackend {
   private GpuInstanceProfileInfo nvmlProfile(int gpu, String op, String profileName) {
     DeviceProfiles device = profiles.get(gpu);
     GpuModel model =
-        device
-            .model()
-            .orElseThrow(
-                () ->
-                    new GpuOperationException(
-                        gpu,
-                        op,
-                        "GPU model " + pciDeviceId(nvml.device(gpu)) + " is not in the catalogue"));
+        orRefuse(
+            device.model(),
+            gpu,
+            op,
+            () -> "GPU model " + pciDeviceId(nvml.device(gpu)) + " is not in the catalogue");
     MigProfile profile =
-        model
-            .profile(profileName)
-            .orElseThrow(
-                () ->
-                    new GpuOperationException(
-                        gpu,
-                        op,
-                        model.migCapable()
-                            ? "no MIG profile "
-                                + profileName
-                                + " on "
-                                + model.shortName()
-                                + "; profiles: "
-                                + model.mig().profiles().stream()
-                                    .map(MigProfile::name)
-                                    .collect(Collectors.joining(", "))
-                            : model.shortName() + " is not MIG capable"));
-    return device.nvml().stream()
-        .filter(i -> i.id() == profile.profileId())
-        .findFirst()
-        .orElseThrow(
+        orRefuse(
+            model.profile(profileName),
+            gpu,
+            op,
             () ->
-                new GpuOperationException(
-                    gpu,
-                    op,
-                    "NVML offers no GPU-instance profile id "
-                        + profile.profileId()
-                        + " ("
+                model.migCapable()
+                    ? "no MIG profile "
                         + profileName
-                        + ")"));
+                        + " on "
+                        + model.shortName()
+                        + "; profiles: "
+                        + model.mig().profiles().stream()
+                            .map(MigProfile::name)
+                            .collect(Collectors.joining(", "))
+                    : model.shortName() + " is not MIG capable");
+    return orRefuse(
+        device.nvml().stream().filter(i -> i.id() == profile.profileId()).findFirst(),
+        gpu,
+        op,
+        () ->
+            "NVML offers no GPU-instance profile id "
+                + profile.profileId()
+                + " ("
+                + profileName
+                + ")");
+  }
+
+  /** The value, or {@code op} on {@code gpu} refused for the reason (worked out only then). */
+  private static <T> T orRefuse(Optional<T> value, int gpu, String op, Supplier<String> reason) {
+    return value.orElseThrow(() -> new GpuOperationException(gpu, op, reason.get()));
   }
 
   private String profileName(int gpu, GpuInstanceProfileInfo info) {

@@ -71,11 +71,7 @@ public final class MigConfigParser {
     if (configsEntry.isEmpty()) {
       problem(map.line(), "mig-configs", "missing required field 'mig-configs'");
     } else if (!(configsEntry.get().value() instanceof Mapping named)) {
-      problem(
-          configsEntry.get().line(),
-          "mig-configs",
-          "must map config names to lists of entries, found "
-              + configsEntry.get().value().describe());
+      wrongShape(configsEntry.get(), "mig-configs", "must map config names to lists of entries");
     } else {
       for (YamlNode.Entry config : named.entries()) {
         MigConfig parsed = config(config);
@@ -89,11 +85,8 @@ public final class MigConfigParser {
 
   private MigConfig config(YamlNode.Entry config) {
     String field = "mig-configs." + config.key();
-    if (!(config.value() instanceof Sequence entries) || entries.items().isEmpty()) {
-      problem(
-          config.line(),
-          field,
-          "a config must be a non-empty list of entries, found " + config.value().describe());
+    Sequence entries = nonEmptyList(config, field, "a config must be a non-empty list of entries");
+    if (entries == null) {
       return null;
     }
     List<MigConfigEntry> parsed = new ArrayList<>();
@@ -160,11 +153,7 @@ public final class MigConfigParser {
           case Scalar s -> List.of(s);
           case Sequence seq when !seq.items().isEmpty() -> seq.items();
           default -> {
-            problem(
-                entry.line(),
-                path,
-                "must be a PCI device id or a non-empty list of them, found "
-                    + entry.value().describe());
+            wrongShape(entry, path, "must be a PCI device id or a non-empty list of them");
             yield List.of();
           }
         };
@@ -192,11 +181,8 @@ public final class MigConfigParser {
       problem(entry.line(), path, "must be 'all' or a list of GPU indices, found " + s.describe());
       return null;
     }
-    if (!(entry.value() instanceof Sequence seq) || seq.items().isEmpty()) {
-      problem(
-          entry.line(),
-          path,
-          "must be 'all' or a non-empty list of GPU indices, found " + entry.value().describe());
+    Sequence seq = nonEmptyList(entry, path, "must be 'all' or a non-empty list of GPU indices");
+    if (seq == null) {
       return null;
     }
     List<Integer> indices = new ArrayList<>();
@@ -228,11 +214,7 @@ public final class MigConfigParser {
   private Map<String, Integer> migDevices(YamlNode.Entry entry, String field) {
     String path = field + ".mig-devices";
     if (!(entry.value() instanceof Mapping map)) {
-      problem(
-          entry.line(),
-          path,
-          "must map profile names to counts, e.g. {\"1g.10gb\": 7}, found "
-              + entry.value().describe());
+      wrongShape(entry, path, "must map profile names to counts, e.g. {\"1g.10gb\": 7}");
       return Map.of();
     }
     Map<String, Integer> counts = new LinkedHashMap<>();
@@ -257,6 +239,20 @@ public final class MigConfigParser {
       counts.put(profile.key(), count);
     }
     return counts;
+  }
+
+  /** The entry's value as a non-empty list, or null with the problem that it must be one. */
+  private Sequence nonEmptyList(YamlNode.Entry entry, String field, String mustBe) {
+    if (entry.value() instanceof Sequence seq && !seq.items().isEmpty()) {
+      return seq;
+    }
+    wrongShape(entry, field, mustBe);
+    return null;
+  }
+
+  /** The entry's value is not of the shape the field takes: says which it must be, and found. */
+  private void wrongShape(YamlNode.Entry entry, String field, String mustBe) {
+    problem(entry.line(), field, mustBe + ", found " + entry.value().describe());
   }
 
   private static Integer nonNegativeInt(YamlNode node) {

@@ -8,6 +8,7 @@ import io.fleetwave.events.node.StepKind;
  * change can be matched with the step that caused it; the driver is changed outside the agent (a
  * driver executor, an OS image) and so by no step.
  */
+@WireNamed.Called("aspect")
 public enum Aspect implements WireNamed {
   DRIVER,
   MIG_MODE,
@@ -32,10 +33,6 @@ public enum Aspect implements WireNamed {
   }
 
   /** The aspect of a wire name; an unknown one is refused with the allowed ones. */
-  public static Aspect fromWireName(String name) {
-    return WireNamed.parse(Aspect.class, name, "aspect");
-  }
-
   @Override
   public String toString() {
     return wireName();

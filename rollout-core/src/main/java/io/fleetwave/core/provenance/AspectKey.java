@@ -1,5 +1,6 @@
 package io.fleetwave.core.provenance;
 
+import io.fleetwave.events.json.WireNamed;
 import java.util.Comparator;
 
 /**
@@ -22,9 +23,9 @@ public record AspectKey(Aspect aspect, Integer gpu) implements Comparable<Aspect
   public static AspectKey parse(String text) {
     int slash = text.indexOf('/');
     return slash < 0
-        ? new AspectKey(Aspect.fromWireName(text), null)
+        ? new AspectKey(WireNamed.parse(Aspect.class, text), null)
         : new AspectKey(
-            Aspect.fromWireName(text.substring(slash + 1)),
+            WireNamed.parse(Aspect.class, text.substring(slash + 1)),
             Integer.valueOf(text.substring(0, slash)));
   }
 

@@ -3,6 +3,7 @@ package io.fleetwave.simulator.fleet;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.yaml.StrictYaml;
@@ -132,7 +133,7 @@ final class FleetFileParser {
       String host = require(raw.host, "host");
       HostKind kind;
       try {
-        kind = HostKind.fromWireName(host);
+        kind = WireNamed.parse(HostKind.class, host);
       } catch (IllegalArgumentException e) {
         throw bad("host: " + e.getMessage());
       }

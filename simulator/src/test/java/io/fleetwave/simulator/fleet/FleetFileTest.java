@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.events.gpu.GpuModel;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.simulator.SimulatedHostFacts;
 import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -67,7 +71,7 @@ class FleetFileTest {
     @Override
     public HostOs aggregateArguments(ArgumentsAccessor row, ParameterContext context) {
       return new HostOs(
-          HostKind.fromWireName(row.getString(0)),
+          WireNamed.parse(HostKind.class, row.getString(0)),
           row.getString(1),
           row.getString(2),
           row.getString(3),
@@ -75,7 +79,7 @@ class FleetFileTest {
           row.getBoolean(5),
           row.getString(6),
           row.getString(7),
-          DriverProvider.fromWireName(row.getString(8)));
+          WireNamed.parse(DriverProvider.class, row.getString(8)));
     }
   }
 
@@ -109,7 +113,7 @@ class FleetFileTest {
 
     assertThat(facts)
         .isEqualTo(
-            NodeRegisteredBuilder.forHost("n-0", HostKind.fromWireName(host))
+            NodeRegisteredBuilder.forHost("n-0", WireNamed.parse(HostKind.class, host))
                 .hostOs(expected)
                 .driverVersion("580.95.05")
                 .zone("zone-b")
@@ -122,18 +126,13 @@ class FleetFileTest {
                 + host
                 + " host (fleet group n): driver libraries under "
                 + expected.driverRoot());
-    assertThat(facts.reasons().keySet())
-        .containsExactlyInAnyOrder(
-            "hostKind",
-            "osId",
-            "osVersion",
-            "kernel",
-            "readOnlyRoot",
-            "systemd",
-            "driverRoot",
-            "deviceRoot",
-            "driverProvider",
-            "driverVersion");
+    // A reason for every OS fact (each component of HostOs) and for the driver version.
+    List<String> reasoned = new ArrayList<>();
+    for (RecordComponent fact : HostOs.class.getRecordComponents()) {
+      reasoned.add(fact.getName());
+    }
+    reasoned.add("driverVersion");
+    assertThat(facts.reasons().keySet()).containsExactlyInAnyOrderElementsOf(reasoned);
   }
 
   @Test

@@ -2,9 +2,6 @@ package io.fleetwave.testsupport.architecture;
 
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-
 /**
  * The cycle rule every module with more than one package keeps: no cycles between the packages of
  * its main classes, its root package included (each package under io.fleetwave is a slice, so
@@ -19,9 +16,6 @@ public final class PackageCycles {
         .matching("io.fleetwave.(**)")
         .should()
         .beFreeOfCycles()
-        .check(
-            new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(rootPackage));
+        .check(MainClasses.under(rootPackage));
   }
 }

@@ -76,22 +76,13 @@ public final class NodeRegisteredBuilder {
 
   /** A copy of {@code facts}, to change a field or two. */
   public static NodeRegisteredBuilder from(NodeRegistered facts) {
-    NodeRegisteredBuilder b = new NodeRegisteredBuilder();
-    b.hostname = facts.hostname();
-    b.hostKind = facts.hostKind();
-    b.osId = facts.osId();
-    b.osVersion = facts.osVersion();
-    b.kernel = facts.kernel();
-    b.readOnlyRoot = facts.readOnlyRoot();
-    b.systemd = facts.systemd();
-    b.driverRoot = facts.driverRoot();
-    b.deviceRoot = facts.deviceRoot();
-    b.driverProvider = facts.driverProvider();
-    b.driverVersion = facts.driverVersion();
-    b.zone = facts.zone();
-    b.labels = facts.labels();
-    b.reasons = facts.reasons();
-    return b;
+    return new NodeRegisteredBuilder()
+        .hostname(facts.hostname())
+        .hostOs(facts.hostOs())
+        .driverVersion(facts.driverVersion())
+        .zone(facts.zone())
+        .labels(facts.labels())
+        .reasons(facts.reasons());
   }
 
   /** The OS facts, all nine of them: a fleet file's host, a probe's finding. */

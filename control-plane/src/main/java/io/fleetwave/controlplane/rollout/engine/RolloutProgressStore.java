@@ -16,6 +16,7 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.fact.ControlFact;
 import io.fleetwave.events.fact.OperatorRequestHandled;
+import io.fleetwave.events.json.WireNamed;
 import io.fleetwave.events.rollout.RolloutCreated;
 import io.fleetwave.events.rollout.RolloutEvent;
 import io.fleetwave.events.rollout.RolloutPlanChunk;
@@ -99,7 +100,7 @@ public final class RolloutProgressStore {
                     new ActiveRollout(
                         row.getUUID("id"),
                         row.getString("name"),
-                        RolloutState.fromWireName(row.getString("state")),
+                        WireNamed.parse(RolloutState.class, row.getString("state")),
                         row.getInteger("log_partition"),
                         row.getLong("log_offset"))));
     return out;
@@ -157,7 +158,7 @@ public final class RolloutProgressStore {
         row ->
             new OperatorRequest(
                 row.getUUID("id"),
-                OperatorRequest.Action.fromWireName(row.getString("action")),
+                WireNamed.parse(OperatorRequest.Action.class, row.getString("action")),
                 row.getString("reason"),
                 row.getString("actor")));
   }

@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.events.fact.OperatorRequested;
+import io.fleetwave.events.json.WireNamed;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -60,7 +61,7 @@ public class OperatorRequests {
   }
 
   private static void failUnlessActive(Row row, UUID rollout, String action) {
-    RolloutState state = RolloutState.fromWireName(row.getString("state"));
+    RolloutState state = WireNamed.parse(RolloutState.class, row.getString("state"));
     if (!state.active()) {
       throw new IllegalStateException(
           "rollout "

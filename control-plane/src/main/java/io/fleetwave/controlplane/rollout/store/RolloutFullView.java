@@ -11,6 +11,7 @@ import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.database.PipelinedTransaction.Read;
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.rollout.decide.RolloutState;
+import io.fleetwave.events.json.WireNamed;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -184,7 +185,7 @@ public class RolloutFullView {
     return new RolloutView(
         row.getUUID("id"),
         row.getString("name"),
-        RolloutState.fromWireName(row.getString("state")),
+        WireNamed.parse(RolloutState.class, row.getString("state")),
         instant(row, "created_at"),
         instant(row, "updated_at"),
         progress,

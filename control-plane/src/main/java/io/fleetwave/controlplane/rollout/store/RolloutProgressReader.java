@@ -204,7 +204,7 @@ public class RolloutProgressReader {
                     counts,
                     started.get(index),
                     completed.get(index))));
-    RolloutState state = RolloutState.fromWireName(row.getString("state"));
+    RolloutState state = WireNamed.parse(RolloutState.class, row.getString("state"));
     return new RolloutOverview(
         row.getUUID("id"),
         row.getString("name"),

@@ -11,6 +11,7 @@ import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.core.rollout.plan.PlannedWave;
 import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.core.rollout.plan.RolloutSpec;
+import io.fleetwave.events.json.WireNamed;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -122,7 +123,9 @@ public class RolloutStore {
     return pool.preparedQuery("SELECT state FROM rollouts WHERE id = $1")
         .execute(Tuple.of(id))
         .map(
-            rows -> Rows.first(rows).map(row -> RolloutState.fromWireName(row.getString("state"))));
+            rows ->
+                Rows.first(rows)
+                    .map(row -> WireNamed.parse(RolloutState.class, row.getString("state"))));
   }
 
   /**
@@ -164,7 +167,7 @@ public class RolloutStore {
                               new RolloutSummary(
                                   row.getUUID("id"),
                                   row.getString("name"),
-                                  RolloutState.fromWireName(row.getString("state")),
+                                  WireNamed.parse(RolloutState.class, row.getString("state")),
                                   row.getOffsetDateTime("created_at").toInstant(),
                                   row.getInteger("planned"),
                                   row.getString("mig_config"),
@@ -199,7 +202,7 @@ public class RolloutStore {
     return new StoredRollout(
         row.getUUID("id"),
         row.getString("name"),
-        RolloutState.fromWireName(row.getString("state")),
+        WireNamed.parse(RolloutState.class, row.getString("state")),
         row.getOffsetDateTime("created_at").toInstant(),
         row.getOffsetDateTime("updated_at").toInstant(),
         spec,

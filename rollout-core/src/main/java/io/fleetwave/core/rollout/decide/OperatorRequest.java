@@ -12,15 +12,12 @@ import java.util.UUID;
  */
 public record OperatorRequest(UUID id, Action action, String reason, String actor) {
 
+  @WireNamed.Called("operator request")
   public enum Action implements WireNamed {
     PAUSE,
     RESUME,
     ABORT,
     ROLLBACK,
     PROMOTE;
-
-    public static Action fromWireName(String name) {
-      return WireNamed.parse(Action.class, name, "operator request");
-    }
   }
 }

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
  * The state of a stored rollout: {@code created} until the engine takes it up, then as folded from
  * its events on fleet.rollout-events.
  */
+@WireNamed.Called("rollout state")
 public enum RolloutState implements WireNamed {
   CREATED(true),
   RUNNING(true),
@@ -35,9 +36,5 @@ public enum RolloutState implements WireNamed {
   /** Whether the rollout holds its nodes: a node belongs to at most one active rollout. */
   public boolean active() {
     return active;
-  }
-
-  public static RolloutState fromWireName(String name) {
-    return WireNamed.parse(RolloutState.class, name, "rollout state");
   }
 }
