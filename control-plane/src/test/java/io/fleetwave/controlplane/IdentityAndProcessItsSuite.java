@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane;
 
-import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
@@ -22,7 +21,4 @@ import org.junit.platform.suite.api.Suite;
   "io.fleetwave.controlplane.kafka"
 })
 @IncludeClassNamePatterns(".*IT")
-// Starts no Quarkus (a packaged control plane on a secured broker): in NoQuarkusItsSuite's fork,
-// which ended about a minute before this one.
-@ExcludeClassNamePatterns("io\\.fleetwave\\.controlplane\\.kafka\\.ControlPlaneOnSecuredKafkaIT")
 public class IdentityAndProcessItsSuite {}

@@ -27,11 +27,10 @@ import org.junit.platform.suite.api.Suite;
  * processes and databases. The split is by package, so a new IT class is always in exactly one
  * suite; a new package lands in {@link ApiAndRolloutItsSuite} by itself; {@code ForkSuitesTest}
  * keeps the lists equal and this fork free of Quarkus tests. {@code -Dit.test=SomeIT} still runs
- * one class on its own. The named classes are tests of the other two suites' packages that start no
- * Quarkus: they run here rather than at the end of those forks (which exclude them by name). The
- * app package's tests run last ({@code RunsLast}): in {@link IdentityAndProcessItsSuite}'s fork,
- * which builds six Quarkus applications first, they had kept that fork running two minutes after
- * the other two.
+ * one class on its own. The named classes are the catch-all's tests that start no Quarkus: they run
+ * here rather than at the end of the catch-all's fork (it excludes them by name). The app package's
+ * tests run last ({@code RunsLast}): in {@link IdentityAndProcessItsSuite}'s fork, which builds six
+ * Quarkus applications first, they had kept that fork running two minutes after the other two.
  */
 @Suite
 @SelectPackages("io.fleetwave.controlplane.app")
@@ -39,7 +38,6 @@ import org.junit.platform.suite.api.Suite;
     names = {
       "io.fleetwave.controlplane.api.LabelSelectorSqlAgreementIT",
       "io.fleetwave.controlplane.database.PipelinedTransactionIT",
-      "io.fleetwave.controlplane.kafka.ControlPlaneOnSecuredKafkaIT",
       "io.fleetwave.controlplane.projection.HistoryGrowthIT",
       "io.fleetwave.controlplane.projection.HistoryPartitionsIT",
       "io.fleetwave.controlplane.projection.InventoryWriteIT",
