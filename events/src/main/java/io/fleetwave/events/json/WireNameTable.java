@@ -50,24 +50,20 @@ final class WireNameTable {
     return wireName == null ? null : BY_WIRE_NAME.get(type).get(wireName);
   }
 
-  /** {@link #read(Class, String, String)} in the words of the enum's {@link WireNamed.Called}. */
-  static Object read(Class<?> type, String value) {
-    WireNamed.Called called = type.getAnnotation(WireNamed.Called.class);
-    return read(type, value, called == null ? type.getSimpleName() : called.value());
-  }
-
   /**
    * The constant of WireNamed enum {@code type} with this wire name.
    *
-   * @param what what the value is, for the message ("GPU health")
-   * @throws IllegalArgumentException naming the value and the allowed ones: {@code unknown GPU
+   * @throws IllegalArgumentException naming the value and the allowed ones in the words of the
+   *     enum's {@link WireNamed.Called} (its simple name where it has none): {@code unknown GPU
    *     health 'x', expected one of healthy, degraded, failed}
    */
-  static Object read(Class<?> type, String value, String what) {
+  static Object read(Class<?> type, String value) {
     Object constant = constant(type, value);
     if (constant != null) {
       return constant;
     }
+    WireNamed.Called called = type.getAnnotation(WireNamed.Called.class);
+    String what = called == null ? type.getSimpleName() : called.value();
     List<String> allowed =
         Arrays.stream(type.getEnumConstants()).map(c -> ((WireNamed) c).wireName()).toList();
     throw new IllegalArgumentException(

@@ -43,21 +43,11 @@ public interface WireNamed {
   }
 
   /**
-   * The constant of {@code type} with this wire name.
-   *
-   * @param what what the value is, for the message ("GPU health")
-   * @throws IllegalArgumentException naming the value and the allowed ones: {@code unknown GPU
-   *     health 'x', expected one of healthy, degraded, failed}
-   */
-  static <E extends Enum<E> & WireNamed> E parse(Class<E> type, String value, String what) {
-    return type.cast(WireNameTable.read(type, value, what));
-  }
-
-  /**
    * The constant of {@code type} with this wire name, refused in the words of the enum's {@link
    * Called} (its simple name where it has none).
    *
-   * @throws IllegalArgumentException naming the value and the allowed ones
+   * @throws IllegalArgumentException naming the value and the allowed ones: {@code unknown GPU
+   *     health 'x', expected one of healthy, degraded, failed}
    */
   static <E extends Enum<E> & WireNamed> E parse(Class<E> type, String value) {
     return type.cast(WireNameTable.read(type, value));
