@@ -577,7 +577,7 @@ class ImageTarballsIT {
       fail(
           file
               + " is missing: the control-plane and node-agent builds write it (at"
-              + " pre-integration-test, or at package with -Pimages). Build it with e.g.\n"
+              + " post-integration-test, or at package with -Pimages). Build it with e.g.\n"
               + "  ./mvnw -pl images -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false"
               + " -Dit.test=ImageTarballsIT -Dfailsafe.failIfNoSpecifiedTests=false");
     }
