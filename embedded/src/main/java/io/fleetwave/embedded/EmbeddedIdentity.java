@@ -59,6 +59,19 @@ public final class EmbeddedIdentity {
     }
   }
 
+  /**
+   * An identity over keys made elsewhere, issuing as {@code issuer}: for tests that use one key
+   * pair for many applications.
+   */
+  public static EmbeddedIdentity of(KeyPair keys, String issuer) {
+    return new EmbeddedIdentity(keys, issuer);
+  }
+
+  /** Its key pair, private half included. */
+  public KeyPair keys() {
+    return keys;
+  }
+
   /** The same keys issuing as {@code otherIssuer}: its tokens verify but name another issuer. */
   public EmbeddedIdentity withIssuer(String otherIssuer) {
     return new EmbeddedIdentity(keys, otherIssuer);

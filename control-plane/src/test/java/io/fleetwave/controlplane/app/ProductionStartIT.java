@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.RunsLast;
+import io.fleetwave.controlplane.fixtures.TestRsaKeys;
 import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProductionStartIT {
   private static final Path APP = Path.of("target", "quarkus-app");
   private static final long EXIT_BOUND_S = 60;
-  private static final EmbeddedIdentity IDENTITY = EmbeddedIdentity.generate();
+  private static final EmbeddedIdentity IDENTITY = TestRsaKeys.identity(TestRsaKeys.TRUSTED);
 
   @TempDir Path dir;
 

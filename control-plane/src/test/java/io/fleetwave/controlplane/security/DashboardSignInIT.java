@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.OidcProviderStandIn;
+import io.fleetwave.controlplane.fixtures.TestRsaKeys;
 import io.fleetwave.embedded.EmbeddedIdentity;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
@@ -90,7 +91,7 @@ class DashboardSignInIT {
                   Map.of("aud", "fleetwave", "realm_access", Map.of("roles", List.of("viewer"))));
       assertThat(get(controlPlane.port, "/api/v1/nodes", realmViewer).statusCode()).isEqualTo(403);
       String stranger =
-          EmbeddedIdentity.generate(provider.url())
+          TestRsaKeys.identity(TestRsaKeys.STRANGER, provider.url())
               .token("mallory", Duration.ofMinutes(5), "viewer");
       assertThat(get(controlPlane.port, "/api/v1/nodes", stranger).statusCode()).isEqualTo(401);
     }
