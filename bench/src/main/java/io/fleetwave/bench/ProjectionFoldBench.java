@@ -9,7 +9,7 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
-import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
+import io.fleetwave.testfixtures.events.NodeRegisteredBuilder;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import io.fleetwave.testsupport.architecture.MainClasses;
+import io.fleetwave.testfixtures.architecture.MainClasses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -26,7 +26,7 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
-import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

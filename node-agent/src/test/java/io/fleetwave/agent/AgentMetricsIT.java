@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.events.Topics;
-import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.net.http.HttpClient;

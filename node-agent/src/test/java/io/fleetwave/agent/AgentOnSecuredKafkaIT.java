@@ -24,7 +24,7 @@ import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
-import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

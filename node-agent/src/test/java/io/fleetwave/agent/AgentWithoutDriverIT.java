@@ -13,7 +13,7 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.security.CommandSigner;
-import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,11 +2,11 @@ package io.fleetwave.agent;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static io.fleetwave.testsupport.architecture.PureImports.elementsOf;
+import static io.fleetwave.testfixtures.architecture.PureImports.elementsOf;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import io.fleetwave.testsupport.architecture.MainClasses;
-import io.fleetwave.testsupport.architecture.PackageCycles;
+import io.fleetwave.testfixtures.architecture.MainClasses;
+import io.fleetwave.testfixtures.architecture.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 /**

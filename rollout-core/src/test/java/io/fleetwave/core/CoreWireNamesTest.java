@@ -14,7 +14,7 @@ import io.fleetwave.core.rollout.decide.RolloutState;
 import io.fleetwave.core.rollout.plan.FailureAction;
 import io.fleetwave.events.fact.OperatorRequested;
 import io.fleetwave.events.json.WireNamed;
-import io.fleetwave.testsupport.architecture.MainClasses;
+import io.fleetwave.testfixtures.architecture.MainClasses;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.fleetwave.simulator;
 
-import io.fleetwave.testsupport.architecture.PackageCycles;
+import io.fleetwave.testfixtures.architecture.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,9 +1,11 @@
 package io.fleetwave.testsupport;
 
-import io.fleetwave.testsupport.architecture.PackageCycles;
+import io.fleetwave.testfixtures.architecture.PackageCycles;
 import org.junit.jupiter.api.Test;
 
-/** No cycles between test-support's packages (events, logging, network, services, suites). */
+/**
+ * No cycles between test-support's packages (kafka, logging, network, processes, services, suites).
+ */
 class ArchitectureTest {
   @Test
   void packagesHaveNoCycles() {

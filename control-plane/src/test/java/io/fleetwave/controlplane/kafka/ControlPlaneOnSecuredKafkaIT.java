@@ -14,7 +14,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.NodeEventSigner;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -17,7 +17,7 @@ import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;

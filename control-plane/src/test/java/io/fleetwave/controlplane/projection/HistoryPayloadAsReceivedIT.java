@@ -12,7 +12,7 @@ import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.Arrays;

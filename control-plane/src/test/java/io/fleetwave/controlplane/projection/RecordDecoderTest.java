@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.core.projection.RecordDecoder;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.IntStream;

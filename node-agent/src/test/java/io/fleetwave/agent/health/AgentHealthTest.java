@@ -3,7 +3,7 @@ package io.fleetwave.agent.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fleetwave.testsupport.time.ManualClock;
+import io.fleetwave.testfixtures.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -10,7 +10,7 @@ import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
-import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.io.Serial;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -14,7 +14,7 @@ import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
-import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

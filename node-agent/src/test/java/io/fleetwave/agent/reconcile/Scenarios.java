@@ -12,7 +12,7 @@ import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
-import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

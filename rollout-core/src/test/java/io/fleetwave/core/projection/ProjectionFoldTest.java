@@ -7,7 +7,7 @@ import io.fleetwave.events.node.EventsDropped;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

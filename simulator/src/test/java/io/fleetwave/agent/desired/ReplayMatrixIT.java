@@ -24,7 +24,7 @@ import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.TestFleets;
-import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -51,7 +51,7 @@ import io.fleetwave.simulator.SimulatedHostFacts;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.TestFleets;
 import io.fleetwave.simulator.fleet.FleetFile;
-import io.fleetwave.testsupport.events.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

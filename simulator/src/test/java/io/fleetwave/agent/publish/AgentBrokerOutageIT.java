@@ -20,8 +20,8 @@ import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.events.payload.FleetEvent;
 import io.fleetwave.simulator.SimulatedGpuBackend;
-import io.fleetwave.testsupport.events.NodeEventsReader;
-import io.fleetwave.testsupport.events.NodeEventsReader.Received;
+import io.fleetwave.testsupport.kafka.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.NodeEventsReader.Received;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +91,7 @@ class AgentBrokerOutageIT {
   }
 
   private static NodeRegistered facts(String node, HostKind kind) {
-    return io.fleetwave.testsupport.events.NodeRegisteredBuilder.forHost(node, kind).build();
+    return io.fleetwave.testfixtures.events.NodeRegisteredBuilder.forHost(node, kind).build();
   }
 
   private static NodeAgent agent(

@@ -10,7 +10,7 @@ import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.HostOs;
 import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.simulator.SimulatedHostFacts;
-import io.fleetwave.testsupport.events.NodeRegisteredBuilder;
+import io.fleetwave.testfixtures.events.NodeRegisteredBuilder;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.SpecApplied;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;

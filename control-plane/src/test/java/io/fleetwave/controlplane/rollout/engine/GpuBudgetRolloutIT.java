@@ -10,7 +10,7 @@ import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.SpecApplied;
-import io.fleetwave.testsupport.events.Events;
+import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;

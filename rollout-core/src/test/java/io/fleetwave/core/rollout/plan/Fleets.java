@@ -8,7 +8,7 @@ import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
-import io.fleetwave.testsupport.events.GpuBuilder;
+import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.events;
+package io.fleetwave.testfixtures.events;
 
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.Gpu;

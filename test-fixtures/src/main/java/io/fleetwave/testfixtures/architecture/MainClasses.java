@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.architecture;
+package io.fleetwave.testfixtures.architecture;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;

@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.events;
+package io.fleetwave.testfixtures.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.architecture;
+package io.fleetwave.testfixtures.architecture;
 
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 

@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.events;
+package io.fleetwave.testfixtures.events;
 
 import io.fleetwave.events.node.DriverProvider;
 import io.fleetwave.events.node.HostKind;

@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.events;
+package io.fleetwave.testsupport.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,7 @@ import io.fleetwave.events.node.Heartbeat;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.testfixtures.events.NodeRegisteredBuilder;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.fleetwave.testsupport.time;
+package io.fleetwave.testfixtures.time;
 
 import java.time.Clock;
 import java.time.Instant;
