@@ -35,13 +35,14 @@ class ForkSuitesTest {
   }
 
   @Test
-  void theClassesTheOutageForkNamesAreTheOnesTheCatchAllExcludesAndStartNoQuarkus()
+  void theClassesTheOutageForkNamesAreTheOnesTheOthersExcludeAndStartNoQuarkus()
       throws ClassNotFoundException {
     List<String> named =
         Arrays.asList(NoQuarkusItsSuite.class.getAnnotation(SelectClasses.class).names());
     List<String> excluded =
-        Arrays.stream(
-                ApiAndRolloutItsSuite.class.getAnnotation(ExcludeClassNamePatterns.class).value())
+        Stream.of(ApiAndRolloutItsSuite.class, IdentityAndProcessItsSuite.class)
+            .flatMap(
+                suite -> Arrays.stream(suite.getAnnotation(ExcludeClassNamePatterns.class).value()))
             .map(pattern -> pattern.replace("\\.", "."))
             .toList();
 

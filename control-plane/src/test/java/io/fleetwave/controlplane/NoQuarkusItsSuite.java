@@ -28,7 +28,9 @@ import org.junit.platform.suite.api.Suite;
  * suite; a new package lands in {@link ApiAndRolloutItsSuite} by itself; {@code ForkSuitesTest}
  * keeps the lists equal and this fork free of Quarkus tests. {@code -Dit.test=SomeIT} still runs
  * one class on its own. The named classes are the catch-all's tests that start no Quarkus: they run
- * here rather than at the end of the catch-all's fork (it excludes them by name). The app package's
+ * here rather than at the end of the catch-all's fork (it excludes them by name), and
+ * NodeKafkaQuotaIT, which {@link IdentityAndProcessItsSuite} excludes by name: that fork ended
+ * about two minutes after this one with it (2026-12-06), the cores half idle. The app package's
  * tests run last ({@code RunsLast}): in {@link IdentityAndProcessItsSuite}'s fork, which builds six
  * Quarkus applications first, they had kept that fork running two minutes after the other two.
  */
@@ -38,6 +40,7 @@ import org.junit.platform.suite.api.Suite;
     names = {
       "io.fleetwave.controlplane.api.LabelSelectorSqlAgreementIT",
       "io.fleetwave.controlplane.database.PipelinedTransactionIT",
+      "io.fleetwave.controlplane.identity.NodeKafkaQuotaIT",
       "io.fleetwave.controlplane.projection.HistoryGrowthIT",
       "io.fleetwave.controlplane.projection.HistoryPartitionsIT",
       "io.fleetwave.controlplane.projection.InventoryWriteIT",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fleetwave.controlplane.fixtures.RunsLast;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaAccess;
 import io.fleetwave.embedded.SecuredKafka;
@@ -51,7 +52,11 @@ import org.junit.jupiter.api.io.TempDir;
  * user-operator/.../operator/QuotasOperator.java). One node publishes as fast as it can; the broker
  * throttles it to about its quota, while the other node's heartbeats, every 200 ms, are each
  * acknowledged at once and all on the topic.
+ *
+ * <p>In NoQuarkusItsSuite's fork, last ({@link RunsLast}): its minute is mostly waiting on the
+ * throttled broker, which costs the other forks nothing at the end of the module.
  */
+@RunsLast
 class NodeKafkaQuotaIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final Duration FLOOD = Duration.ofSeconds(8);
