@@ -23,6 +23,6 @@ import org.junit.platform.suite.api.Suite;
       "io.fleetwave.demo.DashboardBrowserIT",
       "io.fleetwave.demo.DriftBrowserIT",
       "io.fleetwave.demo.GrafanaPanelsIT",
-      "io.fleetwave.controlplane.rollout.engine.RolloutEngineIT"
+      "io.fleetwave.demo.rollouts.RolloutEngineIT"
     })
 public class FleetProfilesItsSuite {}

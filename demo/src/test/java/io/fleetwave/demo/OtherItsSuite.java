@@ -19,9 +19,9 @@ import org.junit.platform.suite.api.Suite;
       "io.fleetwave.demo.DriftDemoIT",
       "io.fleetwave.demo.SimulatedDriverExecutorIT",
       "io.fleetwave.demo.SimulatorDemoIT",
-      "io.fleetwave.controlplane.rollout.engine.RolloutDrainIT",
-      "io.fleetwave.controlplane.e2e.FleetEndToEndIT",
-      "io.fleetwave.controlplane.app.JsonLogsIT",
-      "io.fleetwave.controlplane.identity.AgentEnrolmentIT"
+      "io.fleetwave.demo.rollouts.RolloutDrainIT",
+      "io.fleetwave.demo.e2e.FleetEndToEndIT",
+      "io.fleetwave.demo.e2e.JsonLogsIT",
+      "io.fleetwave.demo.e2e.AgentEnrolmentIT"
     })
 public class OtherItsSuite {}

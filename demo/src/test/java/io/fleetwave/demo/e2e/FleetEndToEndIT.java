@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.e2e;
+package io.fleetwave.demo.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;

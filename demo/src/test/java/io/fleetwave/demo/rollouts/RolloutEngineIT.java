@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.rollout.engine;
+package io.fleetwave.demo.rollouts;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,6 +7,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.rollout.engine.EngineFaults;
+import io.fleetwave.controlplane.rollout.engine.RolloutEngine;
+import io.fleetwave.controlplane.rollout.engine.RolloutEngines;
 import io.fleetwave.demo.fixtures.RolloutFleetProfile;
 import io.fleetwave.demo.fixtures.RolloutsApi;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.identity;
+package io.fleetwave.demo.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

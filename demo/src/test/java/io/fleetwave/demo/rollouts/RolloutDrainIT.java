@@ -1,4 +1,4 @@
-package io.fleetwave.controlplane.rollout.engine;
+package io.fleetwave.demo.rollouts;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
