@@ -39,11 +39,12 @@ final class ProvenanceRows {
     upsert =
         "INSERT INTO "
             + provenance
-            + " (node, observation, driver_seen, gpus_seen, accepted_generation, touched)"
-            + " VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb)"
+            + " (node, observation, driver_seen, gpus_seen, accepted_generation, touched,"
+            + " unexplained) VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb)"
             + " ON CONFLICT (node) DO UPDATE SET observation = EXCLUDED.observation,"
             + " driver_seen = EXCLUDED.driver_seen, gpus_seen = EXCLUDED.gpus_seen,"
-            + " accepted_generation = EXCLUDED.accepted_generation, touched = EXCLUDED.touched";
+            + " accepted_generation = EXCLUDED.accepted_generation, touched = EXCLUDED.touched,"
+            + " unexplained = EXCLUDED.unexplained";
     insertChanges =
         "INSERT INTO "
             + tables.table("node_changes")
@@ -127,7 +128,8 @@ final class ProvenanceRows {
         row.getBoolean("driver_seen"),
         row.getBoolean("gpus_seen"),
         row.getLong("accepted_generation"),
-        touched);
+        touched,
+        UnexplainedRuns.read(row.getJsonObject("unexplained")));
   }
 
   private static Tuple tuple(String node, NodeProvenance p) {
@@ -147,7 +149,8 @@ final class ProvenanceRows {
             p.driverSeen(),
             p.gpusSeen(),
             p.acceptedGeneration(),
-            touched));
+            touched,
+            UnexplainedRuns.json(p.unexplained())));
   }
 
   private static Tuple changeArrays(List<ObservedChange> changes) {

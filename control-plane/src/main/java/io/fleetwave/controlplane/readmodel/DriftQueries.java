@@ -3,7 +3,9 @@ package io.fleetwave.controlplane.readmodel;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.projection.UnexplainedRuns;
 import io.fleetwave.core.projection.ReconcileState;
+import io.fleetwave.core.provenance.Aspect;
 import io.fleetwave.core.provenance.ChangeCause;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -46,17 +48,22 @@ public class DriftQueries {
       "SELECT * FROM node_reconcile WHERE node = ANY($1::text[])";
 
   /**
-   * The changes of each (node, aspect) since its newest change a step or a boot explains, for the
-   * aspects whose newest change neither explains (drivers are judged after the join, in Java).
+   * The nodes' unexplained runs, kept by the change fold as it records the changes (V44): one row a
+   * node with a run, whatever the change history's length. Reading the history itself for them took
+   * 5.6 s of PostgreSQL at 10,000 nodes, every 15 s for the gauges (control-plane/BENCH.md).
    */
-  private static final String OUTSIDE_RUNS =
-      "WITH newest AS (SELECT DISTINCT ON (node, aspect) node, aspect, step_generation, boot_id"
-          + " FROM node_changes WHERE aspect NOT LIKE '%/health'"
-          + " ORDER BY node, aspect, event_time DESC, epoch DESC, seq DESC)"
-          + " SELECT c.* FROM node_changes c JOIN newest w ON w.node = c.node"
-          + " AND w.aspect = c.aspect WHERE w.step_generation IS NULL"
-          + " AND (w.boot_id IS NULL OR w.aspect = 'driver')"
-          + " ORDER BY c.node, c.aspect, c.event_time, c.epoch, c.seq";
+  private static final String RUNS =
+      "SELECT node, unexplained FROM node_provenance"
+          + " WHERE unexplained IS NOT NULL AND unexplained <> '{}'::jsonb";
+
+  /**
+   * The changes of each driver run, from its first change on, in log order: whether a spec asked
+   * for a driver version is known only from the desired-spec and rollout facts (attributed here).
+   */
+  private static final String DRIVER_RUNS =
+      "SELECT c.* FROM node_changes c JOIN unnest($1::text[], $2::bigint[], $3::bigint[])"
+          + " AS r(node, epoch, seq) ON c.node = r.node AND c.aspect = 'driver'"
+          + " AND (c.epoch, c.seq) >= (r.epoch, r.seq) ORDER BY c.node, c.epoch, c.seq";
 
   private static final String SILENT =
       "SELECT name, last_seen FROM nodes WHERE last_seen < now() - make_interval(secs => $1)";
@@ -190,8 +197,66 @@ public class DriftQueries {
   }
 
   private Uni<Map<String, DriftView.Cause>> changedOutside() {
-    return pool.query(OUTSIDE_RUNS)
+    return pool.query(RUNS)
         .execute()
+        .chain(
+            rows -> {
+              Map<String, List<DriftView.Aspect>> aspects = new TreeMap<>();
+              List<String> driverNodes = new ArrayList<>();
+              List<Long> driverEpochs = new ArrayList<>();
+              List<Long> driverSeqs = new ArrayList<>();
+              for (Row row : rows) {
+                String node = row.getString("node");
+                UnexplainedRuns.read(row.getJsonObject("unexplained"))
+                    .forEach(
+                        (key, run) -> {
+                          if (key.aspect() == Aspect.DRIVER) {
+                            driverNodes.add(node);
+                            driverEpochs.add(run.epoch());
+                            driverSeqs.add(run.seq());
+                          } else if (!Objects.equals(run.before(), run.after())) {
+                            // else changed by hand and back again
+                            aspects
+                                .computeIfAbsent(node, n -> new ArrayList<>())
+                                .add(
+                                    new DriftView.Aspect(
+                                        key.aspect().wireName(),
+                                        key.gpu(),
+                                        run.before(),
+                                        run.after(),
+                                        run.since()));
+                          }
+                        });
+              }
+              return driverOutside(driverNodes, driverEpochs, driverSeqs)
+                  .map(
+                      drivers -> {
+                        drivers.forEach(
+                            (node, driver) ->
+                                aspects
+                                    .computeIfAbsent(node, n -> new ArrayList<>())
+                                    .addFirst(driver));
+                        return causes(aspects);
+                      });
+            });
+  }
+
+  /**
+   * Per node, its driver if the trailing changes of its run are all outside Fleetwave (no spec
+   * asked for the version) and it is not back at the version before the first of them.
+   */
+  private Uni<Map<String, DriftView.Aspect>> driverOutside(
+      List<String> nodes, List<Long> epochs, List<Long> seqs) {
+    if (nodes.isEmpty()) {
+      return Uni.createFrom().item(Map.of());
+    }
+    Tuple runs =
+        Tuple.tuple()
+            .addArrayOfString(nodes.toArray(String[]::new))
+            .addArrayOfLong(epochs.toArray(Long[]::new))
+            .addArrayOfLong(seqs.toArray(Long[]::new));
+    return pool.preparedQuery(DRIVER_RUNS)
+        .execute(runs)
         .chain(
             rows -> {
               List<io.fleetwave.core.provenance.ObservedChange> found = new ArrayList<>();
@@ -202,20 +267,16 @@ public class DriftQueries {
   }
 
   /**
-   * Per node, the aspects whose trailing changes (in time order) are all outside Fleetwave and that
-   * are not back at the value before the first of them.
+   * Per node, the driver if its trailing changes (in log order) are all outside Fleetwave and it is
+   * not back at the version before the first of them.
    */
-  private static Map<String, DriftView.Cause> outsideRuns(List<ChangeView> ordered) {
-    Map<String, List<ChangeView>> byKey = new TreeMap<>();
+  private static Map<String, DriftView.Aspect> outsideRuns(List<ChangeView> ordered) {
+    Map<String, List<ChangeView>> byNode = new TreeMap<>();
     for (ChangeView change : ordered) {
-      byKey
-          .computeIfAbsent(
-              change.node() + "\u0000" + change.gpu() + "/" + change.aspect(),
-              k -> new ArrayList<>())
-          .add(change);
+      byNode.computeIfAbsent(change.node(), k -> new ArrayList<>()).add(change);
     }
-    Map<String, List<DriftView.Aspect>> aspects = new TreeMap<>();
-    for (List<ChangeView> run : byKey.values()) {
+    Map<String, DriftView.Aspect> drivers = new HashMap<>();
+    for (List<ChangeView> run : byNode.values()) {
       int first = run.size();
       while (first > 0 && run.get(first - 1).cause().equals(ChangeCause.OUTSIDE.wireName())) {
         first--;
@@ -228,12 +289,14 @@ public class DriftQueries {
       if (Objects.equals(start.before(), now.after())) {
         continue; // changed by hand and back again
       }
-      aspects
-          .computeIfAbsent(now.node(), n -> new ArrayList<>())
-          .add(
-              new DriftView.Aspect(
-                  now.aspect(), now.gpu(), start.before(), now.after(), start.time()));
+      drivers.put(
+          now.node(),
+          new DriftView.Aspect(now.aspect(), now.gpu(), start.before(), now.after(), start.time()));
     }
+    return drivers;
+  }
+
+  private static Map<String, DriftView.Cause> causes(Map<String, List<DriftView.Aspect>> aspects) {
     Map<String, DriftView.Cause> causes = new HashMap<>();
     aspects.forEach(
         (node, changed) -> {

@@ -103,23 +103,23 @@ public final class ChangeFold {
     return switch (event.data()) {
       case NodeRegistered registered -> {
         Observation next = p.observation().withDriver(registered.driverVersion());
-        if (p.driverSeen()) {
-          record(p, event, next, changes);
-        }
-        yield new NodeProvenance(next, true, p.gpusSeen(), p.acceptedGeneration(), p.touched());
+        Map<AspectKey, NodeProvenance.UnexplainedRun> unexplained =
+            p.driverSeen() ? record(p, event, next, changes) : p.unexplained();
+        yield new NodeProvenance(
+            next, true, p.gpusSeen(), p.acceptedGeneration(), p.touched(), unexplained);
       }
       case GpuInventoryReported inventory -> {
         Observation next = p.observation().withGpus(inventory.gpus());
-        if (p.gpusSeen()) {
-          record(p, event, next, changes);
-        }
+        Map<AspectKey, NodeProvenance.UnexplainedRun> unexplained =
+            p.gpusSeen() ? record(p, event, next, changes) : p.unexplained();
         // A finished step's effect is in this inventory; a running one may show later as well.
         Map<AspectKey, NodeProvenance.Touch> stillRunning = new TreeMap<>(p.touched());
         stillRunning.values().removeIf(touch -> !touch.running());
-        yield new NodeProvenance(next, p.driverSeen(), true, p.acceptedGeneration(), stillRunning);
+        yield new NodeProvenance(
+            next, p.driverSeen(), true, p.acceptedGeneration(), stillRunning, unexplained);
       }
-      // Only what it says of the changes before it in its run (fold()); nothing to keep.
-      case NodeBooted _ -> p;
+      // What it says of the changes before it in its run (fold()), and so of the runs they end.
+      case NodeBooted _ -> booted(p, event.epoch());
       case SpecAccepted accepted -> accepted(p, accepted.generation());
       case SpecApplied done -> accepted(p, done.generation());
       case StepStarted started -> touched(p, started.generation(), started.step(), true);
@@ -137,8 +137,14 @@ public final class ChangeFold {
     };
   }
 
-  private static void record(
+  /**
+   * Adds the changes from the node's last observation to {@code next} and returns the unexplained
+   * runs they leave: a change a step made ends its aspect's run, any other extends it (or starts
+   * one). Health is no desired state, so no drift, and has no run.
+   */
+  private static Map<AspectKey, NodeProvenance.UnexplainedRun> record(
       NodeProvenance p, Envelope<NodeEvent> event, Observation next, List<ObservedChange> changes) {
+    Map<AspectKey, NodeProvenance.UnexplainedRun> unexplained = new TreeMap<>(p.unexplained());
     for (Observation.Difference difference : next.since(p.observation())) {
       // A registration speaks for the driver only, an inventory for the GPUs only.
       boolean driver = difference.key().aspect() == Aspect.DRIVER;
@@ -146,7 +152,7 @@ public final class ChangeFold {
         continue;
       }
       NodeProvenance.Touch touch = p.touched().get(difference.key());
-      changes.add(
+      ObservedChange change =
           new ObservedChange(
               event.subject(),
               event.epoch(),
@@ -157,15 +163,51 @@ public final class ChangeFold {
               difference.after(),
               touch == null ? null : touch.generation(),
               p.acceptedGeneration(),
-              null));
+              null);
+      changes.add(change);
+      if (change.stepGeneration() != null) {
+        unexplained.remove(change.key());
+      } else if (change.key().aspect() != Aspect.HEALTH) {
+        unexplained.merge(
+            change.key(),
+            NodeProvenance.UnexplainedRun.of(change),
+            (run, ignored) -> run.then(change));
+      }
     }
+    return unexplained;
+  }
+
+  /**
+   * A NodeBooted marks the unexplained changes of its epoch as the boot's (fold()): a run whose
+   * last change is of that epoch now ends in an explained change, and is over. Not the driver's: a
+   * boot never asks for a driver ({@link ChangeAttribution}).
+   */
+  private static NodeProvenance booted(NodeProvenance p, long epoch) {
+    Map<AspectKey, NodeProvenance.UnexplainedRun> unexplained = new TreeMap<>(p.unexplained());
+    unexplained
+        .entrySet()
+        .removeIf(e -> e.getKey().aspect() != Aspect.DRIVER && e.getValue().lastEpoch() == epoch);
+    return unexplained.equals(p.unexplained())
+        ? p
+        : new NodeProvenance(
+            p.observation(),
+            p.driverSeen(),
+            p.gpusSeen(),
+            p.acceptedGeneration(),
+            p.touched(),
+            unexplained);
   }
 
   private static NodeProvenance accepted(NodeProvenance p, long generation) {
     return generation <= p.acceptedGeneration()
         ? p
         : new NodeProvenance(
-            p.observation(), p.driverSeen(), p.gpusSeen(), generation, p.touched());
+            p.observation(),
+            p.driverSeen(),
+            p.gpusSeen(),
+            generation,
+            p.touched(),
+            p.unexplained());
   }
 
   private static NodeProvenance touched(
@@ -185,6 +227,7 @@ public final class ChangeFold {
         p.driverSeen(),
         p.gpusSeen(),
         Math.max(generation, p.acceptedGeneration()),
-        touched);
+        touched,
+        p.unexplained());
   }
 }

@@ -20,6 +20,7 @@ import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -118,5 +119,50 @@ class ChangeFoldProperties {
       assertThat(ChangeAttribution.attribute(change, java.util.OptionalLong.empty()).cause())
           .isEqualTo(ChangeCause.OUTSIDE);
     }
+  }
+
+  /**
+   * The runs the fold keeps are what the drift view used to work out from the whole change history
+   * (every change read back, the boots' marks applied): per aspect but health, the changes after
+   * its last one a step made or, but for the driver, a boot came with.
+   */
+  @Property(tries = 1000)
+  void theUnexplainedRunsAreTheChangesAfterTheLastOneAStepOrABootExplains(
+      @ForAll("kinds") List<Integer> kinds) {
+    ChangeFold.Result whole = ChangeFold.fold(Map.of(), log(kinds));
+
+    Map<AspectKey, NodeProvenance.UnexplainedRun> expected = new TreeMap<>();
+    whole.changes().stream()
+        .map(ObservedChange::key)
+        .filter(key -> key.aspect() != Aspect.HEALTH)
+        .distinct()
+        .forEach(
+            key -> {
+              List<ObservedChange> ofKey =
+                  whole.changes().stream().filter(c -> c.key().equals(key)).toList();
+              int lastExplained = -1;
+              for (int i = 0; i < ofKey.size(); i++) {
+                ObservedChange c = ofKey.get(i);
+                if (c.stepGeneration() != null
+                    || (c.bootId() != null && key.aspect() != Aspect.DRIVER)) {
+                  lastExplained = i;
+                }
+              }
+              if (lastExplained < ofKey.size() - 1) {
+                ObservedChange first = ofKey.get(lastExplained + 1);
+                ObservedChange last = ofKey.getLast();
+                expected.put(
+                    key,
+                    new NodeProvenance.UnexplainedRun(
+                        first.epoch(),
+                        first.seq(),
+                        first.time(),
+                        first.before(),
+                        last.after(),
+                        last.epoch()));
+              }
+            });
+    NodeProvenance end = whole.nodes().getOrDefault("n", NodeProvenance.NONE);
+    assertThat(end.unexplained()).isEqualTo(expected);
   }
 }
