@@ -5,8 +5,8 @@ import io.fleetwave.core.provenance.NodeProvenance;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A node's unexplained runs ({@link NodeProvenance#unexplained()}) as the JSON of
@@ -16,11 +16,11 @@ public final class UnexplainedRuns {
   private UnexplainedRuns() {}
 
   /**
-   * The unexplained runs as stored (V44); NULL, a row loaded from a snapshot published before V44,
-   * is none.
+   * The unexplained runs as stored (V44), in the order of their aspects (the driver, then by GPU);
+   * NULL, a row loaded from a snapshot published before V44, is none.
    */
   public static Map<AspectKey, NodeProvenance.UnexplainedRun> read(JsonObject runs) {
-    Map<AspectKey, NodeProvenance.UnexplainedRun> read = new HashMap<>();
+    Map<AspectKey, NodeProvenance.UnexplainedRun> read = new TreeMap<>();
     if (runs == null) {
       return read;
     }

@@ -118,7 +118,7 @@ class DriftApiIT {
                     + a.get("expected")
                     + "->"
                     + a.get("observed"))
-        .containsExactly("0/mig-layout 3g.40gb@0+3g.40gb@4->", "0/mig-mode enabled->disabled");
+        .containsExactly("0/mig-mode enabled->disabled", "0/mig-layout 3g.40gb@0+3g.40gb@4->");
     // Its spec was applied: not "not converged"; its events are old: silent too.
     assertThat(outside.getList(hand + ".causes.cause", String.class))
         .containsExactlyInAnyOrder("changed-outside", "agent-silent");
