@@ -33,6 +33,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Applies a batch of node events to PostgreSQL in one transaction: lock the nodes' rows, fold the
@@ -76,8 +77,8 @@ public class ProjectionWriter {
               .unis(
                   conn.preparedQuery(tables.ensureNodes).execute(nameTuple),
                   conn.preparedQuery(tables.lockNodes).execute(nameTuple),
-                  reconciles(conn, tables, nameTuple, events),
-                  tables.provenance.read(conn, nameTuple, events))
+                  reconciles(conn, tables, events),
+                  tables.provenance.read(conn, events))
               .asTuple()
               .flatMap(
                   read -> {
@@ -110,13 +111,14 @@ public class ProjectionWriter {
     return texts;
   }
 
-  /** The stored reconcile states, read only when the batch carries progress events. */
+  /**
+   * The stored reconcile states of the nodes whose events of the batch carry progress: the others'
+   * stay as stored (most of a batch is heartbeats).
+   */
   private static Uni<Map<String, ReconcileState>> reconciles(
-      SqlConnection conn,
-      ProjectionTables tables,
-      Tuple nameTuple,
-      List<Envelope<NodeEvent>> events) {
-    if (events.stream().noneMatch(e -> ReconcileState.concerns(e.data()))) {
+      SqlConnection conn, ProjectionTables tables, List<Envelope<NodeEvent>> events) {
+    Tuple nameTuple = subjects(events, e -> ReconcileState.concerns(e.data()));
+    if (nameTuple == null) {
       return Uni.createFrom().item(Map.of());
     }
     return Uni.combine()
@@ -126,6 +128,16 @@ public class ProjectionWriter {
             conn.preparedQuery(tables.selectSteps).execute(nameTuple))
         .asTuple()
         .map(rows -> ReconcileRows.read(rows.getItem1(), rows.getItem2()));
+  }
+
+  /**
+   * The distinct nodes of the events {@code which} picks, as one text array; null when it picks
+   * none.
+   */
+  static Tuple subjects(List<Envelope<NodeEvent>> events, Predicate<Envelope<NodeEvent>> which) {
+    String[] names =
+        events.stream().filter(which).map(Envelope::subject).distinct().toArray(String[]::new);
+    return names.length == 0 ? null : Tuple.tuple().addArrayOfString(names);
   }
 
   /** The digest of each locked node's stored inventory rows, where it has one (V27). */

@@ -64,11 +64,12 @@ final class ProvenanceRows {
   }
 
   /**
-   * The stored provenance of the batch's nodes; not read for a batch no event of which moves it.
+   * The stored provenance of the nodes whose events of the batch can move it: a heartbeat, most of
+   * a batch, never does (the fold reads no other node's).
    */
-  Uni<Map<String, NodeProvenance>> read(
-      SqlConnection conn, Tuple names, List<Envelope<NodeEvent>> events) {
-    if (events.stream().noneMatch(e -> ChangeFold.concerns(e.data()))) {
+  Uni<Map<String, NodeProvenance>> read(SqlConnection conn, List<Envelope<NodeEvent>> events) {
+    Tuple names = ProjectionWriter.subjects(events, e -> ChangeFold.concerns(e.data()));
+    if (names == null) {
       return Uni.createFrom().item(Map.of());
     }
     return conn.preparedQuery(select)
