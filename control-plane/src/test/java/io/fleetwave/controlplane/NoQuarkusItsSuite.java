@@ -44,7 +44,7 @@ import org.junit.platform.suite.api.Suite;
       "io.fleetwave.controlplane.projection.HistoryGrowthIT",
       "io.fleetwave.controlplane.projection.HistoryPartitionsIT",
       "io.fleetwave.controlplane.projection.InventoryWriteIT",
-      "io.fleetwave.controlplane.projection.UnexplainedRunsIT",
+      "io.fleetwave.controlplane.projection.MigrationCarryOverIT",
       "io.fleetwave.controlplane.readmodel.AsOfStatesIT",
       "io.fleetwave.controlplane.readmodel.ConvergenceSqlAgreementIT",
       "io.fleetwave.controlplane.rollout.engine.FleetObserverIT",

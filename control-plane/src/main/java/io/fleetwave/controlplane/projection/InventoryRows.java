@@ -4,12 +4,15 @@ import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +26,7 @@ final class InventoryRows {
   /** One row of gpus: a GPU of a node. */
   private record NodeGpu(String node, Gpu gpu) {}
 
-  /** One row of gpu_instances: a MIG instance of a GPU of a node. */
+  /** A MIG instance of a GPU of a node: a row of inventory_history's instance columns. */
   private record NodeInstance(String node, int gpu, GpuInstance instance) {}
 
   private final List<NodeGpu> gpus = new ArrayList<>();
@@ -98,7 +101,7 @@ final class InventoryRows {
     InventoryRows rows = new InventoryRows();
     rows.add(node, inventory);
     Tuple row = Tuple.tuple().addString(node).addLong(epoch).addLong(seq).addOffsetDateTime(time);
-    Tuple gpus = rows.gpus();
+    Tuple gpus = rows.gpuColumns().tuple();
     for (int i = 1; i < gpus.size(); i++) {
       row.addValue(gpus.getValue(i));
     }
@@ -123,6 +126,11 @@ final class InventoryRows {
 
   /** The reported columns of {@link ProjectionTables#replaceGpus}, in order. */
   Tuple gpus() {
+    return gpuColumns().strings(row -> instances(row.gpu())).tuple();
+  }
+
+  /** The GPUs' own columns, without their instances (inventory_history has its own). */
+  private ColumnArrays<NodeGpu> gpuColumns() {
     return ColumnArrays.of(gpus)
         .strings(NodeGpu::node)
         .integers(row -> row.gpu().index())
@@ -136,12 +144,32 @@ final class InventoryRows {
         .strings(row -> row.gpu().migModePending().wireName())
         .integers(row -> row.gpu().vfsTotal())
         .integers(row -> row.gpu().vfsEnabled())
-        .strings(row -> row.gpu().health().wireName())
-        .tuple();
+        .strings(row -> row.gpu().health().wireName());
   }
 
-  /** The reported columns of {@link ProjectionTables#replaceInstances}, in order. */
-  Tuple instances() {
+  /**
+   * A GPU's MIG instances as gpus.instances holds them (V45), by placement: the JSON text of
+   * [{"profile", "placement_start", "placement_size"}, ...]. V45 writes the same keys, values and
+   * order, so the rows it carried over equal the rows a rebuild writes.
+   */
+  static String instances(Gpu gpu) {
+    JsonArray instances = new JsonArray();
+    List<GpuInstance> byPlacement =
+        gpu.instances().stream()
+            .sorted(Comparator.comparingInt(GpuInstance::placementStart))
+            .toList();
+    for (GpuInstance instance : byPlacement) {
+      instances.add(
+          new JsonObject()
+              .put("profile", instance.profile())
+              .put("placement_start", instance.placementStart())
+              .put("placement_size", instance.placementSize()));
+    }
+    return instances.encode();
+  }
+
+  /** The instances' columns of inventory_history's row ({@link #historyRow}), in order. */
+  private Tuple instances() {
     return ColumnArrays.of(instances)
         .strings(NodeInstance::node)
         .integers(NodeInstance::gpu)

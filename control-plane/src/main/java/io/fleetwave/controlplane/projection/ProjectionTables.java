@@ -14,7 +14,6 @@ public final class ProjectionTables {
       List.of(
           "nodes",
           "gpus",
-          "gpu_instances",
           "node_events",
           "node_reconcile",
           "reconcile_steps",
@@ -41,7 +40,6 @@ public final class ProjectionTables {
   final String updateFacts;
   final String updatePosition;
   final String replaceGpus;
-  final String replaceInstances;
   final String insertHistory;
   final String insertRegistration;
   final String insertInventory;
@@ -104,15 +102,18 @@ public final class ProjectionTables {
     // with other values; new: reported keys not stored), so sharing one snapshot is safe. A
     // reported key appears once: the event contract refuses an inventory that repeats a GPU
     // index or a MIG placement (GpuInventoryReported, Gpu).
+    // A GPU's MIG instances are in its row (V45), as the JSON text of InventoryRows.instances:
+    // written with it, and only when the GPU's row changes at all.
     replaceGpus =
         "WITH reported AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::text[],"
             + " $4::text[], $5::text[], $6::text[], $7::bigint[], $8::boolean[], $9::text[],"
-            + " $10::text[], $11::integer[], $12::integer[], $13::text[])"
+            + " $10::text[], $11::integer[], $12::integer[], $13::text[], $14::text[])"
             + " AS r(node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
-            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health)),"
+            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health,"
+            + " instances)),"
             + " gone AS (DELETE FROM "
             + s
-            + "gpus AS g WHERE g.node = ANY($14::text[]) AND NOT EXISTS (SELECT 1 FROM reported"
+            + "gpus AS g WHERE g.node = ANY($15::text[]) AND NOT EXISTS (SELECT 1 FROM reported"
             + " AS r WHERE r.node = g.node AND r.gpu_index = g.gpu_index)),"
             + " changed AS (UPDATE "
             + s
@@ -120,44 +121,23 @@ public final class ProjectionTables {
             + " pci_device_id = r.pci_device_id, product = r.product, memory_mib = r.memory_mib,"
             + " mig_capable = r.mig_capable, mig_mode = r.mig_mode,"
             + " mig_mode_pending = r.mig_mode_pending, vfs_total = r.vfs_total,"
-            + " vfs_enabled = r.vfs_enabled, health = r.health FROM reported AS r"
-            + " WHERE g.node = r.node AND g.gpu_index = r.gpu_index"
+            + " vfs_enabled = r.vfs_enabled, health = r.health, instances = r.instances::jsonb"
+            + " FROM reported AS r WHERE g.node = r.node AND g.gpu_index = r.gpu_index"
             + " AND (g.uuid, g.pci_bus_id, g.pci_device_id, g.product, g.memory_mib,"
             + " g.mig_capable, g.mig_mode, g.mig_mode_pending, g.vfs_total, g.vfs_enabled,"
-            + " g.health) IS DISTINCT FROM (r.uuid, r.pci_bus_id, r.pci_device_id, r.product,"
-            + " r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending, r.vfs_total,"
-            + " r.vfs_enabled, r.health))"
+            + " g.health, g.instances) IS DISTINCT FROM (r.uuid, r.pci_bus_id, r.pci_device_id,"
+            + " r.product, r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending,"
+            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb))"
             + " INSERT INTO "
             + s
             + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
-            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health)"
-            + " SELECT * FROM reported AS r WHERE NOT EXISTS (SELECT 1 FROM "
+            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health,"
+            + " instances) SELECT r.node, r.gpu_index, r.uuid, r.pci_bus_id, r.pci_device_id,"
+            + " r.product, r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending,"
+            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb FROM reported AS r"
+            + " WHERE NOT EXISTS (SELECT 1 FROM "
             + s
             + "gpus AS g WHERE g.node = r.node AND g.gpu_index = r.gpu_index)";
-    // After replaceGpus: a GPU no longer reported took its instances with it (ON DELETE CASCADE),
-    // and a new GPU's row exists for its instances' foreign key.
-    replaceInstances =
-        "WITH reported AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::text[],"
-            + " $4::integer[], $5::integer[])"
-            + " AS r(node, gpu_index, profile, placement_start, placement_size)),"
-            + " gone AS (DELETE FROM "
-            + s
-            + "gpu_instances AS i WHERE i.node = ANY($6::text[]) AND NOT EXISTS (SELECT 1 FROM"
-            + " reported AS r WHERE r.node = i.node AND r.gpu_index = i.gpu_index"
-            + " AND r.placement_start = i.placement_start)),"
-            + " changed AS (UPDATE "
-            + s
-            + "gpu_instances AS i SET profile = r.profile, placement_size = r.placement_size"
-            + " FROM reported AS r WHERE i.node = r.node AND i.gpu_index = r.gpu_index"
-            + " AND i.placement_start = r.placement_start"
-            + " AND (i.profile, i.placement_size) IS DISTINCT FROM (r.profile, r.placement_size))"
-            + " INSERT INTO "
-            + s
-            + "gpu_instances (node, gpu_index, profile, placement_start, placement_size)"
-            + " SELECT * FROM reported AS r WHERE NOT EXISTS (SELECT 1 FROM "
-            + s
-            + "gpu_instances AS i WHERE i.node = r.node AND i.gpu_index = r.gpu_index"
-            + " AND i.placement_start = r.placement_start)";
     insertHistory =
         "INSERT INTO "
             + s

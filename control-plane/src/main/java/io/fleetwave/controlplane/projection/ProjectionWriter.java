@@ -199,8 +199,8 @@ public class ProjectionWriter {
                 }
               });
     }
-    // In the order PostgreSQL must run them (the instances after their GPUs, the steps deleted
-    // before they are inserted again), COMMIT last, sent together; the first failure is the
+    // In the order PostgreSQL must run them (the steps deleted before they are inserted again),
+    // COMMIT last, sent together; the first failure is the
     // statement's own, the later ones only say that the transaction was aborted.
     List<Uni<Void>> statements = new ArrayList<>();
     statements.add(batch(conn, tables.updateFacts, facts));
@@ -209,11 +209,6 @@ public class ProjectionWriter {
       String[] inventoriedNames = inventoried.toArray(String[]::new);
       statements.add(
           whole(conn, tables.replaceGpus, inventories.gpus().addArrayOfString(inventoriedNames)));
-      statements.add(
-          whole(
-              conn,
-              tables.replaceInstances,
-              inventories.instances().addArrayOfString(inventoriedNames)));
     }
     if (!changes.history().isEmpty()) {
       statements.add(whole(conn, tables.insertHistory, historyArrays(changes.history(), received)));

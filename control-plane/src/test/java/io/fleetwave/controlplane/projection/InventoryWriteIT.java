@@ -31,10 +31,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The projection writes an inventory as the difference to what it stored: the GPU and MIG instance
- * rows end equal to the newest inventory, whatever changed (GPUs added, removed or changed, MIG
- * instances added, removed or resized, everything dropped), and a row that did not change is not
- * written at all (its row version, xmin, stays), which is what makes a restated inventory cheap.
+ * The projection writes an inventory as the difference to what it stored: the GPU rows, each with
+ * its MIG instances (V45; read through the gpu_instances view), end equal to the newest inventory,
+ * whatever changed (GPUs added, removed or changed, MIG instances added, removed or resized,
+ * everything dropped), and a GPU row that did not change is not written at all (its row version,
+ * xmin, stays), which is what makes a restated inventory cheap.
  */
 @ExtendWith(PostgresExtension.class)
 class InventoryWriteIT {
@@ -76,7 +77,7 @@ class InventoryWriteIT {
     GpuInventoryReported inventory = Events.inventory(Events.H100, 4, MigMode.ENABLED);
     report(inventory);
     Map<String, String> versions = rowVersions();
-    assertThat(versions).hasSize(4 + 4 * 2);
+    assertThat(versions).hasSize(4);
 
     report(inventory);
 
@@ -147,13 +148,11 @@ class InventoryWriteIT {
     assertThat(rows()).isEqualTo(expectedRows(changed));
     Map<String, String> after = rowVersions();
     assertThat(after)
-        .as("GPU 0 and its instances, unchanged, keep their row versions")
-        .containsEntry("gpu 0", before.get("gpu 0"))
-        .containsEntry("instance 0/0", before.get("instance 0/0"))
-        .containsEntry("instance 0/4", before.get("instance 0/4"))
-        .as("GPU 1 kept its row (same values); its resized instance was rewritten")
-        .containsEntry("gpu 1", before.get("gpu 1"));
-    assertThat(after.get("instance 1/0")).isNotEqualTo(before.get("instance 1/0"));
+        .as("GPU 0 and its instances (in its row, V45), unchanged, keep their row version")
+        .containsEntry("gpu 0", before.get("gpu 0"));
+    assertThat(after.get("gpu 1"))
+        .as("GPU 1's instances resized: its row rewritten")
+        .isNotEqualTo(before.get("gpu 1"));
 
     Gpu migOff = GpuBuilder.from(unchanged).migMode(MigMode.DISABLED).instances(List.of()).build();
     GpuInventoryReported disabled = new GpuInventoryReported(List.of(migOff, added));
@@ -207,13 +206,10 @@ class InventoryWriteIT {
             + "'");
   }
 
-  /** The row version (xmin) of every GPU and instance row of the node, by its key. */
+  /** The row version (xmin) of every GPU row of the node (its instances inside), by its key. */
   private Map<String, String> rowVersions() throws SQLException {
     return query(
         "SELECT 'gpu ' || gpu_index AS key, xmin::text AS value FROM gpus WHERE node = '"
-            + NODE
-            + "' UNION ALL SELECT 'instance ' || gpu_index || '/' || placement_start, xmin::text"
-            + " FROM gpu_instances WHERE node = '"
             + NODE
             + "'");
   }

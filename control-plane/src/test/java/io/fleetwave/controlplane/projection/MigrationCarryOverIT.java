@@ -31,19 +31,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The unexplained runs of node_provenance (V44), which the drift view reads instead of the change
- * history: the projection keeps them as it records the changes, and the migration derives the same
- * ones from the history a database kept before it.
+ * What a migration derives from the rows a database kept before it equals what the projection
+ * writes for the same events: the unexplained runs of node_provenance (V44), which the drift view
+ * reads instead of the change history, and the MIG instances inside their GPU's row (V45). The
+ * projection writes the events into a database at the latest version; its rows are copied into a
+ * database at the version before (PostgreSQL's JSON of each, a column the older table lacks left
+ * out), which is then migrated.
  */
 @ExtendWith(PostgresExtension.class)
-class UnexplainedRunsIT {
+class MigrationCarryOverIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final Vertx VERTX = Vertx.vertx();
+  private static final AtomicInteger WRITTEN = new AtomicInteger();
   private static final PlannedStep MIG_ON_GPU_1 =
       new PlannedStep(0, StepKind.SET_MIG_MODE, 1, "MIG on GPU 1", 1000);
 
@@ -56,19 +61,7 @@ class UnexplainedRunsIT {
 
   @Test
   void theMigrationFindsInTheChangeHistoryTheRunsTheProjectionKeeps() throws Exception {
-    String writtenUrl = database("written", "latest");
-    Pool written = MigratedDatabase.pool(writtenUrl, VERTX);
-    try {
-      // One event a transaction: a boot then marks changes stored by an earlier one.
-      for (Envelope<NodeEvent> event : log()) {
-        new ProjectionWriter(written)
-            .apply(ProjectionTables.LIVE, List.of(event))
-            .await()
-            .atMost(BOUND);
-      }
-    } finally {
-      written.closeAndAwait();
-    }
+    String writtenUrl = written();
     Map<String, List<String>> kept = runKeys(writtenUrl);
     // x: its driver changed by hand twice, the second time with a boot (which explains no driver);
     // MIG on GPU 0 by hand, then lost with a boot; MIG on GPU 1 by a step; GPU 1 failed (health has
@@ -82,7 +75,47 @@ class UnexplainedRunsIT {
     }
     MigratedDatabase.migrate(beforeUrl, "latest");
 
-    assertThat(runs(beforeUrl)).isEqualTo(runs(writtenUrl)).hasSize(2);
+    assertThat(texts(beforeUrl, "node_provenance"))
+        .isEqualTo(texts(writtenUrl, "node_provenance"))
+        .hasSize(2);
+  }
+
+  @Test
+  void theMigrationMovesEachGpusInstancesIntoItsRow() throws Exception {
+    String writtenUrl = written();
+    // x's GPU 1 ends with MIG on, its instances in its row (log()).
+    assertThat(texts(writtenUrl, "gpu_instances")).isNotEmpty();
+
+    String beforeUrl = database("before_v45", "44");
+    for (String table : List.of("nodes", "gpus", "gpu_instances")) {
+      copy(writtenUrl, beforeUrl, table);
+    }
+    MigratedDatabase.migrate(beforeUrl, "latest");
+
+    assertThat(texts(beforeUrl, "gpus")).isEqualTo(texts(writtenUrl, "gpus")).hasSize(3);
+    assertThat(texts(beforeUrl, "gpu_instances")).isEqualTo(texts(writtenUrl, "gpu_instances"));
+    assertThat(texts(beforeUrl, "reports.gpu_layouts"))
+        .isEqualTo(texts(writtenUrl, "reports.gpu_layouts"));
+  }
+
+  /**
+   * A database at the latest version into which the projection wrote {@link #log()}, one event a
+   * transaction (a boot then marks changes stored by an earlier one); its JDBC URL.
+   */
+  private String written() throws SQLException {
+    String url = database("written_" + WRITTEN.incrementAndGet(), "latest");
+    Pool pool = MigratedDatabase.pool(url, VERTX);
+    try {
+      for (Envelope<NodeEvent> event : log()) {
+        new ProjectionWriter(pool)
+            .apply(ProjectionTables.LIVE, List.of(event))
+            .await()
+            .atMost(BOUND);
+      }
+    } finally {
+      pool.closeAndAwait();
+    }
+    return url;
   }
 
   /** Nodes x and y, as the comment in the test tells. */
@@ -150,18 +183,17 @@ class UnexplainedRunsIT {
     }
   }
 
-  /** Each node's runs, as text. */
-  private static Map<String, String> runs(String url) throws SQLException {
-    Map<String, String> runs = new LinkedHashMap<>();
+  /** Every row of {@code table} (or view) as text, in order. */
+  private static List<String> texts(String url, String table) throws SQLException {
+    List<String> rows = new ArrayList<>();
     try (Connection db = MigratedDatabase.connect(url);
         Statement sql = db.createStatement();
-        ResultSet rows =
-            sql.executeQuery("SELECT node, unexplained::text FROM node_provenance ORDER BY node")) {
-      while (rows.next()) {
-        runs.put(rows.getString(1), rows.getString(2));
+        ResultSet result = sql.executeQuery("SELECT t::text FROM " + table + " t ORDER BY 1")) {
+      while (result.next()) {
+        rows.add(result.getString(1));
       }
     }
-    return runs;
+    return rows;
   }
 
   /** Each node's aspects with a run, in order. */
