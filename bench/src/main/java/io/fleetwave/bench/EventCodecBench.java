@@ -7,20 +7,10 @@ import io.fleetwave.events.Envelope;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.EventTypes;
 import io.fleetwave.events.codec.EventCodec;
-import io.fleetwave.events.gpu.GpuCatalog;
-import io.fleetwave.events.gpu.GpuModel;
-import io.fleetwave.events.node.GpuInventoryReported;
-import io.fleetwave.events.node.Heartbeat;
-import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.payload.FleetEvent;
-import io.fleetwave.testfixtures.events.GpuBuilder;
-import io.fleetwave.testfixtures.events.NodeRegisteredBuilder;
 import java.io.IOException;
-import java.net.URI;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -41,7 +31,6 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class EventCodecBench {
   private static final ObjectMapper JACKSON = new ObjectMapper();
-  private static final GpuModel H100 = GpuCatalog.bundled().find("0x233010DE").orElseThrow();
 
   @Param({"heartbeat", "registered", "inventory"})
   public String event;
@@ -52,28 +41,11 @@ public class EventCodecBench {
 
   @Setup
   public void encodeOnce() throws IOException, EventRejectedException {
-    NodeEvent data =
-        switch (event) {
-          case "heartbeat" -> new Heartbeat("0b8e6c2e-5d1c-4f7a-9c1e-3f2b7a6d9e01", 86_400);
-          case "registered" ->
-              NodeRegisteredBuilder.forHost("gpu-node-0042", HostKind.UBUNTU).build();
-          case "inventory" ->
-              new GpuInventoryReported(
-                  IntStream.range(0, 8).mapToObj(i -> GpuBuilder.of(H100, i).build()).toList());
-          default -> throw new IllegalArgumentException("unknown event " + event);
-        };
-    envelope =
-        Envelope.of(
-            URI.create("fleetwave:agent/gpu-node-0042"),
-            "gpu-node-0042",
-            Instant.parse("2026-12-01T00:00:00Z"),
-            3,
-            1042,
-            data);
+    envelope = BenchEvents.envelope(event);
     bytes = EventCodec.encode(envelope);
     tree = JACKSON.readTree(bytes);
     // The codec must read back what it wrote, or the figures measure a failure path.
-    if (!EventCodec.decode(bytes).data().equals(data)) {
+    if (!EventCodec.decode(bytes).data().equals(envelope.data())) {
       throw new IllegalStateException("the codec does not round-trip " + event);
     }
   }

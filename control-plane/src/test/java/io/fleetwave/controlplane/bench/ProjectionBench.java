@@ -136,9 +136,9 @@ public final class ProjectionBench {
                 + "\n"
                 + ProjectionMeters.read(controlPlane.managementPort);
         double load = load();
-        double copyRate = CopyBaseline.measure(db, CopyBaseline.csv(settings));
+        CopyBaseline.Rates copy = CopyBaseline.measure(db, settings);
         return new SizeResult(
-            settings, conditions, publishRate, projection, copyRate, latency, meters, load);
+            settings, conditions, publishRate, projection, copy, latency, meters, load);
       }
     }
   }
@@ -228,7 +228,9 @@ public final class ProjectionBench {
         .with(
             "COPY baseline",
             "the same events into node_events (its keys and partitions), same database, after"
-                + " the latency phase")
+                + " the latency phase, "
+                + CopyBaseline.REPEATS
+                + " times under epochs of their own: the median")
         .with(
             "session sampler",
             PgWaitSampler.requested()
@@ -255,8 +257,8 @@ public final class ProjectionBench {
                   r.settings().nodes(),
                   r.settings().totalEvents(),
                   r.projection().eventsPerSecond(),
-                  r.copyRate(),
-                  r.projection().eventsPerSecond() / r.copyRate(),
+                  r.copy().median(),
+                  r.projection().eventsPerSecond() / r.copy().median(),
                   r.projection().seconds(),
                   r.projection().seconds() * 1e6 / r.settings().nodes(),
                   r.latency().api().p50Ms(),
@@ -275,7 +277,7 @@ public final class ProjectionBench {
       BenchConditions conditions,
       double publishRate,
       ProjectionRate.Result projection,
-      double copyRate,
+      CopyBaseline.Rates copy,
       LatencyProbe.Result latency,
       String meters,
       double load) {
@@ -285,7 +287,7 @@ public final class ProjectionBench {
           %s\
             publish to Kafka (setup)      %,12.0f events/s
             projection (control plane)    %,12.0f events/s
-            COPY into node_events         %,12.0f rows/s   (same table, keys and durability)
+            COPY into node_events         %,12.0f rows/s   (median of %s; same table, keys, durability)
             ratio projection / COPY       %12.2f   (target >= 0.30)
           Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
             API visibility                %s
@@ -306,8 +308,9 @@ public final class ProjectionBench {
               conditions.text(),
               publishRate,
               projection.eventsPerSecond(),
-              copyRate,
-              projection.eventsPerSecond() / copyRate,
+              copy.median(),
+              copy.each().stream().map("%,.0f"::formatted).toList(),
+              projection.eventsPerSecond() / copy.median(),
               settings.heartbeatsPerSecond(),
               settings.nodes(),
               latency.api(),
