@@ -185,15 +185,7 @@ class MigrationCarryOverIT {
 
   /** Every row of {@code table} (or view) as text, in order. */
   private static List<String> texts(String url, String table) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection db = MigratedDatabase.connect(url);
-        Statement sql = db.createStatement();
-        ResultSet result = sql.executeQuery("SELECT t::text FROM " + table + " t ORDER BY 1")) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    }
-    return rows;
+    return MigratedDatabase.texts(url, "SELECT t::text FROM " + table + " t ORDER BY 1");
   }
 
   /** Each node's aspects with a run, in order. */

@@ -24,9 +24,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -319,17 +317,9 @@ class AsOfStatesIT {
 
   /** Every row of registration_history and inventory_history, as text, in key order. */
   private static List<String> stateRows(String url) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection db = MigratedDatabase.connect(url);
-        Statement sql = db.createStatement();
-        ResultSet result =
-            sql.executeQuery(
-                "SELECT r::text FROM registration_history r UNION ALL"
-                    + " SELECT i::text FROM inventory_history i ORDER BY 1")) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    }
-    return rows;
+    return MigratedDatabase.texts(
+        url,
+        "SELECT r::text FROM registration_history r UNION ALL"
+            + " SELECT i::text FROM inventory_history i ORDER BY 1");
   }
 }
