@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.database.ColumnArrays;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.projection.ReconcileRows;
@@ -143,15 +144,12 @@ public class DriftQueries {
             found -> {
               Set<String> nodes = new TreeSet<>();
               found.getItem1().forEach(row -> nodes.add(row.getString("node")));
-              List<String> driverNodes = new ArrayList<>();
-              List<Long> epochs = new ArrayList<>();
-              List<Long> seqs = new ArrayList<>();
+              List<DriverRun> driverRuns = new ArrayList<>();
               for (Row row : found.getItem2()) {
-                driverNodes.add(row.getString("node"));
-                epochs.add(row.getLong("epoch"));
-                seqs.add(row.getLong("seq"));
+                driverRuns.add(
+                    new DriverRun(row.getString("node"), row.getLong("epoch"), row.getLong("seq")));
               }
-              return driverOutside(driverNodes, epochs, seqs)
+              return driverOutside(driverRuns)
                   .map(
                       drivers -> {
                         nodes.addAll(drivers.keySet());
@@ -159,6 +157,9 @@ public class DriftQueries {
                       });
             });
   }
+
+  /** Where a node's driver run starts: the position of its first change. */
+  private record DriverRun(String node, long epoch, long seq) {}
 
   /** Every drifted node, by name. */
   public Uni<List<DriftView>> all(Duration silentAfter) {
@@ -252,18 +253,14 @@ public class DriftQueries {
         .chain(
             rows -> {
               Map<String, List<DriftView.Aspect>> aspects = new TreeMap<>();
-              List<String> driverNodes = new ArrayList<>();
-              List<Long> driverEpochs = new ArrayList<>();
-              List<Long> driverSeqs = new ArrayList<>();
+              List<DriverRun> driverRuns = new ArrayList<>();
               for (Row row : rows) {
                 String node = row.getString("node");
                 UnexplainedRuns.read(row.getJsonObject("unexplained"))
                     .forEach(
                         (key, run) -> {
                           if (key.aspect() == Aspect.DRIVER) {
-                            driverNodes.add(node);
-                            driverEpochs.add(run.epoch());
-                            driverSeqs.add(run.seq());
+                            driverRuns.add(new DriverRun(node, run.epoch(), run.seq()));
                           } else if (!Objects.equals(run.before(), run.after())) {
                             // else changed by hand and back again
                             aspects
@@ -278,7 +275,7 @@ public class DriftQueries {
                           }
                         });
               }
-              return driverOutside(driverNodes, driverEpochs, driverSeqs)
+              return driverOutside(driverRuns)
                   .map(
                       drivers -> {
                         drivers.forEach(
@@ -295,18 +292,17 @@ public class DriftQueries {
    * Per node, its driver if the trailing changes of its run are all outside Fleetwave (no spec
    * asked for the version) and it is not back at the version before the first of them.
    */
-  private Uni<Map<String, DriftView.Aspect>> driverOutside(
-      List<String> nodes, List<Long> epochs, List<Long> seqs) {
-    if (nodes.isEmpty()) {
+  private Uni<Map<String, DriftView.Aspect>> driverOutside(List<DriverRun> runs) {
+    if (runs.isEmpty()) {
       return Uni.createFrom().item(Map.of());
     }
-    Tuple runs =
-        Tuple.tuple()
-            .addArrayOfString(nodes.toArray(String[]::new))
-            .addArrayOfLong(epochs.toArray(Long[]::new))
-            .addArrayOfLong(seqs.toArray(Long[]::new));
     return pool.preparedQuery(DRIVER_RUNS)
-        .execute(runs)
+        .execute(
+            ColumnArrays.of(runs)
+                .strings(DriverRun::node)
+                .longs(DriverRun::epoch)
+                .longs(DriverRun::seq)
+                .tuple())
         .chain(
             rows -> {
               List<io.fleetwave.core.provenance.ObservedChange> found = new ArrayList<>();
