@@ -6,20 +6,25 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
 import io.fleetwave.controlplane.fixtures.DriftListing;
+import io.fleetwave.controlplane.fixtures.NodeActions;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.readmodel.DriftQueries;
 import io.fleetwave.controlplane.readmodel.DriftView;
+import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
 import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,14 +38,19 @@ import org.junit.jupiter.api.Test;
 /**
  * The drift view against the real broker and database. drift-hand: its spec turned MIG on, then
  * someone turned it off by hand. drift-back: the same, then turned on again by hand. drift-late: a
- * spec the agent has not applied. Their events carry November's times, so every one of them is also
- * silent.
+ * spec the agent has not applied. drift-driver-hand: a driver installed by hand.
+ * drift-driver-asked: the driver its desired spec asks for, installed by the driver executor (no
+ * step of the agent names it), stamped after the spec was set. The other events carry November's
+ * times, so every node but the drift-driver ones is also silent.
  */
 @QuarkusTest
 class DriftApiIT {
   private static final String HAND = "drift-hand";
   private static final String BACK = "drift-back";
   private static final String LATE = "drift-late";
+  private static final String DRIVER_HAND = "drift-driver-hand";
+  private static final String DRIVER_ASKED = "drift-driver-asked";
+  private static final String NEW_DRIVER = "580.105.08";
 
   @ConfigProperty(name = "kafka.bootstrap.servers")
   String bootstrap;
@@ -87,11 +97,42 @@ class DriftApiIT {
           topic.publish(Events.envelope(node, 1, seq++, event));
         }
       }
+      for (String node : List.of(DRIVER_HAND, DRIVER_ASKED)) {
+        topic.publish(Events.envelope(node, 1, 0, registered(node, "580.95.05")));
+        topic.publish(Events.envelope(node, 1, 1, inventory(MigMode.DISABLED)));
+      }
+      await("the drift-driver-* nodes projected")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  List.of(DRIVER_HAND, DRIVER_ASKED).stream()
+                      .allMatch(n -> ProjectionRows.isAt(n, 1, 1)));
+      NodeActions.putSpec(DRIVER_ASKED, Map.of("driverVersion", NEW_DRIVER));
+      // Stamped now, after the spec was set: a spec explains a driver it asked for before.
+      for (String node : List.of(DRIVER_HAND, DRIVER_ASKED)) {
+        topic.publish(
+            Envelope.of(
+                URI.create("urn:fleetwave:drift-test"),
+                node,
+                Instant.now(),
+                1,
+                2,
+                registered(node, NEW_DRIVER)));
+      }
     }
     await("the hand changes projected")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> ProjectionRows.isAt(HAND, 1, 7) && ProjectionRows.isAt(BACK, 1, 8));
+        .until(
+            () ->
+                ProjectionRows.isAt(HAND, 1, 7)
+                    && ProjectionRows.isAt(BACK, 1, 8)
+                    && ProjectionRows.isAt(DRIVER_HAND, 1, 2)
+                    && ProjectionRows.isAt(DRIVER_ASKED, 1, 2));
     projected = true;
+  }
+
+  private static NodeRegistered registered(String node, String driver) {
+    return Events.registered(node, HostKind.UBUNTU, driver, Map.of("suite", "drift"));
   }
 
   private static GpuInventoryReported inventory(MigMode gpu0) {
@@ -127,6 +168,25 @@ class DriftApiIT {
     // Its spec was applied: not "not converged"; its events are old: silent too.
     assertThat(outside.getList(hand + ".causes.cause", String.class))
         .containsExactlyInAnyOrder("changed-outside", "agent-silent");
+  }
+
+  /**
+   * A driver no spec asked for is drift from the version before it; the version the node's spec
+   * asked for is not, though no step of the agent installed it.
+   */
+  @Test
+  void aDriverNobodyAskedForIsDriftAndTheOneTheSpecAskedForIsNot() {
+    JsonPath outside = drift("changed-outside");
+    assertThat(outside.getList("items.node", String.class))
+        .contains(DRIVER_HAND)
+        .doesNotContain(DRIVER_ASKED);
+    String driver =
+        "items.find { it.node == '"
+            + DRIVER_HAND
+            + "' }.causes.find { it.cause == 'changed-outside' }.aspects[0]";
+    assertThat(outside.getString(driver + ".aspect")).isEqualTo("driver");
+    assertThat(outside.getString(driver + ".expected")).isEqualTo("580.95.05");
+    assertThat(outside.getString(driver + ".observed")).isEqualTo(NEW_DRIVER);
   }
 
   @Test
