@@ -200,8 +200,8 @@ public class ProjectionWriter {
               });
     }
     // In the order PostgreSQL must run them (the steps deleted before they are inserted again),
-    // COMMIT last, sent together; the first failure is the
-    // statement's own, the later ones only say that the transaction was aborted.
+    // COMMIT last, sent together; the first failure is the statement's own, the later ones only
+    // say that the transaction was aborted.
     List<Uni<Void>> statements = new ArrayList<>();
     statements.add(batch(conn, tables.updateFacts, facts));
     statements.add(whole(conn, tables.updatePosition, positionArrays(changes.nodes(), digests)));
