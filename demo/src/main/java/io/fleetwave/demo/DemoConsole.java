@@ -1,8 +1,5 @@
 package io.fleetwave.demo;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,19 +23,22 @@ final class DemoConsole {
 
   /**
    * Chooses what the caller left open: the log file, named after the HTTP port (two demos never
-   * share one; Quarkus keeps the previous run's as a backup), and a free management port, so that
-   * two demos with different {@code --port} do not both claim the control plane's default 9000.
-   * Both are printed (the banner shows them again at ready).
+   * share one; Quarkus keeps the previous run's as a backup; after the process where the port is
+   * left to the system, 0), and a management port the system picks when Quarkus binds it, so that
+   * two demos with different {@code --port} do not both claim the control plane's default 9000. A
+   * port found free here and bound later could be taken in between by another process, and the demo
+   * would not start. The log file is printed now, the management port in the banner.
    */
   static void configure(Map<String, String> env, Properties system) {
     if (!env.containsKey("QUARKUS_LOG_FILE_PATH") && !system.containsKey(LOG_FILE)) {
       String port =
           system.getProperty("quarkus.http.port", env.getOrDefault("QUARKUS_HTTP_PORT", "8080"));
-      Path file = Path.of(System.getProperty("java.io.tmpdir"), "fleetwave-demo-" + port + ".log");
+      String name = port.equals("0") ? "pid-" + ProcessHandle.current().pid() : port;
+      Path file = Path.of(System.getProperty("java.io.tmpdir"), "fleetwave-demo-" + name + ".log");
       system.setProperty(LOG_FILE, file.toString());
     }
     if (!env.containsKey("QUARKUS_MANAGEMENT_PORT") && !system.containsKey(MANAGEMENT_PORT)) {
-      system.setProperty(MANAGEMENT_PORT, Integer.toString(freePort()));
+      system.setProperty(MANAGEMENT_PORT, "0");
     }
     System.out.println(
         "fleetwave demo: starting; the logs of Kafka, PostgreSQL and the control plane go to "
@@ -48,6 +48,7 @@ final class DemoConsole {
   /** The lines printed once the demo is ready, the tokens' among them when the demo made them. */
   static String banner(URI base, Optional<DemoIdentity> identity) {
     var config = ConfigProvider.getConfig();
+    // Once Quarkus has bound it, the configuration answers with the port bound, 0 included.
     int management = config.getOptionalValue(MANAGEMENT_PORT, Integer.class).orElse(9000);
     URI health = URI.create("http://" + base.getHost() + ":" + management + "/q/health");
     List<String> lines = new ArrayList<>();
@@ -59,17 +60,5 @@ final class DemoConsole {
         .ifPresent(file -> lines.add("logs (Kafka, PostgreSQL, control plane): " + file));
     lines.add("Ctrl-C stops the demo.");
     return String.join(System.lineSeparator(), lines);
-  }
-
-  /**
-   * A port free now; another process could take it before Quarkus binds it, and the demo would then
-   * stop naming the port, as with any port in use.
-   */
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port for the management interface", e);
-    }
   }
 }

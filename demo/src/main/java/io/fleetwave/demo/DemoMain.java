@@ -5,6 +5,7 @@ import io.fleetwave.controlplane.app.ServiceSettings;
 import io.fleetwave.events.security.CommandSigner;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
+import io.quarkus.runtime.util.ExceptionUtil;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,13 +48,28 @@ public final class DemoMain {
     AtomicInteger exitCode = new AtomicInteger();
     StopSignals.install();
     try {
-      Quarkus.run(DemoApplication.class, (code, failure) -> exitCode.set(code), args);
+      // Quarkus logs a failed start only where no exit handler is given: this one must say it.
+      Quarkus.run(
+          DemoApplication.class,
+          (code, failure) -> {
+            exitCode.set(code);
+            if (failure != null) {
+              reportFailedStart(failure);
+            }
+          },
+          args);
       System.err.println("fleetwave demo: application stopped");
     } finally {
       embedded.close();
       stopped.countDown();
     }
     System.exit(exitCode.get());
+  }
+
+  private static void reportFailedStart(Throwable failure) {
+    System.err.println(
+        "fleetwave demo: the application did not start: " + ExceptionUtil.getRootCause(failure));
+    failure.printStackTrace();
   }
 
   private static void awaitQuietly(CountDownLatch stopped) {

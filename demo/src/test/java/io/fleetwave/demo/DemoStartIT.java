@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.testsupport.processes.JavaCommand;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -37,6 +36,9 @@ class DemoStartIT {
   private static final int FLEET_NODES = 222;
 
   private static final long READY_BOUND_S = 180;
+  private static final long FAILED_START_BOUND_S = 60;
+  private static final Pattern READY =
+      Pattern.compile("Fleetwave is ready: http://localhost:(\\d+)/");
   private static final Pattern OPERATOR_TOKEN = Pattern.compile("operator token[^:]*: (\\S+)");
   private static final Pattern ADMIN_TOKEN = Pattern.compile("admin token[^:]*: (\\S+)");
   private static final String DEAD_LETTERED = "fleetwave_projection_events_dead_lettered_total";
@@ -61,19 +63,10 @@ class DemoStartIT {
 
   @Test
   void theReadyLineComesOnceTheWholeFleetIsVisibleAndSigtermStopsEverything() throws Exception {
-    int port = freePort();
     Path log = dir.resolve("demo.log");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                JavaCommand.of(
-                    "--enable-native-access=ALL-UNNAMED",
-                    "-Dquarkus.http.port=" + port,
-                    "-jar",
-                    JAR.toString()))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().clear(); // nothing configured, as on a fresh machine
-    Process demo = builder.start();
+    // Port 0: the system picks it as Quarkus binds it and the banner names it. A port found free
+    // by the test could be taken by one of the suite's other processes before the demo binds it.
+    Process demo = start(log, "-Dquarkus.http.port=0");
     try {
       await("the ready line")
           .atMost(Duration.ofSeconds(READY_BOUND_S))
@@ -82,6 +75,9 @@ class DemoStartIT {
       assertThat(demo.isAlive()).as(Files.readString(log)).isTrue();
 
       String output = Files.readString(log);
+      Matcher ready = READY.matcher(output);
+      assertThat(ready.find()).as("the ready line names the port: " + output).isTrue();
+      int port = Integer.parseInt(ready.group(1));
       List<String> console = output.lines().toList();
       int banner =
           console.indexOf(
@@ -104,7 +100,6 @@ class DemoStartIT {
       assertThat(visibleNodes(port, "Authorization", "Bearer " + token))
           .as("nodes in the API when the ready line came")
           .isEqualTo(FLEET_NODES);
-      assertThat(output).contains("Fleetwave is ready: http://localhost:" + port + "/");
       assertThat(summary(port).statusCode()).as("no token").isEqualTo(401);
 
       // The sign-in link: the token becomes an HttpOnly, same-site cookie and leaves the URL.
@@ -158,6 +153,47 @@ class DemoStartIT {
     assertThat(output)
         .containsSubsequence(
             "application stopped", "embedded Kafka broker stopped", "embedded PostgreSQL stopped");
+  }
+
+  /**
+   * A start that fails says why on the console and exits with status 1 (Quarkus logs nothing of a
+   * failed start when the caller handles the exit, as the demo does to stop its services after it).
+   * Here a setting Quarkus cannot convert; Kafka and PostgreSQL are configured, so none is started,
+   * and the start fails before either is reached.
+   */
+  @Test
+  void aStartThatFailsSaysWhyAndExitsWithAnError() throws Exception {
+    Path log = dir.resolve("failed-demo.log");
+    Process demo =
+        start(
+            log,
+            "-Dquarkus.http.port=not-a-port",
+            "-Dkafka.bootstrap.servers=localhost:1",
+            "-Dquarkus.datasource.reactive.url=postgresql://localhost:1/fleetwave");
+    boolean exited = demo.waitFor(FAILED_START_BOUND_S, TimeUnit.SECONDS);
+    if (!exited) {
+      demo.destroyForcibly();
+    }
+    String output = Files.readString(log);
+    assertThat(exited).as("the demo ended within %d s: %s", FAILED_START_BOUND_S, output).isTrue();
+    assertThat(demo.exitValue()).as(output).isEqualTo(1);
+    String reported = "fleetwave demo: the application did not start: ";
+    assertThat(output).as("the console").contains(reported);
+    assertThat(output.substring(output.indexOf(reported)))
+        .as("the reason, on the console")
+        .contains("quarkus.http.port with the config value \"not-a-port\"");
+  }
+
+  private Process start(Path log, String... settings) throws IOException {
+    List<String> arguments = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
+    arguments.addAll(List.of(settings));
+    arguments.addAll(List.of("-jar", JAR.toString()));
+    ProcessBuilder builder =
+        new ProcessBuilder(JavaCommand.of(arguments))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().clear(); // nothing configured, as on a fresh machine
+    return builder.start();
   }
 
   /** The log file the console names holds the broker's, the database's and Quarkus' own logs. */
@@ -239,11 +275,5 @@ class DemoStartIT {
                 .DELETE()
                 .build(),
             HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }
