@@ -1,7 +1,7 @@
 'use strict';
 // What every dashboard page shares: API calls (same origin, the sign-in cookie rides along),
-// problem+json rendering, the signed-in caller and the roles' actions, the page header, and a
-// server-sent-events reader that can resume after a given event.
+// problem+json rendering, the signed-in caller and the roles' actions, the page header, the pager
+// of a paged table, and a server-sent-events reader that can resume after a given event.
 const Fw = (() => {
   const NOT_SIGNED_IN =
     'Not signed in: open the sign-in link the demo printed (http://…/?token=…), or sign in'
@@ -235,6 +235,25 @@ const Fw = (() => {
     el('as-of-now').addEventListener('click', () => location.assign(pageAsOf(null)));
   }
 
+  /**
+   * The page's pager: the buttons prev and next around the text pageinfo. A click moves state.page
+   * one page (never before the first) and calls load; show(listing) then says which page of how
+   * many the listing ({page, size, total}: an API page, or one the page cut itself) is and disables
+   * the button at either end.
+   */
+  function pager(state, load, noun = 'nodes') {
+    el('prev').addEventListener('click', () => { state.page = Math.max(0, state.page - 1); load(); });
+    el('next').addEventListener('click', () => { state.page += 1; load(); });
+    return {
+      show({ page, size, total }) {
+        const pages = Math.max(1, Math.ceil(total / size));
+        el('pageinfo').textContent = `page ${page + 1} of ${pages} · ${total} ${noun}`;
+        el('prev').disabled = page === 0;
+        el('next').disabled = page + 1 >= pages;
+      },
+    };
+  }
+
   /** Calls fn at most once per {@code millis}, trailing: for refreshes driven by many events. */
   function throttle(fn, millis) {
     let timer = null;
@@ -257,6 +276,6 @@ const Fw = (() => {
 
   return {
     el, esc, param, api, post, ApiError, problemHtml, showProblem, caller, mayOperate, header,
-    shortType, time, badge, follow, throttle, asOf, withAsOf, timeControl,
+    shortType, time, badge, follow, throttle, asOf, withAsOf, timeControl, pager,
   };
 })();

@@ -15,10 +15,7 @@
     const q = `page=${state.page}&size=50${state.cause ? `&cause=${encodeURIComponent(state.cause)}` : ''}`;
     try {
       const page = await Fw.api(`/api/v1/drift?${q}`);
-      const pages = Math.max(1, Math.ceil(page.total / page.size));
-      el('pageinfo').textContent = `page ${page.page + 1} of ${pages} · ${page.total} nodes`;
-      el('prev').disabled = page.page === 0;
-      el('next').disabled = page.page + 1 >= pages;
+      pager.show(page);
       el('drift').innerHTML = page.items.map((n) => `<tr data-node="${esc(n.node)}">
         <td><a href="node.html?name=${encodeURIComponent(n.node)}">${esc(n.node)}</a></td>
         <td>${esc(Fw.time(n.since))}</td><td>${n.causes.map(cause).join('')}</td>
@@ -36,8 +33,7 @@
     state.page = 0;
     load();
   });
-  el('prev').addEventListener('click', () => { state.page = Math.max(0, state.page - 1); load(); });
-  el('next').addEventListener('click', () => { state.page += 1; load(); });
+  const pager = Fw.pager(state, load);
 
   (async () => {
     if (!(await Fw.header('drift'))) return;

@@ -102,10 +102,7 @@
     Fw.showProblem('error', null);
     try {
       const page = await Fw.api(Fw.withAsOf('/api/v1/nodes?' + params));
-      const pages = Math.max(1, Math.ceil(page.total / page.size));
-      el('pageinfo').textContent = `page ${page.page + 1} of ${pages} · ${page.total} nodes`;
-      el('prev').disabled = page.page === 0;
-      el('next').disabled = page.page + 1 >= pages;
+      pager.show(page);
       el('nodes').innerHTML = page.items.map((n) => `<tr data-node="${esc(n.name)}">
         <td><a href="${Fw.withAsOf(`node.html?name=${encodeURIComponent(n.name)}`)}">${esc(n.name)}</a></td>
         <td>${esc(n.hostKind)}</td>
@@ -136,8 +133,7 @@
   }
 
   el('filters').addEventListener('submit', (e) => { e.preventDefault(); state.page = 0; loadNodes(); });
-  el('prev').addEventListener('click', () => { state.page = Math.max(0, state.page - 1); loadNodes(); });
-  el('next').addEventListener('click', () => { state.page += 1; loadNodes(); });
+  const pager = Fw.pager(state, loadNodes);
 
   const report = (e) => { if (e.status !== 401) Fw.showProblem('error', e); };
   (async () => {

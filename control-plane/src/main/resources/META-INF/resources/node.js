@@ -7,7 +7,7 @@
   const name = Fw.param('name');
   const base = `/api/v1/nodes/${encodeURIComponent(name || '')}`;
   const EVENTS_PAGE = 20;
-  const state = { eventsPage: 0 };
+  const state = { page: 0 };
 
   const FACTS = [
     ['host kind', 'hostKind'], ['OS', 'osId', (n) => `${n.osId ?? ''} ${n.osVersion ?? ''}`, ['osId', 'osVersion']],
@@ -149,11 +149,8 @@
   }
 
   async function loadEvents() {
-    const page = await Fw.api(`${base}/events?page=${state.eventsPage}&size=${EVENTS_PAGE}`);
-    const pages = Math.max(1, Math.ceil(page.total / page.size));
-    el('pageinfo').textContent = `page ${page.page + 1} of ${pages} · ${page.total} events`;
-    el('prev').disabled = page.page === 0;
-    el('next').disabled = page.page + 1 >= pages;
+    const page = await Fw.api(`${base}/events?page=${state.page}&size=${EVENTS_PAGE}`);
+    pager.show(page);
     el('events').innerHTML = page.items.map((e) => `<li data-type="${esc(e.type)}">
       <b>${esc(String(e.type).replace(/^io\.fleetwave\.node\./, '').replace(/\.v\d+$/, ''))}</b>
       <div class="when">${esc(Fw.time(e.time))} · run ${esc(e.epoch)} #${esc(e.seq)}</div>
@@ -161,8 +158,7 @@
       </li>`).join('') || '<li class="muted">none</li>';
   }
 
-  el('prev').addEventListener('click', () => { state.eventsPage = Math.max(0, state.eventsPage - 1); loadEvents(); });
-  el('next').addEventListener('click', () => { state.eventsPage += 1; loadEvents(); });
+  const pager = Fw.pager(state, loadEvents, 'events');
 
   (async () => {
     const who = await Fw.header('node');

@@ -164,10 +164,7 @@
   /** The plan's nodes, a page at a time (a 10,000-node plan is not put into the page at once). */
   function renderNodes() {
     const rows = state.plan.waves.flatMap((w) => w.batches.flatMap((b) => b.nodes.map((n) => ({ w, b, n }))));
-    const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
-    el('pageinfo').textContent = `page ${state.page + 1} of ${pages} · ${rows.length} nodes`;
-    el('prev').disabled = state.page === 0;
-    el('next').disabled = state.page + 1 >= pages;
+    pager.show({ page: state.page, size: PAGE_SIZE, total: rows.length });
     el('plan-nodes').querySelector('tbody').innerHTML = rows
       .slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE)
       .map(({ w, b, n }) => `<tr data-node="${esc(n.node)}"><td class="num">${esc(w.number)}</td>
@@ -202,8 +199,7 @@
   el('compose').addEventListener('submit', (e) => e.preventDefault());
   el('preview').addEventListener('click', preview);
   el('create').addEventListener('click', create);
-  el('prev').addEventListener('click', () => { state.page = Math.max(0, state.page - 1); renderNodes(); });
-  el('next').addEventListener('click', () => { state.page += 1; renderNodes(); });
+  const pager = Fw.pager(state, renderNodes);
 
   (async () => {
     writeRequest();

@@ -102,10 +102,7 @@
     if (filter.state) params.set('state', filter.state);
     if (filter.wave) params.set('wave', filter.wave);
     const page = await Fw.api(`${base}/nodes?${params}`);
-    const pages = Math.max(1, Math.ceil(page.total / page.size));
-    el('pageinfo').textContent = `page ${page.page + 1} of ${pages} · ${page.total} nodes`;
-    el('prev').disabled = page.page === 0;
-    el('next').disabled = page.page + 1 >= pages;
+    pager.show(page);
     el('nodes').innerHTML = page.items.map((n) => `<tr data-node="${esc(n.node)}" data-state="${esc(n.state)}">
       <td><a href="node.html?name=${encodeURIComponent(n.node)}">${esc(n.node)}</a></td>
       <td class="num">${esc(n.wave)}</td><td>${esc(n.phase)}</td><td>${Fw.badge(n.state)}</td>
@@ -193,8 +190,7 @@
     act(el('confirm').dataset.action, el('confirm-reason').value.trim());
   });
   el('node-filters').addEventListener('change', () => { state.page = 0; loadNodes().catch((e) => Fw.showProblem('problem', e)); });
-  el('prev').addEventListener('click', () => { state.page = Math.max(0, state.page - 1); loadNodes(); });
-  el('next').addEventListener('click', () => { state.page += 1; loadNodes(); });
+  const pager = Fw.pager(state, loadNodes);
 
   (async () => {
     state.who = await Fw.header('rollout');
