@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -71,9 +72,9 @@ class FleetctlIT {
     demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
     server = "http://localhost:" + demo.port;
     token = demo.token("admin");
-    await("the seven simulated nodes are projected with their GPUs and driver (via fleetctl)")
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(300))
+    awaitFleetctl(
+            "the seven simulated nodes are projected with their GPUs and driver (via fleetctl)",
+            Duration.ofSeconds(60))
         .until(
             () -> {
               Run run = fleetctl("nodes", "list", "-o", "json");
@@ -102,6 +103,11 @@ class FleetctlIT {
     all.add(server);
     // Through the environment, as a script would: FLEETWAVE_TOKEN (admin: MIG configs included).
     return Run.of(Map.of("FLEETWAVE_TOKEN", token), all.toArray(String[]::new));
+  }
+
+  /** Waits at most {@code atMost} for {@code what}, asking fleetctl again every 300 ms. */
+  private static ConditionFactory awaitFleetctl(String what, Duration atMost) {
+    return await(what).atMost(atMost).pollInterval(Duration.ofMillis(300));
   }
 
   private static String ok(Run run) {
@@ -311,9 +317,8 @@ class FleetctlIT {
     byHand(name, "{\"gpu\": 0, \"migMode\": \"enabled\"}");
 
     String drift =
-        await("fleetctl drift lists " + name + " as changed outside")
-            .atMost(Duration.ofSeconds(10))
-            .pollInterval(Duration.ofMillis(300))
+        awaitFleetctl(
+                "fleetctl drift lists " + name + " as changed outside", Duration.ofSeconds(10))
             .until(
                 () -> ok(fleetctl("drift", "--cause", "changed-outside")), t -> t.contains(name));
     assertThat(drift.lines().findFirst().orElseThrow())
@@ -333,9 +338,9 @@ class FleetctlIT {
     String l4 = firstNode("pool=other");
     byHand(l4, "{\"gpu\": 0, \"health\": \"degraded\"}");
     JsonNode health =
-        await("fleetctl changes shows the health of " + l4 + " changed outside")
-            .atMost(Duration.ofSeconds(10))
-            .pollInterval(Duration.ofMillis(300))
+        awaitFleetctl(
+                "fleetctl changes shows the health of " + l4 + " changed outside",
+                Duration.ofSeconds(10))
             .until(
                 () ->
                     Fleetctl.JSON.readTree(
