@@ -48,12 +48,11 @@ class DashboardApiIT {
   }
 
   static void awaitFleetProjected() {
-    await("the simulated dashboard fleet is projected")
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () ->
-                ProjectionRows.count("SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL")
-                    == DashboardFleetProfile.NODES);
+    ProjectionRows.awaitCount(
+        "the simulated dashboard fleet is projected",
+        Duration.ofSeconds(90),
+        "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL",
+        DashboardFleetProfile.NODES);
   }
 
   /**

@@ -1,7 +1,5 @@
 package io.fleetwave.controlplane.projection;
 
-import static org.awaitility.Awaitility.await;
-
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,17 +19,15 @@ class HistoryMaintenanceScheduleIT {
     // Today and two days ahead exist whether the control plane started today or (just before
     // midnight) yesterday, with fleetwave.projection.history.ahead = 3 days.
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
-    await("the day partitions of today and two days ahead")
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () ->
-                ProjectionRows.count(
-                        "SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
-                            + " WHERE i.inhparent = 'node_events'::regclass AND c.relname IN ('"
-                            + HistoryPartitionPlan.name(today)
-                            + "', '"
-                            + HistoryPartitionPlan.name(today.plusDays(2))
-                            + "')")
-                    == 2);
+    ProjectionRows.awaitCount(
+        "the day partitions of today and two days ahead",
+        Duration.ofSeconds(60),
+        "SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+            + " WHERE i.inhparent = 'node_events'::regclass AND c.relname IN ('"
+            + HistoryPartitionPlan.name(today)
+            + "', '"
+            + HistoryPartitionPlan.name(today.plusDays(2))
+            + "')",
+        2);
   }
 }

@@ -81,14 +81,11 @@ class ParallelConsumersIT {
     try (TopicClient topic = new TopicClient(bootstrap)) {
       topic.publishAll(events);
     }
-    await("every node projected up to (1, 2)")
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () ->
-                ProjectionRows.count(
-                        "SELECT count(*) FROM nodes WHERE name LIKE 'par-%'"
-                            + " AND last_epoch = 1 AND last_seq = 2")
-                    == NODES);
+    ProjectionRows.awaitCount(
+        "every node projected up to (1, 2)",
+        Duration.ofSeconds(60),
+        "SELECT count(*) FROM nodes WHERE name LIKE 'par-%' AND last_epoch = 1 AND last_seq = 2",
+        NODES);
     assertThat(ProjectionRows.count("SELECT count(*) FROM gpus WHERE node LIKE 'par-%'"))
         .as("the second inventory's two GPUs per node, not the first one's four")
         .isEqualTo(2L * NODES);

@@ -2,7 +2,6 @@ package io.fleetwave.demo.rollouts;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -49,15 +48,12 @@ class RolloutDrainIT {
   void clusterAndFleet() {
     api = KubernetesApiResource.api();
     kubernetes = api.client();
-    await("the simulated fleet is projected")
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () ->
-                ProjectionRows.count(
-                        "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL"
-                            + " AND (name LIKE 'drain-%' OR name LIKE 'pdb-%'"
-                            + " OR name LIKE 'refuse-%')")
-                    == 6);
+    ProjectionRows.awaitCount(
+        "the simulated fleet is projected",
+        Duration.ofSeconds(90),
+        "SELECT count(*) FROM nodes WHERE driver_version IS NOT NULL"
+            + " AND (name LIKE 'drain-%' OR name LIKE 'pdb-%' OR name LIKE 'refuse-%')",
+        6);
   }
 
   @Test

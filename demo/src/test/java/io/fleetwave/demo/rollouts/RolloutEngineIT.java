@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.rollout.engine.EngineFaults;
@@ -98,14 +99,11 @@ class RolloutEngineIT {
     assertThat(resumed).contains("id:" + events.size() + "\n").doesNotContain("id:1\n");
     // The engine reads results from the head of fleet.node-events; the projection applies the same
     // records on its own consumers, so it may show the last nodes' layouts a moment later.
-    await("every H100 and H200 node shows its new layout in the projection")
-        .atMost(Duration.ofSeconds(30))
-        .untilAsserted(
-            () ->
-                assertThat(
-                        ProjectionRows.count(
-                            "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'mig-%' AND profile = '3g.40gb'"))
-                    .isGreaterThanOrEqualTo(70));
+    ProjectionRows.awaitCount(
+        "every H100 and H200 node shows its new layout in the projection",
+        Duration.ofSeconds(30),
+        "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'mig-%' AND profile = '3g.40gb'",
+        greaterThanOrEqualTo(70L));
   }
 
   @Test
@@ -227,14 +225,11 @@ class RolloutEngineIT {
     assertThat(requests.get("driver-cos-0").get("type"))
         .asString()
         .contains("os-upgrade-requested");
-    await("the projection shows every node on the new driver")
-        .atMost(Duration.ofSeconds(30))
-        .untilAsserted(
-            () ->
-                assertThat(
-                        ProjectionRows.count(
-                            "SELECT count(*) FROM nodes WHERE name LIKE 'driver-%' AND driver_version = '580.95.05'"))
-                    .isEqualTo(4));
+    ProjectionRows.awaitCount(
+        "the projection shows every node on the new driver",
+        Duration.ofSeconds(30),
+        "SELECT count(*) FROM nodes WHERE name LIKE 'driver-%' AND driver_version = '580.95.05'",
+        4);
   }
 
   @Test
@@ -277,14 +272,11 @@ class RolloutEngineIT {
     RolloutsApi.awaitState(id, "completed", Duration.ofSeconds(90));
     List<Map<String, Object>> events = RolloutsApi.events(id);
     assertEveryPlannedNodeStartedOnceInItsWave(events, createdWaves(events));
-    await("the projection shows every node's new layout")
-        .atMost(Duration.ofSeconds(30))
-        .untilAsserted(
-            () ->
-                assertThat(
-                        ProjectionRows.count(
-                            "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'crash-%' AND profile = '1g.10gb'"))
-                    .isEqualTo(12));
+    ProjectionRows.awaitCount(
+        "the projection shows every node's new layout",
+        Duration.ofSeconds(30),
+        "SELECT count(DISTINCT node) FROM gpu_instances WHERE node LIKE 'crash-%' AND profile = '1g.10gb'",
+        12);
   }
 
   @Test
