@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.kubernetes;
 
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.daemonSetPod;
+import static io.fleetwave.controlplane.kubernetes.KubernetesPods.gpuOperatorLabels;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.labelled;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.mirrorPod;
 import static io.fleetwave.controlplane.kubernetes.KubernetesPods.node;
@@ -94,20 +95,10 @@ class KubernetesNodeDrainTest {
     return new NodeOutage(ROLLOUT, node, Phase.FORWARD, Disruption.GPU, true, "all-balanced");
   }
 
-  private static Map<String, String> gpuOperatorLabels() {
-    Map<String, String> labels = new HashMap<>();
-    labels.put("nvidia.com/gpu.deploy.device-plugin", "true");
-    labels.put("nvidia.com/gpu.deploy.dcgm-exporter", "true");
-    labels.put("nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
-    labels.put("nvidia.com/mig.config", "all-disabled");
-    labels.put("nvidia.com/mig.config.state", "success");
-    return labels;
-  }
-
   /**
    * The GPU Operator's labels of a node whose change to all-balanced is in {@code state}, with the
    * operands Fleetwave pauses deployed as {@code pausedOperands} says (GPU feature discovery, off
-   * on this node in {@link #gpuOperatorLabels()}, stays off).
+   * on this node in {@link KubernetesPods#gpuOperatorLabels()}, stays off).
    */
   private static Map<String, String> migChangeLabels(String state, String pausedOperands) {
     return Map.of(

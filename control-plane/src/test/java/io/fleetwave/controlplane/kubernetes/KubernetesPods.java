@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -12,6 +13,20 @@ import java.util.Map;
  */
 public final class KubernetesPods {
   private KubernetesPods() {}
+
+  /**
+   * The labels the GPU Operator keeps on a node with MIG off: device plugin and DCGM exporter
+   * deployed, GPU feature discovery not; a new map each call, for the caller to change.
+   */
+  public static Map<String, String> gpuOperatorLabels() {
+    Map<String, String> labels = new HashMap<>();
+    labels.put("nvidia.com/gpu.deploy.device-plugin", "true");
+    labels.put("nvidia.com/gpu.deploy.dcgm-exporter", "true");
+    labels.put("nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
+    labels.put("nvidia.com/mig.config", "all-disabled");
+    labels.put("nvidia.com/mig.config.state", "success");
+    return labels;
+  }
 
   public static Node node(String name, Map<String, String> labels, boolean unschedulable) {
     return new NodeBuilder()

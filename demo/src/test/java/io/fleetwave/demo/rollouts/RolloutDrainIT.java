@@ -21,7 +21,6 @@ import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -202,13 +201,7 @@ class RolloutDrainIT {
   // --- the cluster ---
 
   private static Node node(String name, boolean cordoned) {
-    Map<String, String> labels = new HashMap<>();
-    labels.put("nvidia.com/gpu.deploy.device-plugin", "true");
-    labels.put("nvidia.com/gpu.deploy.dcgm-exporter", "true");
-    labels.put("nvidia.com/gpu.deploy.gpu-feature-discovery", "false");
-    labels.put("nvidia.com/mig.config", "all-disabled");
-    labels.put("nvidia.com/mig.config.state", "success");
-    return KubernetesPods.node(name, labels, cordoned);
+    return KubernetesPods.node(name, KubernetesPods.gpuOperatorLabels(), cordoned);
   }
 
   private static Pod pod(String namespace, String name, String node, boolean gpu) {
