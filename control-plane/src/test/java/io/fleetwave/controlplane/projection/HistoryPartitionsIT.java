@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.projection;
 
+import static io.fleetwave.controlplane.fixtures.MigratedDatabase.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
@@ -18,12 +19,10 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -70,27 +69,24 @@ class HistoryPartitionsIT {
       insertOld(sql, "b", 1, 1, HEARTBEAT, "2026-11-22T08:00:01Z");
     }
     MigratedDatabase.migrate(url, "latest");
-    try (Connection db = MigratedDatabase.connect(url);
-        Statement sql = db.createStatement()) {
-      assertThat(strings(sql, "SELECT name || ':' || missed_events FROM nodes ORDER BY name"))
-          .containsExactly("a:2", "b:0");
-      assertThat(
-              strings(
-                  sql,
-                  "SELECT tableoid::regclass || ' ' || node || ' ' || epoch || '/' || seq"
-                      + " || ' ' || event_type FROM node_events ORDER BY node, epoch, seq"))
-          .containsExactly(
-              "node_events_p20261120 a 1/0 " + REGISTERED,
-              "node_events_p20261121 a 1/2 " + INVENTORY,
-              "node_events_p20261122 a 2/1 " + INVENTORY,
-              "node_events_p20261122 b 1/0 " + REGISTERED);
-      assertThat(partitions(sql))
-          .containsExactly(
-              "node_events_default",
-              "node_events_p20261120",
-              "node_events_p20261121",
-              "node_events_p20261122");
-    }
+    assertThat(texts(url, "SELECT name || ':' || missed_events FROM nodes ORDER BY name"))
+        .containsExactly("a:2", "b:0");
+    assertThat(
+            texts(
+                url,
+                "SELECT tableoid::regclass || ' ' || node || ' ' || epoch || '/' || seq"
+                    + " || ' ' || event_type FROM node_events ORDER BY node, epoch, seq"))
+        .containsExactly(
+            "node_events_p20261120 a 1/0 " + REGISTERED,
+            "node_events_p20261121 a 1/2 " + INVENTORY,
+            "node_events_p20261122 a 2/1 " + INVENTORY,
+            "node_events_p20261122 b 1/0 " + REGISTERED);
+    assertThat(partitions(url))
+        .containsExactly(
+            "node_events_default",
+            "node_events_p20261120",
+            "node_events_p20261121",
+            "node_events_p20261122");
   }
 
   @Test
@@ -125,29 +121,28 @@ class HistoryPartitionsIT {
               "node_events_p20261202");
       assertThat(first.dropped()).containsExactly("node_events_p20261020");
       assertThat(first.movedFromDefault()).isEqualTo(2);
+      assertThat(partitions(url))
+          .containsExactly(
+              "node_events_default",
+              "node_events_p20261031",
+              "node_events_p20261125",
+              "node_events_p20261130",
+              "node_events_p20261201",
+              "node_events_p20261202");
+      assertThat(
+              texts(url, "SELECT tableoid::regclass || ' ' || seq FROM node_events ORDER BY seq"))
+          .containsExactly(
+              "node_events_p20261031 1",
+              "node_events_p20261125 3",
+              "node_events_p20261125 4",
+              "node_events_default 5");
+      // A write of today's history lands in its day partition, not in the default.
       try (Connection db = MigratedDatabase.connect(url);
           Statement sql = db.createStatement()) {
-        assertThat(partitions(sql))
-            .containsExactly(
-                "node_events_default",
-                "node_events_p20261031",
-                "node_events_p20261125",
-                "node_events_p20261130",
-                "node_events_p20261201",
-                "node_events_p20261202");
-        assertThat(
-                strings(
-                    sql, "SELECT tableoid::regclass || ' ' || seq FROM node_events ORDER BY seq"))
-            .containsExactly(
-                "node_events_p20261031 1",
-                "node_events_p20261125 3",
-                "node_events_p20261125 4",
-                "node_events_default 5");
-        // A write of today's history lands in its day partition, not in the default.
         insert(sql, "a", 6, "2026-11-30T11:59:00Z");
-        assertThat(strings(sql, "SELECT tableoid::regclass::text FROM node_events WHERE seq = 6"))
-            .containsExactly("node_events_p20261130");
       }
+      assertThat(texts(url, "SELECT tableoid::regclass::text FROM node_events WHERE seq = 6"))
+          .containsExactly("node_events_p20261130");
 
       HistoryPartitionMaintenance.Outcome again = maintenance.maintain(NOW).await().atMost(BOUND);
       assertThat(again)
@@ -214,22 +209,18 @@ class HistoryPartitionsIT {
           .containsExactly("node_events_p20261020");
       assertThat(maintenance.maintain(NOW).await().atMost(BOUND).ran())
           .isTrue(); // again: no change
-      try (Connection db = MigratedDatabase.connect(url);
-          Statement sql = db.createStatement()) {
-        assertThat(
-                strings(sql, "SELECT seq || ' ' || event_type FROM node_history_base ORDER BY seq"))
-            .containsExactly(
-                "1 " + REGISTERED, "3 io.fleetwave.node.spec-accepted.v1", "4 " + INVENTORY);
-        assertThat(strings(sql, "SELECT seq FROM node_events ORDER BY seq")).containsExactly("5");
-        // Of the registrations and inventories as columns, each node's newest before the oldest
-        // kept moment stays, the older ones go.
-        assertThat(
-                strings(
-                    sql,
-                    "SELECT 'registration ' || seq FROM registration_history"
-                        + " UNION ALL SELECT 'inventory ' || seq FROM inventory_history ORDER BY 1"))
-            .containsExactly("inventory 4", "registration 1");
-      }
+      assertThat(texts(url, "SELECT seq || ' ' || event_type FROM node_history_base ORDER BY seq"))
+          .containsExactly(
+              "1 " + REGISTERED, "3 io.fleetwave.node.spec-accepted.v1", "4 " + INVENTORY);
+      assertThat(texts(url, "SELECT seq FROM node_events ORDER BY seq")).containsExactly("5");
+      // Of the registrations and inventories as columns, each node's newest before the oldest
+      // kept moment stays, the older ones go.
+      assertThat(
+              texts(
+                  url,
+                  "SELECT 'registration ' || seq FROM registration_history"
+                      + " UNION ALL SELECT 'inventory ' || seq FROM inventory_history ORDER BY 1"))
+          .containsExactly("inventory 4", "registration 1");
       NodeQueries nodes = new NodeQueries(pool);
       Instant keptFrom = Instant.parse("2026-10-31T00:00:00Z");
       NodeView then = nodes.asOf(keptFrom).find("old").await().atMost(BOUND).orElseThrow();
@@ -295,20 +286,10 @@ class HistoryPartitionsIT {
     insertOld(sql, node, 1, seq, INVENTORY, time);
   }
 
-  private static List<String> partitions(Statement sql) throws SQLException {
-    return strings(
-        sql,
+  private static List<String> partitions(String url) throws SQLException {
+    return texts(
+        url,
         "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
             + " WHERE i.inhparent = 'node_events'::regclass ORDER BY 1");
-  }
-
-  private static List<String> strings(Statement sql, String query) throws SQLException {
-    List<String> values = new ArrayList<>();
-    try (ResultSet rows = sql.executeQuery(query)) {
-      while (rows.next()) {
-        values.add(rows.getString(1));
-      }
-    }
-    return values;
   }
 }
