@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -162,14 +163,13 @@ public final class SimulatedGpuBackend implements GpuBackend {
             }
             gpu.migCurrent = enabled;
           }
-          return null;
         });
   }
 
   @Override
   public GpuInstance createGpuInstance(int index, String profileName) {
     String op = "create GPU instance " + profileName;
-    return mutate(
+    return mutateAndGet(
         () -> {
           SimulatedGpu gpu = gpu(index, op);
           MigProfile profile = requireProfileCreatable(gpu, profileName, op);
@@ -194,7 +194,7 @@ public final class SimulatedGpuBackend implements GpuBackend {
   @Override
   public GpuInstance createGpuInstance(int index, String profileName, int placementStart) {
     String op = "create GPU instance " + profileName + " at " + placementStart;
-    return mutate(
+    return mutateAndGet(
         () -> {
           SimulatedGpu gpu = gpu(index, op);
           MigProfile profile = requireProfileCreatable(gpu, profileName, op);
@@ -240,7 +240,6 @@ public final class SimulatedGpuBackend implements GpuBackend {
                 index, op, "compute instance is in use by " + holder, holder, null);
           }
           gpu.instances.remove(instance);
-          return null;
         });
   }
 
@@ -280,7 +279,6 @@ public final class SimulatedGpuBackend implements GpuBackend {
           // The reset commits a pending MIG mode and loses this GPU's instances; nothing else.
           gpu.migCurrent = gpu.migPending;
           gpu.instances.clear();
-          return null;
         });
   }
 
@@ -303,7 +301,7 @@ public final class SimulatedGpuBackend implements GpuBackend {
             throw refused(index, op, "count must be between 0 and " + gpu.vfsTotal);
           }
           if (count == gpu.vfsEnabled) {
-            return null;
+            return;
           }
           if (count > 0 && gpu.vfsEnabled > 0) {
             throw refused(
@@ -319,7 +317,6 @@ public final class SimulatedGpuBackend implements GpuBackend {
           // Rule 4 (seed 003): toggling SR-IOV destroys the GPU's instances.
           gpu.instances.clear();
           gpu.enableVfs(count);
-          return null;
         });
   }
 
@@ -353,7 +350,7 @@ public final class SimulatedGpuBackend implements GpuBackend {
           }
           if (vgpuTypeId == 0) {
             VgpuPlacement.remove(gpu, vf);
-            return null;
+            return;
           }
           if (gpu.vgpuTypes[vf] != 0) {
             throw refused(
@@ -386,7 +383,6 @@ public final class SimulatedGpuBackend implements GpuBackend {
                     + VgpuPlacement.whyNot(gpu, type));
           }
           VgpuPlacement.place(gpu, vf, type);
-          return null;
         });
   }
 
@@ -408,20 +404,12 @@ public final class SimulatedGpuBackend implements GpuBackend {
    * @throws KernelModuleException EBUSY naming dependents and holders of /dev/nvidia*
    */
   public void unloadModule(String module) {
-    mutate(
-        () -> {
-          modules.unload(module, this::deviceHolders);
-          return null;
-        });
+    mutate(() -> modules.unload(module, this::deviceHolders));
   }
 
   /** Loads a module and its dependencies like modprobe. */
   public void loadModule(String module) {
-    mutate(
-        () -> {
-          modules.load(module);
-          return null;
-        });
+    mutate(() -> modules.load(module));
   }
 
   private List<String> deviceHolders(String module) {
@@ -463,7 +451,6 @@ public final class SimulatedGpuBackend implements GpuBackend {
           modules.loadAll();
           bootCount++;
           bootId = bootId(nodeName, bootCount);
-          return null;
         });
   }
 
@@ -478,17 +465,13 @@ public final class SimulatedGpuBackend implements GpuBackend {
     if (version.isBlank()) {
       throw new IllegalArgumentException("driver version must not be blank");
     }
-    mutate(
-        () -> {
-          driverVersion = version;
-          return null;
-        });
+    mutate(() -> driverVersion = version);
   }
 
   /** Starts a compute process on a GPU and returns its pid. */
   public long startProcess(int index, String name) {
     String op = "start process " + name;
-    return mutateWithDriver(
+    return mutateWithDriverAndGet(
         index,
         op,
         gpu -> {
@@ -508,20 +491,13 @@ public final class SimulatedGpuBackend implements GpuBackend {
           if (gpu(index, op).processes.remove(pid) == null) {
             throw refused(index, op, "no such process on this GPU");
           }
-          return null;
         });
   }
 
   /** Another client (e.g. nvidia-persistenced, nv-hostengine) opens the GPU. */
   public void holdHandle(int index, String holder) {
     String op = "open by " + holder;
-    mutateWithDriver(
-        index,
-        op,
-        gpu -> {
-          gpu.handles.add(holder);
-          return null;
-        });
+    mutateWithDriver(index, op, gpu -> gpu.handles.add(holder));
   }
 
   public void releaseHandle(int index, String holder) {
@@ -531,16 +507,11 @@ public final class SimulatedGpuBackend implements GpuBackend {
           if (!gpu(index, op).handles.remove(holder)) {
             throw refused(index, op, holder + " does not hold this GPU");
           }
-          return null;
         });
   }
 
   public void setHealth(int index, GpuHealth health) {
-    mutate(
-        () -> {
-          gpu(index, "set health").health = Objects.requireNonNull(health, "health");
-          return null;
-        });
+    mutate(() -> gpu(index, "set health").health = Objects.requireNonNull(health, "health"));
   }
 
   // ---- rules -----------------------------------------------------------------------------------
@@ -671,8 +642,19 @@ public final class SimulatedGpuBackend implements GpuBackend {
   }
 
   /** A change to one GPU that needs its driver: refused, naming the GPU and the call, without. */
-  private <T> T mutateWithDriver(int index, String op, Function<SimulatedGpu, T> change) {
-    return mutate(
+  private void mutateWithDriver(int index, String op, Consumer<SimulatedGpu> change) {
+    mutateWithDriverAndGet(
+        index,
+        op,
+        gpu -> {
+          change.accept(gpu);
+          return null;
+        });
+  }
+
+  /** {@link #mutateWithDriver}, for a change that answers with what it made (a pid). */
+  private <T> T mutateWithDriverAndGet(int index, String op, Function<SimulatedGpu, T> change) {
+    return mutateAndGet(
         () -> {
           SimulatedGpu gpu = gpu(index, op);
           requireDriver(index, op);
@@ -680,7 +662,17 @@ public final class SimulatedGpuBackend implements GpuBackend {
         });
   }
 
-  private <T> T mutate(Supplier<T> change) {
+  /** A change under the lock; the listeners hear of it after the lock is released. */
+  private void mutate(Runnable change) {
+    mutateAndGet(
+        () -> {
+          change.run();
+          return null;
+        });
+  }
+
+  /** {@link #mutate}, for a change that answers with what it made (a GPU instance). */
+  private <T> T mutateAndGet(Supplier<T> change) {
     T result = read(change);
     listeners.forEach(Runnable::run);
     return result;
