@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.agent.gpu.GpuProcess;
-import io.fleetwave.agent.gpu.VirtualFunction;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.Gpu;
@@ -16,7 +15,6 @@ import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -246,20 +244,9 @@ class ReconcilerTest {
 
   static ObservedGpu gpu(int index, String model, MigMode now, MigMode pending, int vfs) {
     GpuModel m = CATALOG.find(model).orElseThrow();
-    List<VirtualFunction> functions = new ArrayList<>();
-    List<Integer> ids = m.vgpuTypes().stream().map(t -> t.id()).toList();
-    for (int vf = 0; vf < vfs; vf++) {
-      functions.add(new VirtualFunction(vf, "0000:0" + index + ":00." + (vf + 1), ids, 0));
-    }
     return new ObservedGpu(
-        GpuBuilder.of(m, index)
-            .uuid("GPU-" + index)
-            .pciBusId("0000:0" + index + ":00.0")
-            .migMode(now)
-            .migModePending(pending)
-            .vfsEnabled(vfs)
-            .build(),
-        functions,
+        Scenarios.gpu(m, index, now, pending).vfsEnabled(vfs).build(),
+        Scenarios.vfs(m, index, vfs, vf -> 0),
         List.of(),
         List.of());
   }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Random observed nodes (any catalogue model, any MIG mode, pending or not, valid instance layouts,
@@ -68,24 +69,45 @@ final class Scenarios {
     int vfsEnabled =
         model.sriovCapable() ? random.nextInt(Math.min(MAX_VFS, model.sriovVfs()) + 1) : 0;
     List<Integer> ids = model.vgpuTypes().stream().map(VgpuType::id).toList();
-    List<VirtualFunction> vfs = new ArrayList<>();
-    for (int vf = 0; vf < vfsEnabled; vf++) {
-      int current = ids.isEmpty() || random.nextBoolean() ? 0 : ids.get(random.nextInt(ids.size()));
-      vfs.add(new VirtualFunction(vf, "0000:" + index + ":00." + (vf + 1), ids, current));
-    }
+    List<VirtualFunction> vfs =
+        vfs(
+            model,
+            index,
+            vfsEnabled,
+            vf -> ids.isEmpty() || random.nextBoolean() ? 0 : ids.get(random.nextInt(ids.size())));
     List<GpuProcess> processes =
         random.nextInt(4) == 0 ? List.of(new GpuProcess(4711, "python", 1024)) : List.of();
     List<String> holders = random.nextInt(4) == 0 ? List.of("nvidia-persistenced") : List.of();
-    Gpu gpu =
-        GpuBuilder.of(model, index)
-            .uuid("GPU-" + index)
-            .pciBusId("0000:" + index + ":00.0")
-            .migMode(now)
-            .migModePending(pending)
-            .instances(instances)
-            .vfsEnabled(vfsEnabled)
-            .build();
+    Gpu gpu = gpu(model, index, now, pending).instances(instances).vfsEnabled(vfsEnabled).build();
     return new ObservedGpu(gpu, vfs, processes, holders);
+  }
+
+  /**
+   * The inventory record of the GPU at index as these tests observe one: uuid GPU-{index}, PCI bus
+   * 0000:0{index}:00.0, MIG mode now and pending; the caller adds instances and VFs.
+   */
+  static GpuBuilder gpu(GpuModel model, int index, MigMode now, MigMode pending) {
+    return GpuBuilder.of(model, index)
+        .uuid("GPU-" + index)
+        .pciBusId("0000:0" + index + ":00.0")
+        .migMode(now)
+        .migModePending(pending);
+  }
+
+  /**
+   * The GPU's enabled VFs, on the PCI functions after its own, each able to take every vGPU type of
+   * the model and holding the one {@code current} gives it (0: none).
+   */
+  static List<VirtualFunction> vfs(
+      GpuModel model, int index, int enabled, IntUnaryOperator current) {
+    List<Integer> creatable = model.vgpuTypes().stream().map(VgpuType::id).toList();
+    List<VirtualFunction> vfs = new ArrayList<>();
+    for (int vf = 0; vf < enabled; vf++) {
+      vfs.add(
+          new VirtualFunction(
+              vf, "0000:0" + index + ":00." + (vf + 1), creatable, current.applyAsInt(vf)));
+    }
+    return vfs;
   }
 
   private static GpuSpec spec(Random random, int index, GpuModel model) {
