@@ -118,7 +118,11 @@ public final class FleetMain {
     DriverWebhook webhook;
     try {
       Options options = parse(args);
-      String secret = options.driverWebhookSecret().map(FleetMain::readSecret).orElse(null);
+      String secret =
+          options
+              .driverWebhookSecret()
+              .map(file -> read("--driver-webhook-secret-file", file))
+              .orElse(null);
       running = start(options);
       webhook =
           secret == null
@@ -272,12 +276,7 @@ public final class FleetMain {
 
   /** Each node's join token from the file: one {@code NODE TOKEN} per line, # for comments. */
   static Map<String, String> readJoinTokens(Path file) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("--join-tokens: cannot read " + file + ": " + e, e);
-    }
+    List<String> lines = read("--join-tokens", file).lines().toList();
     Map<String, String> tokens = new HashMap<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();
@@ -335,22 +334,17 @@ public final class FleetMain {
     return parsed;
   }
 
-  private static String readSecret(Path file) {
+  /** The file an option names, read whole; one that cannot be read fails that option. */
+  private static String read(String option, Path file) {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "--driver-webhook-secret-file: cannot read " + file + ": " + e, e);
+      throw new IllegalArgumentException(option + ": cannot read " + file + ": " + e, e);
     }
   }
 
   private static CommandVerifier verifier(Path file) {
-    String pem;
-    try {
-      pem = Files.readString(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("--public-key: cannot read " + file + ": " + e, e);
-    }
+    String pem = read("--public-key", file);
     try {
       return CommandVerifier.fromX509(pem);
     } catch (IllegalArgumentException e) {
