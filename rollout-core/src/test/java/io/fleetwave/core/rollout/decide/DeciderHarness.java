@@ -148,13 +148,7 @@ public final class DeciderHarness {
             decider,
             requests,
             (r, candidates, waiting) ->
-                new DeciderInput(
-                    now,
-                    waiting,
-                    n -> fleet.getOrDefault(n, Observation.NONE),
-                    startedSpecs(candidates, generations),
-                    List.copyOf(reports),
-                    revoked),
+                gathered(now, waiting, fleet, candidates, generations, reports, revoked),
             (r, events) -> {
               List<Envelope<RolloutEvent>> envelopes = new ArrayList<>();
               for (RolloutEvent event : events) {
@@ -185,11 +179,20 @@ public final class DeciderHarness {
   }
 
   /**
-   * The desired specs the starts so far left on the candidates: each started node's spec at the
-   * generation its start sent, with nothing else to change (the decider only reads the generation).
+   * What the engine gathers for a round ({@link DecisionLoop.Gather}) from a simulated fleet: each
+   * node as {@code fleet} shows it (nothing observed where it has none), and as desired specs those
+   * the starts so far left on the candidates: each started node's spec at the generation its start
+   * sent ({@code generations}), with nothing else to change (the decider only reads the
+   * generation). The input copies the reports, so the caller may clear them after the round.
    */
-  static Map<String, NodeSpec> startedSpecs(
-      Collection<String> candidates, Map<String, Long> generations) {
+  static DeciderInput gathered(
+      Instant now,
+      List<OperatorRequest> waiting,
+      Map<String, Observation> fleet,
+      Collection<String> candidates,
+      Map<String, Long> generations,
+      List<EffectReport> reports,
+      Set<String> revoked) {
     Map<String, NodeSpec> desired = new HashMap<>();
     for (String node : candidates) {
       Long generation = generations.get(node);
@@ -197,7 +200,8 @@ public final class DeciderHarness {
         desired.put(node, new NodeSpec(node, generation, null, List.of(), GatePolicy.OPEN));
       }
     }
-    return desired;
+    return new DeciderInput(
+        now, waiting, n -> fleet.getOrDefault(n, Observation.NONE), desired, reports, revoked);
   }
 
   private DeciderInput input() {

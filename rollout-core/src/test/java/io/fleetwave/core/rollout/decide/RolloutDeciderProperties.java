@@ -295,12 +295,8 @@ class RolloutDeciderProperties {
               decider,
               requests,
               (r, candidates, waiting) ->
-                  new DeciderInput(
-                      now,
-                      waiting,
-                      n -> fleet.getOrDefault(n, Observation.NONE),
-                      DeciderHarness.startedSpecs(candidates, desired),
-                      reported),
+                  DeciderHarness.gathered(
+                      now, waiting, fleet, candidates, desired, reported, Set.of()),
               (r, events) -> {
                 List<Envelope<RolloutEvent>> envelopes = append(events);
                 if (s.crashAtAppend().contains(appends)) {
