@@ -69,8 +69,8 @@ class FleetctlIT {
                 "2s",
                 "FLEETWAVE_DEMO_APPLY_DELAY",
                 "500ms"));
-    demo = ControlPlaneProcess.start(APP, freePort(), env, work.resolve("demo.log"));
-    server = "http://localhost:" + demo.port;
+    demo = ControlPlaneProcess.start(APP, 0, env, work.resolve("demo.log"));
+    server = "http://localhost:" + demo.port();
     token = demo.token("admin");
     awaitFleetctl(
             "the seven simulated nodes are projected with their GPUs and driver (via fleetctl)",

@@ -60,8 +60,7 @@ final class Replicas implements AutoCloseable {
 
   private ControlPlaneProcess launch() throws IOException {
     Path log = work.resolve("control-plane-" + started++ + ".log");
-    ControlPlaneProcess replica =
-        ControlPlaneProcess.launch(APP, freePort(), env, log, HEAP, provider);
+    ControlPlaneProcess replica = ControlPlaneProcess.launch(APP, 0, env, log, HEAP, provider);
     running.add(replica);
     logs.add(log);
     return replica;
@@ -104,6 +103,10 @@ final class Replicas implements AutoCloseable {
     return launch();
   }
 
+  /**
+   * A port free now, for the fleet process's driver webhook, which the replicas must be told before
+   * the fleet starts.
+   */
   static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();

@@ -241,7 +241,7 @@ class SystemTierIT {
         assertThat(histories.seqGaps(PREFIX)).as("events the projection never got").isEmpty();
         for (ControlPlaneProcess replica : replicas.running()) {
           assertThat(api(replica).status("/q/health/ready"))
-              .as("readiness of the replica on port %d", replica.port)
+              .as("readiness of the replica on port %d", replica.port())
               .isEqualTo(200);
         }
         assertThat(replicas.leader(histories)).as("a replica leads the engine").isPresent();
@@ -354,7 +354,7 @@ class SystemTierIT {
     try {
       for (ControlPlaneProcess replica : replicas.running()) {
         String reason =
-            await("readiness of the replica on port %d to name Kafka".formatted(replica.port))
+            await("readiness of the replica on port %d to name Kafka".formatted(replica.port()))
                 .atMost(NOTICE_BOUND)
                 .until(() -> api(replica).downReason(KAFKA_CHECK), Optional::isPresent)
                 .orElseThrow();
@@ -377,7 +377,7 @@ class SystemTierIT {
       Instant back = Instant.now();
       awaitBothReady(replicas, "after the broker came back");
       Duration ready = Duration.between(back, Instant.now());
-      RolloutApi rollouts = new RolloutApi(leader.port, leader.token("operator"));
+      RolloutApi rollouts = new RolloutApi(leader.port(), leader.token("operator"));
       // Asked again once Kafka is back: answered, or queued if the engine is still taking over.
       HttpResponse<String> pause = leading.post("/api/v1/rollouts/" + progress.id + "/pause", "");
       assertThat(pause.statusCode()).as(pause.body()).isIn(200, 202);
@@ -488,7 +488,7 @@ class SystemTierIT {
         String reason =
             await(
                     "readiness of the replica on port %d to name the projection's wait"
-                        .formatted(replica.port))
+                        .formatted(replica.port()))
                 .atMost(NOTICE_BOUND)
                 .until(() -> api(replica).downReason(PROJECTION_CHECK), Optional::isPresent)
                 .orElseThrow();
@@ -503,7 +503,7 @@ class SystemTierIT {
       holdAlive(replicas, stopped, POSTGRES_OUTAGE);
       for (ControlPlaneProcess replica : replicas.running()) {
         assertThat(api(replica).downReason(PROJECTION_CHECK))
-            .as("the replica on port %d still waiting at the end", replica.port)
+            .as("the replica on port %d still waiting at the end", replica.port())
             .isPresent();
       }
     } finally {
@@ -598,7 +598,7 @@ class SystemTierIT {
 
   private static RolloutApi rollouts(Replicas replicas) {
     ControlPlaneProcess replica = replicas.first();
-    return new RolloutApi(replica.port, replica.token("operator"));
+    return new RolloutApi(replica.port(), replica.token("operator"));
   }
 
   /** Until {@code length} has passed since {@code since}: liveness UP on every replica. */
@@ -610,7 +610,7 @@ class SystemTierIT {
         assertThat(live.statusCode())
             .as(
                 "liveness of the replica on port %d during the fault: %s",
-                replica.port, live.body())
+                replica.port(), live.body())
             .isEqualTo(200);
       }
       long left = length.minus(Duration.between(since, Instant.now())).toMillis();
@@ -620,7 +620,7 @@ class SystemTierIT {
 
   private static void awaitBothReady(Replicas replicas, String when) {
     for (ControlPlaneProcess replica : replicas.running()) {
-      await("readiness UP on the replica on port %d %s".formatted(replica.port, when))
+      await("readiness UP on the replica on port %d %s".formatted(replica.port(), when))
           .atMost(RECOVERY_BOUND)
           .pollInterval(Duration.ofMillis(200))
           .until(() -> api(replica).status("/q/health/ready") == 200);
@@ -652,7 +652,7 @@ class SystemTierIT {
   }
 
   private static FaultApi api(ControlPlaneProcess replica) {
-    return new FaultApi(replica.port, replica.managementPort, replica.token("admin"));
+    return new FaultApi(replica.port(), replica.managementPort(), replica.token("admin"));
   }
 
   private static boolean registered(NodeHistories histories, String node) {

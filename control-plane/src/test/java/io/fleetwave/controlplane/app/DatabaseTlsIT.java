@@ -11,8 +11,6 @@ import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -78,7 +76,7 @@ class DatabaseTlsIT {
     Path log = dir.resolve("control-plane.log");
     try (ControlPlaneProcess controlPlane =
         ControlPlaneProcess.start(
-            APP, freePort(), deploySettings(kafka, "localhost", postgres.caFile()), log)) {
+            APP, 0, deploySettings(kafka, "localhost", postgres.caFile()), log)) {
       assertThat(controlPlane.alive()).isTrue();
       try (Connection connection = postgres.connect();
           ResultSet counts =
@@ -113,14 +111,8 @@ class DatabaseTlsIT {
   /** The log of a start with {@code settings}, which must fail: the control plane exits. */
   private String logOfRefusedStart(Map<String, String> settings) throws IOException {
     Path log = dir.resolve("control-plane.log");
-    assertThatThrownBy(() -> ControlPlaneProcess.start(APP, freePort(), settings, log).close())
+    assertThatThrownBy(() -> ControlPlaneProcess.start(APP, 0, settings, log).close())
         .hasMessageContaining("control plane exited");
     return Files.readString(log);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -14,8 +14,6 @@ import io.fleetwave.testsupport.processes.JavaCommand;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -185,18 +183,18 @@ class ProductionStartIT {
     try (ControlPlaneProcess controlPlane =
         ControlPlaneProcess.start(
             APP,
-            freePort(),
+            0,
             ControlPlaneProcess.settings(kafka, postgres, Map.of()),
             dir.resolve("control-plane.log"))) {
       assertThat(controlPlane.alive()).isTrue();
-      assertThat(status(controlPlane.managementPort, "/q/health/ready", null))
+      assertThat(status(controlPlane.managementPort(), "/q/health/ready", null))
           .as("health on the management port")
           .isEqualTo(200);
-      assertThat(status(controlPlane.port, "/q/swagger-ui/", null))
+      assertThat(status(controlPlane.port(), "/q/swagger-ui/", null))
           .as("no Swagger UI in production")
           .isEqualTo(404);
-      assertThat(status(controlPlane.port, "/api/v1/nodes", null)).isEqualTo(401);
-      assertThat(status(controlPlane.port, "/api/v1/nodes", controlPlane.token("viewer")))
+      assertThat(status(controlPlane.port(), "/api/v1/nodes", null)).isEqualTo(401);
+      assertThat(status(controlPlane.port(), "/api/v1/nodes", controlPlane.token("viewer")))
           .isEqualTo(200);
       try (var connection =
               DriverManager.getConnection(
@@ -224,11 +222,5 @@ class ProductionStartIT {
     return HttpClient.newHttpClient()
         .send(request.build(), HttpResponse.BodyHandlers.discarding())
         .statusCode();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

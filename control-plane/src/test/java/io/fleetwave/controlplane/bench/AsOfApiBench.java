@@ -133,7 +133,7 @@ public final class AsOfApiBench {
     System.out.printf(
         "fleet of %,d nodes registered and its GPUs reported in %.1f s%n",
         settings.nodes(), (System.nanoTime() - growing) / 1e9);
-    String base = "http://localhost:" + controlPlane.port + "/api/v1";
+    String base = "http://localhost:" + controlPlane.port() + "/api/v1";
     String token = controlPlane.token("viewer");
     List<Ingest> ingest = new ArrayList<>();
     ingest.add(fleet.drain("alone", settings.backlog(), () -> {}));

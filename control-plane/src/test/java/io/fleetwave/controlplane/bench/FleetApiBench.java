@@ -246,7 +246,7 @@ public final class FleetApiBench {
       Settings settings)
       throws Exception {
     Map<String, String> endpoints =
-        endpoints("http://localhost:" + controlPlane.port + "/api/v1", rollout, size);
+        endpoints("http://localhost:" + controlPlane.port() + "/api/v1", rollout, size);
     String token = controlPlane.token("viewer");
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicBoolean recording = new AtomicBoolean(false);

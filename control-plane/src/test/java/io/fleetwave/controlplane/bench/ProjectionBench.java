@@ -121,20 +121,20 @@ public final class ProjectionBench {
         // Latency before the COPY: a million-row COPY (and the autovacuum and checkpoint after it)
         // on the same database would otherwise stall the first probes.
         ProjectionMeters.Batches before =
-            ProjectionMeters.Batches.read(controlPlane.managementPort);
+            ProjectionMeters.Batches.read(controlPlane.managementPort());
         long phaseStarted = System.nanoTime();
         LatencyProbe.Result latency =
             LatencyProbe.run(
                 kafka.bootstrapServers(),
-                controlPlane.port,
+                controlPlane.port(),
                 controlPlane.token("viewer"),
                 settings,
                 keys);
         String meters =
-            ProjectionMeters.Batches.read(controlPlane.managementPort)
+            ProjectionMeters.Batches.read(controlPlane.managementPort())
                     .since(before, java.time.Duration.ofNanos(System.nanoTime() - phaseStarted))
                 + "\n"
-                + ProjectionMeters.read(controlPlane.managementPort);
+                + ProjectionMeters.read(controlPlane.managementPort());
         double load = load();
         CopyBaseline.Rates copy = CopyBaseline.measure(db, settings);
         return new SizeResult(

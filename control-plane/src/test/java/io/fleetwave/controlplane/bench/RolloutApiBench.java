@@ -170,7 +170,7 @@ public final class RolloutApiBench {
                 "a stand-in engine writes %d node state changes every 100 ms; one client"
                     .formatted(settings.stepNodes()));
     HttpClient http = HttpClient.newHttpClient();
-    String base = "http://localhost:" + controlPlane.port + "/api/v1/rollouts";
+    String base = "http://localhost:" + controlPlane.port() + "/api/v1/rollouts";
     String token = controlPlane.token("viewer");
     Map<String, String> endpoints = new LinkedHashMap<>();
     endpoints.put("full view  GET /rollouts/{id}", base + "/" + id);

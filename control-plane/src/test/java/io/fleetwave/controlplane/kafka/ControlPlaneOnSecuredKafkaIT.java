@@ -17,8 +17,6 @@ import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -81,7 +79,7 @@ class ControlPlaneOnSecuredKafkaIT {
       throws Exception {
     Path log = dir.resolve("control-plane.log");
     try (ControlPlaneProcess controlPlane =
-        ControlPlaneProcess.start(APP, freePort(), environment(postgres, PASSWORD), log)) {
+        ControlPlaneProcess.start(APP, 0, environment(postgres, PASSWORD), log)) {
       try (var agent =
           new KafkaProducer<>(
               new HashMap<String, Object>(kafka.clientSettings(AGENT, AGENT_PASSWORD)),
@@ -106,12 +104,12 @@ class ControlPlaneOnSecuredKafkaIT {
           .atMost(WAIT)
           .until(
               () ->
-                  call(controlPlane.port, "GET", "/api/v1/nodes/sasl-node", viewer).statusCode()
+                  call(controlPlane.port(), "GET", "/api/v1/nodes/sasl-node", viewer).statusCode()
                       == 200);
 
       HttpResponse<String> put =
           call(
-              controlPlane.port,
+              controlPlane.port(),
               "PUT",
               "/api/v1/nodes/sasl-node/spec",
               controlPlane.token("operator"));
@@ -125,8 +123,7 @@ class ControlPlaneOnSecuredKafkaIT {
   void aWrongPasswordStopsTheStartNamingKafkasRefusal(EmbeddedPostgres postgres) throws Exception {
     Path log = dir.resolve("control-plane-wrong.log");
     try (ControlPlaneProcess controlPlane =
-        ControlPlaneProcess.launch(
-            APP, freePort(), environment(postgres, "not-" + PASSWORD), log)) {
+        ControlPlaneProcess.launch(APP, 0, environment(postgres, "not-" + PASSWORD), log)) {
       await().atMost(WAIT).until(() -> !controlPlane.alive());
       // Quarkus' start failure ends with Kafka's own exception as the cause.
       assertThat(Files.readString(log))
@@ -193,11 +190,5 @@ class ControlPlaneOnSecuredKafkaIT {
       request.PUT(HttpRequest.BodyPublishers.ofString("{\"gpus\": []}"));
     }
     return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -12,8 +12,6 @@ import io.fleetwave.embedded.KafkaBroker;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,7 +47,7 @@ class DashboardSignInIT {
         ControlPlaneProcess controlPlane =
             ControlPlaneProcess.start(
                 APP,
-                freePort(),
+                0,
                 ControlPlaneProcess.settings(
                     kafka,
                     postgres,
@@ -63,23 +61,23 @@ class DashboardSignInIT {
                         "QUARKUS_OIDC_DASHBOARD_TENANT_ENABLED",
                         "true")),
                 dir.resolve("control-plane.log"))) {
-      HttpResponse<String> page = get(controlPlane.port, "/", null);
+      HttpResponse<String> page = get(controlPlane.port(), "/", null);
       assertThat(page.statusCode()).as(page.body()).isEqualTo(302);
       URI signIn = URI.create(page.headers().firstValue("Location").orElseThrow());
       assertThat(signIn.toString()).startsWith(provider.url() + "/authorize?");
       assertThat(signIn.getQuery())
           .contains("response_type=code", "client_id=fleetwave", "redirect_uri=http://localhost:");
 
-      assertThat(get(controlPlane.port, "/api/v1/nodes", null).statusCode()).isEqualTo(401);
+      assertThat(get(controlPlane.port(), "/api/v1/nodes", null).statusCode()).isEqualTo(401);
       String token = provider.identity().token("alice", Duration.ofMinutes(5), "viewer");
-      HttpResponse<String> nodes = get(controlPlane.port, "/api/v1/nodes", token);
+      HttpResponse<String> nodes = get(controlPlane.port(), "/api/v1/nodes", token);
       assertThat(nodes.statusCode()).as(nodes.body()).isEqualTo(200);
       // The provider's tokens for other applications, or for no one in particular, are not
       // Fleetwave's; nor is a realm-wide role one of Fleetwave's roles.
       Map<String, Object> viewerRole =
           Map.of("resource_access", EmbeddedIdentity.clientRoles("fleetwave", "viewer"));
       String noAudience = provider.identity().token("alice", Duration.ofMinutes(5), viewerRole);
-      HttpResponse<String> refused = get(controlPlane.port, "/api/v1/nodes", noAudience);
+      HttpResponse<String> refused = get(controlPlane.port(), "/api/v1/nodes", noAudience);
       assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
       assertThat(refused.body()).contains("another audience");
       String realmViewer =
@@ -89,11 +87,12 @@ class DashboardSignInIT {
                   "alice",
                   Duration.ofMinutes(5),
                   Map.of("aud", "fleetwave", "realm_access", Map.of("roles", List.of("viewer"))));
-      assertThat(get(controlPlane.port, "/api/v1/nodes", realmViewer).statusCode()).isEqualTo(403);
+      assertThat(get(controlPlane.port(), "/api/v1/nodes", realmViewer).statusCode())
+          .isEqualTo(403);
       String stranger =
           TestRsaKeys.identity(TestRsaKeys.STRANGER, provider.url())
               .token("mallory", Duration.ofMinutes(5), "viewer");
-      assertThat(get(controlPlane.port, "/api/v1/nodes", stranger).statusCode()).isEqualTo(401);
+      assertThat(get(controlPlane.port(), "/api/v1/nodes", stranger).statusCode()).isEqualTo(401);
     }
   }
 
@@ -107,11 +106,5 @@ class DashboardSignInIT {
       request.header("Authorization", "Bearer " + token);
     }
     return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -19,8 +19,6 @@ import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -84,7 +82,7 @@ class JsonLogsIT {
     Path log = dir.resolve("control-plane.log");
     String rolloutId;
     try (ControlPlaneProcess controlPlane =
-            ControlPlaneProcess.start(APP, freePort(), environment(kafka, postgres, signer), log);
+            ControlPlaneProcess.start(APP, 0, environment(kafka, postgres, signer), log);
         SimulatedFleet _ =
             SimulatedFleet.start(
                 FleetFile.parse(FLEET, "json-logs-fleet.yaml"),
@@ -95,13 +93,13 @@ class JsonLogsIT {
       String operator = controlPlane.token("operator");
       await("both nodes projected with their GPU")
           .atMost(SETTLE_BOUND)
-          .until(() -> gpus(controlPlane.port, operator, NODE) == 1);
-      RolloutApi rollouts = new RolloutApi(controlPlane.port, operator);
+          .until(() -> gpus(controlPlane.port(), operator, NODE) == 1);
+      RolloutApi rollouts = new RolloutApi(controlPlane.port(), operator);
       rolloutId = rollouts.create(ROLLOUT).get("id").asText();
       JsonNode finished = rollouts.awaitFinished(rolloutId, SETTLE_BOUND);
       assertThat(finished.path("state").asText()).as("%s", finished).isEqualTo("completed");
       HttpResponse<String> reset =
-          post(controlPlane.port, operator, "/api/v1/nodes/" + NODE + "/actions/reset-gpu");
+          post(controlPlane.port(), operator, "/api/v1/nodes/" + NODE + "/actions/reset-gpu");
       assertThat(reset.statusCode()).as(reset.body()).isEqualTo(202);
       await("the reset's audit line written")
           .atMost(Duration.ofSeconds(30))
@@ -208,11 +206,5 @@ class JsonLogsIT {
         "QUARKUS_DATASOURCE_USERNAME", EmbeddedPostgres.USER,
         "QUARKUS_DATASOURCE_PASSWORD", EmbeddedPostgres.PASSWORD,
         "FLEETWAVE_COMMANDS_PRIVATE_KEY", signer.privateKeyPem());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -139,7 +139,7 @@ public final class RolloutBench {
         Measured measured =
             run(
                 kafka.bootstrapServers(),
-                controlPlane.port,
+                controlPlane.port(),
                 controlPlane.token("operator"),
                 settings,
                 nodes,
