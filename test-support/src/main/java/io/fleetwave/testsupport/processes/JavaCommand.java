@@ -14,14 +14,16 @@ import java.util.List;
  * argLine}; docs/testing.md "Suite time on two cores"), because on two cores C2's compiler threads
  * take the CPU the tests need and little test code runs long enough to repay them. The processes a
  * test starts live as briefly as the test, so they follow its choice; a bench, whose JVM keeps C2,
- * passes C2 on. What a process does does not depend on how its code is compiled.
+ * passes C2 on. What a process does does not depend on how its code is compiled. The collector
+ * (serial in the suite) is passed on for the same reason.
  */
 public final class JavaCommand {
   private static final String JIT_FLAG = "-XX:TieredStopAtLevel=";
+  private static final String SERIAL_COLLECTOR = "-XX:+UseSerialGC";
 
   private static final List<String> JIT =
       ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-          .filter(argument -> argument.startsWith(JIT_FLAG))
+          .filter(argument -> argument.startsWith(JIT_FLAG) || argument.equals(SERIAL_COLLECTOR))
           .toList();
 
   private JavaCommand() {}
