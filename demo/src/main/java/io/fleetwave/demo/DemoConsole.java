@@ -23,10 +23,10 @@ final class DemoConsole {
 
   /**
    * Chooses what the caller left open: the log file, named after the HTTP port (two demos never
-   * share one; Quarkus keeps the previous run's as a backup; after the process where the port is
-   * left to the system, 0), and a management port the system picks when Quarkus binds it, so that
-   * two demos with different {@code --port} do not both claim the control plane's default 9000. A
-   * port found free here and bound later could be taken in between by another process, and the demo
+   * share one; Quarkus keeps the previous run's as a backup), or after the process where the system
+   * picks the port (0); and a management port the system picks as Quarkus binds it, so that two
+   * demos with different {@code --port} do not both claim the control plane's default 9000. A port
+   * found free here and bound later could be taken in between by another process, and the demo
    * would not start. The log file is printed now, the management port in the banner.
    */
   static void configure(Map<String, String> env, Properties system) {
