@@ -168,6 +168,7 @@ class DemoStartIT {
         start(
             log,
             "-Dquarkus.http.port=not-a-port",
+            "-Dquarkus.log.file.path=" + dir.resolve("failed-demo-file.log"),
             "-Dkafka.bootstrap.servers=localhost:1",
             "-Dquarkus.datasource.reactive.url=postgresql://localhost:1/fleetwave");
     boolean exited = demo.waitFor(FAILED_START_BOUND_S, TimeUnit.SECONDS);
