@@ -15,15 +15,20 @@ import java.util.List;
  * take the CPU the tests need and little test code runs long enough to repay them. The processes a
  * test starts live as briefly as the test, so they follow its choice; a bench, whose JVM keeps C2,
  * passes C2 on. What a process does does not depend on how its code is compiled. The collector
- * (serial in the suite) is passed on for the same reason.
+ * (serial in the suite) and the code cache and metaspace sizes that keep it from full collections
+ * under C1 are passed on for the same reason.
  */
 public final class JavaCommand {
-  private static final String JIT_FLAG = "-XX:TieredStopAtLevel=";
-  private static final String SERIAL_COLLECTOR = "-XX:+UseSerialGC";
+  private static final List<String> PASSED_ON =
+      List.of(
+          "-XX:TieredStopAtLevel=",
+          "-XX:+UseSerialGC",
+          "-XX:ReservedCodeCacheSize=",
+          "-XX:MetaspaceSize=");
 
-  private static final List<String> JIT =
+  private static final List<String> INHERITED =
       ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-          .filter(argument -> argument.startsWith(JIT_FLAG) || argument.equals(SERIAL_COLLECTOR))
+          .filter(argument -> PASSED_ON.stream().anyMatch(argument::startsWith))
           .toList();
 
   private JavaCommand() {}
@@ -35,7 +40,7 @@ public final class JavaCommand {
   public static List<String> of(List<String> arguments) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JIT);
+    command.addAll(INHERITED);
     command.addAll(arguments);
     return command;
   }
