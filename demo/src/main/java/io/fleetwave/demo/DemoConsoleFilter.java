@@ -15,11 +15,16 @@ import java.util.logging.LogRecord;
  */
 @LoggingFilter(name = "demo-console")
 public final class DemoConsoleFilter implements Filter {
-  /** The broker side of Kafka (the embedded broker); the control plane's clients are not here. */
+  /**
+   * The broker side of Kafka (the embedded broker); the control plane's clients are not here.
+   * LogFutureTimestampLogger is the broker's UnifiedLog's (Kafka 4.1) for a segment it may not
+   * delete yet: on a loaded machine it warned on the console before the banner.
+   */
   private static final List<String> BROKER =
       List.of(
           "kafka.",
           "state.change.logger",
+          "LogFutureTimestampLogger",
           "org.apache.kafka.controller.",
           "org.apache.kafka.raft.",
           "org.apache.kafka.server.",
