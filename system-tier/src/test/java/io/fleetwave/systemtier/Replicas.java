@@ -119,7 +119,12 @@ final class Replicas implements AutoCloseable {
    */
   static int freePort() throws IOException {
     int ephemeralStart = ephemeralRangeStart();
-    for (int attempt = 0; attempt < PORT_ATTEMPTS && ephemeralStart > LOWEST_PORT; attempt++) {
+    if (ephemeralStart <= LOWEST_PORT) {
+      throw new IOException(
+          "the kernel hands out ports from %d (ip_local_port_range): none left below it above %d"
+              .formatted(ephemeralStart, LOWEST_PORT));
+    }
+    for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
       int port = LOWEST_PORT + RANDOM.nextInt(ephemeralStart - LOWEST_PORT);
       try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
         return socket.getLocalPort();
