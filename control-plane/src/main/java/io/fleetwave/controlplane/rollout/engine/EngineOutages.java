@@ -36,6 +36,7 @@ final class EngineOutages {
     kafka.started(cause);
   }
 
+  /** An append Kafka acknowledged. */
   void kafkaBack() {
     kafka.ended();
   }

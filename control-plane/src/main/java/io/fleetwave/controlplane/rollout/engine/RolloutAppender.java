@@ -27,6 +27,7 @@ final class RolloutAppender {
   private final EngineLeadership leadership;
   private final Clock clock;
   private final EngineFaults faults;
+  private final EngineOutages outages;
   private final LongSupplier term;
 
   RolloutAppender(
@@ -34,11 +35,13 @@ final class RolloutAppender {
       EngineLeadership leadership,
       Clock clock,
       EngineFaults faults,
+      EngineOutages outages,
       LongSupplier term) {
     this.log = log;
     this.leadership = leadership;
     this.clock = clock;
     this.faults = faults;
+    this.outages = outages;
     this.term = term;
   }
 
@@ -46,6 +49,9 @@ final class RolloutAppender {
   List<RolloutLog.Position> append(List<Envelope<RolloutEvent>> envelopes) {
     leadership.check(term.getAsLong());
     List<RolloutLog.Position> positions = log.append(envelopes);
+    // Kafka is back only once it takes an append: a takeover between two refused appends may
+    // read nothing from it (no rollout logged yet), and said so after every refused round.
+    outages.kafkaBack();
     leadership.check(term.getAsLong());
     return positions;
   }

@@ -88,7 +88,7 @@ public final class RolloutEngine implements AutoCloseable {
     this.tick = tick;
     this.json = json;
     this.outages = new EngineOutages(clock);
-    this.appender = new RolloutAppender(log, leadership, clock, faults, () -> term);
+    this.appender = new RolloutAppender(log, leadership, clock, faults, outages, () -> term);
     this.effects = new RolloutEffects(effects, observer, clock, this::wakeUp);
     this.book = new RolloutBook(store, json, appender);
     this.answers = new OperatorAnswers(facts, store, clock);
@@ -131,7 +131,6 @@ public final class RolloutEngine implements AutoCloseable {
           term = held;
           takeOver();
           leading = true;
-          outages.kafkaBack();
         }
         round();
         outages.databaseBack();

@@ -139,6 +139,19 @@ public class RolloutEngines {
 
   /** A new, not yet started engine on its own database pool (tests: one to cut off). */
   public RolloutEngine create(EngineFaults faults, Pool pool) {
+    return create(faults, pool, kafka);
+  }
+
+  /**
+   * A new, not yet started engine appending through a Kafka client of {@code rolloutLogKafka}'s
+   * settings (tests: appends that Kafka never takes).
+   */
+  RolloutEngine create(EngineFaults faults, Map<String, Object> rolloutLogKafka) {
+    return create(faults, enginePool.orShared(pool), rolloutLogKafka);
+  }
+
+  private RolloutEngine create(
+      EngineFaults faults, Pool pool, Map<String, Object> rolloutLogKafka) {
     RolloutEngine[] self = new RolloutEngine[1];
     // The node keys of the results it reads come from the engine's pool too.
     NodeEventAuthenticity authenticity = new NodeEventAuthenticity(pool, identity);
@@ -147,7 +160,7 @@ public class RolloutEngines {
             kafka, pool, timeout, () -> self[0].wakeUp(), authenticity::forBatchBlocking);
     self[0] =
         new RolloutEngine(
-            new RolloutLog(kafka, timeout),
+            new RolloutLog(rolloutLogKafka, timeout),
             new RolloutProgressStore(pool, json, timeout),
             observer,
             new EngineLeadership(pool, lease),
