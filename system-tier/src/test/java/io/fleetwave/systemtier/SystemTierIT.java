@@ -19,13 +19,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,7 +117,8 @@ class SystemTierIT {
   private static final String DRIVER_ROLLOUT =
       ROLLOUT.formatted("system-driver", "pool=driver", "{\"driverVersion\": \"580.95.05\"}");
 
-  private final List<String> figures = new ArrayList<>();
+  // Added to by a rollout hold's thread too (Progress).
+  private final List<String> figures = Collections.synchronizedList(new ArrayList<>());
 
   @Test
   @SuppressWarnings(
@@ -192,7 +195,7 @@ class SystemTierIT {
         RolloutApi creating = rollouts(replicas);
         String mig = creating.create(MIG_ROLLOUT).get("id").asText();
         String driver = creating.create(DRIVER_ROLLOUT).get("id").asText();
-        Progress progress = new Progress(histories, replicas, mig, driver);
+        Progress progress = new Progress(histories, replicas, mig, driver, figures);
 
         Random random = new Random(SEED);
         List<Fault> order = new ArrayList<>(List.of(Fault.values()));
@@ -299,7 +302,11 @@ class SystemTierIT {
     return position == null ? -1 : Long.parseLong(position.substring(0, position.indexOf('/')));
   }
 
-  /** SIGKILL the replica that leads the rollout engine; the other takes over, a new one starts. */
+  /**
+   * SIGKILL the replica that leads the rollout engine, and start its replacement at once, as
+   * Kubernetes would: once the lease has lapsed, whichever replica asks first leads (the survivor,
+   * or the replacement when it is up by then: both ask every quarter of a lease).
+   */
   private void killTheLeader(Replicas replicas, NodeHistories histories, Progress progress)
       throws Exception {
     ControlPlaneProcess leader =
@@ -311,18 +318,21 @@ class SystemTierIT {
     long[] before = progress.events();
     Instant killed = Instant.now();
     ControlPlaneProcess replacement = replicas.killAndReplace(leader);
-    await("the other replica takes the engine's lease")
-        .atMost(RECOVERY_BOUND)
-        .until(() -> replicas.leader(histories).filter(r -> r != replacement), Optional::isPresent);
+    // The killed replica is no longer among those running: the lease it held names none of them.
+    ControlPlaneProcess next =
+        await("a running replica takes the engine's lease")
+            .atMost(RECOVERY_BOUND)
+            .until(() -> replicas.leader(histories), Optional::isPresent)
+            .orElseThrow();
     Duration takeover = Duration.between(killed, Instant.now());
-    progress.awaitBeyond(before, 0, "after the leader was killed");
-    Duration moving = Duration.between(killed, Instant.now());
+    Duration moving =
+        Duration.between(killed, progress.awaitBeyond(before, 0, "after the leader was killed"));
     replacement.awaitReady(Replicas.READY_BOUND);
     Duration replaced = Duration.between(killed, Instant.now());
     awaitBothReady(replicas, "after the leader was killed");
     figures.add(
-        "  SIGKILL of the leading replica: the other leads after %.1f s, the rollout moves after"
-                .formatted(seconds(takeover))
+        "  SIGKILL of the leading replica: %s leads after %.1f s, the rollout moves after"
+                .formatted(next == replacement ? "its replacement" : "the other", seconds(takeover))
             + " %.1f s, the replacement ready after %.1f s"
                 .formatted(seconds(moving), seconds(replaced)));
   }
@@ -375,6 +385,8 @@ class SystemTierIT {
       assertThat(stream.ended()).as("the SSE stream during the outage").isFalse();
       broker.restartBroker();
       Instant back = Instant.now();
+      CompletableFuture<Instant> otherHeld =
+          progress.awaitOtherBeyondMeanwhile(before, "after the broker came back");
       awaitBothReady(replicas, "after the broker came back");
       Duration ready = Duration.between(back, Instant.now());
       RolloutApi rollouts = new RolloutApi(leader.port(), leader.token("operator"));
@@ -386,8 +398,12 @@ class SystemTierIT {
           .until(() -> rollouts.get("/" + progress.id).path("state").asText().equals("paused"));
       HttpResponse<String> resume = leading.post("/api/v1/rollouts/" + progress.id + "/resume", "");
       assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
-      progress.awaitBeyond(before, 2, "after the broker came back (paused, resumed, moving)");
-      Duration moving = Duration.between(back, Instant.now());
+      Progress.moved(otherHeld);
+      Duration moving =
+          Duration.between(
+              back,
+              progress.awaitBeyond(
+                  before, 2, "after the broker came back (paused, resumed, moving)"));
       List<JsonNode> events = rollouts.events(progress.id);
       // From the outage to the resume asked after it (the test's own pauses between faults aside).
       List<String> sinceOutage = new ArrayList<>();
@@ -510,14 +526,15 @@ class SystemTierIT {
       postgres.restart();
     }
     Instant back = Instant.now();
+    CompletableFuture<Instant> holding =
+        progress.awaitBeyondMeanwhile(before, 0, "after PostgreSQL came back");
     awaitBothReady(replicas, "after PostgreSQL came back");
     Duration ready = Duration.between(back, Instant.now());
     await("a replica leads the engine again")
         .atMost(RECOVERY_BOUND)
         .until(() -> replicas.leader(histories), Optional::isPresent);
     Duration leading = Duration.between(back, Instant.now());
-    progress.awaitBeyond(before, 0, "after PostgreSQL came back");
-    Duration moving = Duration.between(back, Instant.now());
+    Duration moving = Duration.between(back, Progress.moved(holding));
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
       long[] earlier = logged.get(replica);
@@ -555,10 +572,11 @@ class SystemTierIT {
       database.heal();
     }
     Instant healed = Instant.now();
+    CompletableFuture<Instant> holding =
+        progress.awaitBeyondMeanwhile(before, 0, "after the black hole healed");
     awaitBothReady(replicas, "after the black hole healed");
     Duration ready = Duration.between(healed, Instant.now());
-    progress.awaitBeyond(before, 0, "after the black hole healed");
-    Duration moving = Duration.between(healed, Instant.now());
+    Duration moving = Duration.between(healed, Progress.moved(holding));
     figures.add(
         "  database connection black-holed %.0f s: both replicas ready %.1f s after it healed,"
                 .formatted(seconds(Duration.between(started, healed)), seconds(ready))
@@ -680,31 +698,43 @@ class SystemTierIT {
   /**
    * The rollouts' events as the database holds them: whether they move, and that they still run.
    * {@link #id} is the one paused and resumed after the broker's outage.
+   *
+   * <p>The test pauses each rollout, as an operator would, as soon as it has moved after a fault,
+   * and resumes it just before the next (see {@link #holdOnceBeyond}): held so, the rollouts move
+   * only into and out of each fault, and what is left of them runs after the last one. With a fixed
+   * apply time alone, how far they got between faults depended on the machine's load: on a loaded
+   * one they finished before the last fault, which then proves nothing about rollouts.
    */
   private static final class Progress {
     private final NodeHistories histories;
     private final Replicas replicas;
     private final String id;
     private final String other;
-    // Paused by the test between faults (see release()).
-    private boolean held;
+    private final List<String> figures;
+    // Paused by the test until the next fault (release()); written by the hold's thread too.
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
 
-    Progress(NodeHistories histories, Replicas replicas, String id, String other) {
+    Progress(
+        NodeHistories histories, Replicas replicas, String id, String other, List<String> figures) {
       this.histories = histories;
       this.replicas = replicas;
       this.id = id;
       this.other = other;
+      this.figures = figures;
     }
 
     /** Each rollout's events so far, in the order of {@link #ids()}. */
     long[] events() throws java.sql.SQLException {
       long[] counts = new long[2];
       for (int i = 0; i < 2; i++) {
-        counts[i] =
-            histories.count(
-                "SELECT count(*) FROM rollout_event_log WHERE rollout = '" + ids().get(i) + "'");
+        counts[i] = events(ids().get(i));
       }
       return counts;
+    }
+
+    private long events(String rollout) throws java.sql.SQLException {
+      return histories.count(
+          "SELECT count(*) FROM rollout_event_log WHERE rollout = '" + rollout + "'");
     }
 
     List<String> ids() {
@@ -721,65 +751,111 @@ class SystemTierIT {
     }
 
     /**
-     * Until every rollout has appended more than {@code seen} (plus {@code more} for the first);
-     * then both are paused until the next fault ({@link #release()}).
+     * Until every rollout has appended more than {@code seen} (plus {@code more} for the first),
+     * each paused until the next fault as soon as it has; returns when the last one had moved.
      */
-    void awaitBeyond(long[] seen, int more, String when) {
+    Instant awaitBeyond(long[] seen, int more, String when) {
+      return holdOnceBeyond(Map.of(id, seen[0] + more, other, seen[1]), when);
+    }
+
+    /**
+     * {@link #awaitBeyond} on a thread of its own, from now on: what the test checks meanwhile
+     * (readiness, a leader) takes seconds on a loaded machine, in which the rollouts would run.
+     */
+    CompletableFuture<Instant> awaitBeyondMeanwhile(long[] seen, int more, String when) {
+      return CompletableFuture.supplyAsync(() -> awaitBeyond(seen, more, when));
+    }
+
+    /** {@link #awaitBeyond} for the second rollout alone, on a thread of its own. */
+    CompletableFuture<Instant> awaitOtherBeyondMeanwhile(long[] seen, String when) {
+      return CompletableFuture.supplyAsync(() -> holdOnceBeyond(Map.of(other, seen[1]), when));
+    }
+
+    /** When a hold begun by a {@code ...Meanwhile} method ended, or why it failed. */
+    static Instant moved(CompletableFuture<Instant> hold) {
       try {
-        await("both rollouts append an event %s".formatted(when))
+        return hold.join();
+      } catch (java.util.concurrent.CompletionException failed) {
+        if (failed.getCause() instanceof AssertionError assertion) {
+          throw assertion;
+        }
+        throw failed;
+      }
+    }
+
+    /**
+     * Pauses each rollout of {@code beyond} not held yet as soon as it has appended more events
+     * than the number given for it.
+     */
+    private Instant holdOnceBeyond(Map<String, Long> beyond, String when) {
+      Set<String> waiting = new java.util.TreeSet<>(beyond.keySet());
+      waiting.removeAll(held);
+      try {
+        await("each rollout pausing once it appended an event %s".formatted(when))
             .atMost(RECOVERY_BOUND)
-            .ignoreExceptions()
+            .pollInterval(Duration.ofMillis(200))
+            // The database and a replica may be a fault's; a refused pause is not.
+            .ignoreExceptionsMatching(thrown -> !(thrown instanceof AssertionError))
             .until(
                 () -> {
-                  long[] now = events();
-                  return now[0] > seen[0] + more && now[1] > seen[1];
+                  for (var rollouts = waiting.iterator(); rollouts.hasNext(); ) {
+                    String rollout = rollouts.next();
+                    if (events(rollout) > beyond.get(rollout) && pause(rollout)) {
+                      held.add(rollout);
+                      rollouts.remove();
+                    }
+                  }
+                  return waiting.isEmpty();
                 });
       } catch (org.awaitility.core.ConditionTimeoutException stalled) {
         // CI keeps only the output's tail: the message carries what a stall needs to be read.
         throw new AssertionError(
-            "%s; events before: %s; %s%s"
-                .formatted(
-                    stalled.getMessage(), Arrays.toString(seen), this, newestWarnings(replicas)),
+            "%s; events beyond which each pauses: %s; %s%s"
+                .formatted(stalled.getMessage(), beyond, this, newestWarnings(replicas)),
             stalled);
       }
-      hold();
-    }
-
-    /**
-     * Pauses both rollouts, as an operator would, once they moved after a fault. With a fixed apply
-     * time alone, how far the rollouts got between faults depended on the machine's load: on a
-     * loaded one they finished before the last fault (which then proves nothing about rollouts), or
-     * just before it. Held between faults, they move only into and out of each fault, and what is
-     * left of them runs after the last one.
-     */
-    private void hold() {
-      ask("pause", "paused");
-      held = true;
-    }
-
-    /** Resumes both rollouts held since the last fault (none before the first). */
-    void release() {
-      if (held) {
-        ask("resume", "running");
-        held = false;
+      Instant moved = Instant.now();
+      for (String rollout : beyond.keySet()) {
+        awaitState(rollout, "paused");
       }
+      figures.add("    rollouts paused once they moved %s: %s".formatted(when, finished()));
+      return moved;
     }
 
     /**
-     * Asks the leading replica for {@code action} on both rollouts, until each is in {@code state}.
+     * Asks the leading replica to pause {@code rollout}: false while no replica leads or the one
+     * leading cannot record it yet (503, Kafka or PostgreSQL just back).
      */
-    private void ask(String action, String state) {
+    private boolean pause(String rollout) throws IOException, InterruptedException {
+      Optional<ControlPlaneProcess> leader = replicas.leader(histories);
+      if (leader.isEmpty()) {
+        return false;
+      }
+      HttpResponse<String> answer = api(leader.get()).post(pathOf(rollout, "pause"), "");
+      if (answer.statusCode() == 503) {
+        return false;
+      }
+      assertThat(answer.statusCode())
+          .as("pause of rollout %s: %s (%s)", rollout, answer.body(), this)
+          .isIn(200, 202);
+      return true;
+    }
+
+    /** Resumes the rollouts held since the last fault (none before the first). */
+    void release() {
+      if (held.isEmpty()) {
+        return;
+      }
       ControlPlaneProcess leader =
-          await("a replica leads the rollout engine (to %s the rollouts)".formatted(action))
+          await("a replica leads the rollout engine (to resume the rollouts)")
               .atMost(RECOVERY_BOUND)
               .until(() -> replicas.leader(histories), Optional::isPresent)
               .orElseThrow();
-      for (String rollout : ids()) {
+      for (String rollout : new java.util.TreeSet<>(held)) {
         try {
-          HttpResponse<String> answer =
-              api(leader).post("/api/v1/rollouts/" + rollout + "/" + action, "");
+          HttpResponse<String> answer = api(leader).post(pathOf(rollout, "resume"), "");
           assertThat(answer.statusCode())
-              .as("%s of rollout %s: %s (%s)", action, rollout, answer.body(), this)
+              .as("resume of rollout %s: %s (%s)", rollout, answer.body(), this)
               .isIn(200, 202);
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
@@ -787,12 +863,35 @@ class SystemTierIT {
           Thread.currentThread().interrupt();
           throw new AssertionError(e);
         }
-        await("rollout %s %s".formatted(rollout, state))
-            .atMost(RECOVERY_BOUND)
-            .until(
-                () -> histories.text("SELECT state FROM rollouts WHERE id = '" + rollout + "'"),
-                found -> found.filter(state::equals).isPresent());
+        awaitState(rollout, "running");
+        held.remove(rollout);
       }
+    }
+
+    private static String pathOf(String rollout, String action) {
+      return "/api/v1/rollouts/" + rollout + "/" + action;
+    }
+
+    private void awaitState(String rollout, String state) {
+      await("rollout %s %s".formatted(rollout, state))
+          .atMost(RECOVERY_BOUND)
+          .until(
+              () -> histories.text("SELECT state FROM rollouts WHERE id = '" + rollout + "'"),
+              found -> found.filter(state::equals).isPresent());
+    }
+
+    /** How many nodes each rollout has finished, of how many. */
+    private String finished() {
+      return "MIG %s of %d nodes done, driver %s of %d"
+          .formatted(
+              nodesDone(id).orElse("?"), MIG_NODES, nodesDone(other).orElse("?"), DRIVER_NODES);
+    }
+
+    private Optional<String> nodesDone(String rollout) {
+      return histories.text(
+          "SELECT count(*) FROM rollout_event_log WHERE rollout = '"
+              + rollout
+              + "' AND event_type LIKE '%node-succeeded%'");
     }
 
     /** Each rollout's state, newest events and unfinished nodes, as the database holds them. */
