@@ -25,6 +25,32 @@ public final class BrokerRefusal {
   }
 
   /**
+   * Why the broker refused {@code client}, when {@code failure} or one of its causes is the {@code
+   * authentication} or the {@code authorization} refusal: e.g. {@code refused the agent's
+   * credentials (SaslAuthenticationException: Authentication failed ...): check ...}. The control
+   * plane and the agent word it alike; only the client and the settings to look at differ.
+   */
+  public static Optional<String> explain(
+      Throwable failure,
+      Class<? extends Throwable> authentication,
+      Class<? extends Throwable> authorization,
+      String client,
+      String checkCredentials,
+      String checkRights) {
+    return find(failure, authentication, authorization)
+        .map(
+            t ->
+                authentication.isInstance(t)
+                    ? "refused "
+                        + client
+                        + "'s credentials ("
+                        + kafkas(t)
+                        + "): "
+                        + checkCredentials
+                    : "refused " + client + " access (" + kafkas(t) + "): " + checkRights);
+  }
+
+  /**
    * Kafka's own words for the refusal: its exception and message, e.g. {@code
    * SaslAuthenticationException: Authentication failed ...}. They name the mechanism or the topics,
    * never a secret.

@@ -3,6 +3,7 @@ package io.fleetwave.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
@@ -31,5 +32,24 @@ class BrokerRefusalTest {
   void kafkasWordsAreItsExceptionAndMessage() {
     assertThat(BrokerRefusal.kafkas(new SecurityException("Authentication failed")))
         .isEqualTo("SecurityException: Authentication failed");
+  }
+
+  @Test
+  void aRefusalIsExplainedAsTheCredentialsOrTheRightsOfTheClient() {
+    ExecutionException credentials =
+        new ExecutionException("wrapped", new SecurityException("Authentication failed"));
+    ExecutionException rights =
+        new ExecutionException("wrapped", new IllegalStateException("Not authorized"));
+
+    assertThat(explain(credentials))
+        .contains("refused the agent's credentials (SecurityException: Authentication failed): a");
+    assertThat(explain(rights))
+        .contains("refused the agent access (IllegalStateException: Not authorized): b");
+    assertThat(explain(new RuntimeException("other"))).isEmpty();
+  }
+
+  private static Optional<String> explain(Throwable failure) {
+    return BrokerRefusal.explain(
+        failure, SecurityException.class, IllegalStateException.class, "the agent", "a", "b");
   }
 }

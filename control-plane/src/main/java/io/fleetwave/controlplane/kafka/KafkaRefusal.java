@@ -19,24 +19,15 @@ public final class KafkaRefusal {
    * authorization exception.
    */
   public static Optional<String> of(Throwable failure) {
-    return BrokerRefusal.find(failure, AuthenticationException.class, AuthorizationException.class)
-        .map(
-            t ->
-                t instanceof AuthenticationException
-                    ? refused(
-                        "the control plane's credentials",
-                        t,
-                        "check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and"
-                            + " KAFKA_SASL_JAAS_CONFIG (kafka.* settings)")
-                    : refused(
-                        "the control plane access",
-                        t,
-                        "its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
-                            + " (deploy/kafka/users.yaml)"));
-  }
-
-  /** What the broker refused, in Kafka's words, and which settings to look at. */
-  private static String refused(String what, Throwable refusal, String lookAt) {
-    return "the broker refused " + what + " (" + BrokerRefusal.kafkas(refusal) + "); " + lookAt;
+    return BrokerRefusal.explain(
+            failure,
+            AuthenticationException.class,
+            AuthorizationException.class,
+            "the control plane",
+            "check KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and KAFKA_SASL_JAAS_CONFIG"
+                + " (kafka.* settings)",
+            "its principal needs the ACLs of the KafkaUser fleetwave-control-plane"
+                + " (deploy/kafka/users.yaml)")
+        .map(why -> "the broker " + why);
   }
 }

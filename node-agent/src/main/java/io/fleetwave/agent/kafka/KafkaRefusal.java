@@ -30,17 +30,12 @@ public final class KafkaRefusal {
    * (SaslAuthenticationException: Authentication failed ...)}.
    */
   public static Optional<String> of(Throwable failure) {
-    return BrokerRefusal.find(failure, AuthenticationException.class, AuthorizationException.class)
-        .map(
-            t ->
-                t instanceof AuthenticationException
-                    ? "refused the agent's credentials ("
-                        + BrokerRefusal.kafkas(t)
-                        + "): check security.protocol, sasl.mechanism and sasl.jaas.config in"
-                        + " the --kafka-config file"
-                    : "refused the agent access ("
-                        + BrokerRefusal.kafkas(t)
-                        + "): the agent's principal needs "
-                        + NEEDED);
+    return BrokerRefusal.explain(
+        failure,
+        AuthenticationException.class,
+        AuthorizationException.class,
+        "the agent",
+        "check security.protocol, sasl.mechanism and sasl.jaas.config in the --kafka-config file",
+        "the agent's principal needs " + NEEDED);
   }
 }
