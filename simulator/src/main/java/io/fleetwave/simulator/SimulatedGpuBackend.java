@@ -401,7 +401,8 @@ public final class SimulatedGpuBackend implements GpuBackend {
   /**
    * Unloads one module like rmmod.
    *
-   * @throws KernelModuleException EBUSY naming dependents and holders of /dev/nvidia*
+   * @throws io.fleetwave.agent.modules.ModuleBusyException EBUSY naming dependents and holders of
+   *     /dev/nvidia*
    */
   public void unloadModule(String module) {
     mutate(() -> modules.unload(module, this::deviceHolders));

@@ -1,5 +1,7 @@
 package io.fleetwave.simulator;
 
+import io.fleetwave.agent.modules.ModuleBusyException;
+import io.fleetwave.agent.modules.ModuleException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,7 +14,9 @@ import java.util.function.Function;
  * The NVIDIA kernel modules of a simulated node with their dependencies: nvidia_uvm, nvidia_modeset
  * and nvidia_peermem depend on nvidia, nvidia_drm on nvidia_modeset. Unloading behaves like rmmod
  * (EBUSY while dependents are loaded or anything holds the device files); loading behaves like
- * modprobe (dependencies first). Guarded by the backend's lock.
+ * modprobe (dependencies first). A refusal is the agent's own ({@link ModuleBusyException} naming
+ * the holders, {@link ModuleException} otherwise), as the agent reports a real rmmod's. Guarded by
+ * the backend's lock.
  */
 final class SimulatedKernelModules {
   static final String NVIDIA = "nvidia";
@@ -57,13 +61,15 @@ final class SimulatedKernelModules {
   void unload(String module, Function<String, List<String>> deviceHolders) {
     requireKnown(module);
     if (!loaded.contains(module)) {
-      throw new KernelModuleException(module, "not loaded", List.of());
+      throw new ModuleException("module " + module + ": not loaded");
     }
     List<String> holders = new ArrayList<>(dependentsLoaded(module));
     holders.addAll(deviceHolders.apply(module));
     if (!holders.isEmpty()) {
-      throw new KernelModuleException(
-          module, "EBUSY: module is in use by " + String.join(", ", holders), holders);
+      throw new ModuleBusyException(
+          module,
+          holders,
+          "module " + module + ": EBUSY: module is in use by " + String.join(", ", holders));
     }
     loaded.remove(module);
   }
@@ -89,10 +95,12 @@ final class SimulatedKernelModules {
 
   private static void requireKnown(String module) {
     if (!DEPENDENCIES.containsKey(module)) {
-      throw new KernelModuleException(
-          module,
-          "unknown module (known: " + String.join(", ", DEPENDENCIES.keySet()) + ")",
-          List.of());
+      throw new ModuleException(
+          "module "
+              + module
+              + ": unknown module (known: "
+              + String.join(", ", DEPENDENCIES.keySet())
+              + ")");
     }
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.agent.gpu.VirtualFunction;
+import io.fleetwave.agent.modules.ModuleBusyException;
+import io.fleetwave.agent.modules.ModuleException;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.MigGeometry;
@@ -197,7 +199,7 @@ class SimulatedGpuBackendProperties {
       expectedHolder = "process job (pid " + pid + ") on GPU " + gpu;
       assertThatThrownBy(() -> backend.unloadModule("nvidia_uvm"))
           .isInstanceOfSatisfying(
-              KernelModuleException.class,
+              ModuleBusyException.class,
               e -> assertThat(e.holders()).containsExactly(expectedHolder));
       backend.stopProcess(gpu, pid);
       backend.unloadModule("nvidia_uvm");
@@ -208,7 +210,7 @@ class SimulatedGpuBackendProperties {
     }
     assertThatThrownBy(() -> backend.unloadModule("nvidia"))
         .isInstanceOfSatisfying(
-            KernelModuleException.class,
+            ModuleBusyException.class,
             e -> assertThat(e.holders()).containsExactly(HOLDERS.get(holder) + " on GPU " + gpu));
     assertThat(backend.loadedModules()).contains("nvidia");
   }
@@ -221,7 +223,7 @@ class SimulatedGpuBackendProperties {
     try {
       apply(backend, model, op);
       checkSuccess(backend, model, op, before);
-    } catch (GpuOperationException | KernelModuleException e) {
+    } catch (GpuOperationException | ModuleException e) {
       assertThat(backend.inventory()).as("a refused %s changes nothing", op).isEqualTo(before);
       assertThat(backend.moduleRefcount("nvidia")).isEqualTo(refcountNvidia);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.agent.gpu.GpuOperationException;
+import io.fleetwave.agent.modules.ModuleBusyException;
 import io.fleetwave.events.gpu.GpuCatalog;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.node.Gpu;
@@ -379,7 +380,7 @@ class SimulatedGpuBackendTest {
 
       assertThatThrownBy(() -> node.unloadModule("nvidia"))
           .isInstanceOfSatisfying(
-              KernelModuleException.class,
+              ModuleBusyException.class,
               e ->
                   assertThat(e.holders())
                       .containsExactly(
