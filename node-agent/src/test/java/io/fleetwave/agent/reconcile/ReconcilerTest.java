@@ -17,7 +17,11 @@ import io.fleetwave.testfixtures.events.GpuBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ReconcilerTest {
   private static final GpuCatalog CATALOG = GpuCatalog.bundled();
@@ -177,8 +181,10 @@ class ReconcilerTest {
         .isEmpty();
   }
 
-  @Test
-  void unplannableSpecsNameTheGpuAndTheField() {
+  /** A100 (GPU 0), H200 (GPU 1) and T4 (GPU 2): each spec is refused naming the GPU and field. */
+  @ParameterizedTest
+  @MethodSource("unplannableSpecs")
+  void unplannableSpecsNameTheGpuAndTheField(GpuSpec gpu, String message) {
     ObservedNode node =
         node(
             false,
@@ -186,48 +192,40 @@ class ReconcilerTest {
             gpu(1, "H200", MigMode.DISABLED, MigMode.DISABLED, 0),
             gpu(2, "T4", MigMode.UNSUPPORTED, MigMode.UNSUPPORTED, 0));
 
-    assertUnplannable(
-        node,
-        new GpuSpec(0, true, Map.of("5g.50gb", 1), 0, Map.of()),
-        "GPU 0: field 'instances.5g.50gb': profile 5g.50gb does not exist on A100-80GB");
-    assertUnplannable(
-        node,
-        new GpuSpec(0, true, Map.of("4g.40gb", 1, "7g.80gb", 1), 0, Map.of()),
-        "GPU 0: field 'instances': 1 x 4g.40gb + 1 x 7g.80gb does not fit A100-80GB");
-    assertUnplannable(
-        node,
-        new GpuSpec(0, true, Map.of("3g.40gb", 3), 0, Map.of()),
-        "GPU 0: field 'instances.3g.40gb': A100-80GB holds at most 2 x 3g.40gb, 3 asked");
-    assertUnplannable(
-        node,
-        new GpuSpec(0, false, Map.of(), 2, Map.of()),
-        "GPU 0: field 'vfs': NVIDIA A100-SXM4-80GB has no SR-IOV virtual functions");
-    assertUnplannable(
-        node,
-        new GpuSpec(1, false, Map.of(), 17, Map.of()),
-        "GPU 1: field 'vfs': the host offers 16 VFs, 17 asked");
-    assertUnplannable(
-        node,
-        new GpuSpec(1, false, Map.of(), 2, Map.of(1, "L4-4Q")),
-        "GPU 1: field 'vgpuTypes.1': 'L4-4Q' is not a vGPU type of NVIDIA H200");
-    assertUnplannable(
-        node,
-        new GpuSpec(1, true, Map.of("2g.35gb", 1), 2, Map.of(0, "H200-1-18C")),
-        "GPU 1: field 'vgpuTypes.0': H200-1-18C needs its own 1g.18gb GPU instance (rule 5)");
-    assertUnplannable(
-        node,
-        new GpuSpec(2, true, Map.of(), 0, Map.of()),
-        "GPU 2: field 'migEnabled': Tesla T4 is not MIG capable");
-    assertUnplannable(
-        node,
-        new GpuSpec(5, false, Map.of(), 0, Map.of()),
-        "GPU 5: not present on this node (it has 3 GPUs)");
-  }
-
-  private void assertUnplannable(ObservedNode node, GpuSpec gpu, String message) {
     assertThatThrownBy(() -> reconciler.plan(node, spec(gpu)))
         .isInstanceOf(UnplannableSpecException.class)
         .hasMessageStartingWith(message);
+  }
+
+  static Stream<Arguments> unplannableSpecs() {
+    return Stream.of(
+        Arguments.of(
+            new GpuSpec(0, true, Map.of("5g.50gb", 1), 0, Map.of()),
+            "GPU 0: field 'instances.5g.50gb': profile 5g.50gb does not exist on A100-80GB"),
+        Arguments.of(
+            new GpuSpec(0, true, Map.of("4g.40gb", 1, "7g.80gb", 1), 0, Map.of()),
+            "GPU 0: field 'instances': 1 x 4g.40gb + 1 x 7g.80gb does not fit A100-80GB"),
+        Arguments.of(
+            new GpuSpec(0, true, Map.of("3g.40gb", 3), 0, Map.of()),
+            "GPU 0: field 'instances.3g.40gb': A100-80GB holds at most 2 x 3g.40gb, 3 asked"),
+        Arguments.of(
+            new GpuSpec(0, false, Map.of(), 2, Map.of()),
+            "GPU 0: field 'vfs': NVIDIA A100-SXM4-80GB has no SR-IOV virtual functions"),
+        Arguments.of(
+            new GpuSpec(1, false, Map.of(), 17, Map.of()),
+            "GPU 1: field 'vfs': the host offers 16 VFs, 17 asked"),
+        Arguments.of(
+            new GpuSpec(1, false, Map.of(), 2, Map.of(1, "L4-4Q")),
+            "GPU 1: field 'vgpuTypes.1': 'L4-4Q' is not a vGPU type of NVIDIA H200"),
+        Arguments.of(
+            new GpuSpec(1, true, Map.of("2g.35gb", 1), 2, Map.of(0, "H200-1-18C")),
+            "GPU 1: field 'vgpuTypes.0': H200-1-18C needs its own 1g.18gb GPU instance (rule 5)"),
+        Arguments.of(
+            new GpuSpec(2, true, Map.of(), 0, Map.of()),
+            "GPU 2: field 'migEnabled': Tesla T4 is not MIG capable"),
+        Arguments.of(
+            new GpuSpec(5, false, Map.of(), 0, Map.of()),
+            "GPU 5: not present on this node (it has 3 GPUs)"));
   }
 
   private static List<StepKind> kinds(Plan plan) {
