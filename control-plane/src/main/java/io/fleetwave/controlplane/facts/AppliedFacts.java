@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.facts;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -37,11 +38,6 @@ public final class AppliedFacts {
             "INSERT INTO applied_facts (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING"
                 + " RETURNING id")
         .execute(Tuple.tuple().addArrayOfString(factIds.toArray(String[]::new)))
-        .map(
-            rows -> {
-              Set<String> first = new HashSet<>();
-              rows.forEach(row -> first.add(row.getString("id")));
-              return first;
-            });
+        .map(rows -> new HashSet<>(Rows.each(rows, row -> row.getString("id"))));
   }
 }

@@ -10,9 +10,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -32,19 +30,15 @@ public final class NodeKeyStore {
                 + " WHERE key_id = ANY($1)")
         .execute(Tuple.tuple().addArrayOfString(keyIds.toArray(String[]::new)))
         .map(
-            rows -> {
-              Map<String, EnrolledKey> keys = new HashMap<>();
-              for (Row row : rows) {
-                String keyId = row.getString("key_id");
-                keys.put(
-                    keyId,
-                    new EnrolledKey(
-                        row.getString("node"),
-                        parse.apply(keyId, row.getString("public_key")),
-                        row.getBoolean("revoked")));
-              }
-              return keys;
-            });
+            rows ->
+                Rows.byKey(
+                    rows,
+                    row -> row.getString("key_id"),
+                    row ->
+                        new EnrolledKey(
+                            row.getString("node"),
+                            parse.apply(row.getString("key_id"), row.getString("public_key")),
+                            row.getBoolean("revoked"))));
   }
 
   /** Who holds a key: its node, and whether it was revoked. */
@@ -99,15 +93,12 @@ public final class NodeKeyStore {
                 + " ORDER BY enrolled_at, key_id")
         .execute(Tuple.of(node))
         .map(
-            rows -> {
-              List<Enrolled.NodeKey> keys = new ArrayList<>();
-              rows.forEach(
-                  row ->
-                      keys.add(
-                          new Enrolled.NodeKey(
-                              row.getString("key_id"), row.getString("public_key"))));
-              return keys;
-            });
+            rows ->
+                Rows.each(
+                    rows,
+                    row ->
+                        new Enrolled.NodeKey(
+                            row.getString("key_id"), row.getString("public_key"))));
   }
 
   /**

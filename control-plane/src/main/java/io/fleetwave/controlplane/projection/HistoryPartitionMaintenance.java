@@ -1,12 +1,12 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.config.ProjectionConfig;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -111,16 +111,11 @@ public class HistoryPartitionMaintenance {
                     + PARENT
                     + "'::regclass")
             .execute()
-            .map(rows -> strings(rows, "name"));
+            .map(rows -> Rows.each(rows, row -> row.getString("name")));
     Uni<List<LocalDate>> daysInDefault =
         conn.query("SELECT DISTINCT (event_time AT TIME ZONE 'UTC')::date AS day FROM " + DEFAULT)
             .execute()
-            .map(
-                rows -> {
-                  List<LocalDate> days = new ArrayList<>();
-                  rows.forEach(row -> days.add(row.getLocalDate("day")));
-                  return days;
-                });
+            .map(rows -> Rows.each(rows, row -> row.getLocalDate("day")));
     return existing.chain(
         names ->
             daysInDefault.map(days -> HistoryPartitionPlan.at(now, retention, ahead, names, days)));
@@ -259,11 +254,5 @@ public class HistoryPartitionMaintenance {
                             + "')")
                     .execute())
         .map(rows -> rows.rowCount());
-  }
-
-  private static List<String> strings(Iterable<Row> rows, String column) {
-    List<String> values = new ArrayList<>();
-    rows.forEach(row -> values.add(row.getString(column)));
-    return values;
   }
 }

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import static io.fleetwave.controlplane.database.Rows.instant;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.core.provenance.AspectKey;
@@ -84,12 +85,7 @@ public class ChangeQueries {
                     + " OFFSET $"
                     + paged.size())
             .execute(Tuple.from(paged))
-            .map(
-                found -> {
-                  List<ObservedChange> changes = new ArrayList<>();
-                  found.forEach(row -> changes.add(change(row)));
-                  return changes;
-                });
+            .map(found -> Rows.each(found, ChangeQueries::change));
     return Uni.combine()
         .all()
         .unis(rows.chain(this::attributed), total)

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.database.ColumnArrays;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.projection.ReconcileRows;
@@ -144,11 +145,12 @@ public class DriftQueries {
             found -> {
               Set<String> nodes = new TreeSet<>();
               found.getItem1().forEach(row -> nodes.add(row.getString("node")));
-              List<DriverRun> driverRuns = new ArrayList<>();
-              for (Row row : found.getItem2()) {
-                driverRuns.add(
-                    new DriverRun(row.getString("node"), row.getLong("epoch"), row.getLong("seq")));
-              }
+              List<DriverRun> driverRuns =
+                  Rows.each(
+                      found.getItem2(),
+                      row ->
+                          new DriverRun(
+                              row.getString("node"), row.getLong("epoch"), row.getLong("seq")));
               return driverOutside(driverRuns)
                   .map(
                       drivers -> {

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.projection.ObservedGpu;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.core.projection.ReconcileState;
@@ -35,12 +36,7 @@ public final class FleetReadModel {
     return client
         .preparedQuery("SELECT name FROM nodes WHERE name = ANY($1)")
         .execute(names(nodes))
-        .map(
-            rows -> {
-              Set<String> out = new HashSet<>();
-              rows.forEach(row -> out.add(row.getString("name")));
-              return out;
-            });
+        .map(rows -> new HashSet<>(Rows.each(rows, row -> row.getString("name"))));
   }
 
   /** The GPUs of each of {@code nodes} in index order, by node; a node without GPUs is absent. */

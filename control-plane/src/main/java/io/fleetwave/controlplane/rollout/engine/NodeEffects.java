@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.rollout.engine;
 
 import io.fleetwave.controlplane.database.DatabaseFailures;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.controlplane.readmodel.RolloutReadModel;
 import io.fleetwave.controlplane.rollout.drain.DrainException;
@@ -102,12 +103,7 @@ final class NodeEffects {
   Set<String> revokedNodes() {
     return pool.query("SELECT node FROM revoked_nodes")
         .execute()
-        .map(
-            rows -> {
-              Set<String> revoked = new HashSet<>();
-              rows.forEach(row -> revoked.add(row.getString("node")));
-              return revoked;
-            })
+        .map(rows -> new HashSet<>(Rows.each(rows, row -> row.getString("node"))))
         .await()
         .atMost(timeout);
   }

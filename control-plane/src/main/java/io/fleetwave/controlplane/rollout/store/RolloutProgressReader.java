@@ -157,8 +157,7 @@ public class RolloutProgressReader {
                 return Optional.<Page<RolloutNodeView>>empty();
               }
               Instant now = Instant.now();
-              List<RolloutNodeView> items = new ArrayList<>();
-              pageRows.forEach(row -> items.add(node(row, now)));
+              List<RolloutNodeView> items = Rows.each(pageRows, row -> node(row, now));
               return Optional.of(
                   new Page<>(
                       items,

@@ -107,8 +107,7 @@ public class RolloutStore {
               if (rows.rowCount() == 0) {
                 return null;
               }
-              List<String> overlap = new ArrayList<>();
-              rows.forEach(row -> overlap.add(row.getString("node")));
+              List<String> overlap = Rows.each(rows, row -> row.getString("node"));
               Row first = rows.iterator().next();
               throw new RolloutConflictException(
                   overlap, first.getUUID("id"), first.getString("name"));
@@ -159,21 +158,18 @@ public class RolloutStore {
                     + (filter.size() + 2))
             .execute(Tuple.from(pageParams))
             .map(
-                rows -> {
-                  List<RolloutSummary> out = new ArrayList<>();
-                  rows.forEach(
-                      row ->
-                          out.add(
-                              new RolloutSummary(
-                                  row.getUUID("id"),
-                                  row.getString("name"),
-                                  WireNamed.parse(RolloutState.class, row.getString("state")),
-                                  row.getOffsetDateTime("created_at").toInstant(),
-                                  row.getInteger("planned"),
-                                  row.getString("mig_config"),
-                                  row.getString("driver_version"))));
-                  return out;
-                });
+                rows ->
+                    Rows.each(
+                        rows,
+                        row ->
+                            new RolloutSummary(
+                                row.getUUID("id"),
+                                row.getString("name"),
+                                WireNamed.parse(RolloutState.class, row.getString("state")),
+                                row.getOffsetDateTime("created_at").toInstant(),
+                                row.getInteger("planned"),
+                                row.getString("mig_config"),
+                                row.getString("driver_version"))));
     return Uni.combine()
         .all()
         .unis(items, total)
