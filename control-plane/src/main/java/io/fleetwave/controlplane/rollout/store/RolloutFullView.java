@@ -194,22 +194,11 @@ public class RolloutFullView {
   }
 
   private static List<RolloutProgress.Wave> waves(RowSet<Row> rows) {
-    TreeMap<Integer, List<RolloutProgress.Node>> byWave = new TreeMap<>();
+    TreeMap<Integer, List<RolloutNodeView>> byWave = new TreeMap<>();
     Instant now = Instant.now();
     for (Row row : rows) {
       RolloutNodeView node = RolloutProgressReader.node(row, now);
-      byWave
-          .computeIfAbsent(node.wave(), k -> new ArrayList<>())
-          .add(
-              new RolloutProgress.Node(
-                  node.node(),
-                  node.phase(),
-                  node.state(),
-                  node.generation(),
-                  node.reason(),
-                  node.startedAt(),
-                  node.finishedAt(),
-                  node.elapsedMillis()));
+      byWave.computeIfAbsent(node.wave(), k -> new ArrayList<>()).add(node);
     }
     List<RolloutProgress.Wave> waves = new ArrayList<>();
     byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));

@@ -1,6 +1,5 @@
 package io.fleetwave.controlplane.rollout.store;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -23,19 +22,6 @@ public record RolloutProgress(
     List<Wave> waves,
     boolean nodesTruncated) {
 
-  public record Wave(int number, List<Node> nodes) {}
-
-  /**
-   * @param phase forward, or rollback once the node is being put back
-   * @param elapsedMillis from start to finish (or to now while in flight)
-   */
-  public record Node(
-      String node,
-      String phase,
-      String state,
-      Long generation,
-      String reason,
-      Instant startedAt,
-      Instant finishedAt,
-      Long elapsedMillis) {}
+  /** A wave's nodes as GET .../nodes lists them (each also says its wave). */
+  public record Wave(int number, List<RolloutNodeView> nodes) {}
 }

@@ -143,7 +143,7 @@ class RolloutProgressReaderIT {
       fullByWave.put(
           wave.number(),
           wave.nodes().stream()
-              .collect(Collectors.groupingBy(RolloutProgress.Node::state, Collectors.counting())));
+              .collect(Collectors.groupingBy(RolloutNodeView::state, Collectors.counting())));
     }
     Map<Integer, Map<String, Long>> summaryByWave = new TreeMap<>();
     for (RolloutOverview.Wave wave : summary.waves()) {
@@ -164,7 +164,7 @@ class RolloutProgressReaderIT {
             .flatMap(
                 w ->
                     w.nodes().stream()
-                        .map(RolloutProgress.Node::node)
+                        .map(RolloutNodeView::node)
                         .sorted()
                         .map(node -> w.number() + "/" + node))
             .toList();
@@ -331,7 +331,7 @@ class RolloutProgressReaderIT {
         .containsEntry("succeeded", 1_000)
         .containsEntry("pending", 9_000);
     assertThat(view.progress().nodesTruncated()).isTrue();
-    List<RolloutProgress.Node> listed =
+    List<RolloutNodeView> listed =
         view.progress().waves().stream().flatMap(w -> w.nodes().stream()).toList();
     assertThat(listed).hasSize(RolloutFullView.FULL_VIEW_NODES);
     assertThat(listed.getFirst().node()).isEqualTo("full-big-000000");
