@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,9 +39,6 @@ class ChangesApiIT {
   private static final String A = "chg-a";
   private static final String B = "chg-b";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   private static long lastSeqOfA;
 
   @BeforeEach
@@ -50,7 +46,7 @@ class ChangesApiIT {
     if (lastSeqOfA > 0) {
       return;
     }
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       for (String node : List.of(A, B)) {
         topic.publish(
             Events.envelope(

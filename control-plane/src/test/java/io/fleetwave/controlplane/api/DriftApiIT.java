@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,9 +51,6 @@ class DriftApiIT {
   private static final String DRIVER_ASKED = "drift-driver-asked";
   private static final String NEW_DRIVER = "580.105.08";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @TestHTTPResource(value = "metrics", management = true)
   String metrics;
 
@@ -67,7 +63,7 @@ class DriftApiIT {
     if (projected) {
       return;
     }
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       for (String node : List.of(HAND, BACK, LATE)) {
         topic.publish(
             Events.envelope(

@@ -15,7 +15,6 @@ import io.fleetwave.testfixtures.events.NodeRegisteredBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,12 +29,9 @@ class NodeWithoutDriverIT {
           + " container), /home/kubernetes/bin/nvidia (COS), /usr/local (Talos system extension),"
           + " / (host install); looked in lib64, usr/lib/x86_64-linux-gnu under each";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Test
   void aNodeWithoutItsDriverIsShownRegisteredWithTheReasonThenWithItsGpusOnceUp() {
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publish(
           Events.envelope(
               NODE,
@@ -55,7 +51,7 @@ class NodeWithoutDriverIT {
         .body("reasons.driverVersion", equalTo(REASON))
         .body("gpus.size()", equalTo(0));
 
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publish(
           Events.envelope(
               NODE, 1, 2, Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of())));

@@ -20,7 +20,6 @@ import io.restassured.response.ValidatableResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +31,6 @@ class NodesApiIT {
   private static final String C = "api-c-cos";
   private static final String D = "api-d-vgpu";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   /** The summary before this class published its fleet; set once, by the first test to run. */
   private static JsonPath summaryBefore;
 
@@ -45,7 +41,7 @@ class NodesApiIT {
       return;
     }
     summaryBefore = summary();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       publish(
           topic,
           A,

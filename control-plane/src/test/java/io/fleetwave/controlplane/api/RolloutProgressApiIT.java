@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,12 +31,9 @@ class RolloutProgressApiIT {
   private static final List<Node> FLEET =
       List.of(node("rp-1", "z1"), node("rp-2", "z1"), node("rp-3", "z2"), node("rp-4", "z2"));
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @BeforeEach
   void projectFleetOnce() {
-    FleetNodes.publishAndAwaitOnce(bootstrap, FLEET);
+    FleetNodes.publishAndAwaitOnce(FLEET);
   }
 
   @Test

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,15 +42,12 @@ class RolloutsApiIT {
           node("ro-l40s-1", HostKind.UBUNTU, "z1", "L40S", 2),
           node("ro-b200-1", HostKind.UBUNTU, "z3", "B200", 1));
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @TestHTTPResource(value = "metrics", management = true)
   String metrics;
 
   @BeforeEach
   void projectFleetOnce() {
-    FleetNodes.publishAndAwaitOnce(bootstrap, FLEET);
+    FleetNodes.publishAndAwaitOnce(FLEET);
   }
 
   @Test
@@ -125,7 +121,7 @@ class RolloutsApiIT {
             "H100-80GB",
             1,
             Map.of("suite", "rollout-held"));
-    FleetNodes.publishAndAwait(bootstrap, List.of(held));
+    FleetNodes.publishAndAwait(List.of(held));
     // An int, as the plan's JSON reads back.
     int generation =
         Math.toIntExact(

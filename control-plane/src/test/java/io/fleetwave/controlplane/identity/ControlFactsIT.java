@@ -172,7 +172,7 @@ class ControlFactsIT {
     NodeEventSigner e = NodeEventSigner.generate();
     importMigFile().statusCode(201);
 
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishSigned(registered("facts-a", 0), a);
       topic.publishSigned(registered("facts-b", 0), b);
       topic.publishSigned(inventory("facts-b", 1), b);
@@ -277,7 +277,6 @@ class ControlFactsIT {
   @Test
   void aDroppedDatabaseKeepsHandledRequestsHandledAndPendingOnesPending() throws Exception {
     FleetNodes.publishAndAwait(
-        bootstrap,
         List.of(
             new FleetNodes.Node(
                 "requests-1", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, POOL),
@@ -357,7 +356,6 @@ class ControlFactsIT {
   @Test
   void anAnswerKafkaDoesNotTakeIsOwedAndItsRequestHandledOnce() throws Exception {
     FleetNodes.publishAndAwait(
-        bootstrap,
         List.of(
             new FleetNodes.Node("owed-1", HostKind.UBUNTU, "z1", "580.95.05", "H100-80GB", 1, OWED),
             new FleetNodes.Node(
@@ -507,7 +505,7 @@ class ControlFactsIT {
 
     List<Envelope<FleetEvent>> published = new ArrayList<>();
     List<FleetEvent> requests = new ArrayList<>();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       for (ConsumerRecord<String, byte[]> record : topic.readAll(Topics.CONTROL_FACTS)) {
         Envelope<FleetEvent> fact = EventCodec.decode(record.value());
         if (fact.subject().equals("facts-old")

@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,9 +44,6 @@ import org.junit.jupiter.api.Test;
 class NodeIdentityIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Test
   void forgedNodeEventsChangeNothingAndAreDeadLetteredWithTheirCause() {
     String node = "ident-a";
@@ -55,7 +51,7 @@ class NodeIdentityIT {
     NodeEventSigner key = NodeEnrolments.enroll(node);
     NodeEventSigner otherKey = NodeEnrolments.enroll(other);
     NodeEventSigner stranger = NodeEventSigner.generate();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishSigned(registered(node, 0, "580.95.05"), key);
       topic.publishSigned(registered(other, 0, "580.95.05"), otherKey);
       // Both registrations applied first: the nodes may be in different partitions, whose records
@@ -123,7 +119,7 @@ class NodeIdentityIT {
   void aRevokedNodesEventsAreRefused() {
     String node = "ident-revoked";
     NodeEventSigner key = NodeEnrolments.enroll(node);
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishSigned(registered(node, 0, "580.95.05"), key);
       await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
 
@@ -201,7 +197,7 @@ class NodeIdentityIT {
     String node = "ident-victim";
     NodeEventSigner key = NodeEnrolments.enroll(node);
     NodeEventSigner attacker = NodeEventSigner.generate();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishSigned(registered(node, 0, "580.95.05"), key);
       await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
 
@@ -425,7 +421,7 @@ class NodeIdentityIT {
                 1,
                 Map.of("identity-pool", "canary")));
     Map<String, NodeEventSigner> keys = new java.util.HashMap<>();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       for (FleetNodes.Node node : fleet) {
         NodeEventSigner key = NodeEnrolments.enroll(node.name());
         keys.put(node.name(), key);

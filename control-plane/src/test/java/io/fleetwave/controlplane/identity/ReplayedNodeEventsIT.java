@@ -31,7 +31,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,9 +47,6 @@ class ReplayedNodeEventsIT {
 
   /** The canary's timeout: it must outlast the test's few records, and fail it if unhealthy. */
   private static final int NODE_TIMEOUT_SECONDS = 20;
-
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
 
   @Inject
   @Identifier("default-kafka-broker")
@@ -76,7 +72,7 @@ class ReplayedNodeEventsIT {
   void anOlderHealthyInventoryReplayedDoesNotPassACanaryWhoseGpuFailed() {
     List<FleetNodes.Node> fleet =
         List.of(node("replay-canary-1", OLD_DRIVER), node("replay-canary-2", OLD_DRIVER));
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       Map<String, NodeEventSigner> keys = new java.util.HashMap<>();
       Map<String, Signed> healthy = new java.util.HashMap<>();
       for (FleetNodes.Node node : fleet) {
@@ -129,7 +125,7 @@ class ReplayedNodeEventsIT {
     NodeEventSigner key = NodeEnrolments.enroll(node.name());
     Signed oldRegistration =
         Signed.by(key, Events.envelope(node.name(), 1, 0, FleetNodes.registered(node)));
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       oldRegistration.publish(topic);
       Signed.by(key, Events.envelope(node.name(), 1, 1, FleetNodes.inventory(node))).publish(topic);
       awaitPosition(node.name(), 1);

@@ -23,7 +23,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,13 +36,10 @@ import org.junit.jupiter.api.Test;
 class RevokedNodesLeaveRolloutsIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Test
   void aRevokedPendingNodeIsSkippedAndARevokedNodeInFlightFails() {
     List<String> names = List.of("revoked-rollout-1", "revoked-rollout-2", "revoked-rollout-3");
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       Map<String, NodeEventSigner> keys = registered(topic, names, "revoked-pool");
       String rollout =
           CanaryRollouts.startCanaryToleratingFailures(
@@ -96,7 +92,7 @@ class RevokedNodesLeaveRolloutsIT {
   @Test
   void aNodeRevokedBeforeItsRollbackIsNotSentTheRollbackSpec() {
     List<String> names = List.of("revoked-rollback-1", "revoked-rollback-2");
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       Map<String, NodeEventSigner> keys = registered(topic, names, "rb-pool");
       String rollout = startRollingBackOnFailure("revoked-before-rollback", "rb-pool=r");
       String canary = nodes(rollout, "in-flight").getFirst();

@@ -19,7 +19,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,9 +35,6 @@ class GateLabelsIT {
 
   @Inject KubernetesClient kubernetes;
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Test
   void theGateFollowsTheAgentsEventsAndOtherNodesAreUnaffected() {
     kubernetes
@@ -49,7 +45,7 @@ class GateLabelsIT {
     // for; nothing here asks it anything.
     try (UserOperatorStandIn _ =
             new UserOperatorStandIn(kubernetes, KubernetesInstall.KAFKA_NAMESPACE);
-        TopicClient topic = new TopicClient(bootstrap)) {
+        TopicClient topic = new TopicClient()) {
       topic.publish(
           Events.envelope(
               NOT_IN_CLUSTER,

@@ -15,7 +15,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,12 +35,9 @@ class BatchWriteOrderIT {
   // on a loaded machine (fresh clone, 2026-12-06) when the polls themselves were late.
   private static final Duration BOUND = Duration.ofSeconds(30);
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Test
   void aPartitionsBatchesCommitInTheOrderTheyWereReceived() throws Exception {
-    try (TopicClient topic = new TopicClient(bootstrap);
+    try (TopicClient topic = new TopicClient();
         Connection holder = ProjectionRows.connect()) {
       for (String node : new String[] {HELD, NEIGHBOUR, NEIGHBOUR_TOO, STRANGER}) {
         topic.publish(

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,9 +38,6 @@ import org.junit.jupiter.api.Test;
 class DeadLetterIT {
   private static final String NODE = "dlq-0";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @SuppressWarnings("ArrayRecordComponent") // the bytes sent, never compared as a record
   private record Bad(String key, byte[] value, String reason, RecordMetadata sent) {}
 
@@ -50,7 +46,7 @@ class DeadLetterIT {
     Envelope<NodeEvent> registered =
         Events.envelope(
             NODE, 1, 0, Events.registered(NODE, HostKind.UBUNTU, "580.95.05", Map.of()));
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publish(registered);
       List<Bad> bad =
           List.of(

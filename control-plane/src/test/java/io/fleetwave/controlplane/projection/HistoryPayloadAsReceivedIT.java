@@ -17,7 +17,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,9 +27,6 @@ import org.junit.jupiter.api.Test;
 class HistoryPayloadAsReceivedIT {
   private static final String NODE = "recv-0";
   private static final ObjectMapper JSON = EventCodec.mapper();
-
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
 
   @Test
   void theHistoryPayloadIsTheDataAsReceived() throws Exception {
@@ -50,7 +46,7 @@ class HistoryPayloadAsReceivedIT {
         EventCodec.encode(
             Events.envelope(NODE, 1, 1, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
 
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       // Signed over the bytes as sent, as a newer agent signs what it publishes.
       topic.publishRawAsKeyedNode(NODE, registered);
       topic.publishRawAsKeyedNode(NODE, inventory);

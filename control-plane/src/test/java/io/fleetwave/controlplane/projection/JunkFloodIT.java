@@ -65,7 +65,7 @@ class JunkFloodIT {
   @Test
   void aFloodOfJunkIsDeadLetteredOnceEachWhileTheFleetIsProjectedAndReadinessStaysUp()
       throws InterruptedException {
-    try (TopicClient topic = new TopicClient(bootstrap);
+    try (TopicClient topic = new TopicClient();
         HeartbeatingFleet fleet =
             new HeartbeatingFleet(bootstrap, "flood", NODES, HEARTBEAT, NodeEnrolments::enroll)) {
       await("the heartbeating fleet to be projected")

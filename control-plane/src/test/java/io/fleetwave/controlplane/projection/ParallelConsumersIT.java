@@ -43,9 +43,6 @@ class ParallelConsumersIT {
   private static final String PREFIX = "par-";
   private static final int NODES = 48;
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @ConfigProperty(name = "mp.messaging.incoming.node-events.partitions")
   int consumers;
 
@@ -78,7 +75,7 @@ class ParallelConsumersIT {
       events.add(
           Events.envelope(PREFIX + i, 1, 2, Events.inventory(Events.H200, 2, MigMode.ENABLED)));
     }
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishAll(events);
     }
     ProjectionRows.awaitCount(

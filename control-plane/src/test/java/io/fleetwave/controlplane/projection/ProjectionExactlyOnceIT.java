@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,16 +33,13 @@ class ProjectionExactlyOnceIT {
   private static final String PREFIX = "eo-";
   private static final int NODES = 6;
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject ProjectionMetrics metrics;
   @Inject KafkaClientService kafkaClients;
 
   @Test
   void duplicatesReplaysAndRebuildLeaveTheProjectionIdentical() {
     List<Envelope<NodeEvent>> events = history();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishAll(events);
       awaitFinalPositions();
       Map<String, List<String>> first = ProjectionRows.of(PREFIX);

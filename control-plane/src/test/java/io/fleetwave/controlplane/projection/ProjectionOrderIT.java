@@ -15,7 +15,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /** An event older than the one applied changes nothing: not the facts, GPUs, nor the history. */
@@ -23,14 +22,11 @@ import org.junit.jupiter.api.Test;
 class ProjectionOrderIT {
   private static final String NODE = "ord-0";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject ProjectionMetrics metrics;
 
   @Test
   void olderEventsAfterANewerOneChangeNothing() {
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publish(
           Events.envelope(
               NODE, 5, 10, Events.registered(NODE, HostKind.TALOS, "580.95.05", Map.of())));

@@ -69,7 +69,7 @@ class RebuildUnderRetentionIT {
 
   @Test
   void aRebuildFromTheSnapshotsAndTheRetainedTailEqualsTheLiveProjection() throws Exception {
-    try (TopicClient topic = new TopicClient(bootstrap);
+    try (TopicClient topic = new TopicClient();
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
       List<Envelope<NodeEvent>> before = new ArrayList<>();
       List<Envelope<NodeEvent>> tail = new ArrayList<>();

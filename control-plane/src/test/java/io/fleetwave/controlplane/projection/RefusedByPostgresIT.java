@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,9 +42,6 @@ import org.junit.jupiter.api.Test;
 class RefusedByPostgresIT {
   private static final String NODE = "refused-0";
   private static final String NEIGHBOUR = NodePartitions.neighbour(NODE);
-
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
 
   private record Refused(Envelope<NodeEvent> event, String cause) {}
 
@@ -85,7 +81,7 @@ class RefusedByPostgresIT {
     // the codec took only 0x and eight hex digits there: it is refused when decoded now.
     List<Refused> refused = List.of(nulByteInGpu, nulByte);
 
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       List<RecordMetadata> sent = topic.publishTogether(batch);
       assertThat(sent.stream().map(RecordMetadata::partition).distinct())
           .as("one partition, so that one poll (one projection batch) holds all of them")

@@ -113,7 +113,7 @@ class AsOfReadsIT {
   @Test
   void answersAsOfEachMomentWhatTheApiShowedThen() throws Exception {
     List<Recorded> recorded = new ArrayList<>();
-    try (TopicClient topic = new TopicClient(bootstrap);
+    try (TopicClient topic = new TopicClient();
         HeartbeatingFleet fleet =
             new HeartbeatingFleet(
                 bootstrap, "asof-hb", 2, Duration.ofMillis(200), NodeEnrolments::enroll)) {

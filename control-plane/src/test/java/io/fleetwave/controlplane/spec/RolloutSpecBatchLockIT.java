@@ -25,7 +25,6 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,18 +38,14 @@ class RolloutSpecBatchLockIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final String NODE = "batch-lock-1";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject Pool pool;
   @Inject SpecService specs;
 
   @Test
   void theBatchReadsTheSpecAChangeHoldingTheLockSavedBeforeIt() throws Exception {
     FleetNodes.publishAndAwait(
-        bootstrap,
         List.of(new Node(NODE, HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, Map.of())));
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       SqlConnection holder = pool.getConnection().await().atMost(BOUND);
       Transaction change = holder.begin().await().atMost(BOUND);
       Uni<Map<String, String>> batch;

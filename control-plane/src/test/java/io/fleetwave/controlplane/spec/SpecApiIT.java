@@ -45,7 +45,6 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,9 +71,6 @@ class SpecApiIT {
                  "vfs": 4, "vgpuTypes": {"0": "H100-1-10C"}}]}
       """;
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   private static boolean projected;
 
   @BeforeEach
@@ -82,7 +78,7 @@ class SpecApiIT {
     if (projected) {
       return;
     }
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       register(topic, MIG, HostKind.UBUNTU, Events.inventory(Events.H100, 2, MigMode.DISABLED));
       register(topic, VGPU, HostKind.VGPU_HOST, new GpuInventoryReported(List.of(vgpuHostH100())));
       register(topic, L4, HostKind.TALOS, Events.inventory(Events.L4, 1, MigMode.DISABLED));
@@ -336,7 +332,7 @@ class SpecApiIT {
                     "GPU 0: reset refused: the GPU is open by nvidia-persistenced",
                     "nvidia-persistenced",
                     60_000)));
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       topic.publishAll(failing);
       awaitPosition(6);
       JsonPath failed = spec(PROGRESS);
@@ -412,7 +408,7 @@ class SpecApiIT {
     assertThat(second).isGreaterThan(first);
 
     CommandEnvelope command;
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       command = decode(topic.valuesFor(Topics.NODE_COMMANDS, MIG).getLast());
     }
     ResetGpu reset = (ResetGpu) command.data();
@@ -496,7 +492,7 @@ class SpecApiIT {
   }
 
   private List<byte[]> desiredRecords(String node) {
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       return topic.valuesFor(Topics.NODE_DESIRED, node);
     }
   }

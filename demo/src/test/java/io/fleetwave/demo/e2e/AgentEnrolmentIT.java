@@ -142,7 +142,7 @@ class AgentEnrolmentIT {
     String node = "agent-planted";
     NodeIdentity first = joinTokenEnrolment(node).establishIdentity(node, Optional.empty());
     NodeEventSigner stranger = NodeEventSigner.generate();
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       registerAt(topic, node, 7, first.key());
       byte[] planted =
           EventCodec.encode(Events.envelope(node, Long.MAX_VALUE - 1, 0, Events.heartbeat(1)));

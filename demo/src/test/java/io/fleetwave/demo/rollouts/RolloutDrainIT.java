@@ -23,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,9 +35,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(DrainFleetProfile.class)
 class RolloutDrainIT {
-
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
 
   private MockKubernetesApi api;
   private KubernetesClient kubernetes;
@@ -226,7 +222,7 @@ class RolloutDrainIT {
 
   /** When the node's first desired spec since {@code since} was appended to Kafka. */
   private Instant specPublished(String node, Instant since) {
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       List<Instant> specs =
           topic.readAll(Topics.NODE_DESIRED).stream()
               .filter(r -> node.equals(r.key()))

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,9 +35,6 @@ class EngineAppendOutageIT {
   private static final String TAKEN_OVER = "rollout engine leads in term";
   private static final Map<String, String> LABELS = Map.of("suite", "append-outage");
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject
   @Identifier("default-kafka-broker")
   Map<String, Object> kafka;
@@ -47,7 +43,7 @@ class EngineAppendOutageIT {
 
   @Test
   void refusedAppendsAreOneOutageUntilKafkaTakesOne() throws IOException {
-    FleetNodes.publishAndAwait(bootstrap, List.of(Node.ubuntuH100("ao-ubu-1", "z1", 1, LABELS)));
+    FleetNodes.publishAndAwait(List.of(Node.ubuntuH100("ao-ubu-1", "z1", 1, LABELS)));
     engines.stopEngine();
     String rollout = null;
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());

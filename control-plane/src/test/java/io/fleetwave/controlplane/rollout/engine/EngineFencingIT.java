@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
@@ -53,9 +52,6 @@ class EngineFencingIT {
           Node.ubuntuH100("fe-ubu-1", "z1", 2, LABELS),
           Node.ubuntuH100("fe-ubu-2", "z1", 2, LABELS));
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject RolloutEngines engines;
   @Inject RolloutConfig config;
   @Inject Vertx vertx;
@@ -63,7 +59,7 @@ class EngineFencingIT {
 
   @Test
   void aBlackHoledLeaderIsReplacedWithinTheLeaseAndItsStaleTermIsIgnored() {
-    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    FleetNodes.publishAndAwait(FLEET);
     Duration lease = config.engine().lease();
     PgConnectOptions direct = AppDatabase.options();
     engines.stopEngine();

@@ -38,9 +38,6 @@ class EnginePoolIT {
           new Node("epool-1", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels()),
           new Node("epool-2", HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, labels()));
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @ConfigProperty(name = "quarkus.datasource.reactive.max-size")
   int sharedPoolSize;
 
@@ -48,9 +45,9 @@ class EnginePoolIT {
 
   @Test
   void theNextSpecGoesOutWhileTheSharedPoolIsExhausted() throws Exception {
-    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    FleetNodes.publishAndAwait(FLEET);
     String id = CanaryRollouts.startCanary("engine-pool-it", "suite=engine-pool", BOUND);
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       Map.Entry<String, Long> canary = awaitOneSpec(topic);
       String next = canary.getKey().equals("epool-1") ? "epool-2" : "epool-1";
       // An agent enrolls once, long before its spec arrives: enrolment (a database write) is not

@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,9 +32,6 @@ class GpuBudgetRolloutIT {
   private static final int PER_TEAM = 16;
   private static final int OVERALL = 20;
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Test
   void theEngineNeverHasMoreGpusOfflineThanTheBudgetPerTeamAndOverall() {
     Map<String, Integer> gpus = new LinkedHashMap<>();
@@ -47,7 +43,6 @@ class GpuBudgetRolloutIT {
       teams.put("budget-vision-" + i, "vision");
     }
     FleetNodes.publishAndAwait(
-        bootstrap,
         gpus.keySet().stream()
             .map(
                 name ->
@@ -60,7 +55,7 @@ class GpuBudgetRolloutIT {
                         gpus.get(name),
                         Map.of("budget-suite", "b", "team", teams.get(name))))
             .toList());
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       JsonPath plan = post(true).statusCode(200).extract().jsonPath();
       assertThat(plan.getInt("forecasts[0].peakGpusOffline")).isEqualTo(OVERALL);
       assertThat(plan.getMap("forecasts[0].peakGpusOfflineByLabel.team"))

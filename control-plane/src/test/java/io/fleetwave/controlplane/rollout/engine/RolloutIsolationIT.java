@@ -73,7 +73,7 @@ class RolloutIsolationIT {
 
   @Test
   void badRecordsFailTheirRolloutOnlyAndTheVerdictSurvivesTakeoverAndRebuild() {
-    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    FleetNodes.publishAndAwait(FLEET);
     String contradicted = createAndAwaitTakenUp("iso-a");
     String healthy = createAndAwaitTakenUp("iso-b");
     String garbled = createAndAwaitTakenUp("iso-c");
@@ -141,7 +141,7 @@ class RolloutIsolationIT {
    */
   @Test
   void aStoredRolloutThatCannotBeLoggedFailsAloneAndTheNextOneStarts() throws Exception {
-    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    FleetNodes.publishAndAwait(FLEET);
     // Every node of suite iso-d already runs this driver: nothing to change.
     RolloutSpec spec =
         json.readValue(

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,15 +37,12 @@ class RolloutRebuildIT {
           Node.ubuntuH100("rb-ubu-2", "z1", 2, LABELS),
           Node.ubuntuH100("rb-ubu-3", "z2", 2, LABELS));
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject Pool pool;
   @Inject LoggedRollouts rollouts;
 
   @Test
   void droppedRolloutRowsRebuildFromTheLogEqualRowForRow() {
-    FleetNodes.publishAndAwait(bootstrap, FLEET);
+    FleetNodes.publishAndAwait(FLEET);
     String id = runPauseAndAbortARollout();
     RolloutRebuild rebuild = rollouts.rebuild(BOUND);
     Map<UUID, List<LoggedRecord>> log = rollouts.readAll(BOUND);

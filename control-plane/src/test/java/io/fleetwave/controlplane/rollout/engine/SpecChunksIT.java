@@ -47,7 +47,6 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,9 +63,6 @@ class SpecChunksIT {
       List.of("chunks-1", "chunks-2", "chunks-3", "chunks-4", "chunks-5");
   private static final String HELD = "chunks-5";
 
-  @ConfigProperty(name = "kafka.bootstrap.servers")
-  String bootstrap;
-
   @Inject Vertx vertx;
 
   @Inject Pool pool;
@@ -78,7 +74,6 @@ class SpecChunksIT {
   @Test
   void theOtherChunksSpecsGoOutWhileOneNodeOfTheWaveIsHeld() throws Exception {
     FleetNodes.publishAndAwait(
-        bootstrap,
         NODES.stream()
             .map(n -> new Node(n, HostKind.UBUNTU, "z1", "550.127.05", "H100-80GB", 1, Map.of()))
             .toList());
@@ -92,7 +87,7 @@ class SpecChunksIT {
     Queue<EffectReport> reports = new ConcurrentLinkedQueue<>();
     AtomicInteger wakeUps = new AtomicInteger();
 
-    try (TopicClient topic = new TopicClient(bootstrap)) {
+    try (TopicClient topic = new TopicClient()) {
       SqlConnection holder = pool.getConnection().await().atMost(BOUND);
       Transaction held = holder.begin().await().atMost(BOUND);
       try {
