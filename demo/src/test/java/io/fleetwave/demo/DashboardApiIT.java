@@ -57,7 +57,9 @@ class DashboardApiIT {
 
   /**
    * Asks {@value #OLD_DRIVER_NODE} (driver 570) for driver 580.105.08, which no agent installs by
-   * itself: the node drifts from its desired state until a driver rollout changes it.
+   * itself: the node drifts from its desired state until a driver rollout changes it. Returns once
+   * the version distribution counts it drifting (its pool's 570 row), which the projection writes a
+   * moment later.
    */
   static void makeTheOldDriverNodeDrift() {
     given()
@@ -66,11 +68,6 @@ class DashboardApiIT {
         .put("/api/v1/nodes/{name}/spec", OLD_DRIVER_NODE)
         .then()
         .statusCode(202);
-  }
-
-  @Test
-  void theVersionDistributionCountsEachPoolsVersionsAndItsDrift() {
-    makeTheOldDriverNodeDrift();
     await("the mixed pool shows its old-driver node drifting")
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -85,6 +82,11 @@ class DashboardApiIT {
                     .jsonPath()
                     .<Integer>getList("findAll { it.driverVersion == '570.172.08' }.drifted")
                     .equals(List.of(1)));
+  }
+
+  @Test
+  void theVersionDistributionCountsEachPoolsVersionsAndItsDrift() {
+    makeTheOldDriverNodeDrift();
 
     List<Map<String, Object>> mixed =
         given()
