@@ -236,12 +236,15 @@ const Fw = (() => {
   }
 
   /**
-   * The page's pager: the buttons prev and next around the text pageinfo. A click moves state.page
-   * one page (never before the first) and calls load; show(listing) then says which page of how
-   * many the listing ({page, size, total}: an API page, or one the page cut itself) is and disables
-   * the button at either end.
+   * The page's pager, drawn into its element pager: the buttons prev and next (labelled back and
+   * forward) around the text pageinfo. A click moves state.page one page (never before the first)
+   * and calls load; show(listing) then says which page of how many the listing ({page, size,
+   * total}: an API page, or one the page cut itself) is and disables the button at either end.
    */
-  function pager(state, load, noun = 'nodes') {
+  function pager(state, load, noun = 'nodes', [back, forward] = ['previous', 'next']) {
+    el('pager').innerHTML = `<button id="prev" type="button">&larr; ${back}</button>
+      <span id="pageinfo" class="muted"></span>
+      <button id="next" type="button">${forward} &rarr;</button>`;
     el('prev').addEventListener('click', () => { state.page = Math.max(0, state.page - 1); load(); });
     el('next').addEventListener('click', () => { state.page += 1; load(); });
     return {

@@ -158,7 +158,7 @@
       </li>`).join('') || '<li class="muted">none</li>';
   }
 
-  const pager = Fw.pager(state, loadEvents, 'events');
+  const pager = Fw.pager(state, loadEvents, 'events', ['newer', 'older']);
 
   (async () => {
     const who = await Fw.header('node');
