@@ -4,6 +4,7 @@ import io.fleetwave.agent.gpu.GpuBackend;
 import io.fleetwave.agent.gpu.GpuOperationException;
 import io.fleetwave.agent.gpu.GpuProcess;
 import io.fleetwave.agent.gpu.VirtualFunction;
+import io.fleetwave.agent.modules.ModuleBusyException;
 import io.fleetwave.events.gpu.GpuModel;
 import io.fleetwave.events.gpu.MigProfile;
 import io.fleetwave.events.gpu.VgpuType;
@@ -401,8 +402,7 @@ public final class SimulatedGpuBackend implements GpuBackend {
   /**
    * Unloads one module like rmmod.
    *
-   * @throws io.fleetwave.agent.modules.ModuleBusyException EBUSY naming dependents and holders of
-   *     /dev/nvidia*
+   * @throws ModuleBusyException EBUSY naming dependents and holders of /dev/nvidia*
    */
   public void unloadModule(String module) {
     mutate(() -> modules.unload(module, this::deviceHolders));
