@@ -32,8 +32,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * (it is the state), the commands topic from its end at start (a one-shot command is for the agent
  * that runs when it is sent, never replayed to a later one). The latest desired record of each
  * local node is kept in memory, so a node that (re)joins — an agent restart or a reboot — gets its
- * spec as soon as this reader has reached the end offsets the topic had when it joined (bounded by
- * the catch-up timeout; a clear error otherwise).
+ * spec as soon as this reader has reached the end offsets the topic had when it joined. Past the
+ * catch-up timeout, or while the broker does not answer those offsets, the node is told so once (it
+ * holds its gate and says why) and gets records as they come; it still gets its spec once the
+ * reader is there, since the record may have been read before the node joined.
  *
  * <p>Replays. An old validly signed spec re-published on the desired topic is its latest record,
  * and compaction may even drop the newer one later; so besides the latest record, the newest one
@@ -94,7 +96,24 @@ public final class CommandFollower implements AutoCloseable {
     }
   }
 
-  private record CatchUp(CommandSink sink, Map<TopicPartition, Long> ends, long deadlineNanos) {}
+  /**
+   * A joining node's run, until the follower has read the desired topic to the ends it had when the
+   * run joined ({@code ends}, null until the broker answered them). Past its deadline, or while the
+   * ends cannot be read, the run is told once ({@code late}) and gets records as they come; it
+   * still gets the newest spec read once the follower is at the ends: that record may have been
+   * read before it joined, and then nothing would ever bring it again.
+   */
+  private static final class CatchUp {
+    private final CommandSink sink;
+    private final long deadlineNanos;
+    private Map<TopicPartition, Long> ends;
+    private boolean late;
+
+    CatchUp(CommandSink sink, long deadlineNanos) {
+      this.sink = sink;
+      this.deadlineNanos = deadlineNanos;
+    }
+  }
 
   /** Which desired records to trust as the node's newest spec. */
   @FunctionalInterface
@@ -283,24 +302,28 @@ public final class CommandFollower implements AutoCloseable {
       // closing
     } catch (RuntimeException e) {
       LOG.log(Level.ERROR, "command follower stopped: " + e, e);
-      catchingUp.forEach(c -> c.sink().catchUpFailed("command follower stopped: " + e));
+      catchingUp.forEach(c -> c.sink.catchUpFailed("command follower stopped: " + e));
     } finally {
       consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 
+  /**
+   * Takes the runs that joined since the last poll, and reads the end offsets for every run still
+   * without them (asked again each poll while the broker does not answer).
+   */
   private void admitJoining() {
-    List<CommandSink> admitted = new ArrayList<>();
+    long deadline = System.nanoTime() + settings.catchUpTimeout().toNanos();
     for (CommandSink sink = joining.poll(); sink != null; sink = joining.poll()) {
-      admitted.add(sink);
+      catchingUp.add(new CatchUp(sink, deadline));
     }
-    if (admitted.isEmpty()) {
+    List<CatchUp> withoutEnds = catchingUp.stream().filter(c -> c.ends == null).toList();
+    if (withoutEnds.isEmpty()) {
       return;
     }
-    long deadline = System.nanoTime() + settings.catchUpTimeout().toNanos();
     try {
       Map<TopicPartition, Long> ends = consumer.endOffsets(desiredPartitions, settings.kafkaWait());
-      admitted.forEach(sink -> catchingUp.add(new CatchUp(sink, ends, deadline)));
+      withoutEnds.forEach(c -> c.ends = ends);
     } catch (WakeupException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -310,12 +333,18 @@ public final class CommandFollower implements AutoCloseable {
               + " within "
               + settings.kafkaWait()
               + ": "
-              + e;
-      admitted.forEach(
-          sink -> {
-            sink.catchUpFailed(reason);
-            live.put(sink.node(), sink);
-          });
+              + e
+              + "; its newest spec is handed over once they can be read";
+      withoutEnds.forEach(c -> late(c, reason));
+    }
+  }
+
+  /** Tells a run its catch-up is late, once, and gives it records as they come meanwhile. */
+  private void late(CatchUp catchUp, String reason) {
+    if (!catchUp.late) {
+      catchUp.late = true;
+      live.put(catchUp.sink.node(), catchUp.sink);
+      catchUp.sink.catchUpFailed(reason);
     }
   }
 
@@ -380,21 +409,22 @@ public final class CommandFollower implements AutoCloseable {
     long now = System.nanoTime();
     for (Iterator<CatchUp> it = catchingUp.iterator(); it.hasNext(); ) {
       CatchUp catchUp = it.next();
-      CommandSink sink = catchUp.sink();
+      CommandSink sink = catchUp.sink;
       if (!sink.active()) {
         it.remove();
         continue;
       }
+      if (catchUp.ends == null) {
+        continue;
+      }
       Map<TopicPartition, Long> behind = new HashMap<>();
-      catchUp
-          .ends()
-          .forEach(
-              (tp, end) -> {
-                long position = consumer.position(tp);
-                if (position < end) {
-                  behind.put(tp, end - position);
-                }
-              });
+      catchUp.ends.forEach(
+          (tp, end) -> {
+            long position = consumer.position(tp);
+            if (position < end) {
+              behind.put(tp, end - position);
+            }
+          });
       if (behind.isEmpty()) {
         it.remove();
         live.put(sink.node(), sink);
@@ -403,16 +433,15 @@ public final class CommandFollower implements AutoCloseable {
         if (tombstoned.contains(sink.node())) {
           sink.tombstone();
         }
-      } else if (now - catchUp.deadlineNanos() > 0) {
-        it.remove();
-        live.put(sink.node(), sink);
-        sink.catchUpFailed(
+      } else if (now - catchUp.deadlineNanos > 0) {
+        late(
+            catchUp,
             settings.desiredTopic()
                 + " was not read to its end within "
                 + settings.catchUpTimeout()
                 + " (records behind per partition: "
                 + behind
-                + "); the spec will be applied when it arrives");
+                + "); its newest spec is handed over once it is");
       }
     }
   }

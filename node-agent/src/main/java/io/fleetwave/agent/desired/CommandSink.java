@@ -22,7 +22,11 @@ public interface CommandSink {
   /** A tombstone (null value) for this node on the desired topic; it deleted nothing. */
   void tombstone();
 
-  /** Reading the desired topic to its end did not finish in time; records keep coming after. */
+  /**
+   * Reading the desired topic to its end did not finish in time, or its end could not be read: said
+   * once; records come as they are read from now on, and {@link #caughtUp} still follows once the
+   * end is reached.
+   */
   void catchUpFailed(String reason);
 
   /** A later record of the desired topic for this node. */

@@ -1,0 +1,227 @@
+package io.fleetwave.agent.desired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fleetwave.embedded.EmbeddedKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node that joins the {@link CommandFollower} again (its agent run restarted, as a driver install
+ * reboots a simulated host) after the follower already read its spec: it gets that spec even when
+ * the catch-up cannot finish in time, once it can. Before, a catch-up that ran past its bound, or
+ * whose end offsets could not be read (the broker away), left the node live without its spec: the
+ * record had been read before the node joined, so nothing would ever bring it again, and the node
+ * held its gate until the rollout's node timeout (seen in the system tier: two driver nodes that
+ * rebooted during the broker's outage never applied their spec).
+ */
+class CommandFollowerCatchUpIT {
+  private static final String DESIRED = "catch-up.node-desired";
+  private static final String COMMANDS = "catch-up.node-commands";
+  private static final String NODE = "rejoining-0";
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  // The end offsets are asked for within this bound: the broker's outage outlasts it thrice.
+  private static final Duration KAFKA_WAIT = Duration.ofSeconds(2);
+  private static final Duration OUTAGE = KAFKA_WAIT.multipliedBy(4);
+
+  private static EmbeddedKafka kafka;
+  private static KafkaProducer<String, byte[]> producer;
+
+  @BeforeAll
+  static void broker() {
+    kafka = EmbeddedKafka.start();
+    producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG,
+                5),
+            new StringSerializer(),
+            new ByteArraySerializer());
+  }
+
+  @AfterAll
+  static void stop() {
+    producer.close();
+    kafka.close();
+  }
+
+  @Test
+  void aNodeRejoiningWhileTheBrokerIsAwayGetsTheSpecItHadOnceTheBrokerIsBack() throws Exception {
+    String desired = DESIRED + "-outage";
+    kafka.createTopics(1, EmbeddedKafka.compacted(), desired);
+    kafka.createTopics(1, COMMANDS);
+    send(desired, NODE, "spec-1");
+    try (CommandFollower follower =
+        CommandFollower.start(
+            new CommandFollower.Settings(
+                kafka.bootstrapServers(),
+                desired,
+                COMMANDS,
+                KAFKA_WAIT,
+                Duration.ofSeconds(30),
+                Map.of()),
+            NODE::equals)) {
+      RecordingSink first = new RecordingSink();
+      follower.follow(first);
+      await("the first run caught up").atMost(WAIT).until(() -> !first.said.isEmpty());
+      assertThat(first.said).containsExactly("caught up: spec-1");
+      first.stop();
+      follower.unfollow(first);
+
+      kafka.stopBroker();
+      Instant down = Instant.now();
+      RecordingSink second = new RecordingSink();
+      try {
+        follower.follow(second);
+        await("the run started during the outage told its catch-up failed")
+            .atMost(WAIT)
+            .until(() -> !second.said.isEmpty());
+        // The outage outlasts several bounds: the ends are asked for again each time, and the run
+        // is told once.
+        await("the outage to last " + OUTAGE)
+            .atMost(WAIT)
+            .until(() -> Duration.between(down, Instant.now()).compareTo(OUTAGE) >= 0);
+      } finally {
+        kafka.restartBroker();
+      }
+      await("the run started during the outage given the spec the follower read before it")
+          .atMost(WAIT)
+          .until(() -> second.said.stream().anyMatch(said -> said.startsWith("caught up")));
+      assertThat(second.said).hasSize(2);
+      assertThat(second.said.getFirst())
+          .startsWith("failed: cannot read the end offsets of " + desired + " within PT2S")
+          .endsWith("its newest spec is handed over once they can be read");
+      assertThat(second.said.get(1)).isEqualTo("caught up: spec-1");
+    }
+  }
+
+  @Test
+  void aCatchUpPastItsBoundStillHandsTheNodeItsSpecOnceTheFollowerIsAtTheEnd() throws Exception {
+    String desired = DESIRED + "-slow";
+    kafka.createTopics(1, EmbeddedKafka.compacted(), desired);
+    kafka.createTopics(1, COMMANDS);
+    send(desired, NODE, "spec-1");
+    try (CommandFollower follower =
+        CommandFollower.start(
+            new CommandFollower.Settings(
+                    kafka.bootstrapServers(),
+                    desired,
+                    COMMANDS,
+                    Duration.ofSeconds(30),
+                    // Past as soon as it is checked: the follower is still behind then (below).
+                    Duration.ofNanos(1),
+                    Map.of())
+                // One record a poll, and the follower admits a joining node before each poll.
+                .withOverrides(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)),
+            NODE::equals)) {
+      RecordingSink first = new RecordingSink();
+      follower.follow(first);
+      await("the first run caught up")
+          .atMost(WAIT)
+          .until(() -> first.said.stream().anyMatch(said -> said.startsWith("caught up")));
+      first.stop();
+      follower.unfollow(first);
+
+      // Other nodes' specs after this node's: the next run joins with the follower far behind the
+      // end, after it read this node's spec.
+      List<Future<RecordMetadata>> sent = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        sent.add(
+            producer.send(new ProducerRecord<>(desired, "other-" + i, bytes("other spec " + i))));
+      }
+      for (Future<RecordMetadata> ack : sent) {
+        ack.get(30, TimeUnit.SECONDS);
+      }
+      RecordingSink second = new RecordingSink();
+      follower.follow(second);
+      await("the next run given the spec the follower read before it joined")
+          .atMost(WAIT)
+          .until(() -> second.said.stream().anyMatch(said -> said.startsWith("caught up")));
+      assertThat(second.said).hasSize(2);
+      assertThat(second.said.getFirst())
+          .startsWith("failed: " + desired + " was not read to its end within PT0.000000001S")
+          .endsWith("its newest spec is handed over once it is");
+      assertThat(second.said.get(1)).isEqualTo("caught up: spec-1");
+    }
+  }
+
+  private static void send(String topic, String node, String value)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    producer.send(new ProducerRecord<>(topic, node, bytes(value))).get(30, TimeUnit.SECONDS);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** What the follower told one agent run of {@link #NODE}, in order. */
+  private static final class RecordingSink implements CommandSink {
+    final List<String> said = new CopyOnWriteArrayList<>();
+    private volatile boolean active = true;
+
+    void stop() {
+      active = false;
+    }
+
+    @Override
+    public String node() {
+      return NODE;
+    }
+
+    @Override
+    public boolean active() {
+      return active;
+    }
+
+    @Override
+    public void caughtUp(byte[] latestDesired, byte[] newestTrusted) {
+      said.add("caught up: " + text(latestDesired));
+    }
+
+    @Override
+    public void tombstone() {
+      said.add("tombstone");
+    }
+
+    @Override
+    public void catchUpFailed(String reason) {
+      said.add("failed: " + reason);
+    }
+
+    @Override
+    public void desired(byte[] value) {
+      said.add("desired: " + text(value));
+    }
+
+    @Override
+    public void command(byte[] value) {
+      said.add("command: " + text(value));
+    }
+
+    private static String text(byte[] value) {
+      return value == null ? "none" : new String(value, StandardCharsets.UTF_8);
+    }
+  }
+}
