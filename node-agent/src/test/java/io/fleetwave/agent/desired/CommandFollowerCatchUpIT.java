@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -123,6 +124,22 @@ class CommandFollowerCatchUpIT {
     kafka.createTopics(1, EmbeddedKafka.compacted(), desired);
     kafka.createTopics(1, COMMANDS);
     send(desired, NODE, "spec-1");
+    // The follower is held at the first of the other nodes' records (the ranking of a local node's
+    // record runs on its thread) while the next run joins, so it joins far behind the end.
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CommandFollower.Ranking holding =
+        (node, value) -> {
+          if (node.equals("other-0") && held.getCount() > 0) {
+            held.countDown();
+            try {
+              release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          return -1;
+        };
     try (CommandFollower follower =
         CommandFollower.start(
             new CommandFollower.Settings(
@@ -130,12 +147,13 @@ class CommandFollowerCatchUpIT {
                     desired,
                     COMMANDS,
                     Duration.ofSeconds(30),
-                    // Past as soon as it is checked: the follower is still behind then (below).
+                    // Past as soon as it is checked: the follower is still behind then.
                     Duration.ofNanos(1),
                     Map.of())
-                // One record a poll, and the follower admits a joining node before each poll.
+                // One record a poll: a joining run is admitted (its ends read) before each poll.
                 .withOverrides(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)),
-            NODE::equals)) {
+            node -> node.equals(NODE) || node.startsWith("other-"),
+            holding)) {
       RecordingSink first = new RecordingSink();
       follower.follow(first);
       await("the first run caught up")
@@ -144,18 +162,20 @@ class CommandFollowerCatchUpIT {
       first.stop();
       follower.unfollow(first);
 
-      // Other nodes' specs after this node's: the next run joins with the follower far behind the
-      // end, after it read this node's spec.
       List<Future<RecordMetadata>> sent = new ArrayList<>();
-      for (int i = 0; i < 500; i++) {
+      for (int i = 0; i < 100; i++) {
         sent.add(
             producer.send(new ProducerRecord<>(desired, "other-" + i, bytes("other spec " + i))));
       }
       for (Future<RecordMetadata> ack : sent) {
         ack.get(30, TimeUnit.SECONDS);
       }
+      assertThat(held.await(WAIT.toSeconds(), TimeUnit.SECONDS))
+          .as("the follower held at the other nodes' first record")
+          .isTrue();
       RecordingSink second = new RecordingSink();
       follower.follow(second);
+      release.countDown();
       await("the next run given the spec the follower read before it joined")
           .atMost(WAIT)
           .until(() -> second.said.stream().anyMatch(said -> said.startsWith("caught up")));
