@@ -925,9 +925,18 @@ class SystemTierIT {
             .append(
                 histories
                     .text(
+                        // What each says of itself: a stall is read from its gate's reason.
                         "SELECT string_agg(name || ' (last seen '"
-                            + " || coalesce(to_char(last_seen, 'HH24:MI:SS.MS'), 'never') || ')',"
-                            + " ', ') FROM nodes WHERE name IN (SELECT data->>'node' FROM "
+                            + " || coalesce(to_char(last_seen, 'HH24:MI:SS.MS'), 'never')"
+                            + " || ', driver ' || coalesce(driver_version, 'none')"
+                            + " || ', generation desired ' || coalesce((SELECT generation FROM"
+                            + " desired_specs WHERE desired_specs.node = nodes.name), 0)"
+                            + " || ', accepted ' || coalesce(accepted_generation, 0)"
+                            + " || ', applied ' || coalesce(applied_generation, 0)"
+                            + " || coalesce(', gate ' || gate || coalesce(': ' || gate_reason, ''),"
+                            + " '') || ')', ', ') FROM nodes LEFT JOIN node_reconcile"
+                            + " ON node_reconcile.node = nodes.name"
+                            + " WHERE name IN (SELECT data->>'node' FROM "
                             + events
                             + " AND event_type LIKE '%node-started%' EXCEPT SELECT data->>'node'"
                             + " FROM "
