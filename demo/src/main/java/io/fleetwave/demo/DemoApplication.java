@@ -22,6 +22,7 @@ public class DemoApplication extends FleetwaveApplication {
 
   @Override
   protected void awaitReady(URI base) throws InterruptedException {
+    DemoMain.loggingConfigured();
     awaitFleetVisible();
     if (StopSignals.requested()) {
       // A signal during the start: Quarkus forgot the exit it asked for when it began to start.

@@ -45,6 +45,12 @@ final class DemoConsole {
             + system.getProperty(LOG_FILE, env.get("QUARKUS_LOG_FILE_PATH")));
   }
 
+  /** The log file the console named at start, if one is set. */
+  static Optional<Path> logFile(Map<String, String> env, Properties system) {
+    return Optional.ofNullable(system.getProperty(LOG_FILE, env.get("QUARKUS_LOG_FILE_PATH")))
+        .map(Path::of);
+  }
+
   /** The lines printed once the demo is ready, the tokens' among them when the demo made them. */
   static String banner(URI base, Optional<DemoIdentity> identity) {
     var config = ConfigProvider.getConfig();

@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DemoMain {
   static final int STOP_BOUND_S = 30;
   static final String SIGNING_KEY = "fleetwave.commands.private-key";
+  // The embedded services' records until Quarkus has configured logging (HeldServiceLogs).
+  private static volatile HeldServiceLogs serviceLogs;
 
   private DemoMain() {}
 
@@ -41,7 +43,14 @@ public final class DemoMain {
     }
     DemoIdentity.configure(System.getenv(), System.getProperties());
     DemoConsole.configure(System.getenv(), System.getProperties());
-    EmbeddedServices embedded = EmbeddedServices.startMissing(external, System.getProperties());
+    serviceLogs = HeldServiceLogs.hold();
+    EmbeddedServices embedded;
+    try {
+      embedded = EmbeddedServices.startMissing(external, System.getProperties());
+    } catch (RuntimeException e) {
+      writeHeldServiceLogs();
+      throw e;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(new Thread(() -> awaitQuietly(stopped), "fleetwave-await-embedded-stop"));
@@ -61,9 +70,29 @@ public final class DemoMain {
       System.err.println("fleetwave demo: application stopped");
     } finally {
       embedded.close();
+      writeHeldServiceLogs();
       stopped.countDown();
     }
     System.exit(exitCode.get());
+  }
+
+  /**
+   * Quarkus has configured logging: the embedded services' records held since they started go where
+   * it sends everything, and later ones go there directly.
+   */
+  static void loggingConfigured() {
+    HeldServiceLogs held = serviceLogs;
+    if (held != null) {
+      held.release();
+    }
+  }
+
+  /** The application never ran: what the services logged goes to the file the console named. */
+  private static void writeHeldServiceLogs() {
+    HeldServiceLogs held = serviceLogs;
+    if (held != null && !held.released()) {
+      DemoConsole.logFile(System.getenv(), System.getProperties()).ifPresent(held::writeTo);
+    }
   }
 
   private static void reportFailedStart(Throwable failure) {

@@ -1,0 +1,174 @@
+package io.fleetwave.demo;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * The embedded Kafka's and PostgreSQL's records from before Quarkus has configured logging, held
+ * aside. They start before Quarkus, so their start-up records (about two thousand) would wait in
+ * Quarkus' queue for its configuration; when the start fails before that (a setting it cannot
+ * read), Quarkus writes that queue to the console, and the cause came after all of them. Held here
+ * instead: once the application runs they go where its configuration sends everything (the log
+ * file, the console's filter), and after a failed start they are written to the log file the
+ * console named at start. Nothing is dropped but past {@link #LIMIT} records, which are counted.
+ */
+final class HeldServiceLogs extends Handler {
+  /** The loggers of the embedded services and of what starts them. */
+  static final List<String> SERVICES =
+      List.of(
+          "kafka",
+          "state.change.logger",
+          "org.apache.kafka",
+          "io.zonky",
+          "io.fleetwave.embedded",
+          EmbeddedServices.class.getName());
+
+  /** More than a start's and a stop's records together (about 2,500). */
+  static final int LIMIT = 20_000;
+
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(ZoneId.systemDefault());
+
+  // Kept: the log manager holds its loggers weakly, and a logger collected would lose its settings.
+  private final List<Logger> loggers;
+  private final Queue<LogRecord> held = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger size = new AtomicInteger();
+  private final AtomicInteger dropped = new AtomicInteger();
+  private volatile boolean released;
+
+  private HeldServiceLogs(List<Logger> loggers) {
+    this.loggers = loggers;
+    // Until Quarkus has read its configuration every level reaches the handlers; the demo's file
+    // takes INFO and above (quarkus.log.level's default), and so does what is held for it.
+    setLevel(Level.INFO);
+  }
+
+  /** Holds the services' records from now on, away from every other handler. */
+  static HeldServiceLogs hold() {
+    HeldServiceLogs handler =
+        new HeldServiceLogs(SERVICES.stream().map(Logger::getLogger).toList());
+    for (Logger logger : handler.loggers) {
+      logger.addHandler(handler);
+      logger.setUseParentHandlers(false);
+    }
+    return handler;
+  }
+
+  @Override
+  public void publish(LogRecord record) {
+    if (released || !isLoggable(record)) {
+      return;
+    }
+    if (size.incrementAndGet() > LIMIT) {
+      dropped.incrementAndGet();
+      return;
+    }
+    held.add(record);
+  }
+
+  /**
+   * Quarkus has configured logging: the services' loggers use its handlers again, and what was held
+   * is logged through them, in the order it came. Once only.
+   */
+  synchronized void release() {
+    if (released) {
+      return;
+    }
+    released = true;
+    for (Logger logger : loggers) {
+      logger.removeHandler(this);
+      logger.setUseParentHandlers(true);
+    }
+    for (LogRecord record = held.poll(); record != null; record = held.poll()) {
+      Logger.getLogger(record.getLoggerName() == null ? "" : record.getLoggerName()).log(record);
+    }
+    if (dropped.get() > 0) {
+      Logger.getLogger(EmbeddedServices.class.getName())
+          .warning(dropped.get() + " start-up records of the embedded services were not kept");
+    }
+  }
+
+  /** Whether {@link #release()} has run. */
+  boolean released() {
+    return released;
+  }
+
+  /**
+   * The application did not start (or stopped before it ran): appends what is held to {@code file},
+   * which Quarkus may never have opened, and says so on the console.
+   */
+  synchronized void writeTo(Path file) {
+    if (released || held.isEmpty()) {
+      return;
+    }
+    released = true;
+    for (Logger logger : loggers) {
+      logger.removeHandler(this);
+    }
+    Formatter formatter = new LineFormatter();
+    try (Writer out =
+        Files.newBufferedWriter(
+            file,
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND,
+            StandardOpenOption.WRITE)) {
+      for (LogRecord record = held.poll(); record != null; record = held.poll()) {
+        out.write(formatter.format(record));
+      }
+      if (dropped.get() > 0) {
+        out.write(dropped.get() + " further records were not kept" + System.lineSeparator());
+      }
+      System.err.println("fleetwave demo: the embedded services' log records are in " + file);
+    } catch (IOException e) {
+      System.err.println(
+          "fleetwave demo: cannot write the embedded services' logs to " + file + ": " + e);
+    }
+  }
+
+  @Override
+  public void flush() {}
+
+  @Override
+  public void close() {}
+
+  /** Quarkus' default file format, short of the thread: time, level, logger, message, cause. */
+  private static final class LineFormatter extends Formatter {
+    @Override
+    public String format(LogRecord record) {
+      StringBuilder line =
+          new StringBuilder()
+              .append(TIME.format(record.getInstant()))
+              .append(' ')
+              .append(String.format("%-5s", record.getLevel().getName()))
+              .append(" [")
+              .append(record.getLoggerName())
+              .append("] ")
+              .append(formatMessage(record))
+              .append(System.lineSeparator());
+      if (record.getThrown() != null) {
+        StringWriter trace = new StringWriter();
+        record.getThrown().printStackTrace(new PrintWriter(trace));
+        line.append(trace);
+      }
+      return line.toString();
+    }
+  }
+}
