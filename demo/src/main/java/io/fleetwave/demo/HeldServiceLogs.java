@@ -1,19 +1,15 @@
 package io.fleetwave.demo;
 
+import io.fleetwave.agent.logging.TextLineFormatter;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -40,18 +36,15 @@ final class HeldServiceLogs extends Handler {
           "io.fleetwave.embedded",
           EmbeddedServices.class.getName());
 
-  /** More than a start's and a stop's records together (about 2,500). */
+  /** Well above a start's and a stop's records together (about 800 at INFO). */
   static final int LIMIT = 20_000;
-
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS").withZone(ZoneId.systemDefault());
 
   // Kept: the log manager holds its loggers weakly, and a logger collected would lose its settings.
   private final List<Logger> loggers;
-  private final Queue<LogRecord> held = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger size = new AtomicInteger();
-  private final AtomicInteger dropped = new AtomicInteger();
-  private volatile boolean released;
+  // Guarded by this: a record published while release() drains is either drained or refused.
+  private final Queue<LogRecord> held = new ArrayDeque<>();
+  private int dropped;
+  private boolean released;
 
   private HeldServiceLogs(List<Logger> loggers) {
     this.loggers = loggers;
@@ -72,12 +65,12 @@ final class HeldServiceLogs extends Handler {
   }
 
   @Override
-  public void publish(LogRecord record) {
+  public synchronized void publish(LogRecord record) {
     if (released || !isLoggable(record)) {
       return;
     }
-    if (size.incrementAndGet() > LIMIT) {
-      dropped.incrementAndGet();
+    if (held.size() >= LIMIT) {
+      dropped++;
       return;
     }
     held.add(record);
@@ -99,14 +92,14 @@ final class HeldServiceLogs extends Handler {
     for (LogRecord record = held.poll(); record != null; record = held.poll()) {
       Logger.getLogger(record.getLoggerName() == null ? "" : record.getLoggerName()).log(record);
     }
-    if (dropped.get() > 0) {
+    if (dropped > 0) {
       Logger.getLogger(EmbeddedServices.class.getName())
-          .warning(dropped.get() + " start-up records of the embedded services were not kept");
+          .warning(dropped + " start-up records of the embedded services were not kept");
     }
   }
 
-  /** Whether {@link #release()} has run. */
-  boolean released() {
+  /** Whether {@link #release()} or {@link #writeTo} has run. */
+  synchronized boolean released() {
     return released;
   }
 
@@ -122,7 +115,7 @@ final class HeldServiceLogs extends Handler {
     for (Logger logger : loggers) {
       logger.removeHandler(this);
     }
-    Formatter formatter = new LineFormatter();
+    Formatter formatter = new TextLineFormatter();
     try (Writer out =
         Files.newBufferedWriter(
             file,
@@ -133,8 +126,8 @@ final class HeldServiceLogs extends Handler {
       for (LogRecord record = held.poll(); record != null; record = held.poll()) {
         out.write(formatter.format(record));
       }
-      if (dropped.get() > 0) {
-        out.write(dropped.get() + " further records were not kept" + System.lineSeparator());
+      if (dropped > 0) {
+        out.write(dropped + " further records were not kept" + System.lineSeparator());
       }
       System.err.println("fleetwave demo: the embedded services' log records are in " + file);
     } catch (IOException e) {
@@ -148,27 +141,4 @@ final class HeldServiceLogs extends Handler {
 
   @Override
   public void close() {}
-
-  /** Quarkus' default file format, short of the thread: time, level, logger, message, cause. */
-  private static final class LineFormatter extends Formatter {
-    @Override
-    public String format(LogRecord record) {
-      StringBuilder line =
-          new StringBuilder()
-              .append(TIME.format(record.getInstant()))
-              .append(' ')
-              .append(String.format("%-5s", record.getLevel().getName()))
-              .append(" [")
-              .append(record.getLoggerName())
-              .append("] ")
-              .append(formatMessage(record))
-              .append(System.lineSeparator());
-      if (record.getThrown() != null) {
-        StringWriter trace = new StringWriter();
-        record.getThrown().printStackTrace(new PrintWriter(trace));
-        line.append(trace);
-      }
-      return line.toString();
-    }
-  }
 }

@@ -9,9 +9,10 @@ import java.util.logging.LogRecord;
 /**
  * {@code 2026-11-30T22:40:01.123Z INFO [NodeEventStream] node gpu-7 event Heartbeat ...}: the time
  * in UTC, the level, the logger's short name and the message on one line (a stack trace follows on
- * its own lines).
+ * its own lines). The agent's text log, and the demo's file for the embedded services' records of a
+ * start that failed.
  */
-final class TextLineFormatter extends Formatter {
+public final class TextLineFormatter extends Formatter {
   @Override
   public String format(LogRecord record) {
     StringBuilder line =
