@@ -70,26 +70,11 @@ class CommandFollowerCatchUpIT {
 
   @Test
   void aNodeRejoiningWhileTheBrokerIsAwayGetsTheSpecItHadOnceTheBrokerIsBack() throws Exception {
-    String desired = DESIRED + "-outage";
-    kafka.createTopics(1, EmbeddedKafka.compacted(), desired);
-    kafka.createTopics(1, COMMANDS);
-    send(desired, NODE, "spec-1");
+    String desired = topicWithTheNodesSpec("-outage");
     try (CommandFollower follower =
         CommandFollower.start(
-            new CommandFollower.Settings(
-                kafka.bootstrapServers(),
-                desired,
-                COMMANDS,
-                KAFKA_WAIT,
-                Duration.ofSeconds(30),
-                Map.of()),
-            NODE::equals)) {
-      RecordingSink first = new RecordingSink();
-      follower.follow(first);
-      await("the first run caught up").atMost(WAIT).until(() -> !first.said.isEmpty());
-      assertThat(first.said).containsExactly("caught up: spec-1");
-      first.stop();
-      follower.unfollow(first);
+            settings(desired, KAFKA_WAIT, Duration.ofSeconds(30)), NODE::equals)) {
+      firstRunCaughtUp(follower);
 
       kafka.stopBroker();
       Instant down = Instant.now();
@@ -120,10 +105,7 @@ class CommandFollowerCatchUpIT {
 
   @Test
   void aCatchUpPastItsBoundStillHandsTheNodeItsSpecOnceTheFollowerIsAtTheEnd() throws Exception {
-    String desired = DESIRED + "-slow";
-    kafka.createTopics(1, EmbeddedKafka.compacted(), desired);
-    kafka.createTopics(1, COMMANDS);
-    send(desired, NODE, "spec-1");
+    String desired = topicWithTheNodesSpec("-slow");
     // The follower is held at the first of the other nodes' records (the ranking of a local node's
     // record runs on its thread) while the next run joins, so it joins far behind the end.
     CountDownLatch held = new CountDownLatch(1);
@@ -142,25 +124,13 @@ class CommandFollowerCatchUpIT {
         };
     try (CommandFollower follower =
         CommandFollower.start(
-            new CommandFollower.Settings(
-                    kafka.bootstrapServers(),
-                    desired,
-                    COMMANDS,
-                    Duration.ofSeconds(30),
-                    // Past as soon as it is checked: the follower is still behind then.
-                    Duration.ofNanos(1),
-                    Map.of())
+            // The catch-up's bound is past as soon as it is checked: the follower is behind then.
+            settings(desired, Duration.ofSeconds(30), Duration.ofNanos(1))
                 // One record a poll: a joining run is admitted (its ends read) before each poll.
                 .withOverrides(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)),
             node -> node.equals(NODE) || node.startsWith("other-"),
             holding)) {
-      RecordingSink first = new RecordingSink();
-      follower.follow(first);
-      await("the first run caught up")
-          .atMost(WAIT)
-          .until(() -> first.said.stream().anyMatch(said -> said.startsWith("caught up")));
-      first.stop();
-      follower.unfollow(first);
+      firstRunCaughtUp(follower);
 
       List<Future<RecordMetadata>> sent = new ArrayList<>();
       for (int i = 0; i < 100; i++) {
@@ -185,6 +155,32 @@ class CommandFollowerCatchUpIT {
           .endsWith("its newest spec is handed over once it is");
       assertThat(second.said.get(1)).isEqualTo("caught up: spec-1");
     }
+  }
+
+  /** A desired topic of its own, holding {@link #NODE}'s spec {@code spec-1}. */
+  private static String topicWithTheNodesSpec(String suffix)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    String desired = DESIRED + suffix;
+    kafka.createTopics(1, EmbeddedKafka.compacted(), desired);
+    kafka.createTopics(1, COMMANDS);
+    send(desired, NODE, "spec-1");
+    return desired;
+  }
+
+  private static CommandFollower.Settings settings(
+      String desired, Duration kafkaWait, Duration catchUp) {
+    return new CommandFollower.Settings(
+        kafka.bootstrapServers(), desired, COMMANDS, kafkaWait, catchUp, Map.of());
+  }
+
+  /** The node's first run joins, is given its spec, and stops (as a driver install reboots it). */
+  private static void firstRunCaughtUp(CommandFollower follower) {
+    RecordingSink first = new RecordingSink();
+    follower.follow(first);
+    await("the first run caught up").atMost(WAIT).until(() -> !first.said.isEmpty());
+    assertThat(first.said).containsExactly("caught up: spec-1");
+    first.stop();
+    follower.unfollow(first);
   }
 
   private static void send(String topic, String node, String value)
