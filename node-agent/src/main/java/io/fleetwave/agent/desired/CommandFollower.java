@@ -48,6 +48,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class CommandFollower implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CommandFollower.class.getName());
   private static final Duration POLL = Duration.ofMillis(100);
+  // How soon end offsets the broker did not give are asked for again.
+  private static final Duration ENDS_AGAIN_AFTER = Duration.ofSeconds(1);
 
   /**
    * @param bootstrapServers Kafka bootstrap servers
@@ -159,6 +161,7 @@ public final class CommandFollower implements AutoCloseable {
   private final Map<String, Newest> newestTrusted = new HashMap<>();
   private final java.util.Set<String> tombstoned = new java.util.HashSet<>();
   private final List<CatchUp> catchingUp = new ArrayList<>();
+  private long endsAgainAt = System.nanoTime();
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -318,7 +321,7 @@ public final class CommandFollower implements AutoCloseable {
       catchingUp.add(new CatchUp(sink, deadline));
     }
     List<CatchUp> withoutEnds = catchingUp.stream().filter(c -> c.ends == null).toList();
-    if (withoutEnds.isEmpty()) {
+    if (withoutEnds.isEmpty() || System.nanoTime() - endsAgainAt < 0) {
       return;
     }
     try {
@@ -327,6 +330,8 @@ public final class CommandFollower implements AutoCloseable {
     } catch (WakeupException e) {
       throw e;
     } catch (RuntimeException e) {
+      // A refusal comes at once (no ACL to list offsets): not asked again on every poll.
+      endsAgainAt = System.nanoTime() + ENDS_AGAIN_AFTER.toNanos();
       String reason =
           "cannot read the end offsets of "
               + settings.desiredTopic()
