@@ -36,7 +36,8 @@ class DemoStartIT {
   private static final int FLEET_NODES = 222;
 
   private static final long READY_BOUND_S = 180;
-  private static final long FAILED_START_BOUND_S = 60;
+  // The embedded services start and stop around the failure: 27 s in a loaded suite on 2026-12-07.
+  private static final long FAILED_START_BOUND_S = 120;
   // 69 on 2026-12-07: the demo's lines, Quarkus' early records and the cause's stack trace.
   private static final int FAILED_START_CONSOLE_LINES = 120;
   private static final Pattern READY =
