@@ -43,7 +43,7 @@ public final class DemoMain {
     }
     DemoIdentity.configure(System.getenv(), System.getProperties());
     DemoConsole.configure(System.getenv(), System.getProperties());
-    serviceLogs = HeldServiceLogs.hold();
+    serviceLogs = HeldServiceLogs.hold(!external.kafkaConfigured(), !external.postgresConfigured());
     EmbeddedServices embedded;
     try {
       embedded = EmbeddedServices.startMissing(external, System.getProperties());

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.logging.Formatter;
@@ -26,15 +27,15 @@ import java.util.logging.Logger;
  * console named at start. Nothing is dropped but past {@link #LIMIT} records, which are counted.
  */
 final class HeldServiceLogs extends Handler {
-  /** The loggers of the embedded services and of what starts them. */
-  static final List<String> SERVICES =
-      List.of(
-          "kafka",
-          "state.change.logger",
-          "org.apache.kafka",
-          "io.zonky",
-          "io.fleetwave.embedded",
-          EmbeddedServices.class.getName());
+  /** The loggers of what starts the embedded services. */
+  static final List<String> STARTING =
+      List.of("io.fleetwave.embedded", EmbeddedServices.class.getName());
+
+  /** The embedded broker's loggers (the control plane's Kafka clients' too, until released). */
+  static final List<String> KAFKA = List.of("kafka", "state.change.logger", "org.apache.kafka");
+
+  /** The embedded PostgreSQL's (the server's own output comes through zonky's logger). */
+  static final List<String> POSTGRES = List.of("io.zonky");
 
   /** Well above a start's and a stop's records together (about 800 at INFO). */
   static final int LIMIT = 20_000;
@@ -53,10 +54,19 @@ final class HeldServiceLogs extends Handler {
     setLevel(Level.INFO);
   }
 
-  /** Holds the services' records from now on, away from every other handler. */
-  static HeldServiceLogs hold() {
-    HeldServiceLogs handler =
-        new HeldServiceLogs(SERVICES.stream().map(Logger::getLogger).toList());
+  /**
+   * Holds the records of the services the demo is about to start from now on, away from every other
+   * handler: an external Kafka's clients, say, keep warning on the console as they did.
+   */
+  static HeldServiceLogs hold(boolean kafka, boolean postgres) {
+    List<String> names = new ArrayList<>(STARTING);
+    if (kafka) {
+      names.addAll(KAFKA);
+    }
+    if (postgres) {
+      names.addAll(POSTGRES);
+    }
+    HeldServiceLogs handler = new HeldServiceLogs(names.stream().map(Logger::getLogger).toList());
     for (Logger logger : handler.loggers) {
       logger.addHandler(handler);
       logger.setUseParentHandlers(false);
