@@ -313,7 +313,7 @@ public final class CommandFollower implements AutoCloseable {
 
   /**
    * Takes the runs that joined since the last poll, and reads the end offsets for every run still
-   * without them (asked again each poll while the broker does not answer).
+   * without them (asked again at the next poll a second or more after the broker did not answer).
    */
   private void admitJoining() {
     long deadline = System.nanoTime() + settings.catchUpTimeout().toNanos();
