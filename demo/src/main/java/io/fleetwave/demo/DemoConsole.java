@@ -17,6 +17,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
  */
 final class DemoConsole {
   static final String LOG_FILE = "quarkus.log.file.path";
+  private static final String LOG_FILE_ENV = "QUARKUS_LOG_FILE_PATH";
   static final String MANAGEMENT_PORT = "quarkus.management.port";
 
   private DemoConsole() {}
@@ -30,7 +31,7 @@ final class DemoConsole {
    * would not start. The log file is printed now, the management port in the banner.
    */
   static void configure(Map<String, String> env, Properties system) {
-    if (!env.containsKey("QUARKUS_LOG_FILE_PATH") && !system.containsKey(LOG_FILE)) {
+    if (!env.containsKey(LOG_FILE_ENV) && !system.containsKey(LOG_FILE)) {
       String port =
           system.getProperty("quarkus.http.port", env.getOrDefault("QUARKUS_HTTP_PORT", "8080"));
       String name = port.equals("0") ? "pid-" + ProcessHandle.current().pid() : port;
@@ -42,13 +43,12 @@ final class DemoConsole {
     }
     System.out.println(
         "fleetwave demo: starting; the logs of Kafka, PostgreSQL and the control plane go to "
-            + system.getProperty(LOG_FILE, env.get("QUARKUS_LOG_FILE_PATH")));
+            + logFile(env, system).orElseThrow());
   }
 
   /** The log file the console named at start, if one is set. */
   static Optional<Path> logFile(Map<String, String> env, Properties system) {
-    return Optional.ofNullable(system.getProperty(LOG_FILE, env.get("QUARKUS_LOG_FILE_PATH")))
-        .map(Path::of);
+    return Optional.ofNullable(system.getProperty(LOG_FILE, env.get(LOG_FILE_ENV))).map(Path::of);
   }
 
   /** The lines printed once the demo is ready, the tokens' among them when the demo made them. */
