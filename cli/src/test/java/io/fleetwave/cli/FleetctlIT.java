@@ -5,18 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fleetwave.agent.desired.SpecFollowing;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.embedded.KafkaBroker;
+import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.simulator.FleetEnrolment;
+import io.fleetwave.simulator.SimulatedFleet;
+import io.fleetwave.simulator.SimulatedGpuBackend;
+import io.fleetwave.simulator.fleet.FleetFile;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,45 +39,50 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * fleetctl against the real API: the packaged demo ({@code demo/target/quarkus-app}) as a child
- * process with a seven-node simulated fleet, embedded Kafka and PostgreSQL in this JVM; fleetctl
- * runs in-process with its output captured.
+ * fleetctl against the real API: the packaged control plane ({@code
+ * control-plane/target/quarkus-app}) as a child process signing specs with this test's key, a
+ * seven-node simulated fleet in this JVM (every node enrolled with its join token, signing its
+ * events and following its signed spec, as agents do), embedded Kafka and PostgreSQL in this JVM;
+ * fleetctl runs in-process with its output captured. Not the packaged demo: this module then waited
+ * for the demo module's whole build and tests, at the end of the suite.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith({KafkaExtension.class, PostgresExtension.class})
 class FleetctlIT {
-  private static final Path APP = Path.of("..", "demo", "target", "quarkus-app");
+  private static final Path APP = Path.of("..", "control-plane", "target", "quarkus-app");
   private static final Path RESOURCES = Path.of("src", "test", "resources");
 
   private static KafkaBroker kafka;
   private static EmbeddedPostgres postgres;
-  private static ControlPlaneProcess demo;
+  private static ControlPlaneProcess controlPlane;
+  private static SimulatedFleet fleet;
   private static String server;
   private static String token;
 
   @BeforeAll
-  static void startTheDemo() throws Exception {
+  static void startTheControlPlaneAndTheFleet() throws Exception {
     Path work = Files.createDirectories(Path.of("target", "fleetctl-it").toAbsolutePath());
     FleetTopics.create(kafka);
-    Map<String, String> env =
-        ControlPlaneProcess.settings(
-            kafka,
-            postgres,
-            Map.of(
-                "FLEETWAVE_DEMO_ENABLED",
-                "true",
-                "FLEETWAVE_DEMO_FLEET",
-                RESOURCES.resolve("cli-fleet.yaml").toAbsolutePath().toString(),
-                "FLEETWAVE_DEMO_HEARTBEAT_INTERVAL",
-                "2s",
-                "FLEETWAVE_DEMO_APPLY_DELAY",
-                "500ms"));
-    demo = ControlPlaneProcess.start(APP, 0, env, work.resolve("demo.log"));
-    server = "http://localhost:" + demo.port();
-    token = demo.token("admin");
+    CommandSigner signer = CommandSigner.generate();
+    controlPlane =
+        ControlPlaneProcess.start(
+            APP,
+            0,
+            ControlPlaneProcess.settings(
+                kafka, postgres, Map.of("FLEETWAVE_COMMANDS_PRIVATE_KEY", signer.privateKeyPem())),
+            work.resolve("control-plane.log"));
+    server = "http://localhost:" + controlPlane.port();
+    token = controlPlane.token("admin");
+    fleet =
+        SimulatedFleet.start(
+            FleetFile.read(RESOURCES.resolve("cli-fleet.yaml")),
+            SimulatedFleet.Settings.of(kafka.bootstrapServers(), Duration.ofSeconds(2)),
+            SpecFollowing.of(signer.verifier()).withApplyDelay(Duration.ofMillis(500)),
+            null,
+            FleetEnrolment.of(controlPlane.url(), controlPlane::joinToken));
     awaitFleetctl(
             "the seven simulated nodes are projected with their GPUs and driver (via fleetctl)",
-            Duration.ofSeconds(60))
+            Duration.ofSeconds(90))
         .until(
             () -> {
               Run run = fleetctl("nodes", "list", "-o", "json");
@@ -92,8 +100,11 @@ class FleetctlIT {
 
   @AfterAll
   static void stop() throws Exception {
-    if (demo != null) {
-      demo.close();
+    if (fleet != null) {
+      fleet.close();
+    }
+    if (controlPlane != null) {
+      controlPlane.close();
     }
   }
 
@@ -304,17 +315,18 @@ class FleetctlIT {
   }
 
   /**
-   * Changes made behind Fleetwave's back through the demo simulator's by-hand action, as nvidia-smi
-   * would: MIG turned on by hand on the drift node shows in fleetctl drift as changed outside, from
-   * what to what, within a heartbeat or two; fleetctl changes shows it with cause outside; a GPU's
-   * health changed by hand (no desired state, so no drift) shows in changes only.
+   * Changes made behind Fleetwave's back on the simulated GPUs, as a person with nvidia-smi (or a
+   * failing GPU) makes them: MIG turned on by hand on the drift node shows in fleetctl drift as
+   * changed outside, from what to what, within a heartbeat or two; fleetctl changes shows it with
+   * cause outside; a GPU's health changed by hand (no desired state, so no drift) shows in changes
+   * only.
    */
   @Test
   @Order(8)
   void driftAndChangesShowChangesNobodyAskedFor() throws Exception {
     String name = firstNode("pool=drift");
     assertThat(ok(fleetctl("drift", "--cause", "changed-outside"))).doesNotContain(name);
-    byHand(name, "{\"gpu\": 0, \"migMode\": \"enabled\"}");
+    gpus(name).setMigModeByHand(0, true);
 
     String drift =
         awaitFleetctl(
@@ -336,7 +348,7 @@ class FleetctlIT {
         .contains(name, "disabled", "enabled", "outside");
 
     String l4 = firstNode("pool=other");
-    byHand(l4, "{\"gpu\": 0, \"health\": \"degraded\"}");
+    gpus(l4).setHealth(0, GpuHealth.DEGRADED);
     JsonNode health =
         awaitFleetctl(
                 "fleetctl changes shows the health of " + l4 + " changed outside",
@@ -358,21 +370,9 @@ class FleetctlIT {
     assertThat(badTime.err()).startsWith("error: 400 ").contains("since");
   }
 
-  /**
-   * The demo simulator's by-hand action on a node's GPU (not a fleetctl command: a test's hand).
-   */
-  private static void byHand(String node, String body) throws Exception {
-    HttpResponse<String> answer =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(server + "/api/v1/simulator/nodes/" + node + "/by-hand"))
-                    .header("Authorization", "Bearer " + token)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+  /** The simulated GPUs of {@code node}: what a test's hand changes behind Fleetwave's back. */
+  private static SimulatedGpuBackend gpus(String node) {
+    return fleet.node(node).orElseThrow().gpus();
   }
 
   private static String firstNode(String selector) throws Exception {

@@ -160,7 +160,7 @@ public class SimulatorResource {
     if (mode == MigMode.UNSUPPORTED) {
       throw invalid("migMode", "enabled or disabled");
     }
-    ByHandMigMode.set(gpus, gpu, mode == MigMode.ENABLED);
+    gpus.setMigModeByHand(gpu, mode == MigMode.ENABLED);
   }
 
   private static <T> T wire(

@@ -515,6 +515,29 @@ public final class SimulatedGpuBackend implements GpuBackend {
     mutate(() -> gpu(index, "set health").health = Objects.requireNonNull(health, "health"));
   }
 
+  /**
+   * A MIG mode changed the way a person does it with nvidia-smi, behind Fleetwave's back: the GPU's
+   * instances destroyed ({@code mig -dci}, {@code -dgi}), the mode set ({@code -mig}), and the GPU
+   * reset ({@code -r}) where the model keeps the new mode pending until then.
+   *
+   * @throws IllegalArgumentException when the node has no GPU {@code index}
+   */
+  public void setMigModeByHand(int index, boolean enabled) {
+    Gpu gpu =
+        inventory().stream()
+            .filter(g -> g.index() == index)
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no GPU " + index + " on this node"));
+    for (GpuInstance instance : gpu.instances()) {
+      destroyGpuInstance(index, instance.placementStart());
+    }
+    setMigMode(index, enabled);
+    Gpu after = inventory().stream().filter(g -> g.index() == index).findFirst().orElseThrow();
+    if (after.migMode() != after.migModePending()) {
+      resetGpu(index);
+    }
+  }
+
   // ---- rules -----------------------------------------------------------------------------------
 
   private MigProfile requireProfileCreatable(SimulatedGpu gpu, String profileName, String op) {
