@@ -1,10 +1,17 @@
 package io.fleetwave.controlplane;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.testfixtures.architecture.MainClasses;
+import io.vertx.mutiny.sqlclient.Pool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,6 +36,25 @@ class ArchitectureTest {
   @Test
   void packagesHaveNoCycles() {
     slices().matching("io.fleetwave.(**)").should().beFreeOfCycles().check(MAIN);
+  }
+
+  /**
+   * Connections are checked out through database.Connections, which gives each an exception
+   * handler: the Vert.x SQL client prints the end of a checked-out connection without one to
+   * stderr, a bare line among the console's JSON lines (seen in the system tier at PostgreSQL's
+   * stop).
+   */
+  @Test
+  void connectionsAreCheckedOutWithAnExceptionHandler() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(Connections.class.getName())
+        .should()
+        .callMethodWhere(
+            target(owner(assignableTo(Pool.class)))
+                .and(target(nameMatching("with(Transaction|Connection)|getConnection"))))
+        .because("database.Connections gives each checked-out connection an exception handler")
+        .check(MAIN);
   }
 
   /**

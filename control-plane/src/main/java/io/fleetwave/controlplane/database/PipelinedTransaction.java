@@ -91,7 +91,8 @@ public final class PipelinedTransaction {
 
   private static <T> Uni<T> run(
       Pool pool, String begin, Function<PipelinedTransaction, Uni<T>> work) {
-    return pool.withConnection(
+    return Connections.withConnection(
+        pool,
         connection -> {
           PipelinedTransaction transaction = new PipelinedTransaction(connection);
           // Subscribed in this order, so BEGIN is scheduled on the connection before the work's

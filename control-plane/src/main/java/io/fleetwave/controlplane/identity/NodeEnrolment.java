@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.identity;
 
 import io.fleetwave.controlplane.audit.store.AuditTrail;
 import io.fleetwave.controlplane.config.NodeIdentityConfig;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactNotRecordedException;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
@@ -180,11 +181,12 @@ public class NodeEnrolment {
       String keyId,
       Function<SqlClient, Uni<Credential>> check) {
     String node = attempt.node();
-    return pool.withTransaction(tx -> admitted(tx, node).chain(() -> check.apply(tx)))
+    return Connections.withTransaction(pool, tx -> admitted(tx, node).chain(() -> check.apply(tx)))
         .chain(() -> kafkaUsers.provision(node))
         .chain(
             kafka ->
-                pool.withTransaction(
+                Connections.withTransaction(
+                    pool,
                     tx ->
                         admitted(tx, node)
                             .chain(() -> check.apply(tx))
@@ -357,7 +359,8 @@ public class NodeEnrolment {
     Instant now = clock.instant();
     JoinTokens.Minted minted = JoinTokens.mint(node, now, now.plus(lifetime), actor);
     JoinTokens.Created c = minted.created();
-    return pool.withTransaction(
+    return Connections.withTransaction(
+            pool,
             tx ->
                 facts
                     .append(node, minted.fact(), now)
@@ -372,7 +375,8 @@ public class NodeEnrolment {
   public Uni<Revoked> revoke(String node, String actor) {
     checkNodeName(node);
     Instant at = clock.instant();
-    return pool.withTransaction(
+    return Connections.withTransaction(
+            pool,
             tx ->
                 NodeKeyStore.lockNode(tx, node)
                     .chain(() -> facts.append(node, new NodeRevoked(at, actor), at))
@@ -390,7 +394,8 @@ public class NodeEnrolment {
   public Uni<Readmitted> readmit(String node) {
     checkNodeName(node);
     Instant at = clock.instant();
-    return pool.withTransaction(
+    return Connections.withTransaction(
+        pool,
         tx ->
             NodeKeyStore.lockNode(tx, node)
                 .chain(() -> NodeKeyStore.revocation(tx, node))

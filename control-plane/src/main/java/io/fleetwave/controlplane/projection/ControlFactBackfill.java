@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.audit.store.AuditFacts;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactBackfill;
@@ -58,7 +59,7 @@ public class ControlFactBackfill {
                 + published
                 + " facts published); the next start goes on");
       }
-      int chunk = pool.withTransaction(this::publishChunk).await().atMost(left);
+      int chunk = Connections.withTransaction(pool, this::publishChunk).await().atMost(left);
       if (chunk == 0) {
         return published;
       }

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.audit.store.AuditFacts;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.identity.NodeIdentityFacts;
 import io.fleetwave.controlplane.mig.store.MigConfigStore;
 import io.fleetwave.controlplane.rollout.store.RequestFacts;
@@ -66,7 +67,8 @@ public class ControlFacts {
    * transaction's search path names it, so each area's own SQL serves both.
    */
   Uni<Void> apply(Envelope<ControlFact> fact, String schema) {
-    return pool.withTransaction(
+    return Connections.withTransaction(
+        pool,
         tx ->
             tx.query("SET LOCAL search_path TO " + new ProjectionTables(schema).schema())
                 .execute()

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.config.ProjectionConfig;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.quarkus.scheduler.Scheduled;
@@ -86,7 +87,8 @@ public class HistoryPartitionMaintenance {
 
   /** One run as of {@code now}: creates and drops what the plan says, in one transaction. */
   public Uni<Outcome> maintain(Instant now) {
-    return pool.withTransaction(
+    return Connections.withTransaction(
+        pool,
         conn ->
             conn.query("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'")
                 .execute()

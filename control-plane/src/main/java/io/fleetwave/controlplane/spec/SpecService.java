@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.spec;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.projection.ObservedGpu;
@@ -79,7 +80,8 @@ public class SpecService {
   /** Validates, saves (with {@code actor}, the token subject), signs and publishes a spec. */
   public Uni<SpecPublished> put(String node, SpecRequest request, String actor) {
     signing.requireConfigured();
-    return pool.withTransaction(
+    return Connections.withTransaction(
+        pool,
         conn ->
             DesiredSpecs.lockNode(conn, node)
                 .chain(() -> requireNode(conn, node))
@@ -237,7 +239,8 @@ public class SpecService {
    */
   public Uni<SpecsResigned> resignAll() {
     signing.requireConfigured();
-    return pool.withTransaction(
+    return Connections.withTransaction(
+        pool,
         conn ->
             DesiredSpecs.nodes(conn)
                 .chain(
@@ -269,7 +272,8 @@ public class SpecService {
     }
     int gpu = request.gpu();
     Instant now = clock.instant();
-    return pool.withTransaction(
+    return Connections.withTransaction(
+            pool,
             conn ->
                 requireNode(conn, node)
                     .chain(() -> DesiredSpecs.observedGpus(conn, node))
@@ -298,7 +302,8 @@ public class SpecService {
   }
 
   public Uni<SpecView> view(String node) {
-    Uni<Optional<NodeSpec>> desired = pool.withConnection(conn -> DesiredSpecs.current(conn, node));
+    Uni<Optional<NodeSpec>> desired =
+        Connections.withConnection(pool, conn -> DesiredSpecs.current(conn, node));
     Uni<ReconcileState> reconcile = FleetReadModel.reconcile(pool, node);
     return nodes
         .find(node)

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.audit.store;
 
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.events.fact.AuditRecorded;
 import io.smallrye.mutiny.Uni;
@@ -29,7 +30,7 @@ public class AuditTrail {
    *     not take it (nothing is written)
    */
   public Uni<Void> append(AuditRecorded entry) {
-    return pool.withTransaction(tx -> append(tx, entry));
+    return Connections.withTransaction(pool, tx -> append(tx, entry));
   }
 
   /** Appends one entry in the caller's transaction: the change it audits commits with it. */

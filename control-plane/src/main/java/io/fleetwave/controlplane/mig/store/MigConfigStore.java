@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.mig.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.facts.AppliedFacts;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactBackfill;
@@ -68,7 +69,8 @@ public class MigConfigStore {
     List<MigConfig> configs = List.copyOf(file.configs().values());
     Instant at = Instant.now();
     MigConfigsImported imported = new MigConfigsImported(yaml, source, at);
-    return pool.withTransaction(
+    return Connections.withTransaction(
+            pool,
             tx ->
                 lock(tx)
                     .chain(() -> facts.append(MigConfigsImported.SUBJECT, imported, at))

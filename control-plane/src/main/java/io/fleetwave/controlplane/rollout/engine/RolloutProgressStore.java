@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.database.PipelinedTransaction;
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.rollout.store.RequestFacts;
@@ -186,7 +187,9 @@ public final class RolloutProgressStore {
    * to whoever waits for it, on any replica.
    */
   public void answered(Envelope<ControlFact> fact, OperatorRequestHandled handled) {
-    pool.withTransaction(conn -> RequestFacts.handled(conn, fact, handled)).await().atMost(timeout);
+    Connections.withTransaction(pool, conn -> RequestFacts.handled(conn, fact, handled))
+        .await()
+        .atMost(timeout);
   }
 
   /**

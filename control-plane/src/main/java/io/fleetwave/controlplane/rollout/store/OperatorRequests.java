@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.rollout.store;
 
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.core.rollout.decide.RolloutState;
@@ -38,7 +39,8 @@ public class OperatorRequests {
    *     not take the request's fact (nothing is queued)
    */
   public Uni<Optional<UUID>> request(UUID rollout, String action, String reason, String actor) {
-    return pool.withTransaction(
+    return Connections.withTransaction(
+        pool,
         connection ->
             connection
                 .preparedQuery("SELECT name, state FROM rollouts WHERE id = $1 FOR SHARE")

@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.rollout.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
@@ -65,7 +66,8 @@ public class RolloutStore {
     String planJson = write(plan);
     Optional<JsonNode> cut = ShownPlan.cut(plan, json);
     String shownJson = cut.map(this::write).orElse(null);
-    return pool.withTransaction(
+    return Connections.withTransaction(
+            pool,
             connection ->
                 connection
                     .query("LOCK TABLE rollouts IN SHARE ROW EXCLUSIVE MODE")
