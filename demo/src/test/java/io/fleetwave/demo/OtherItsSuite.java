@@ -21,7 +21,6 @@ import org.junit.platform.suite.api.Suite;
       "io.fleetwave.demo.SimulatorDemoIT",
       "io.fleetwave.demo.rollouts.RolloutDrainIT",
       "io.fleetwave.demo.e2e.FleetEndToEndIT",
-      "io.fleetwave.demo.e2e.JsonLogsIT",
       "io.fleetwave.demo.e2e.AgentEnrolmentIT"
     })
 public class OtherItsSuite {}

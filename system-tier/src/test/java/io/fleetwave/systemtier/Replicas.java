@@ -39,6 +39,7 @@ final class Replicas implements AutoCloseable {
   private final Path work;
   private final List<ControlPlaneProcess> running = new ArrayList<>();
   private final List<Path> logs = new ArrayList<>();
+  private final List<Path> everyLog = new ArrayList<>();
   private int started;
 
   private Replicas(Map<String, String> env, OidcProviderStandIn provider, Path work) {
@@ -70,6 +71,7 @@ final class Replicas implements AutoCloseable {
     ControlPlaneProcess replica = ControlPlaneProcess.launch(APP, 0, env, log, HEAP, provider);
     running.add(replica);
     logs.add(log);
+    everyLog.add(log);
     return replica;
   }
 
@@ -98,6 +100,11 @@ final class Replicas implements AutoCloseable {
   /** The log file of {@code replica}. */
   Path log(ControlPlaneProcess replica) {
     return logs.get(running.indexOf(replica));
+  }
+
+  /** The log file of every replica launched, those killed included. */
+  List<Path> everyLog() {
+    return List.copyOf(everyLog);
   }
 
   /** SIGKILLs {@code replica} and launches its replacement (not waiting until it is ready). */

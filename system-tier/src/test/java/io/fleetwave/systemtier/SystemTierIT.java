@@ -1,5 +1,6 @@
 package io.fleetwave.systemtier;
 
+import static io.fleetwave.systemtier.JsonConsole.saying;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,9 +9,11 @@ import io.fleetwave.controlplane.fixtures.BrokerProcess;
 import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.controlplane.fixtures.OidcProviderStandIn;
 import io.fleetwave.controlplane.fixtures.RolloutApi;
+import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
 import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.systemtier.JsonConsole.Line;
 import io.fleetwave.testsupport.network.BlackHoleProxy;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -28,6 +31,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,16 +97,17 @@ class SystemTierIT {
   private static final Duration COMPLETION_BOUND = Duration.ofMinutes(6);
 
   private static final String KAFKA_CHECK = "fleetwave-kafka";
-  private static final String UNREACHABLE_LOG =
-      "KafkaReachability] (kafka-probe) Kafka unreachable";
-  private static final String REACHABLE_LOG = "KafkaReachability] (kafka-probe) Kafka reachable";
-  private static final String ENGINE_WAITING_LOG = "rollout engine waiting for Kafka";
-  private static final String AUDIT_HELD_LOG = "not written yet, trying again";
-  private static final String AUDIT_WRITTEN_LOG = "written on a later attempt";
-  private static final String WAITING_LOG = "projection waiting for PostgreSQL: ";
-  private static final String RESUMED_LOG = "projection resumed: PostgreSQL is back";
+  private static final Predicate<Line> UNREACHABLE_LOG = kafkaProbe("Kafka unreachable");
+  private static final Predicate<Line> REACHABLE_LOG = kafkaProbe("Kafka reachable");
+  private static final Predicate<Line> ENGINE_WAITING_LOG =
+      saying("rollout engine waiting for Kafka");
+  private static final Predicate<Line> AUDIT_HELD_LOG = saying("not written yet, trying again");
+  private static final Predicate<Line> AUDIT_WRITTEN_LOG = saying("written on a later attempt");
+  private static final Predicate<Line> WAITING_LOG = saying("projection waiting for PostgreSQL: ");
+  private static final Predicate<Line> RESUMED_LOG =
+      saying("projection resumed: PostgreSQL is back");
   private static final String PROJECTION_CHECK = "fleetwave-projection";
-  private static final String KEYS_LOG = "cannot read the node keys";
+  private static final Predicate<Line> KEYS_LOG = saying("cannot read the node keys");
 
   /** Waves of 2 and the rest, two nodes at a time, no failure allowed. */
   private static final String ROLLOUT =
@@ -250,6 +256,7 @@ class SystemTierIT {
         assertThat(replicas.leader(histories)).as("a replica leads the engine").isPresent();
         JsonNode rebuild = api(replicas.first()).rebuild();
         assertThat(rebuild.path("equal").asBoolean()).as("rebuild: %s", rebuild).isTrue();
+        assertLinesAboutARolloutOrANodeSayWhich(replicas, mig);
 
         System.out.printf(
             "System tier: 2 control plane replicas, %d real agents (%s), %d simulated nodes,"
@@ -583,11 +590,80 @@ class SystemTierIT {
             + " the rollout moving after %.1f s".formatted(seconds(moving)));
   }
 
-  /** The lines of {@code log} that contain {@code text}. */
-  private static long lines(Path log, String text) throws IOException {
-    try (var lines = Files.lines(log)) {
-      return lines.filter(line -> line.contains(text)).count();
+  /** The lines of {@code log} that match {@code which}. */
+  private static long lines(Path log, Predicate<Line> which) throws IOException {
+    return JsonConsole.count(log, which);
+  }
+
+  /**
+   * Every replica's console, the killed leader's included, is one JSON object a line through every
+   * fault (as the Deployment writes it), and a line about a node or a rollout names them in its
+   * MDC: the engine's decisions and spec sends (on its own thread), each rollout's completion, and
+   * the audit line of each rollout and node action asked through the API (a request's Mutiny chain,
+   * where the MDC lives in the Vert.x context).
+   */
+  private static void assertLinesAboutARolloutOrANodeSayWhich(Replicas replicas, String mig)
+      throws IOException {
+    List<Line> lines = new ArrayList<>();
+    for (Path log : replicas.everyLog()) {
+      lines.addAll(JsonConsole.read(log));
     }
+    // Decision lines only ("rollout system-mig #12: NodeStarted sys-mig-h100-3 wave 1 ..."): a
+    // takeover's "ignoring ..." lines name records, not the node a line is about.
+    Pattern decision = Pattern.compile("^rollout \\S+ #\\d+: NodeStarted ");
+    assertEachNamesWhatItIsAbout(
+        lines,
+        "the engine's NodeStarted decisions",
+        line -> decision.matcher(line.message()).find(),
+        line ->
+            line.mdc(LogContext.ROLLOUT) != null
+                && line.message().contains("NodeStarted " + line.mdc(LogContext.NODE) + " "));
+    assertEachNamesWhatItIsAbout(
+        lines,
+        "the engine's spec sends",
+        saying(": sending node "),
+        line ->
+            line.mdc(LogContext.ROLLOUT) != null
+                && line.message().contains("sending node " + line.mdc(LogContext.NODE) + " its"));
+    assertEachNamesWhatItIsAbout(
+        lines,
+        "the rollouts' completions",
+        saying("RolloutCompleted"),
+        line -> line.mdc(LogContext.ROLLOUT) != null && line.mdc(LogContext.NODE) == null);
+    assertThat(lines)
+        .filteredOn(saying("RolloutCompleted"))
+        .as("the MIG rollout's completion")
+        .anyMatch(line -> mig.equals(line.mdc(LogContext.ROLLOUT)));
+    assertEachNamesWhatItIsAbout(
+        lines,
+        "the audit lines of the rollout actions (pause, resume)",
+        line -> line.message().startsWith("POST /api/v1/rollouts/{id}/{action} "),
+        line ->
+            line.message().contains("/api/v1/rollouts/" + line.mdc(LogContext.ROLLOUT) + "/")
+                && line.mdc(LogContext.NODE) == null);
+    assertEachNamesWhatItIsAbout(
+        lines,
+        "the audit lines of the node actions (the GPU reset asked during the broker's outage)",
+        line -> line.message().startsWith("POST /api/v1/nodes/{name}/"),
+        line ->
+            line.message().contains("/api/v1/nodes/" + line.mdc(LogContext.NODE) + "/")
+                && line.mdc(LogContext.ROLLOUT) == null);
+  }
+
+  /** Some of {@code lines} are {@code what}, and each of them {@code names} what it is about. */
+  private static void assertEachNamesWhatItIsAbout(
+      List<Line> lines, String what, Predicate<Line> which, Predicate<Line> names) {
+    List<Line> matching = lines.stream().filter(which).toList();
+    assertThat(matching).as(what).isNotEmpty();
+    assertThat(matching).as(what + ": the rollout and node in the MDC").allMatch(names);
+  }
+
+  /** The Kafka probe's line that starts with {@code text}, as the readiness check logs it. */
+  private static Predicate<Line> kafkaProbe(String text) {
+    return line ->
+        line.logger().endsWith(".KafkaReachability")
+            && line.thread().equals("kafka-probe")
+            && line.message().startsWith(text);
   }
 
   /**
@@ -597,9 +673,7 @@ class SystemTierIT {
    * at all may log an error for an outage.
    */
   private static long errors(Path log) throws IOException {
-    try (var lines = Files.lines(log)) {
-      return lines.filter(line -> line.contains(" ERROR ")).count();
-    }
+    return JsonConsole.count(log, Line::error);
   }
 
   /** A 503 problem+json of type {@code problem}, with a Retry-After. */
@@ -650,10 +724,11 @@ class SystemTierIT {
     StringBuilder newest = new StringBuilder();
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
-      try (var lines = Files.lines(log)) {
+      try {
         List<String> warned =
-            lines
-                .filter(l -> l.contains(" WARN ") || l.contains(" ERROR "))
+            JsonConsole.read(log).stream()
+                .filter(l -> l.warning() || l.error())
+                .map(Line::toString)
                 .map(l -> l.length() > 240 ? l.substring(0, 240) : l)
                 .toList();
         newest
@@ -662,7 +737,7 @@ class SystemTierIT {
             .append(": ")
             .append(
                 String.join(" | ", warned.subList(Math.max(0, warned.size() - 6), warned.size())));
-      } catch (IOException | java.io.UncheckedIOException unreadable) {
+      } catch (IOException | java.io.UncheckedIOException | AssertionError unreadable) {
         newest.append(" ").append(log.getFileName()).append(" unreadable: ").append(unreadable);
       }
     }
@@ -975,7 +1050,10 @@ class SystemTierIT {
         "QUARKUS_DATASOURCE_PASSWORD",
         EmbeddedPostgres.PASSWORD,
         "FLEETWAVE_COMMANDS_PRIVATE_KEY",
-        signer.privateKeyPem());
+        signer.privateKeyPem(),
+        // As the Deployment has it (deploy/control-plane/deployment.yaml): one JSON object a line.
+        "QUARKUS_LOG_CONSOLE_JSON_ENABLED",
+        "true");
   }
 
   private static String fleetYaml() {
