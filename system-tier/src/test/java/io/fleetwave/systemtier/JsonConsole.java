@@ -1,6 +1,5 @@
 package io.fleetwave.systemtier;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -62,7 +61,7 @@ final class JsonConsole {
       JsonNode node;
       try {
         node = JSON.readTree(line);
-      } catch (JsonProcessingException notJson) {
+      } catch (IOException notJson) {
         throw new AssertionError(
             "a console line of " + log + " that is not JSON: " + line, notJson);
       }

@@ -2,12 +2,10 @@ package io.fleetwave.controlplane.logging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.testsupport.logging.LogRecords;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,32 +17,19 @@ class StandardErrorLinesTest {
   @Test
   void withJsonLogsEachLinePrintedToStderrIsAWarningUntilTheStop() {
     PrintStream before = System.err;
-    List<LogRecord> records = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            records.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Logger stderr = Logger.getLogger("stderr");
-    stderr.addHandler(capture);
+    List<LogRecord> records;
     StandardErrorLines lines = new StandardErrorLines(true);
-    try {
-      lines.onStart(null);
-      assertThat(System.err).isNotSameAs(before);
-      // What the Vert.x SQL client prints for a connection PostgreSQL ended, and a stack trace.
-      System.err.println("io.vertx.pgclient.PgException: FATAL: terminating connection (57P01)");
-      new IllegalStateException("a library's failure").printStackTrace();
-    } finally {
-      lines.onStop(null);
-      stderr.removeHandler(capture);
+    try (LogRecords stderr = new LogRecords("stderr")) {
+      try {
+        lines.onStart(null);
+        assertThat(System.err).isNotSameAs(before);
+        // What the Vert.x SQL client prints for a connection PostgreSQL ended, and a stack trace.
+        System.err.println("io.vertx.pgclient.PgException: FATAL: terminating connection (57P01)");
+        new IllegalStateException("a library's failure").printStackTrace();
+      } finally {
+        lines.onStop(null);
+      }
+      records = stderr.records();
     }
     assertThat(System.err).isSameAs(before);
     assertThat(records)
