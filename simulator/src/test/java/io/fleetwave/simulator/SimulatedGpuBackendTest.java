@@ -92,6 +92,22 @@ class SimulatedGpuBackendTest {
           .hasMessage(
               "GPU 0: set MIG mode disabled failed: 1 GPU instances exist; destroy them first");
     }
+
+    /** As a person with nvidia-smi: the instances destroyed, the mode set, a reset if pending. */
+    @Test
+    void byHandTheInstancesGoAndAnAmpereIsResetSoTheModeIsCurrent() {
+      SimulatedGpuBackend h100 = migEnabled("H100-80GB");
+      h100.createGpuInstance(0, "3g.40gb");
+      h100.setMigModeByHand(0, false);
+      assertThat(gpu(h100, 0).instances()).isEmpty();
+      assertThat(gpu(h100, 0).migMode()).isEqualTo(MigMode.DISABLED);
+
+      SimulatedGpuBackend a100 = node("A100-40GB", 1, false);
+      a100.setMigModeByHand(0, true);
+      assertThat(gpu(a100, 0).migMode()).isEqualTo(MigMode.ENABLED);
+      assertThat(gpu(a100, 0).migModePending()).isEqualTo(MigMode.ENABLED);
+      assertThatThrownBy(() -> a100.setMigModeByHand(1, true)).hasMessage("no GPU 1 on this node");
+    }
   }
 
   @Nested
