@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -21,6 +22,10 @@ public final class EmbeddedPostgres implements AutoCloseable {
   public static final String USER = "postgres";
   public static final String PASSWORD = "postgres";
   private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
+  // How long a stop may take beyond pg_ctl's own five seconds: a shutdown checkpoint on a loaded
+  // two-core machine, backends finishing their work.
+  private static final Duration STOP_BOUND = Duration.ofSeconds(60);
+  private static final Duration STOP_POLL = Duration.ofMillis(20);
 
   /** Guarded by the class: the cluster {@link #startFromTemplate()} copies, once made. */
   private static Path template;
@@ -80,12 +85,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
   private static synchronized Path template() {
     if (template == null) {
       Path directory = newDataDirectory();
-      try {
-        // Stopped on close ("pg_ctl stop -m fast": a shutdown checkpoint), so a copy starts clean.
-        launch(directory, 0, false).close();
-      } catch (IOException e) {
-        throw new IllegalStateException("embedded PostgreSQL's template cluster did not stop", e);
-      }
+      // Stopped "pg_ctl stop -m fast" (a shutdown checkpoint) and ended, so a copy starts clean.
+      stopAndAwaitEnd(launch(directory, 0, false), directory);
       Runtime.getRuntime()
           .addShutdownHook(new Thread(() -> deleteTree(directory), "fleetwave-postgres-template"));
       template = directory;
@@ -142,10 +143,55 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
     io.zonky.test.db.postgres.embedded.EmbeddedPostgres stopping = server;
     server = null;
+    stopAndAwaitEnd(stopping, dataDirectory);
+  }
+
+  /**
+   * Stops a server and returns once its postmaster has ended. zonky's close runs {@code pg_ctl stop
+   * -m fast -t 5} and only logs when pg_ctl gives up after those five seconds, with the postmaster
+   * still shutting down: deleting, copying or starting again on its data directory then races with
+   * its last writes (a suite on a loaded two-core machine failed deleting {@code pg_wal} under it).
+   * The postmaster removes {@code postmaster.pid} as about the last thing it does (pg_ctl waits for
+   * that); the process itself ends a moment later.
+   */
+  private static void stopAndAwaitEnd(
+      io.zonky.test.db.postgres.embedded.EmbeddedPostgres server, Path dataDirectory) {
+    Path pidFile = dataDirectory.resolve("postmaster.pid");
+    Optional<ProcessHandle> postmaster = postmaster(pidFile);
     try {
-      stopping.close();
+      server.close();
     } catch (IOException e) {
-      throw new IllegalStateException("embedded PostgreSQL failed to stop cleanly", e);
+      throw new IllegalStateException(
+          "embedded PostgreSQL in " + dataDirectory + " failed to stop", e);
+    }
+    long deadline = System.nanoTime() + STOP_BOUND.toNanos();
+    while (Files.exists(pidFile) || postmaster.filter(ProcessHandle::isAlive).isPresent()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(
+            "PostgreSQL in "
+                + dataDirectory
+                + postmaster.map(p -> " (postmaster pid " + p.pid() + ")").orElse("")
+                + " did not end within "
+                + STOP_BOUND.toSeconds()
+                + " s of pg_ctl stop -m fast");
+      }
+      try {
+        Thread.sleep(STOP_POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(
+            "interrupted waiting for PostgreSQL in " + dataDirectory + " to end", e);
+      }
+    }
+  }
+
+  /** The process named by the first line of {@code postmaster.pid}, when it runs. */
+  private static Optional<ProcessHandle> postmaster(Path pidFile) {
+    try (Stream<String> lines = Files.lines(pidFile)) {
+      return lines.findFirst().map(String::strip).map(Long::parseLong).flatMap(ProcessHandle::of);
+    } catch (IOException | NumberFormatException e) {
+      // No readable pid file: the file alone is waited for.
+      return Optional.empty();
     }
   }
 

@@ -11,7 +11,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -141,6 +143,69 @@ class EmbeddedServicesIT {
         assertThat(rs.getString(1)).as("data written before the stop").isEqualTo("before");
       }
     }
+  }
+
+  /**
+   * pg_ctl gives up after five seconds and zonky only logs it; the server must still be gone when
+   * close returns, or deleting its data races with its last writes. A backend held stopped
+   * (SIGSTOP) keeps the postmaster's fast shutdown waiting past pg_ctl's five seconds.
+   */
+  @Test
+  void aServerSlowerToStopThanPgCtlWaitsIsClosedOnlyOnceItHasEnded() throws Exception {
+    EmbeddedPostgres pg = EmbeddedPostgres.startFromTemplate();
+    Connection held = connect(pg);
+    long backend;
+    try (ResultSet rs = held.createStatement().executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      backend = rs.getLong(1);
+    }
+    ProcessHandle postmaster =
+        ProcessHandle.of(backend).flatMap(ProcessHandle::parent).orElseThrow();
+    signal("STOP", backend);
+    try {
+      CompletableFuture<Boolean> aliveWhenClosed =
+          CompletableFuture.supplyAsync(
+              () -> {
+                pg.close();
+                return postmaster.isAlive();
+              });
+      ProcessHandle pgCtlStop = awaitPgCtlStop();
+      pgCtlStop.onExit().get(30, TimeUnit.SECONDS);
+      assertThat(aliveWhenClosed)
+          .as("close has not returned while the postmaster waits for the stopped backend")
+          .isNotDone();
+      signal("CONT", backend);
+      assertThat(aliveWhenClosed.get(60, TimeUnit.SECONDS))
+          .as("the postmaster is alive when close returns")
+          .isFalse();
+    } finally {
+      signal("CONT", backend);
+      held.close();
+    }
+  }
+
+  private static ProcessHandle awaitPgCtlStop() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() - deadline < 0) {
+      var found =
+          ProcessHandle.current()
+              .descendants()
+              .filter(
+                  p ->
+                      p.info().command().orElse("").endsWith("pg_ctl")
+                          && List.of(p.info().arguments().orElse(new String[0])).contains("stop"))
+              .findFirst();
+      if (found.isPresent()) {
+        return found.get();
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no pg_ctl stop ran within 30 s of close");
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).as("kill -%s %d ended", signal, pid).isTrue();
   }
 
   @Test
