@@ -489,14 +489,14 @@ class AgentOverlaysTest {
   @ParameterizedTest
   @EnumSource(HostKind.class)
   void theAgentsKafkaPasswordComesFromTheSecretTheirKafkaUserTakesItFrom(
-      HostKind kind, @TempDir Path secretDir) throws IOException {
+      HostKind kind, @TempDir Path secretDir, @TempDir Path configDir) throws IOException {
     AgentOverlay agent = AgentOverlay.of(kind);
     String text =
         AgentOverlay.shared()
             .one(ConfigMap.class, "fleetwave-agent-kafka")
             .getData()
             .get("client.properties");
-    Path file = Files.createTempFile("client-", ".properties");
+    Path file = configDir.resolve("client.properties");
     Files.writeString(file, text);
     KafkaConfigFile config = KafkaConfigFile.load(file);
 

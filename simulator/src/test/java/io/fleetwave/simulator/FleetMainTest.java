@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetMainTest {
 
   @Test
-  void applyDelayTakesShorthandAndIsoDurations() throws Exception {
-    Path key = Files.writeString(Files.createTempFile("fleetmain", ".pem"), pem());
+  void applyDelayTakesShorthandAndIsoDurations(@TempDir Path dir) throws Exception {
+    Path key = Files.writeString(dir.resolve("command-key.pem"), pem());
     for (String[] given :
         new String[][] {
           {"500ms", "PT0.5S"}, {"2s", "PT2S"}, {"1m", "PT1M"}, {"PT1.5S", "PT1.5S"}
