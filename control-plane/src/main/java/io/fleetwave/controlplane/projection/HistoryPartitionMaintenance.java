@@ -161,7 +161,8 @@ public class HistoryPartitionMaintenance {
    * before {@code keptFrom}: the day partitions dropped next and the default partition's old rows):
    * each node's newest registration and newest inventory, and its other events (progress: the
    * reconcile state is their fold); older registrations and inventories kept before are dropped,
-   * and so are the older rows of registration_history and inventory_history (V42).
+   * and so are the older rows of registration_history and inventory_history (V42) and the changes
+   * found in the history about to go ({@link #pruneChanges}).
    */
   private static Uni<Void> carry(SqlConnection conn, Instant keptFrom) {
     Tuple params =
@@ -194,6 +195,34 @@ public class HistoryPartitionMaintenance {
                                 new String[] {NodeHistory.REGISTERED, NodeHistory.INVENTORY})))
         .call(() -> prune(conn, "registration_history", params))
         .call(() -> prune(conn, "inventory_history", params))
+        .call(() -> pruneChanges(conn, params))
+        .replaceWithVoid();
+  }
+
+  /**
+   * Deletes the observed changes (node_changes, V40) older than {@code keptFrom} (the first
+   * parameter), as the history they were found in goes: without it they were kept as long as their
+   * node, and grew with every change a fleet reports. Kept: the changes of each node's open driver
+   * run (node_provenance's unexplained driver run, V44, from its first change on), which the drift
+   * view still reads to attribute (a spec may have asked for that version). The other aspects' runs
+   * keep what the drift view needs of them in node_provenance itself.
+   */
+  private static Uni<Void> pruneChanges(SqlConnection conn, Tuple params) {
+    return conn.preparedQuery(
+            "DELETE FROM node_changes c WHERE c.event_time < $1 AND NOT EXISTS (SELECT 1 FROM"
+                + " node_provenance p WHERE p.node = c.node AND c.aspect = 'driver'"
+                + " AND p.unexplained ? 'driver' AND (c.epoch, c.seq)"
+                + " >= ((p.unexplained -> 'driver' ->> 'epoch')::bigint,"
+                + " (p.unexplained -> 'driver' ->> 'seq')::bigint))")
+        .execute(Tuple.of(params.getValue(0)))
+        .invoke(
+            rows -> {
+              if (rows.rowCount() > 0) {
+                LOG.infof(
+                    "observed changes: deleted %d seen before %s (the history kept)",
+                    rows.rowCount(), params.getValue(0));
+              }
+            })
         .replaceWithVoid();
   }
 

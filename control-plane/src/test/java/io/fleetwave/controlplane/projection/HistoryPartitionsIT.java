@@ -44,6 +44,9 @@ class HistoryPartitionsIT {
   private static final Vertx VERTX = Vertx.vertx();
   private static final URI SOURCE = URI.create("urn:fleetwave:history-partitions-test");
 
+  /** A time on the day partition past the retention at {@link #NOW}. */
+  private static final String OLD_DAY = "2026-10-20T09:00:00Z";
+
   EmbeddedPostgres postgres;
 
   @AfterAll
@@ -241,6 +244,54 @@ class HistoryPartitionsIT {
               .atMost(BOUND)
               .orElseThrow();
       assertThat(later.appliedGeneration()).isEqualTo(1);
+    } finally {
+      pool.closeAndAwait();
+    }
+  }
+
+  /**
+   * The observed changes found in the history that goes go with it (a MIG mode and its layout
+   * here), but for a node's open driver run, whose changes the drift view still reads to attribute:
+   * its run starts at its first change.
+   */
+  @Test
+  void droppedDaysTakeTheirChangesButAnOpenDriverRunsAlong() throws Exception {
+    String url = withAPartitionPastTheRetention("changes");
+    Pool pool = MigratedDatabase.pool(url, VERTX);
+    try {
+      // Baselines (a node's first reports are not changes), then a driver and a MIG mode changed
+      // outside any spec, all on the day past the retention.
+      apply(pool, "old", 0, Events.registered("old", HostKind.UBUNTU, "570.1", Map.of()), OLD_DAY);
+      apply(pool, "old", 1, Events.inventory(Events.H100, 1, MigMode.ENABLED), OLD_DAY);
+      apply(pool, "old", 2, Events.registered("old", HostKind.UBUNTU, "580.2", Map.of()), OLD_DAY);
+      apply(pool, "old", 3, Events.inventory(Events.H100, 1, MigMode.DISABLED), OLD_DAY);
+      // A node whose change is within the retention.
+      String kept = "2026-11-25T10:00:00Z";
+      apply(pool, "new", 0, Events.registered("new", HostKind.UBUNTU, "570.1", Map.of()), kept);
+      apply(pool, "new", 1, Events.inventory(Events.H100, 1, MigMode.ENABLED), kept);
+      apply(pool, "new", 2, Events.inventory(Events.H100, 1, MigMode.DISABLED), kept);
+      String changes = "SELECT node || ' ' || seq || ' ' || aspect FROM node_changes ORDER BY 1";
+      assertThat(texts(url, changes))
+          .containsExactly(
+              "new 2 0/mig-layout",
+              "new 2 0/mig-mode",
+              "old 2 driver",
+              "old 3 0/mig-layout",
+              "old 3 0/mig-mode");
+
+      new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2))
+          .maintain(NOW)
+          .await()
+          .atMost(BOUND);
+
+      assertThat(texts(url, changes))
+          .containsExactly("new 2 0/mig-layout", "new 2 0/mig-mode", "old 2 driver");
+      assertThat(
+              texts(
+                  url,
+                  "SELECT node FROM node_provenance WHERE unexplained ? '0/mig-mode' ORDER BY 1"))
+          .as("the MIG mode's run stays in the node's provenance, which the drift view reads")
+          .containsExactly("new", "old");
     } finally {
       pool.closeAndAwait();
     }
