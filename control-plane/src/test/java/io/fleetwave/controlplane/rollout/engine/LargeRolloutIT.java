@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Test;
  *
  * <p>20,000 nodes, not the 100,000 this test ran with until 2026-12-04: a chunk's bound does not
  * depend on the plan's size, so every assertion holds alike from a few thousand nodes (a creation
- * in several chunks) up; {@code RolloutCreatedSizeTest} checks the chunks of a 100,000-node
- * creation without a broker, and {@code -Dscale.largeRollout.nodes=100000} runs this test at that
- * size (233 s against 40 s at 20,000, back to back on a loaded two-core machine; see
- * docs/testing.md).
+ * in several chunks) up; {@code RolloutCreatedSizeTest} checks a creation's chunks without a broker
+ * ({@code -Dscale.rolloutCreated.nodes=100000} at 100,000 nodes), and {@code
+ * -Dscale.largeRollout.nodes=100000} runs this test at that size (233 s against 40 s at 20,000,
+ * back to back on a loaded two-core machine; see docs/testing.md).
  *
  * <p>Runs after the other tests of its application (OrderThenClassName): its rollout stays in the
  * shared log, and the tests that fold every rollout would fold it again.
