@@ -45,10 +45,11 @@ class AgentOptionsTest {
                     .getMetadata()
                     .getNamespace()
                 + ".svc:8080");
+    // A file on a mounted volume, or (the public keys) a mounted volume's directory itself.
     for (String file : List.of(read.get("kafka-config"), read.get("public-key"))) {
       assertThat(agent.getVolumeMounts())
           .as("%s: %s is on a mounted volume", kind.dir(), file)
-          .anyMatch(m -> file.startsWith(m.getMountPath() + "/"));
+          .anyMatch(m -> file.equals(m.getMountPath()) || file.startsWith(m.getMountPath() + "/"));
     }
   }
 

@@ -277,13 +277,18 @@ class AgentOverlaysTest {
     Volume ca = agent.volumeAt("/etc/fleetwave/kafka-ca");
     assertThat(ca.getSecret().getSecretName()).isEqualTo("fleetwave-cluster-ca-cert");
 
-    String publicKey = agent.envValue("FLEETWAVE_COMMAND_PUBLIC_KEY");
-    assertThat(publicKey).isEqualTo("/etc/fleetwave/keys/public-key.pem");
-    Volume keys = agent.volumeAt(parent(publicKey));
+    // The directory the whole key ConfigMap is mounted at, not one of its entries: a key added
+    // to the ConfigMap for a rotation (docs/security.md) must reach the running agents, which
+    // read every file of the directory again when it changes. Items or a subPath would pin the
+    // one key the pods started with.
+    String publicKeys = agent.envValue("FLEETWAVE_COMMAND_PUBLIC_KEY");
+    assertThat(publicKeys).isEqualTo("/etc/fleetwave/keys");
+    Volume keys = agent.volumeAt(publicKeys);
     assertThat(keys.getConfigMap().getName()).isEqualTo("fleetwave-command-public-key");
-    assertThat(keys.getConfigMap().getItems())
-        .extracting(i -> i.getKey(), i -> i.getPath())
-        .containsExactly(tuple("public-key.pem", "public-key.pem"));
+    assertThat(keys.getConfigMap().getItems()).as("every entry of the ConfigMap").isEmpty();
+    assertThat(agent.mountAt(publicKeys).orElseThrow().getSubPath())
+        .as("a subPath mount is never updated")
+        .isNull();
   }
 
   @ParameterizedTest
