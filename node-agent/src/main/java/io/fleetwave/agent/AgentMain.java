@@ -238,7 +238,14 @@ public final class AgentMain {
     NodeIdentity identity;
     try {
       identity =
-          new Enrolment(URI.create(controlPlane), credential, ENROLMENT_PATIENCE)
+          new Enrolment(
+                  URI.create(controlPlane),
+                  credential,
+                  ENROLMENT_PATIENCE,
+                  options
+                      .controlPlaneCa()
+                      .map(Enrolment::httpClient)
+                      .orElseGet(Enrolment::httpClient))
               .establishIdentity(node, stateDirectory);
     } catch (EnrolmentRefusedException refused) {
       throw credential instanceof BootstrapCredential.ServiceAccountToken token

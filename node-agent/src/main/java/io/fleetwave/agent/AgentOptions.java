@@ -39,6 +39,7 @@ record AgentOptions(
     long spoolBytes,
     long memoryQueueBytes,
     Optional<String> controlPlane,
+    Optional<Path> controlPlaneCa,
     Optional<String> joinToken,
     Optional<Path> joinTokenFile,
     Optional<String> serviceAccountToken,
@@ -110,6 +111,10 @@ record AgentOptions(
                                   every event with it (env FLEETWAVE_CONTROL_PLANE_URL); the key
                                   is kept 0600 in the state directory (writable hosts) or made
                                   anew in memory at each start (read-only hosts)
+        --control-plane-ca FILE   the CA certificates (PEM) that an https --control-plane's
+                                  certificate must chain to, instead of the JVM's trust store: a
+                                  private CA such as cert-manager's (env
+                                  FLEETWAVE_CONTROL_PLANE_CA)
         --join-token-file FILE    file holding the one-time join token to enroll with, hosts
                                   outside Kubernetes (env FLEETWAVE_JOIN_TOKEN_FILE; or the
                                   token itself in env FLEETWAVE_JOIN_TOKEN, never as an argument)
@@ -156,6 +161,7 @@ record AgentOptions(
             "--clock-skew-seconds",
             "--public-key",
             "--control-plane",
+            "--control-plane-ca",
             "--join-token-file",
             "--service-account-token",
             "--metrics-port",
@@ -187,6 +193,16 @@ record AgentOptions(
           "give one join token: --join-token-file (FLEETWAVE_JOIN_TOKEN_FILE) or"
               + " FLEETWAVE_JOIN_TOKEN, not both");
     }
+    Optional<String> controlPlane =
+        option(values, env, "--control-plane", "FLEETWAVE_CONTROL_PLANE_URL");
+    Optional<Path> controlPlaneCa =
+        option(values, env, "--control-plane-ca", "FLEETWAVE_CONTROL_PLANE_CA").map(Path::of);
+    if (controlPlaneCa.isPresent()
+        && !controlPlane.map(url -> url.startsWith("https://")).orElse(false)) {
+      throw new IllegalArgumentException(
+          "--control-plane-ca needs an https:// --control-plane (FLEETWAVE_CONTROL_PLANE_URL), got "
+              + controlPlane.orElse("none"));
+    }
     return new AgentOptions(
         bootstrap,
         kafkaConfig,
@@ -210,7 +226,8 @@ record AgentOptions(
         clockSkew(option(values, env, "--clock-skew-seconds", "FLEETWAVE_CLOCK_SKEW_SECONDS")),
         mebibytes(values, env, "--spool-mib", "FLEETWAVE_SPOOL_MIB", 64),
         mebibytes(values, env, "--memory-queue-mib", "FLEETWAVE_MEMORY_QUEUE_MIB", 8),
-        option(values, env, "--control-plane", "FLEETWAVE_CONTROL_PLANE_URL"),
+        controlPlane,
+        controlPlaneCa,
         joinToken,
         joinTokenFile,
         option(values, env, "--service-account-token", "FLEETWAVE_SERVICE_ACCOUNT_TOKEN"),

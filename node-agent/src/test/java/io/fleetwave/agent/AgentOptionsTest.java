@@ -54,6 +54,37 @@ class AgentOptionsTest {
   }
 
   @Test
+  void aControlPlaneCaComesWithAnHttpsControlPlaneOnly() {
+    AgentOptions https =
+        parse(
+            Map.of("FLEETWAVE_CONTROL_PLANE_CA", "/etc/fleetwave/control-plane-ca/ca.crt"),
+            "--bootstrap",
+            "k:9092",
+            "--control-plane",
+            "https://fleetwave-control-plane.fleetwave.svc:8443");
+    assertThat(https.controlPlaneCa())
+        .contains(java.nio.file.Path.of("/etc/fleetwave/control-plane-ca/ca.crt"));
+    assertThat(parse(NO_ENV, "--bootstrap", "k:9092").controlPlaneCa()).isEmpty();
+
+    for (String[] args :
+        new String[][] {
+          {"--bootstrap", "k:9092", "--control-plane-ca", "/ca.crt"},
+          {
+            "--bootstrap",
+            "k:9092",
+            "--control-plane-ca",
+            "/ca.crt",
+            "--control-plane",
+            "http://cp:8080"
+          }
+        }) {
+      assertThatThrownBy(() -> parse(NO_ENV, args))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("--control-plane-ca needs an https:// --control-plane");
+    }
+  }
+
+  @Test
   void aJoinTokenComesFromAFileOrTheEnvironment() {
     AgentOptions fromFile =
         parse(NO_ENV, "--bootstrap", "k:9092", "--join-token-file", "/etc/fleetwave/join-token");

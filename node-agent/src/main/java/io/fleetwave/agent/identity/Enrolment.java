@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Gives the node its identity: the key (kept in the state directory of a writable host, made anew
@@ -57,6 +58,19 @@ public final class Enrolment {
   /** The HTTP client enrolments use (each call bounded by {@link #CALL_BOUND}). */
   public static HttpClient httpClient() {
     return HttpClient.newBuilder().connectTimeout(CALL_BOUND).build();
+  }
+
+  /**
+   * As {@link #httpClient()}, trusting for HTTPS only the CA certificates of {@code caFile} (PEM)
+   * instead of the JVM's trust store: a control plane served with a private CA's certificate.
+   *
+   * @throws IllegalArgumentException naming the file when it holds no readable certificate
+   */
+  public static HttpClient httpClient(Path caFile) {
+    return HttpClient.newBuilder()
+        .connectTimeout(CALL_BOUND)
+        .sslContext(ControlPlaneTrust.of(caFile))
+        .build();
   }
 
   /**
@@ -198,6 +212,18 @@ public final class Enrolment {
         } else {
           failure = "answered " + answer.statusCode() + ": " + detail(answer.body());
         }
+      } catch (SSLHandshakeException e) {
+        if (ControlPlaneTrust.isUntrusted(e)) {
+          // Not the network: a certificate that does not chain to the trusted CAs or names another
+          // host stays so; waiting out the patience would only hide the reason.
+          throw new EnrolmentRefusedException(
+              "the control plane at "
+                  + controlPlane
+                  + " presented a certificate this agent does not trust for it (the CAs of"
+                  + " --control-plane-ca, else the JVM's trust store): "
+                  + e.getMessage());
+        }
+        failure = e.toString();
       } catch (IOException e) {
         failure = e.toString();
       }

@@ -3,7 +3,8 @@ package io.fleetwave.agent.identity;
 import java.io.Serial;
 
 /**
- * The control plane refused the enrolment (the credential, the key or the name): no retry helps.
+ * The enrolment cannot succeed: the control plane refused it (the credential, the key or the name),
+ * or it presented a certificate this agent does not trust. No retry helps.
  */
 public class EnrolmentRefusedException extends RuntimeException {
   @Serial private static final long serialVersionUID = 1L;
