@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -22,6 +24,14 @@ public final class EmbeddedPostgres implements AutoCloseable {
   public static final String USER = "postgres";
   public static final String PASSWORD = "postgres";
   private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
+  // A new server's port is chosen here (LoopbackPorts: below the kernel's ephemeral range), not by
+  // zonky, which takes one from the kernel's range (a port-0 socket, closed again) where the
+  // suite's port-0 binds and outgoing connections take theirs: a suite failed when one took it
+  // before PostgreSQL bound it. A server stopped and restarted on its port (outage tests) is
+  // exposed to the same race while stopped.
+  // A start that fails is tried again on another port (a port taken between its choice and the
+  // bind still fails a start, at zonky's startup bound); the last failure is reported.
+  private static final int START_ATTEMPTS = 3;
   // How long a stop may take beyond pg_ctl's own five seconds: a shutdown checkpoint on a loaded
   // two-core machine, backends finishing their work.
   private static final Duration STOP_BOUND = Duration.ofSeconds(60);
@@ -52,7 +62,11 @@ public final class EmbeddedPostgres implements AutoCloseable {
    * tests that start a server of their own wait for the flush every commit waits for in production.
    */
   public static EmbeddedPostgres start() {
-    return startOn(newDataDirectory(), true);
+    return startOn(
+        EmbeddedPostgres::newDataDirectory,
+        true,
+        LoopbackPorts::belowTheEphemeralRange,
+        STARTUP_BOUND);
   }
 
   /**
@@ -65,8 +79,13 @@ public final class EmbeddedPostgres implements AutoCloseable {
    * the demo, the benchmarks and the system tier run durable ({@link #start()}).
    */
   public static EmbeddedPostgres startFromTemplate() {
-    Path dataDirectory = newDataDirectory();
     Path template = template();
+    return startOn(
+        () -> copyOf(template), false, LoopbackPorts::belowTheEphemeralRange, STARTUP_BOUND);
+  }
+
+  private static Path copyOf(Path template) {
+    Path dataDirectory = newDataDirectory();
     try (Stream<Path> files = Files.walk(template)) {
       for (Path from : (Iterable<Path>) files::iterator) {
         Path to = dataDirectory.resolve(template.relativize(from).toString());
@@ -78,15 +97,21 @@ public final class EmbeddedPostgres implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot copy PostgreSQL's template cluster " + template + " to " + dataDirectory, e);
     }
-    return startOn(dataDirectory, false);
+    return dataDirectory;
   }
 
   /** The cluster {@link #startFromTemplate()} copies: initialised, started and stopped cleanly. */
   private static synchronized Path template() {
     if (template == null) {
-      Path directory = newDataDirectory();
+      Launched launched =
+          launchOnAFreePort(
+              EmbeddedPostgres::newDataDirectory,
+              false,
+              LoopbackPorts::belowTheEphemeralRange,
+              STARTUP_BOUND);
+      Path directory = launched.dataDirectory();
       // Stopped "pg_ctl stop -m fast" (a shutdown checkpoint) and ended, so a copy starts clean.
-      stopAndAwaitEnd(launch(directory, 0, false), directory);
+      stopAndAwaitEnd(launched.server(), directory);
       Runtime.getRuntime()
           .addShutdownHook(new Thread(() -> deleteTree(directory), "fleetwave-postgres-template"));
       template = directory;
@@ -102,25 +127,93 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
-  private static EmbeddedPostgres startOn(Path dataDirectory, boolean flush) {
+  /** As {@link #start()} on the ports {@code ports} offers, each start bounded by {@code bound}. */
+  static EmbeddedPostgres start(IntSupplier ports, Duration bound) {
+    return startOn(EmbeddedPostgres::newDataDirectory, true, ports, bound);
+  }
+
+  private static EmbeddedPostgres startOn(
+      Supplier<Path> dataDirectories, boolean flush, IntSupplier ports, Duration bound) {
+    Launched launched = launchOnAFreePort(dataDirectories, flush, ports, bound);
     EmbeddedPostgres postgres =
-        new EmbeddedPostgres(dataDirectory, flush, launch(dataDirectory, 0, flush));
+        new EmbeddedPostgres(launched.dataDirectory(), flush, launched.server());
     // The data directory is ours, not zonky's: nothing else deletes it when a JVM ends unclosed.
     Runtime.getRuntime()
         .addShutdownHook(new Thread(postgres::close, "fleetwave-postgres-" + postgres.port));
     return postgres;
   }
 
-  /** Starts a server on {@code dataDirectory} (initialised when empty); port 0: a free one. */
+  /** A started server and the data directory it runs on. */
+  private record Launched(
+      Path dataDirectory, io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) {}
+
+  /**
+   * Starts a server on a data directory {@code dataDirectories} makes and a port {@code ports}
+   * offers; when the start fails, on another directory and port ({@value #START_ATTEMPTS}
+   * attempts). The failed attempt's directory is given up: zonky keeps its lock on it in this JVM,
+   * and a postmaster that was only slow is stopped.
+   */
+  private static Launched launchOnAFreePort(
+      Supplier<Path> dataDirectories, boolean flush, IntSupplier ports, Duration bound) {
+    RuntimeException failed = null;
+    for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+      Path dataDirectory = dataDirectories.get();
+      int port = ports.getAsInt();
+      try {
+        return new Launched(dataDirectory, launch(dataDirectory, port, flush, bound));
+      } catch (RuntimeException e) {
+        failed = e;
+        System.getLogger(EmbeddedPostgres.class.getName())
+            .log(
+                System.Logger.Level.WARNING,
+                "embedded PostgreSQL did not start on port {0} (attempt {1} of {2}): {3}",
+                Integer.toString(port),
+                attempt,
+                START_ATTEMPTS,
+                e.toString());
+        abandon(dataDirectory);
+      }
+    }
+    throw failed;
+  }
+
+  /** Ends a postmaster that may still run on {@code dataDirectory}, then deletes the directory. */
+  private static void abandon(Path dataDirectory) {
+    Optional<ProcessHandle> postmaster = postmaster(dataDirectory.resolve("postmaster.pid"));
+    postmaster.ifPresent(ProcessHandle::destroy);
+    postmaster.ifPresent(
+        p -> {
+          try {
+            p.onExit().get(STOP_BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (java.util.concurrent.ExecutionException
+              | java.util.concurrent.TimeoutException e) {
+            p.destroyForcibly();
+          }
+        });
+    try {
+      deleteTree(dataDirectory);
+    } catch (UncheckedIOException e) {
+      // What is left is a temporary directory; the start's own failure is what matters.
+    }
+  }
+
+  /** Starts a server on {@code dataDirectory} (initialised when empty) on {@code port}. */
   private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres launch(
       Path dataDirectory, int port, boolean flush) {
+    return launch(dataDirectory, port, flush, STARTUP_BOUND);
+  }
+
+  private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres launch(
+      Path dataDirectory, int port, boolean flush, Duration bound) {
     try {
       var builder =
           io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
               .setDataDirectory(dataDirectory)
               .setCleanDataDirectory(false)
               .setPort(port)
-              .setPGStartupWait(STARTUP_BOUND)
+              .setPGStartupWait(bound)
               // Enough connections for a reactive pool, Flyway and a benchmark side by side.
               .setServerConfig("max_connections", "200");
       // Both set either way: zonky's builder turns synchronous_commit off unless told otherwise.

@@ -12,6 +12,7 @@ import io.fleetwave.controlplane.fixtures.RolloutApi;
 import io.fleetwave.controlplane.logging.LogContext;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.embedded.FleetTopics;
+import io.fleetwave.embedded.LoopbackPorts;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.systemtier.JsonConsole.Line;
 import io.fleetwave.testsupport.network.BlackHoleProxy;
@@ -142,7 +143,7 @@ class SystemTierIT {
     String webhookSecret = webhookSecret();
     Path webhookSecretFile =
         Files.writeString(work.resolve("driver-webhook.secret"), webhookSecret);
-    int webhookPort = Replicas.freePort();
+    int webhookPort = LoopbackPorts.belowTheEphemeralRange();
     Instant began = Instant.now();
     try (EmbeddedPostgres postgres = EmbeddedPostgres.start();
         BlackHoleProxy database = BlackHoleProxy.to("localhost", postgres.port());
