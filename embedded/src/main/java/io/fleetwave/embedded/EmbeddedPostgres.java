@@ -24,11 +24,6 @@ public final class EmbeddedPostgres implements AutoCloseable {
   public static final String USER = "postgres";
   public static final String PASSWORD = "postgres";
   private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
-  // A new server's port is chosen here (LoopbackPorts: below the kernel's ephemeral range), not by
-  // zonky, which takes one from the kernel's range (a port-0 socket, closed again) where the
-  // suite's port-0 binds and outgoing connections take theirs: a suite failed when one took it
-  // before PostgreSQL bound it. A server stopped and restarted on its port (outage tests) is
-  // exposed to the same race while stopped.
   // A start that fails is tried again on another port (a port taken between its choice and the
   // bind still fails a start, at zonky's startup bound); the last failure is reported.
   private static final int START_ATTEMPTS = 3;
@@ -152,6 +147,12 @@ public final class EmbeddedPostgres implements AutoCloseable {
    * offers; when the start fails, on another directory and port ({@value #START_ATTEMPTS}
    * attempts). The failed attempt's directory is given up: zonky keeps its lock on it in this JVM,
    * and a postmaster that was only slow is stopped.
+   *
+   * <p>The port is chosen here ({@link LoopbackPorts}: below the kernel's ephemeral range), not by
+   * zonky, which takes one from the kernel's range (a port-0 socket, closed again) where the
+   * suite's port-0 binds and outgoing connections take theirs: a suite failed when one took it
+   * before PostgreSQL bound it. A server stopped and restarted on its port (the outage tests) is
+   * exposed to the same race while stopped, and is less so there too.
    */
   private static Launched launchOnAFreePort(
       Supplier<Path> dataDirectories, boolean flush, IntSupplier ports, Duration bound) {
