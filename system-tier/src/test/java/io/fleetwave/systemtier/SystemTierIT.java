@@ -452,20 +452,22 @@ class SystemTierIT {
           .atMost(RECOVERY_BOUND)
           .until(
               () -> {
-                long held = lines(leaderLog, AUDIT_HELD_LOG);
-                return held > 0 && lines(leaderLog, AUDIT_WRITTEN_LOG) == held;
+                long held = JsonConsole.count(leaderLog, AUDIT_HELD_LOG);
+                return held > 0 && JsonConsole.count(leaderLog, AUDIT_WRITTEN_LOG) == held;
               });
       // At most once: the engine appends during the outage only if it decides something then
       // (the pause asked meanwhile is refused now, not queued for it).
-      assertThat(lines(leaderLog, ENGINE_WAITING_LOG))
+      assertThat(JsonConsole.count(leaderLog, ENGINE_WAITING_LOG))
           .as("the engine's unacknowledged append said at most once (%s)", leaderLog)
           .isLessThanOrEqualTo(1);
       for (ControlPlaneProcess replica : replicas.running()) {
         Path log = replicas.log(replica);
-        assertThat(lines(log, UNREACHABLE_LOG))
+        assertThat(JsonConsole.count(log, UNREACHABLE_LOG))
             .as("one line when Kafka is lost (%s)", log)
             .isEqualTo(1);
-        assertThat(lines(log, REACHABLE_LOG)).as("one line when it is back (%s)", log).isEqualTo(1);
+        assertThat(JsonConsole.count(log, REACHABLE_LOG))
+            .as("one line when it is back (%s)", log)
+            .isEqualTo(1);
         assertThat(errors(log))
             .as("no error logged for the broker's outage (%s)", log)
             .isEqualTo(errorsBefore.get(replica));
@@ -500,7 +502,10 @@ class SystemTierIT {
       logged.put(
           replica,
           new long[] {
-            lines(log, WAITING_LOG), lines(log, RESUMED_LOG), errors(log), lines(log, KEYS_LOG)
+            JsonConsole.count(log, WAITING_LOG),
+            JsonConsole.count(log, RESUMED_LOG),
+            errors(log),
+            JsonConsole.count(log, KEYS_LOG)
           });
     }
     long[] before = progress.events();
@@ -546,16 +551,16 @@ class SystemTierIT {
     for (ControlPlaneProcess replica : replicas.running()) {
       Path log = replicas.log(replica);
       long[] earlier = logged.get(replica);
-      assertThat(lines(log, WAITING_LOG) - earlier[0])
+      assertThat(JsonConsole.count(log, WAITING_LOG) - earlier[0])
           .as("one log line when the projection's wait starts (%s)", log)
           .isEqualTo(1);
-      assertThat(lines(log, RESUMED_LOG) - earlier[1])
+      assertThat(JsonConsole.count(log, RESUMED_LOG) - earlier[1])
           .as("one log line when it ends (%s)", log)
           .isEqualTo(1);
       assertThat(errors(log) - earlier[2])
           .as("no error logged for PostgreSQL's outage (%s)", log)
           .isZero();
-      assertThat(lines(log, KEYS_LOG) - earlier[3])
+      assertThat(JsonConsole.count(log, KEYS_LOG) - earlier[3])
           .as("the rollout engine's observer says once that it cannot check signatures (%s)", log)
           .isLessThanOrEqualTo(1);
     }
@@ -589,11 +594,6 @@ class SystemTierIT {
         "  database connection black-holed %.0f s: both replicas ready %.1f s after it healed,"
                 .formatted(seconds(Duration.between(started, healed)), seconds(ready))
             + " the rollout moving after %.1f s".formatted(seconds(moving)));
-  }
-
-  /** The lines of {@code log} that match {@code which}. */
-  private static long lines(Path log, Predicate<Line> which) throws IOException {
-    return JsonConsole.count(log, which);
   }
 
   /**
