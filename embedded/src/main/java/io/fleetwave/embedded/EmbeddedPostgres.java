@@ -25,7 +25,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
   public static final String PASSWORD = "postgres";
   private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
   // A start that fails is tried again on another port (a port taken between its choice and the
-  // bind still fails a start, at zonky's startup bound); the last failure is reported.
+  // bind still fails a start, as soon as its postmaster ends: FailedStartWatch); the last failure
+  // is reported.
   private static final int START_ATTEMPTS = 3;
   // How long a stop may take beyond pg_ctl's own five seconds: a shutdown checkpoint on a loaded
   // two-core machine, backends finishing their work.
@@ -122,9 +123,13 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
   }
 
-  /** As {@link #start()} on the ports {@code ports} offers, each start bounded by {@code bound}. */
-  static EmbeddedPostgres start(IntSupplier ports, Duration bound) {
-    return startOn(EmbeddedPostgres::newDataDirectory, true, ports, bound);
+  /**
+   * As {@link #startFromTemplate()} on the ports {@code ports} offers, each start bounded by {@code
+   * bound}.
+   */
+  static EmbeddedPostgres startFromTemplate(IntSupplier ports, Duration bound) {
+    Path template = template();
+    return startOn(() -> copyOf(template), false, ports, bound);
   }
 
   private static EmbeddedPostgres startOn(
@@ -220,9 +225,29 @@ public final class EmbeddedPostgres implements AutoCloseable {
       // Both set either way: zonky's builder turns synchronous_commit off unless told otherwise.
       String on = flush ? "on" : "off";
       builder.setServerConfig("fsync", on).setServerConfig("synchronous_commit", on);
-      return builder.start();
+      try (FailedStartWatch watch = FailedStartWatch.onThisThread(dataDirectory)) {
+        var server = builder.start();
+        if (watch.postmasterEnded()) {
+          closeAfterFailedStart(server);
+          throw new IllegalStateException(
+              "embedded PostgreSQL's postmaster ended during its start on port "
+                  + port
+                  + " (its log above says why)");
+        }
+        return server;
+      }
     } catch (IOException e) {
       throw new IllegalStateException("embedded PostgreSQL failed to start: " + e.getMessage(), e);
+    }
+  }
+
+  /** Releases what zonky holds of a start whose postmaster ended (its lock, its hook). */
+  private static void closeAfterFailedStart(
+      io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) {
+    try {
+      server.close();
+    } catch (IOException | RuntimeException e) {
+      // pg_ctl stop finds no server: the start's own failure is what is reported.
     }
   }
 
@@ -280,7 +305,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
   }
 
   /** The process named by the first line of {@code postmaster.pid}, when it runs. */
-  private static Optional<ProcessHandle> postmaster(Path pidFile) {
+  static Optional<ProcessHandle> postmaster(Path pidFile) {
     try (Stream<String> lines = Files.lines(pidFile)) {
       return lines.findFirst().map(String::strip).map(Long::parseLong).flatMap(ProcessHandle::of);
     } catch (IOException | NumberFormatException e) {

@@ -1,6 +1,7 @@
 package io.fleetwave.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,10 +18,12 @@ import org.junit.jupiter.api.Test;
  * The embedded PostgreSQL's ports: chosen below the kernel's ephemeral range, where the suite's
  * port-0 binds and outgoing connections do not take them, and a port taken anyway between its
  * choice and the server's bind is left for another instead of failing the start (a suite failed on
- * "could not bind ... Address already in use"). A class of its own: the taken port's start waits
- * out its bound, beside the other PostgreSQL tests' fork.
+ * "could not bind ... Address already in use"), and left as soon as the postmaster gives up on it,
+ * not at the start's bound.
  */
 class EmbeddedPostgresPortsIT {
+  private static final Duration BOUND = Duration.ofSeconds(90);
+
   @Test
   void aPortTakenBeforeTheServerBindsItIsLeftForAnother() throws Exception {
     try (ServerSocket taken = new ServerSocket()) {
@@ -30,8 +33,12 @@ class EmbeddedPostgresPortsIT {
       Iterator<Integer> offered =
           List.of(taken.getLocalPort(), LoopbackPorts.belowTheEphemeralRange()).iterator();
 
-      try (EmbeddedPostgres pg = EmbeddedPostgres.start(offered::next, Duration.ofSeconds(15))) {
+      long started = System.nanoTime();
+      try (EmbeddedPostgres pg = EmbeddedPostgres.startFromTemplate(offered::next, BOUND)) {
         assertThat(pg.port()).isNotEqualTo(taken.getLocalPort());
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+            .as("two starts, the first left when its postmaster ended, not at its bound")
+            .isLessThan(BOUND.dividedBy(2));
         try (Connection db =
                 DriverManager.getConnection(
                     pg.jdbcUrl(), EmbeddedPostgres.USER, EmbeddedPostgres.PASSWORD);
@@ -39,6 +46,22 @@ class EmbeddedPostgresPortsIT {
           assertThat(rs.next()).isTrue();
         }
       }
+    }
+  }
+
+  @Test
+  void aStartThatFailsOnEveryAttemptNamesThePortAndTheReason() throws Exception {
+    try (ServerSocket taken = new ServerSocket()) {
+      taken.bind(
+          new InetSocketAddress(
+              InetAddress.getLoopbackAddress(), LoopbackPorts.belowTheEphemeralRange()));
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> EmbeddedPostgres.startFromTemplate(taken::getLocalPort, BOUND))
+          .hasMessageContaining(
+              "postmaster ended during its start on port " + taken.getLocalPort());
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("three attempts, none waiting out its bound")
+          .isLessThan(BOUND.dividedBy(2));
     }
   }
 
