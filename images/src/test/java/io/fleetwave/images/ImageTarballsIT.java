@@ -108,12 +108,84 @@ class ImageTarballsIT {
   private static ImageTarball controlPlaneArm64;
   private static ImageTarball agentArm64;
 
+  /** What one pass over each tarball's layers found (a pass inflates and hashes every layer). */
+  private static final Map<ImageTarball, Contents> CONTENTS = new java.util.HashMap<>();
+
+  /** The amd64 images' application files, written out once for the entrypoint runs. */
+  @TempDir static Path extracted;
+
   @BeforeAll
   static void open() throws IOException {
     controlPlane = tarball("fleetwave.image.control-plane.tar.amd64");
     agent = tarball("fleetwave.image.node-agent.tar.amd64");
     controlPlaneArm64 = tarball("fleetwave.image.control-plane.tar.arm64");
     agentArm64 = tarball("fleetwave.image.node-agent.tar.arm64");
+    CONTENTS.put(controlPlane, Contents.read(controlPlane, CONTROL_PLANE_ROOT, extracted));
+    CONTENTS.put(agent, Contents.read(agent, AGENT_ROOT, extracted));
+    CONTENTS.put(controlPlaneArm64, Contents.read(controlPlaneArm64, CONTROL_PLANE_ROOT, null));
+    CONTENTS.put(agentArm64, Contents.read(agentArm64, AGENT_ROOT, null));
+  }
+
+  /**
+   * One image's layers as the checks need them: the digest of every regular file under the
+   * application's root (later layers win), the paths of the lowest layer, the application's files
+   * not owned by root or writable by others, and (amd64) the scan for what must not ship, with the
+   * application's files written under {@code extractTo}.
+   */
+  private record Contents(
+      Map<String, String> applicationFiles,
+      Set<String> lowestLayer,
+      List<String> ownershipProblems,
+      Scan scan) {
+
+    static Contents read(ImageTarball image, String root, Path extractTo) throws IOException {
+      Map<String, String> files = new TreeMap<>();
+      Set<String> lowest = new TreeSet<>();
+      List<String> problems = new ArrayList<>();
+      Scan scan = new Scan(new TreeSet<>(), new TreeSet<>(), new ArrayList<>());
+      image.visitLayers(
+          (layer, entry, content) -> {
+            String path = ImageTarball.path(entry);
+            if (layer == 0) {
+              lowest.add(path);
+            }
+            boolean application = path.startsWith(root) && !path.contains("..");
+            if (application && (entry.getLongUserId() != 0 || (entry.getMode() & 0022) != 0)) {
+              problems.add(
+                  path
+                      + " uid "
+                      + entry.getLongUserId()
+                      + " mode "
+                      + Integer.toOctalString(entry.getMode()));
+            }
+            if (extractTo == null) {
+              if (application && entry.isFile()) {
+                files.put(path, digest(content));
+              }
+              return;
+            }
+            scan.check(layer, path);
+            if (application && entry.isDirectory()) {
+              Files.createDirectories(extractTo.resolve(path));
+            } else if (application && entry.isFile()) {
+              // Written out, then read back for the digest and, for a jar, the scan.
+              Path target = extractTo.resolve(path);
+              Files.createDirectories(target.getParent());
+              Files.copy(content, target, StandardCopyOption.REPLACE_EXISTING);
+              try (InputStream written = Files.newInputStream(target)) {
+                files.put(path, digest(written));
+              }
+              if (path.endsWith(".jar")) {
+                try (InputStream written = Files.newInputStream(target)) {
+                  scan.checkJar(layer, path, written);
+                }
+              }
+            } else if (entry.isFile() && path.toLowerCase(Locale.ROOT).endsWith(".jar")) {
+              scan.checkJar(layer, path, content);
+            }
+          });
+      return new Contents(files, lowest, problems, scan);
+    }
   }
 
   /**
@@ -140,8 +212,8 @@ class ImageTarballsIT {
       assertThat(arm64.runConfig()).isEqualTo(amd64.runConfig());
 
       // Byte for byte first (cheap); only jars that differ are compared entry by entry.
-      Map<String, String> amd64Files = applicationContent(amd64, root, Set.of());
-      Map<String, String> arm64Files = applicationContent(arm64, root, Set.of());
+      Map<String, String> amd64Files = new TreeMap<>(CONTENTS.get(amd64).applicationFiles());
+      Map<String, String> arm64Files = new TreeMap<>(CONTENTS.get(arm64).applicationFiles());
       Set<String> rebuiltJars = new TreeSet<>();
       amd64Files.forEach(
           (path, content) -> {
@@ -173,9 +245,8 @@ class ImageTarballsIT {
   }
 
   /**
-   * Path to a digest of the content of every regular file under {@code root} (later layers win), or
-   * with {@code byEntries} of those jars only: a digest of their entries' names and content, not
-   * their times.
+   * Path to a digest of each of the jars {@code byEntries} names under {@code root}: a digest of
+   * their entries' names and content, not their times (later layers win).
    */
   private static Map<String, String> applicationContent(
       ImageTarball image, String root, Set<String> byEntries) throws IOException {
@@ -183,12 +254,7 @@ class ImageTarballsIT {
     image.visitLayers(
         (layer, entry, content) -> {
           String path = ImageTarball.path(entry);
-          if (!entry.isFile() || !path.startsWith(root)) {
-            return;
-          }
-          if (byEntries.isEmpty()) {
-            files.put(path, digest(content));
-          } else if (byEntries.contains(path)) {
+          if (entry.isFile() && path.startsWith(root) && byEntries.contains(path)) {
             files.put(path, path.equals(GENERATED) ? jarEntryNames(content) : jarDigest(content));
           }
         });
@@ -289,21 +355,14 @@ class ImageTarballsIT {
   }
 
   @Test
-  void bothImagesSitOnTheConfiguredBase() throws IOException {
+  void bothImagesSitOnTheConfiguredBase() {
     for (ImageTarball image : List.of(controlPlane, agent, controlPlaneArm64, agentArm64)) {
       assertThat(image.env("PATH")).as("PATH from the base, so that 'java' resolves").isPresent();
       if (standIn()) {
         assertThat(image.strings("Env")).containsAll(StandInBase.ENV);
         assertThat(image.runConfig().path("Labels").has(StandInBase.LABEL)).isTrue();
         assertThat(image.diffIds()).first().isEqualTo(StandInBase.diffId(image.architecture()));
-        Set<String> lowest = new TreeSet<>();
-        image.visitLayers(
-            (layer, entry, content) -> {
-              if (layer == 0) {
-                lowest.add(ImageTarball.path(entry));
-              }
-            });
-        assertThat(lowest).contains(StandInBase.MARKER);
+        assertThat(CONTENTS.get(image).lowestLayer()).contains(StandInBase.MARKER);
       } else {
         assertThat(image.runConfig().path("Labels").has(StandInBase.LABEL))
             .as("a production image is not built on the stand-in")
@@ -313,31 +372,16 @@ class ImageTarballsIT {
   }
 
   @Test
-  void applicationFilesBelongToRootAndAreReadOnlyForOthers() throws IOException {
+  void applicationFilesBelongToRootAndAreReadOnlyForOthers() {
     for (ImageTarball image : List.of(controlPlane, agent)) {
-      String root = image == controlPlane ? CONTROL_PLANE_ROOT : AGENT_ROOT;
-      List<String> problems = new ArrayList<>();
-      image.visitLayers(
-          (layer, entry, content) -> {
-            String path = ImageTarball.path(entry);
-            if (path.startsWith(root)
-                && (entry.getLongUserId() != 0 || (entry.getMode() & 0022) != 0)) {
-              problems.add(
-                  path
-                      + " uid "
-                      + entry.getLongUserId()
-                      + " mode "
-                      + Integer.toOctalString(entry.getMode()));
-            }
-          });
-      assertThat(problems).as(image.file().toString()).isEmpty();
+      assertThat(CONTENTS.get(image).ownershipProblems()).as(image.file().toString()).isEmpty();
     }
   }
 
   @Test
-  void noTestDemoSimulatorBrokerOrDatabaseInAnyLayer() throws IOException {
-    Scan controlPlaneScan = scan(controlPlane);
-    Scan agentScan = scan(agent);
+  void noTestDemoSimulatorBrokerOrDatabaseInAnyLayer() {
+    Scan controlPlaneScan = CONTENTS.get(controlPlane).scan();
+    Scan agentScan = CONTENTS.get(agent).scan();
 
     // The scan saw the applications (a scan of nothing would find nothing).
     assertThat(controlPlaneScan.paths)
@@ -364,10 +408,9 @@ class ImageTarballsIT {
    * (exit 2) and names the settings.
    */
   @Test
-  void controlPlaneEntrypointStartsTheApplication(@TempDir Path root) throws Exception {
-    extract(controlPlane, CONTROL_PLANE_ROOT, root);
+  void controlPlaneEntrypointStartsTheApplication() throws Exception {
     List<String> entrypoint = controlPlane.strings("Entrypoint");
-    Run run = run(root.resolve(CONTROL_PLANE_ROOT), withThisJava(entrypoint));
+    Run run = run(extracted.resolve(CONTROL_PLANE_ROOT), withThisJava(entrypoint));
     assertThat(run.exit).as(run.output).isEqualTo(2);
     assertThat(run.output).contains("KAFKA_BOOTSTRAP_SERVERS", "QUARKUS_DATASOURCE_REACTIVE_URL");
   }
@@ -445,12 +488,16 @@ class ImageTarballsIT {
             "io\\.fleetwave\\.agent\\.AgentMain source: shared objects file \\(top\\)");
   }
 
-  /** The agent's entrypoint with this JDK's java and the image's /app mapped to root/app. */
-  private List<String> agentEntrypointOn(Path root) throws IOException {
-    extract(agent, AGENT_ROOT, root);
-    Path classpathFile = root.resolve(AGENT_ROOT).resolve("jib-classpath-file");
+  /**
+   * The agent's entrypoint with this JDK's java and the image's /app mapped to its extracted files
+   * (the mapped class path file written under {@code root}).
+   */
+  private static List<String> agentEntrypointOn(Path root) throws IOException {
+    Path classpathFile = extracted.resolve(AGENT_ROOT).resolve("jib-classpath-file");
     String mapped =
-        Files.readString(classpathFile).strip().replace("/" + AGENT_ROOT, root + "/" + AGENT_ROOT);
+        Files.readString(classpathFile)
+            .strip()
+            .replace("/" + AGENT_ROOT, extracted + "/" + AGENT_ROOT);
     Path mappedFile = Files.writeString(root.resolve("classpath-mapped"), mapped);
     List<String> command = new ArrayList<>();
     for (String arg : withThisJava(agent.strings("Entrypoint"))) {
@@ -469,71 +516,41 @@ class ImageTarballsIT {
 
   private record Run(int exit, String output) {}
 
-  private record Scan(Set<String> paths, Set<String> jarEntries, List<String> violations) {}
-
-  private static Scan scan(ImageTarball image) throws IOException {
-    Set<String> paths = new TreeSet<>();
-    Set<String> jarEntries = new TreeSet<>();
-    List<String> violations = new ArrayList<>();
-    image.visitLayers(
-        (layer, entry, content) -> {
-          String path = ImageTarball.path(entry);
-          paths.add(path);
-          String lower = path.toLowerCase(Locale.ROOT);
-          for (String banned : BANNED_IN_PATHS) {
-            if (lower.contains(banned)) {
-              violations.add("layer " + layer + ": " + path + " (" + banned + ")");
-            }
-          }
-          String name = lower.substring(lower.lastIndexOf('/', lower.length() - 2) + 1);
-          if (BANNED_FILE_NAMES.contains(name)) {
-            violations.add("layer " + layer + ": " + path + " (a PostgreSQL server binary)");
-          }
-          if (entry.isFile() && lower.endsWith(".jar")) {
-            scanJar(layer, path, content, jarEntries, violations);
-          }
-        });
-    return new Scan(paths, jarEntries, violations);
-  }
-
-  private static void scanJar(
-      int layer, String jar, InputStream content, Set<String> jarEntries, List<String> violations)
-      throws IOException {
-    // Streamed: the jar is never written out. Stored entries with data descriptors are allowed.
-    ZipArchiveInputStream zip =
-        new ZipArchiveInputStream(content, StandardCharsets.UTF_8.name(), true, true);
-    Set<String> rulesHit = new TreeSet<>(); // one line per jar and rule, not one per class
-    for (ZipArchiveEntry entry; (entry = zip.getNextEntry()) != null; ) {
-      String name = entry.getName();
-      if (name.startsWith("io/fleetwave/")) {
-        jarEntries.add(name);
+  /** What must not ship, looked for in every path of every layer and every jar's entries. */
+  private record Scan(Set<String> paths, Set<String> jarEntries, List<String> violations) {
+    void check(int layer, String path) {
+      paths.add(path);
+      String lower = path.toLowerCase(Locale.ROOT);
+      for (String banned : BANNED_IN_PATHS) {
+        if (lower.contains(banned)) {
+          violations.add("layer " + layer + ": " + path + " (" + banned + ")");
+        }
       }
-      String rule =
-          name.startsWith("kafka/") && name.endsWith(".class") // the Scala broker
-              ? "kafka/*.class"
-              : BANNED_IN_JARS.stream().filter(name::startsWith).findFirst().orElse(null);
-      if (rule != null && rulesHit.add(rule)) {
-        violations.add("layer " + layer + ": " + jar + "!/" + name + " (" + rule + ")");
+      String name = lower.substring(lower.lastIndexOf('/', lower.length() - 2) + 1);
+      if (BANNED_FILE_NAMES.contains(name)) {
+        violations.add("layer " + layer + ": " + path + " (a PostgreSQL server binary)");
       }
     }
-  }
 
-  /** Writes the regular files under {@code prefix} of all layers (later layers win) to root. */
-  private static void extract(ImageTarball image, String prefix, Path root) throws IOException {
-    image.visitLayers(
-        (layer, entry, content) -> {
-          String path = ImageTarball.path(entry);
-          if (!path.startsWith(prefix) || path.contains("..")) {
-            return;
-          }
-          Path target = root.resolve(path);
-          if (entry.isDirectory()) {
-            Files.createDirectories(target);
-          } else if (entry.isFile()) {
-            Files.createDirectories(target.getParent());
-            Files.copy(content, target, StandardCopyOption.REPLACE_EXISTING);
-          }
-        });
+    void checkJar(int layer, String jar, InputStream content) throws IOException {
+      // Streamed. Stored entries with data descriptors are allowed.
+      ZipArchiveInputStream zip =
+          new ZipArchiveInputStream(content, StandardCharsets.UTF_8.name(), true, true);
+      Set<String> rulesHit = new TreeSet<>(); // one line per jar and rule, not one per class
+      for (ZipArchiveEntry entry; (entry = zip.getNextEntry()) != null; ) {
+        String name = entry.getName();
+        if (name.startsWith("io/fleetwave/")) {
+          jarEntries.add(name);
+        }
+        String rule =
+            name.startsWith("kafka/") && name.endsWith(".class") // the Scala broker
+                ? "kafka/*.class"
+                : BANNED_IN_JARS.stream().filter(name::startsWith).findFirst().orElse(null);
+        if (rule != null && rulesHit.add(rule)) {
+          violations.add("layer " + layer + ": " + jar + "!/" + name + " (" + rule + ")");
+        }
+      }
+    }
   }
 
   /** The entrypoint with its "java" (resolved on the image's PATH) replaced by this JDK's. */
