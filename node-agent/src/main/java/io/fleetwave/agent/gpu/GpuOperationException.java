@@ -10,7 +10,6 @@ public class GpuOperationException extends RuntimeException {
   @Serial private static final long serialVersionUID = 1L;
 
   private final int gpu;
-  private final String operation;
   private final String holder;
 
   public GpuOperationException(int gpu, String operation, String reason) {
@@ -21,16 +20,11 @@ public class GpuOperationException extends RuntimeException {
       int gpu, String operation, String reason, String holder, Throwable cause) {
     super("GPU " + gpu + ": " + operation + " failed: " + reason, cause);
     this.gpu = gpu;
-    this.operation = operation;
     this.holder = holder;
   }
 
   public int gpu() {
     return gpu;
-  }
-
-  public String operation() {
-    return operation;
   }
 
   /** What holds the GPU and blocks the operation (a process, a client, "VFs enabled"), or null. */

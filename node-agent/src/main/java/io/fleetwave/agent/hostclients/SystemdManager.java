@@ -26,32 +26,24 @@ public interface SystemdManager extends DBusInterface {
   /** Starts an orderly reboot of the host (systemctl reboot). */
   void Reboot();
 
-  /** Sent when a job finishes; {@code result} is "done" on success. */
+  /**
+   * Sent when a job finishes; {@code result} is "done" on success. The constructor takes the
+   * signal's every argument, as dbus-java builds it from them; only the job and its result are
+   * kept, all the agent reads.
+   */
   class JobRemoved extends DBusSignal {
-    private final UInt32 id;
     private final DBusPath job;
-    private final String unit;
     private final String result;
 
     public JobRemoved(String path, UInt32 id, DBusPath job, String unit, String result)
         throws DBusException {
       super(path, id, job, unit, result);
-      this.id = id;
       this.job = job;
-      this.unit = unit;
       this.result = result;
-    }
-
-    public UInt32 id() {
-      return id;
     }
 
     public DBusPath job() {
       return job;
-    }
-
-    public String unit() {
-      return unit;
     }
 
     public String result() {
