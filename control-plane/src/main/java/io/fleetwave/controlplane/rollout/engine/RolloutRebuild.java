@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.rollout.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.projection.ProjectionComparison;
+import io.fleetwave.controlplane.rollout.store.RolloutRows;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
 import io.fleetwave.core.rollout.decide.RolloutDecider;
 import io.fleetwave.core.rollout.decide.RolloutFold;
@@ -48,11 +49,11 @@ public final class RolloutRebuild {
               "id, name, spec, md5(plan::text) AS plan_md5, shown_plan, state, created_by,"
                   + " last_seq, current_wave, awaiting_promotion, status_reason",
               "rollout_nodes",
-              "rollout, node, wave",
+              RolloutRows.PLANNED_COLUMNS,
               "rollout_node_states",
-              "rollout, node, wave, phase, state, generation, reason, started_at, finished_at",
+              "rollout, " + RolloutRows.NODE_STATE_COLUMNS,
               "rollout_event_log",
-              "rollout, seq, event_type, event_time, data"));
+              RolloutRows.EVENT_COLUMNS));
 
   private static final List<String> ORDER =
       List.of("rollouts", "rollout_nodes", "rollout_node_states", "rollout_event_log");

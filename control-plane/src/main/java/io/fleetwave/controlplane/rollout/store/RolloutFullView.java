@@ -54,8 +54,9 @@ public class RolloutFullView {
       "SELECT state, count(*)::int AS nodes FROM rollout_node_states WHERE rollout = $1"
           + " GROUP BY state";
   private static final String NODES =
-      "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
-          + " rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST, node"
+      "SELECT "
+          + RolloutRows.NODE_STATE_COLUMNS
+          + " FROM rollout_node_states WHERE rollout = $1 ORDER BY wave, started_at NULLS LAST, node"
           + " LIMIT $2";
 
   /**

@@ -74,28 +74,28 @@ public class RolloutProgressReader {
   /** The rollout without per-node data; empty when there is no such rollout. */
   public Uni<Optional<RolloutOverview>> summary(UUID id) {
     Uni<RowSet<Row>> header =
-        pool.preparedQuery(
-                "SELECT id, name, state, created_by, created_at, updated_at, last_seq,"
-                    + " current_wave, awaiting_promotion, status_reason,"
-                    + " (spec -> 'change')::text AS change, (spec -> 'strategy')::text AS strategy"
-                    + " FROM rollouts WHERE id = $1")
-            .execute(Tuple.of(id));
+        ofRollout(
+            id,
+            "SELECT id, name, state, created_by, created_at, updated_at, last_seq,"
+                + " current_wave, awaiting_promotion, status_reason,"
+                + " (spec -> 'change')::text AS change, (spec -> 'strategy')::text AS strategy"
+                + " FROM rollouts WHERE id = $1");
     Uni<RowSet<Row>> counts =
-        pool.preparedQuery(
-                "SELECT wave, state, count(*)::int AS nodes FROM rollout_node_states"
-                    + " WHERE rollout = $1 GROUP BY wave, state"
-                    + " UNION ALL SELECT wave, 'pending', count(*)::int FROM rollout_nodes"
-                    + " WHERE rollout = $1 AND"
-                    + UNLOGGED
-                    + " GROUP BY wave")
-            .execute(Tuple.of(id));
+        ofRollout(
+            id,
+            "SELECT wave, state, count(*)::int AS nodes FROM rollout_node_states"
+                + " WHERE rollout = $1 GROUP BY wave, state"
+                + " UNION ALL SELECT wave, 'pending', count(*)::int FROM rollout_nodes"
+                + " WHERE rollout = $1 AND"
+                + UNLOGGED
+                + " GROUP BY wave");
     Uni<RowSet<Row>> milestones =
-        pool.preparedQuery(
-                "SELECT seq, event_type, event_time, (data ->> 'wave')::int AS wave,"
-                    + " data ->> 'actor' AS actor FROM rollout_event_log WHERE rollout = $1 AND "
-                    + MILESTONES
-                    + " ORDER BY seq")
-            .execute(Tuple.of(id));
+        ofRollout(
+            id,
+            "SELECT seq, event_type, event_time, (data ->> 'wave')::int AS wave,"
+                + " data ->> 'actor' AS actor FROM rollout_event_log WHERE rollout = $1 AND "
+                + MILESTONES
+                + " ORDER BY seq");
     return Uni.combine()
         .all()
         .unis(header, counts, milestones)
@@ -126,14 +126,14 @@ public class RolloutProgressReader {
       unlogged += waves;
     }
     String rows =
-        "SELECT node, wave, phase, state, generation, reason, started_at, finished_at FROM"
-            + " rollout_node_states WHERE "
+        "SELECT "
+            + RolloutRows.NODE_STATE_COLUMNS
+            + " FROM rollout_node_states WHERE "
             + logged
             + " UNION ALL SELECT node, wave, 'forward', 'pending', NULL::bigint, NULL::text,"
             + " NULL::timestamptz, NULL::timestamptz FROM rollout_nodes WHERE "
             + unlogged;
-    Uni<RowSet<Row>> exists =
-        pool.preparedQuery("SELECT 1 FROM rollouts WHERE id = $1").execute(Tuple.of(id));
+    Uni<RowSet<Row>> exists = ofRollout(id, "SELECT 1 FROM rollouts WHERE id = $1");
     Uni<RowSet<Row>> total =
         pool.preparedQuery("SELECT count(*) AS total FROM (" + rows + ") matching")
             .execute(Tuple.from(params));
@@ -165,6 +165,11 @@ public class RolloutProgressReader {
                       paging.size(),
                       totalRows.iterator().next().getLong("total")));
             });
+  }
+
+  /** A statement whose one parameter ($1) is the rollout's id. */
+  private Uni<RowSet<Row>> ofRollout(UUID id, String sql) {
+    return pool.preparedQuery(sql).execute(Tuple.of(id));
   }
 
   private RolloutOverview overview(Row row, RowSet<Row> countRows, RowSet<Row> milestoneRows) {

@@ -16,6 +16,19 @@ import java.util.UUID;
  * have written it.
  */
 public final class RolloutRows {
+  /** rollout_nodes' columns: a planned node and its wave. */
+  public static final String PLANNED_COLUMNS = "rollout, node, wave";
+
+  /**
+   * rollout_node_states' columns of one node, in {@link NodeState}'s order: what the engine writes
+   * and the readers select (the rollout, the key's other half, left out).
+   */
+  public static final String NODE_STATE_COLUMNS =
+      "node, wave, phase, state, generation, reason, started_at, finished_at";
+
+  /** rollout_event_log's columns: one logged event of a rollout. */
+  public static final String EVENT_COLUMNS = "rollout, seq, event_type, event_time, data";
+
   private final String schema;
 
   /**
@@ -46,7 +59,9 @@ public final class RolloutRows {
     return conn.preparedQuery(
             "INSERT INTO "
                 + table("rollout_nodes")
-                + " (rollout, node, wave) SELECT $1, node, wave FROM"
+                + " ("
+                + PLANNED_COLUMNS
+                + ") SELECT $1, node, wave FROM"
                 + " unnest($2::text[], $3::int[]) AS planned (node, wave) ON"
                 + " CONFLICT DO NOTHING")
         .execute(
@@ -65,8 +80,9 @@ public final class RolloutRows {
     return conn.preparedQuery(
             "INSERT INTO "
                 + table("rollout_node_states")
-                + " (rollout, node, wave, phase, state, generation,"
-                + " reason, started_at, finished_at) SELECT $1, * FROM unnest($2::text[],"
+                + " (rollout, "
+                + NODE_STATE_COLUMNS
+                + ") SELECT $1, * FROM unnest($2::text[],"
                 + " $3::int[], $4::text[], $5::text[], $6::bigint[], $7::text[],"
                 + " $8::timestamptz[], $9::timestamptz[]) ON CONFLICT (rollout, node) DO UPDATE"
                 + " SET phase = EXCLUDED.phase, state = EXCLUDED.state, generation ="
@@ -94,7 +110,9 @@ public final class RolloutRows {
     return conn.preparedQuery(
             "INSERT INTO "
                 + table("rollout_event_log")
-                + " (rollout, seq, event_type, event_time, data) SELECT"
+                + " ("
+                + EVENT_COLUMNS
+                + ") SELECT"
                 + " $1, s, t, w, d::jsonb FROM unnest($2::bigint[], $3::text[],"
                 + " $4::timestamptz[], $5::text[]) AS e (s, t, w, d) ON CONFLICT DO NOTHING")
         .execute(
