@@ -375,11 +375,11 @@ public class NodeEnrolment {
   public Uni<Revoked> revoke(String node, String actor) {
     checkNodeName(node);
     Instant at = clock.instant();
-    return Connections.withTransaction(
-            pool,
+    return withNodeLocked(
+            node,
             tx ->
-                NodeKeyStore.lockNode(tx, node)
-                    .chain(() -> facts.append(node, new NodeRevoked(at, actor), at))
+                facts
+                    .append(node, new NodeRevoked(at, actor), at)
                     .chain(fact -> NodeIdentityFacts.revoked(tx, fact, new NodeRevoked(at, actor))))
         // After the commit: the node is revoked whatever happens next; a user that could not be
         // deleted fails the call (503), and revoking again deletes it.
@@ -394,11 +394,10 @@ public class NodeEnrolment {
   public Uni<Readmitted> readmit(String node) {
     checkNodeName(node);
     Instant at = clock.instant();
-    return Connections.withTransaction(
-        pool,
+    return withNodeLocked(
+        node,
         tx ->
-            NodeKeyStore.lockNode(tx, node)
-                .chain(() -> NodeKeyStore.revocation(tx, node))
+            NodeKeyStore.revocation(tx, node)
                 .chain(
                     ended -> {
                       if (ended == null) {
@@ -410,6 +409,15 @@ public class NodeEnrolment {
                           .chain(fact -> NodeIdentityFacts.readmitted(tx, fact))
                           .replaceWith(new Readmitted(node, ended.revokedAt(), ended.revokedBy()));
                     }));
+  }
+
+  /**
+   * Runs {@code change} in a transaction that first takes the node's identity lock ({@link
+   * NodeKeyStore#lockNode}), as every change to whether a node may enroll does.
+   */
+  private <T> Uni<T> withNodeLocked(String node, Function<SqlClient, Uni<T>> change) {
+    return Connections.withTransaction(
+        pool, tx -> NodeKeyStore.lockNode(tx, node).chain(() -> change.apply(tx)));
   }
 
   private static void checkNodeName(String node) {
