@@ -92,14 +92,10 @@ class CommandFollowerCatchUpIT {
       } finally {
         kafka.restartBroker();
       }
-      await("the run started during the outage given the spec the follower read before it")
-          .atMost(WAIT)
-          .until(() -> second.said.stream().anyMatch(said -> said.startsWith("caught up")));
-      assertThat(second.said).hasSize(2);
-      assertThat(second.said.getFirst())
-          .startsWith("failed: cannot read the end offsets of " + desired + " within PT2S")
-          .endsWith("its newest spec is handed over once they can be read");
-      assertThat(second.said.get(1)).isEqualTo("caught up: spec-1");
+      toldItFailedThenGivenItsSpec(
+          second,
+          "failed: cannot read the end offsets of " + desired + " within PT2S",
+          "its newest spec is handed over once they can be read");
     }
   }
 
@@ -146,14 +142,10 @@ class CommandFollowerCatchUpIT {
       RecordingSink second = new RecordingSink();
       follower.follow(second);
       release.countDown();
-      await("the next run given the spec the follower read before it joined")
-          .atMost(WAIT)
-          .until(() -> second.said.stream().anyMatch(said -> said.startsWith("caught up")));
-      assertThat(second.said).hasSize(2);
-      assertThat(second.said.getFirst())
-          .startsWith("failed: " + desired + " was not read to its end within PT0.000000001S")
-          .endsWith("its newest spec is handed over once it is");
-      assertThat(second.said.get(1)).isEqualTo("caught up: spec-1");
+      toldItFailedThenGivenItsSpec(
+          second,
+          "failed: " + desired + " was not read to its end within PT0.000000001S",
+          "its newest spec is handed over once it is");
     }
   }
 
@@ -181,6 +173,21 @@ class CommandFollowerCatchUpIT {
     assertThat(first.said).containsExactly("caught up: spec-1");
     first.stop();
     follower.unfollow(first);
+  }
+
+  /**
+   * The run that joined after the follower read its spec was told once that its catch-up failed
+   * (the message starting with {@code failedStart} and ending with {@code failedEnd}), then given
+   * that spec all the same.
+   */
+  private static void toldItFailedThenGivenItsSpec(
+      RecordingSink run, String failedStart, String failedEnd) {
+    await("the run given the spec the follower read before it joined")
+        .atMost(WAIT)
+        .until(() -> run.said.stream().anyMatch(said -> said.startsWith("caught up")));
+    assertThat(run.said).hasSize(2);
+    assertThat(run.said.getFirst()).startsWith(failedStart).endsWith(failedEnd);
+    assertThat(run.said.get(1)).isEqualTo("caught up: spec-1");
   }
 
   private static void send(String topic, String node, String value)
