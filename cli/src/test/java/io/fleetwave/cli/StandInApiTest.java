@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fleetwave.testsupport.network.StandInHttp;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,7 @@ class StandInApiTest {
 
   /** Nodes n0..n(count-1), paged as the API pages them. */
   private String serveNodes(int count) throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server = StandInHttp.loopbackServer();
     server.createContext(
         "/api/v1/nodes",
         exchange -> {
@@ -42,13 +40,14 @@ class StandInApiTest {
                 .append(i)
                 .append("\"}");
           }
-          respond(
+          StandInHttp.sendJson(
               exchange,
+              200,
               "{\"items\": [%s], \"page\": %d, \"size\": %d, \"total\": %d}"
                   .formatted(items, page, size, count));
         });
     server.start();
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return StandInHttp.url(server);
   }
 
   private static Map<String, String> query(HttpExchange exchange) {
@@ -61,15 +60,6 @@ class StandInApiTest {
       }
     }
     return params;
-  }
-
-  private static void respond(HttpExchange exchange, String json) throws IOException {
-    byte[] body = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", "application/json");
-    exchange.sendResponseHeaders(200, body.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
-    }
   }
 
   @AfterEach
@@ -110,15 +100,16 @@ class StandInApiTest {
 
   @Test
   void rolloutActionsPostTheirOwnNameWithTheReason() throws Exception {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server = StandInHttp.loopbackServer();
     server.createContext(
         "/api/v1/rollouts",
         exchange -> {
           requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
-          respond(exchange, "{\"name\": \"r1\", \"state\": \"paused\", \"currentWave\": 1}");
+          StandInHttp.sendJson(
+              exchange, 200, "{\"name\": \"r1\", \"state\": \"paused\", \"currentWave\": 1}");
         });
     server.start();
-    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    String url = StandInHttp.url(server);
     Run pause = Run.of("rollout", "pause", "r-1", "--server", url, "--reason", "checking");
     assertThat(pause.exit()).as(pause.err()).isZero();
     assertThat(pause.out()).isEqualTo("pause: rollout r1 paused, wave 1/0\n");

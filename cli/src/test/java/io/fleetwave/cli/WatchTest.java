@@ -3,11 +3,8 @@ package io.fleetwave.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fleetwave.testsupport.network.StandInHttp;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -25,24 +22,15 @@ class WatchTest {
   /** Status and body per GET, in order; the last one repeats. */
   private String serve(List<Answer> answers) throws IOException {
     Deque<Answer> script = new ArrayDeque<>(answers);
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server = StandInHttp.loopbackServer();
     server.createContext(
         "/api/v1/rollouts/" + ID,
         exchange -> {
           Answer answer = script.size() > 1 ? script.poll() : script.peek();
-          byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
-          exchange
-              .getResponseHeaders()
-              .add(
-                  "Content-Type",
-                  answer.status() >= 400 ? "application/problem+json" : "application/json");
-          exchange.sendResponseHeaders(answer.status(), body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
+          StandInHttp.sendJson(exchange, answer.status(), answer.body());
         });
     server.start();
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return StandInHttp.url(server);
   }
 
   @AfterEach
