@@ -43,8 +43,8 @@ final class AuditCommand implements Runnable {
     Map<String, Object> query = new LinkedHashMap<>();
     query.put("actor", actor);
     query.put("since", since);
-    JsonNode entries = PagedListing.fetch(Fleetctl.root(spec).client(), BASE, query, limit).items();
-    Fleetctl.show(spec, entries, () -> table(entries).render());
+    PagedListing.fetch(Fleetctl.root(spec).client(), BASE, query, limit)
+        .show(spec, AuditCommand::table);
   }
 
   static Table table(JsonNode entries) {

@@ -48,7 +48,6 @@ final class ChangesCommand implements Runnable {
 
   @Override
   public void run() {
-    Fleetctl root = Fleetctl.root(spec);
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("since", since);
     params.put("until", until);
@@ -59,8 +58,8 @@ final class ChangesCommand implements Runnable {
       path = "/api/v1/changes";
       selector.addTo(params);
     }
-    JsonNode changes = PagedListing.fetch(root.client(), path, params, limit).items();
-    Fleetctl.show(spec, changes, () -> table(changes).render());
+    PagedListing.fetch(Fleetctl.root(spec).client(), path, params, limit)
+        .show(spec, ChangesCommand::table);
   }
 
   private static Table table(JsonNode changes) {

@@ -35,11 +35,10 @@ final class DriftCommand implements Runnable {
 
   @Override
   public void run() {
-    Fleetctl root = Fleetctl.root(spec);
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("cause", cause);
-    JsonNode nodes = PagedListing.fetch(root.client(), "/api/v1/drift", params, limit).items();
-    Fleetctl.show(spec, nodes, () -> table(nodes).render());
+    PagedListing.fetch(Fleetctl.root(spec).client(), "/api/v1/drift", params, limit)
+        .show(spec, DriftCommand::table);
   }
 
   private static Table table(JsonNode nodes) {

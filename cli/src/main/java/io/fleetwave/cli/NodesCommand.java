@@ -44,8 +44,8 @@ final class NodesCommand {
       params.put("gpuModel", gpuModel);
       selector.addTo(params);
       asOf.addTo(params);
-      JsonNode nodes = PagedListing.fetchAll(Fleetctl.root(spec).client(), "/api/v1/nodes", params);
-      Fleetctl.show(spec, nodes, () -> nodesTable(nodes).render());
+      PagedListing.fetchAll(Fleetctl.root(spec).client(), "/api/v1/nodes", params)
+          .show(spec, NodesCommand::nodesTable);
     }
   }
 

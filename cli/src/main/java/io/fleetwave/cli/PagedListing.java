@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Walks an API listing ({@code items}, {@code total}) page by page, up to a limit.
@@ -17,8 +19,8 @@ record PagedListing(ArrayNode items, long total) {
   static final int PAGE_SIZE = 500;
 
   /** Every item of {@code path} with {@code params}, in the API's order. */
-  static ArrayNode fetchAll(ApiClient client, String path, Map<String, Object> params) {
-    return fetch(client, path, params, Integer.MAX_VALUE).items();
+  static PagedListing fetchAll(ApiClient client, String path, Map<String, Object> params) {
+    return fetch(client, path, params, Integer.MAX_VALUE);
   }
 
   /**
@@ -44,5 +46,10 @@ record PagedListing(ArrayNode items, long total) {
       }
     }
     return new PagedListing(items, total);
+  }
+
+  /** Shows the items as -o asks: JSON, YAML, or the {@code table} of them. */
+  void show(CommandSpec spec, Function<JsonNode, Table> table) {
+    Fleetctl.show(spec, items, () -> table.apply(items).render());
   }
 }

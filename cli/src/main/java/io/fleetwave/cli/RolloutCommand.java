@@ -56,10 +56,9 @@ final class RolloutCommand {
 
     @Override
     public void run() {
-      JsonNode all =
-          PagedListing.fetchAll(
-              Fleetctl.root(spec).client(), BASE, Collections.singletonMap("state", state));
-      Fleetctl.show(spec, all, () -> listTable(all).render());
+      PagedListing.fetchAll(
+              Fleetctl.root(spec).client(), BASE, Collections.singletonMap("state", state))
+          .show(spec, RolloutCommand::listTable);
     }
   }
 
