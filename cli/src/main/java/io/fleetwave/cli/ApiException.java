@@ -24,11 +24,6 @@ public final class ApiException extends RuntimeException {
     return status;
   }
 
-  /** The problem+json body, or a missing node when the body was not JSON. */
-  public JsonNode problem() {
-    return problem;
-  }
-
   /** One line per entry of the problem's {@code errors}: "field: message" (line too, if any). */
   public java.util.List<String> fieldErrors() {
     java.util.List<String> lines = new java.util.ArrayList<>();
