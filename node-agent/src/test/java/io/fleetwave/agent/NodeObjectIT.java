@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fleetwave.agent.hostclients.SilentSocket;
 import io.fleetwave.agent.kubernetes.Fabric8NodeReader;
 import io.fleetwave.agent.kubernetes.KubernetesApi;
 import io.fleetwave.testsupport.logging.LogRecords;
+import io.fleetwave.testsupport.network.SilentSocket;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;

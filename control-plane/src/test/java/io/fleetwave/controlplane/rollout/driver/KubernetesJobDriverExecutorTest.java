@@ -15,17 +15,14 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fleetwave.core.driver.DriverArtifact;
 import io.fleetwave.events.node.HostKind;
+import io.fleetwave.testsupport.network.SilentSocket;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -254,50 +251,27 @@ public class KubernetesJobDriverExecutorTest {
   }
 
   @Test
-  // "try": the server socket is closed early on purpose, so that the acceptor thread ends
-  // before it is joined; the resource's own close afterwards does nothing.
-  @SuppressWarnings("try")
   void anApiThatDoesNotAnswerFailsWithinTheTimeout() throws Exception {
-    List<Socket> accepted = new CopyOnWriteArrayList<>();
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor =
-          Thread.ofVirtual()
-              .start(
-                  () -> {
-                    try {
-                      while (true) {
-                        accepted.add(silent.accept());
-                      }
-                    } catch (IOException closed) {
-                      // the test is over
-                    }
-                  });
-      try (KubernetesClient stalled =
-          new KubernetesClientBuilder()
-              .withConfig(
-                  new ConfigBuilder()
-                      .withMasterUrl("http://127.0.0.1:" + silent.getLocalPort())
-                      .withRequestTimeout(60_000)
-                      .withRequestRetryBackoffLimit(0)
-                      .build())
-              .build()) {
-        KubernetesJobDriverExecutor executor =
-            new KubernetesJobDriverExecutor(
-                stalled, template("stalled.yaml", TEMPLATE), NAMESPACE, Duration.ofMillis(500));
-        long start = System.nanoTime();
-        assertThatThrownBy(
-                () -> executor.request(DriverRequests.talos("talos-h200-7")).await().atMost(BOUND))
-            .isInstanceOf(DriverChangeException.class)
-            .hasMessageContaining("node talos-h200-7")
-            .hasMessageContaining("no answer from the Kubernetes API within PT0.5S");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-      }
-      silent.close();
-      acceptor.join(Duration.ofSeconds(5));
-    } finally {
-      for (Socket socket : accepted) {
-        socket.close();
-      }
+    try (SilentSocket silent = SilentSocket.onFreePort();
+        KubernetesClient stalled =
+            new KubernetesClientBuilder()
+                .withConfig(
+                    new ConfigBuilder()
+                        .withMasterUrl("http://127.0.0.1:" + silent.port())
+                        .withRequestTimeout(60_000)
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
+                .build()) {
+      KubernetesJobDriverExecutor executor =
+          new KubernetesJobDriverExecutor(
+              stalled, template("stalled.yaml", TEMPLATE), NAMESPACE, Duration.ofMillis(500));
+      long start = System.nanoTime();
+      assertThatThrownBy(
+              () -> executor.request(DriverRequests.talos("talos-h200-7")).await().atMost(BOUND))
+          .isInstanceOf(DriverChangeException.class)
+          .hasMessageContaining("node talos-h200-7")
+          .hasMessageContaining("no answer from the Kubernetes API within PT0.5S");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     }
   }
 

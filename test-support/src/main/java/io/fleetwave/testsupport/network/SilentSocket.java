@@ -1,4 +1,4 @@
-package io.fleetwave.agent.hostclients;
+package io.fleetwave.testsupport.network;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
