@@ -27,6 +27,7 @@ import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.kafka.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.PlainProducers;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -38,10 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -404,10 +402,7 @@ class AgentMainIT {
   }
 
   private static KafkaProducer<String, byte[]> producer() {
-    return new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-        new StringSerializer(),
-        new ByteArraySerializer());
+    return PlainProducers.ofBytes(kafka.bootstrapServers());
   }
 
   private static void send(KafkaProducer<String, byte[]> producer, CommandEnvelope command)

@@ -25,6 +25,7 @@ import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.kafka.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.PlainProducers;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -336,9 +337,6 @@ class AgentOnSecuredKafkaIT {
 
   /** The operator's side (the plaintext super user): stands in for the control plane here. */
   private static KafkaProducer<String, byte[]> operatorProducer() {
-    return new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-        new StringSerializer(),
-        new ByteArraySerializer());
+    return PlainProducers.ofBytes(kafka.bootstrapServers());
   }
 }

@@ -34,6 +34,7 @@ import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.GpuSpec;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testsupport.kafka.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.PlainProducers;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.net.URI;
 import java.nio.file.Files;
@@ -48,10 +49,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -212,10 +210,7 @@ class HungNvmlCallIT {
   }
 
   private static KafkaProducer<String, byte[]> producer() {
-    return new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-        new StringSerializer(),
-        new ByteArraySerializer());
+    return PlainProducers.ofBytes(kafka.bootstrapServers());
   }
 
   private static void send(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.embedded.EmbeddedKafka;
+import io.fleetwave.testsupport.kafka.PlainProducers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,11 +16,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,11 +33,7 @@ class TopicToEndIT {
   static void broker() {
     kafka = EmbeddedKafka.start();
     kafka.createTopics(4, "to-end.filled", "to-end.growing", "to-end.empty", "to-end.slow");
-    producer =
-        new KafkaProducer<>(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-            new StringSerializer(),
-            new StringSerializer());
+    producer = PlainProducers.ofStrings(kafka.bootstrapServers());
   }
 
   @AfterAll

@@ -25,6 +25,7 @@ import io.fleetwave.simulator.SimulatedFleet;
 import io.fleetwave.simulator.SimulatedNode;
 import io.fleetwave.simulator.TestFleets;
 import io.fleetwave.testsupport.kafka.NodeEventsReader;
+import io.fleetwave.testsupport.kafka.PlainProducers;
 import io.fleetwave.testsupport.services.KafkaExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,10 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,11 +100,7 @@ class ReplayMatrixIT {
     following = following(signer, DESIRED);
     fleet = start(following);
     control = new SignedCommands(kafka.bootstrapServers(), signer);
-    raw =
-        new KafkaProducer<>(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-            new StringSerializer(),
-            new ByteArraySerializer());
+    raw = PlainProducers.ofBytes(kafka.bootstrapServers());
     log = new NodeEventsReader(kafka.bootstrapServers(), EVENTS);
   }
 

@@ -17,13 +17,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,7 +34,8 @@ class NodeEventsReaderIT {
       throws Exception {
     kafka.createTopics(3, "it.reader.ordered");
     NodeRegistered facts = NodeRegisteredBuilder.forHost("n-1", HostKind.TALOS).build();
-    try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
+    try (KafkaProducer<String, byte[]> producer =
+        PlainProducers.ofBytes(kafka.bootstrapServers())) {
       // Published out of order: a later run's event first, then the earlier run's two.
       send(producer, "it.reader.ordered", envelope("n-1", 2, 0, new Heartbeat("b2", 1)));
       send(producer, "it.reader.ordered", envelope("n-1", 1, 1, new Heartbeat("b1", 5)));
@@ -66,7 +63,8 @@ class NodeEventsReaderIT {
   @Test
   void anUndecodableRecordFailsTheTestNamingWhereItIs(KafkaBroker kafka) throws Exception {
     kafka.createTopics(1, "it.reader.garbage");
-    try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
+    try (KafkaProducer<String, byte[]> producer =
+        PlainProducers.ofBytes(kafka.bootstrapServers())) {
       producer
           .send(
               new ProducerRecord<>(
@@ -91,13 +89,6 @@ class NodeEventsReaderIT {
 
   private static Envelope<NodeEvent> envelope(String node, long epoch, long seq, NodeEvent data) {
     return Envelope.of(SOURCE, node, Instant.parse("2026-11-01T10:00:00Z"), epoch, seq, data);
-  }
-
-  private static KafkaProducer<String, byte[]> producer(KafkaBroker kafka) {
-    return new KafkaProducer<>(
-        Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-        new StringSerializer(),
-        new ByteArraySerializer());
   }
 
   private static void send(

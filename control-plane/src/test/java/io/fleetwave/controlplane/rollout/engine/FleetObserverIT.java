@@ -19,6 +19,7 @@ import io.fleetwave.events.node.StepFailed;
 import io.fleetwave.events.node.StepKind;
 import io.fleetwave.events.node.StepStarted;
 import io.fleetwave.events.node.StepSucceeded;
+import io.fleetwave.testsupport.kafka.PlainProducers;
 import io.fleetwave.testsupport.logging.LogRecords;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -28,10 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,11 +45,7 @@ class FleetObserverIT {
   static void broker() {
     kafka = EmbeddedKafka.start();
     kafka.createTopics(4, Topics.NODE_EVENTS);
-    producer =
-        new KafkaProducer<>(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-            new StringSerializer(),
-            new ByteArraySerializer());
+    producer = PlainProducers.ofBytes(kafka.bootstrapServers());
   }
 
   @AfterAll
@@ -214,11 +208,7 @@ class FleetObserverIT {
             .atMost(BOUND)
             .until(() -> !warnings.records().isEmpty());
         away.restartBroker();
-        try (KafkaProducer<String, byte[]> back =
-            new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, away.bootstrapServers()),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> back = PlainProducers.ofBytes(away.bootstrapServers())) {
           Envelope<NodeEvent> applied =
               Envelope.of(
                   URI.create("test:agent"), "obs-away", Instant.now(), 1, 1, new SpecApplied(7));
