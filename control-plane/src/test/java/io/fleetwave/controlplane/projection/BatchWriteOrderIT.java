@@ -63,18 +63,16 @@ class BatchWriteOrderIT {
 
       // The same partition's next batch is decoded but must not commit before the held one.
       topic.publish(Events.envelope(NEIGHBOUR, 1, 1, Events.heartbeat(1)));
-      await("the neighbour's heartbeat to stay unapplied while the batch before it waits")
-          .during(Duration.ofSeconds(3))
-          .atMost(BOUND)
-          .untilAsserted(
-              () -> assertThat(ProjectionRows.position(NEIGHBOUR)).containsExactly(1, 0));
+      assertStaysAtItsRegistration(
+          NEIGHBOUR,
+          Duration.ofSeconds(3),
+          "the neighbour's heartbeat to stay unapplied while the batch before it waits");
       // Seconds later, so in a poll of its own: a batch of its own, waiting for the same write.
       topic.publish(Events.envelope(NEIGHBOUR_TOO, 1, 1, Events.heartbeat(1)));
-      await("the second neighbour's heartbeat to stay unapplied too")
-          .during(Duration.ofSeconds(2))
-          .atMost(BOUND)
-          .untilAsserted(
-              () -> assertThat(ProjectionRows.position(NEIGHBOUR_TOO)).containsExactly(1, 0));
+      assertStaysAtItsRegistration(
+          NEIGHBOUR_TOO,
+          Duration.ofSeconds(2),
+          "the second neighbour's heartbeat to stay unapplied too");
 
       holder.rollback();
       awaitPosition(HELD, 1);
@@ -104,6 +102,14 @@ class BatchWriteOrderIT {
     await(node + " at (1, " + seq + ")")
         .atMost(BOUND)
         .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, seq}));
+  }
+
+  /** That the node's row stays at its registration, (1, 0), throughout {@code window}. */
+  private static void assertStaysAtItsRegistration(String node, Duration window, String what) {
+    await(what)
+        .during(window)
+        .atMost(BOUND)
+        .untilAsserted(() -> assertThat(ProjectionRows.position(node)).containsExactly(1, 0));
   }
 
   private static boolean aProjectionWriteWaitsOnALock() throws Exception {
