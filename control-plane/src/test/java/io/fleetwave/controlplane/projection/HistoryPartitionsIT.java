@@ -4,6 +4,7 @@ import static io.fleetwave.controlplane.fixtures.MigratedDatabase.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.embedded.EmbeddedPostgres;
@@ -15,7 +16,6 @@ import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testsupport.services.PostgresExtension;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.sql.Connection;
@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,18 +40,12 @@ class HistoryPartitionsIT {
   private static final String HEARTBEAT = "io.fleetwave.node.heartbeat.v1";
   private static final String REGISTERED = "io.fleetwave.node.registered.v1";
   private static final String INVENTORY = "io.fleetwave.node.gpu-inventory-reported.v1";
-  private static final Vertx VERTX = Vertx.vertx();
   private static final URI SOURCE = URI.create("urn:fleetwave:history-partitions-test");
 
   /** A time on the day partition past the retention at {@link #NOW}. */
   private static final String OLD_DAY = "2026-10-20T09:00:00Z";
 
   EmbeddedPostgres postgres;
-
-  @AfterAll
-  static void closeVertx() {
-    VERTX.closeAndAwait();
-  }
 
   @Test
   void theMigrationKeepsEveryChangeOfStateInDayPartitionsAndCountsTheGapsOnTheNodeRow()
@@ -108,8 +101,8 @@ class HistoryPartitionsIT {
       insert(sql, "a", 4, "2026-11-25T23:59:59.999999Z");
       insert(sql, "a", 5, "2027-06-01T10:00:00Z"); // a clock far ahead: stays in the default
     }
-    Pool pool = MigratedDatabase.pool(url, VERTX);
-    try {
+    try (MigratedPool database = MigratedPool.onDatabase(url)) {
+      Pool pool = database.pool();
       HistoryPartitionMaintenance maintenance =
           new HistoryPartitionMaintenance(pool, Duration.ofDays(30), Duration.ofDays(2));
 
@@ -162,8 +155,6 @@ class HistoryPartitionsIT {
         }
         other.rollback();
       }
-    } finally {
-      pool.closeAndAwait();
     }
   }
 
@@ -175,8 +166,8 @@ class HistoryPartitionsIT {
   @Test
   void droppedDaysLeaveEachNodesLastStateForReadsAsOfTheOldestKeptTime() throws Exception {
     String url = withAPartitionPastTheRetention("carried");
-    Pool pool = MigratedDatabase.pool(url, VERTX);
-    try {
+    try (MigratedPool database = MigratedPool.onDatabase(url)) {
+      Pool pool = database.pool();
       // Applied as the projection applies them: the history rows and their registration_history
       // and inventory_history rows (V42) in one transaction.
       apply(
@@ -244,8 +235,6 @@ class HistoryPartitionsIT {
               .atMost(BOUND)
               .orElseThrow();
       assertThat(later.appliedGeneration()).isEqualTo(1);
-    } finally {
-      pool.closeAndAwait();
     }
   }
 
@@ -257,8 +246,8 @@ class HistoryPartitionsIT {
   @Test
   void droppedDaysTakeTheirChangesButAnOpenDriverRunsAlong() throws Exception {
     String url = withAPartitionPastTheRetention("changes");
-    Pool pool = MigratedDatabase.pool(url, VERTX);
-    try {
+    try (MigratedPool database = MigratedPool.onDatabase(url)) {
+      Pool pool = database.pool();
       // Baselines (a node's first reports are not changes), then a driver and a MIG mode changed
       // outside any spec, all on the day past the retention.
       apply(pool, "old", 0, Events.registered("old", HostKind.UBUNTU, "570.1", Map.of()), OLD_DAY);
@@ -292,8 +281,6 @@ class HistoryPartitionsIT {
                   "SELECT node FROM node_provenance WHERE unexplained ? '0/mig-mode' ORDER BY 1"))
           .as("the MIG mode's run stays in the node's provenance, which the drift view reads")
           .containsExactly("new", "old");
-    } finally {
-      pool.closeAndAwait();
     }
   }
 

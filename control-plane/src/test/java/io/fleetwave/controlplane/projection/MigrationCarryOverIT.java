@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.GpuHealth;
@@ -19,7 +20,6 @@ import io.fleetwave.events.node.StepSucceeded;
 import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testfixtures.events.GpuBuilder;
 import io.fleetwave.testsupport.services.PostgresExtension;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,17 +46,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(PostgresExtension.class)
 class MigrationCarryOverIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
-  private static final Vertx VERTX = Vertx.vertx();
   private static final AtomicInteger WRITTEN = new AtomicInteger();
   private static final PlannedStep MIG_ON_GPU_1 =
       new PlannedStep(0, StepKind.SET_MIG_MODE, 1, "MIG on GPU 1", 1000);
 
   EmbeddedPostgres postgres;
-
-  @AfterAll
-  static void closeVertx() {
-    VERTX.closeAndAwait();
-  }
 
   @Test
   void theMigrationFindsInTheChangeHistoryTheRunsTheProjectionKeeps() throws Exception {
@@ -104,16 +97,14 @@ class MigrationCarryOverIT {
    */
   private String written() throws SQLException {
     String url = database("written_" + WRITTEN.incrementAndGet(), "latest");
-    Pool pool = MigratedDatabase.pool(url, VERTX);
-    try {
+    try (MigratedPool latest = MigratedPool.onDatabase(url)) {
+      Pool pool = latest.pool();
       for (Envelope<NodeEvent> event : log()) {
         new ProjectionWriter(pool)
             .apply(ProjectionTables.LIVE, List.of(event))
             .await()
             .atMost(BOUND);
       }
-    } finally {
-      pool.closeAndAwait();
     }
     return url;
   }

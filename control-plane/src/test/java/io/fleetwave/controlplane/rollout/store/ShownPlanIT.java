@@ -6,20 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fleetwave.controlplane.api.CoreJson;
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.core.rollout.plan.LargeFleetPlans;
 import io.fleetwave.core.rollout.plan.NodePlan;
 import io.fleetwave.core.rollout.plan.PlannedWave;
 import io.fleetwave.core.rollout.plan.RolloutPlan;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.testsupport.services.PostgresExtension;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ShownPlanIT {
   private static final Duration BOUND = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = CoreJson.mapper();
-  private static final Vertx VERTX = Vertx.vertx();
   // 600 planned nodes in batches of one (canary wave of 1, then 599 batches), 60 left out: both
   // lists above what a cut plan lists.
   private static RolloutPlan large;
@@ -46,11 +44,6 @@ class ShownPlanIT {
   static void plan() {
     large = LargeFleetPlans.plan("large", 600, 2, 60);
     small = LargeFleetPlans.plan("small", 12, 2, 3);
-  }
-
-  @AfterAll
-  static void closeVertx() {
-    VERTX.closeAndAwait();
   }
 
   @Test
@@ -84,8 +77,8 @@ class ShownPlanIT {
   void aCreatedRolloutAnswersWithThePlanAsTheFullViewShowsIt() throws Exception {
     String url = MigratedDatabase.create(postgres, "created");
     MigratedDatabase.migrate(url, "latest");
-    Pool pool = MigratedDatabase.pool(url, VERTX);
-    try {
+    try (MigratedPool database = MigratedPool.onDatabase(url)) {
+      Pool pool = database.pool();
       RolloutStore store = new RolloutStore(pool, JSON);
       RolloutFullView fullView = new RolloutFullView(pool, JSON);
 
@@ -106,8 +99,6 @@ class ShownPlanIT {
       assertThat(storedPlan(url, created.id()))
           .as("the plan the engine follows, stored whole")
           .isEqualTo(asStored(JSON.valueToTree(large)));
-    } finally {
-      pool.closeAndAwait();
     }
   }
 
