@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.readmodel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.fixtures.MigratedDatabase;
+import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.controlplane.projection.ProjectionTables;
 import io.fleetwave.controlplane.projection.ProjectionWriter;
 import io.fleetwave.embedded.EmbeddedPostgres;
@@ -19,7 +20,6 @@ import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testfixtures.events.GpuBuilder;
 import io.fleetwave.testsupport.services.PostgresExtension;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import java.net.URI;
 import java.sql.Connection;
@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,14 +52,8 @@ class AsOfStatesIT {
   private static final URI SOURCE = URI.create("urn:fleetwave:as-of-states-test");
   private static final Instant MORNING = Instant.parse("2026-12-01T08:00:00Z");
   private static final List<String> NODES = List.of("x", "y");
-  private static final Vertx VERTX = Vertx.vertx();
 
   EmbeddedPostgres postgres;
-
-  @AfterAll
-  static void closeVertx() {
-    VERTX.closeAndAwait();
-  }
 
   /** What the projection showed between one change and the next. */
   private record Shown(Map<String, Optional<NodeView>> nodes, FleetSummary summary) {}
@@ -72,7 +65,7 @@ class AsOfStatesIT {
     try (AppliedTwoWays databases = new AppliedTwoWays("")) {
       Map<Instant, Shown> shown = new LinkedHashMap<>();
       databases.apply(
-          day, event -> shown.put(event.time().plusSeconds(30), live(databases.stepwise)));
+          day, event -> shown.put(event.time().plusSeconds(30), live(databases.stepwise.pool())));
       for (Map.Entry<Instant, Shown> then : shown.entrySet()) {
         for (Pool pool : databases.both()) {
           Shown asOf = asOf(pool, then.getKey());
@@ -108,13 +101,10 @@ class AsOfStatesIT {
         Instant moment = moments.get(i);
         List<Envelope<NodeEvent>> upToThen =
             day.stream().filter(event -> !event.time().isAfter(moment)).toList();
-        Pool then = MigratedDatabase.pool(database("skew_then_" + i), VERTX);
         Shown shown;
-        try {
-          apply(then, upToThen);
-          shown = live(then);
-        } finally {
-          then.closeAndAwait();
+        try (MigratedPool then = MigratedPool.onDatabase(database("skew_then_" + i))) {
+          apply(then.pool(), upToThen);
+          shown = live(then.pool());
         }
         for (Pool pool : databases.both()) {
           Shown asOf = asOf(pool, moment);
@@ -146,11 +136,8 @@ class AsOfStatesIT {
     }
     MigratedDatabase.migrate(migratedUrl, "latest");
     String writtenUrl = database("written" + suffix);
-    Pool written = MigratedDatabase.pool(writtenUrl, VERTX);
-    try {
-      apply(written, day);
-    } finally {
-      written.closeAndAwait();
+    try (MigratedPool written = MigratedPool.onDatabase(writtenUrl)) {
+      apply(written.pool(), day);
     }
     assertThat(stateRows(migratedUrl)).isEqualTo(stateRows(writtenUrl)).hasSize(stateful(day));
   }
@@ -253,27 +240,27 @@ class AsOfStatesIT {
   private final class AppliedTwoWays implements AutoCloseable {
     private final String stepwiseUrl;
     private final String batchedUrl;
-    private final Pool stepwise;
-    private final Pool batched;
+    private final MigratedPool stepwise;
+    private final MigratedPool batched;
 
     AppliedTwoWays(String prefix) throws SQLException {
       stepwiseUrl = database(prefix + "stepwise");
       batchedUrl = database(prefix + "batched");
-      stepwise = MigratedDatabase.pool(stepwiseUrl, VERTX);
-      batched = MigratedDatabase.pool(batchedUrl, VERTX);
+      stepwise = MigratedPool.onDatabase(stepwiseUrl);
+      batched = MigratedPool.onDatabase(batchedUrl);
     }
 
     /** Applies {@code events} to both; {@code afterEachStep} runs after each stepwise event. */
     void apply(List<Envelope<NodeEvent>> events, Consumer<Envelope<NodeEvent>> afterEachStep) {
       for (Envelope<NodeEvent> event : events) {
-        AsOfStatesIT.apply(stepwise, List.of(event));
+        AsOfStatesIT.apply(stepwise.pool(), List.of(event));
         afterEachStep.accept(event);
       }
-      AsOfStatesIT.apply(batched, events);
+      AsOfStatesIT.apply(batched.pool(), events);
     }
 
     List<Pool> both() {
-      return List.of(stepwise, batched);
+      return List.of(stepwise.pool(), batched.pool());
     }
 
     /** Both hold the same history rows, {@code count} of them. */
@@ -283,8 +270,8 @@ class AsOfStatesIT {
 
     @Override
     public void close() {
-      stepwise.closeAndAwait();
-      batched.closeAndAwait();
+      stepwise.close();
+      batched.close();
     }
   }
 
