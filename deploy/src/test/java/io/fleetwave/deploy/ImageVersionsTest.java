@@ -175,14 +175,11 @@ class ImageVersionsTest {
 
   private static List<Path> yamlFiles() throws IOException {
     Path deploy = Kustomize.deployDir();
-    try (Stream<Path> files = Files.walk(deploy)) {
-      return files
-          .filter(
-              f -> !f.startsWith(deploy.resolve("target")) && !f.startsWith(deploy.resolve("src")))
-          .filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
-          .sorted()
-          .toList();
-    }
+    return SourceTree.files(deploy).stream()
+        .filter(f -> !f.startsWith(deploy.resolve("src")))
+        .filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
+        .sorted()
+        .toList();
   }
 
   private static int compare(String a, String b) {

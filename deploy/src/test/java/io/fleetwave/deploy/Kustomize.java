@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 /**
  * Renders a kustomization under deploy/ with {@code kubectl kustomize}, as an operator's {@code
@@ -39,18 +38,13 @@ final class Kustomize {
   /** Every kustomization under deploy/ that can be rendered on its own (not Components). */
   static List<Path> kustomizations() {
     Path root = deployDir();
-    try (Stream<Path> files = Files.walk(root)) {
-      return files
-          .filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
-          .filter(p -> !root.relativize(p).startsWith("target"))
-          .filter(p -> !root.relativize(p).startsWith("src"))
-          .filter(p -> !isComponent(p))
-          .map(Path::getParent)
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      throw new AssertionError("cannot list the kustomizations under " + root + ": " + e, e);
-    }
+    return SourceTree.files(root).stream()
+        .filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
+        .filter(p -> !root.relativize(p).startsWith("src"))
+        .filter(p -> !isComponent(p))
+        .map(Path::getParent)
+        .sorted()
+        .toList();
   }
 
   private static boolean isComponent(Path kustomization) {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,31 +30,26 @@ class ReleaseScriptTest {
 
   @BeforeEach
   void copyWhatTheScriptEdits() throws IOException {
-    try (Stream<Path> files = Files.walk(REPO)) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        Path relative = REPO.relativize(file);
-        String name = relative.toString();
-        if (name.startsWith(".git") || name.contains("/target/") || name.startsWith("target/")) {
-          continue;
+    for (Path file : SourceTree.files(REPO)) {
+      Path relative = REPO.relativize(file);
+      String name = relative.toString();
+      boolean pom = file.getFileName().toString().equals("pom.xml");
+      boolean manifest =
+          name.startsWith("deploy/") && !name.startsWith("deploy/src/") && name.endsWith(".yaml");
+      if (pom
+          || manifest
+          || name.equals(".ci/release")
+          || name.equals("deploy/RELEASE_VERSION")
+          || name.equals("cli/src/main/java/io/fleetwave/cli/Fleetctl.java")
+          || name.equals("control-plane/src/main/resources/application.properties")) {
+        Path target = copy.resolve(relative);
+        Files.createDirectories(target.getParent());
+        Files.copy(file, target);
+        if (pom) {
+          poms.add(target);
         }
-        boolean pom = file.getFileName().toString().equals("pom.xml");
-        boolean manifest =
-            name.startsWith("deploy/") && !name.startsWith("deploy/src/") && name.endsWith(".yaml");
-        if (pom
-            || manifest
-            || name.equals(".ci/release")
-            || name.equals("deploy/RELEASE_VERSION")
-            || name.equals("cli/src/main/java/io/fleetwave/cli/Fleetctl.java")
-            || name.equals("control-plane/src/main/resources/application.properties")) {
-          Path target = copy.resolve(relative);
-          Files.createDirectories(target.getParent());
-          Files.copy(file, target);
-          if (pom) {
-            poms.add(target);
-          }
-          if (manifest && FLEETWAVE_IMAGE.matcher(Files.readString(file)).find()) {
-            manifests.add(target);
-          }
+        if (manifest && FLEETWAVE_IMAGE.matcher(Files.readString(file)).find()) {
+          manifests.add(target);
         }
       }
     }

@@ -3,6 +3,7 @@ package io.fleetwave.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -26,10 +27,7 @@ class EmbeddedPostgresPortsIT {
 
   @Test
   void aPortTakenBeforeTheServerBindsItIsLeftForAnother() throws Exception {
-    try (ServerSocket taken = new ServerSocket()) {
-      taken.bind(
-          new InetSocketAddress(
-              InetAddress.getLoopbackAddress(), LoopbackPorts.belowTheEphemeralRange()));
+    try (ServerSocket taken = aTakenPort()) {
       Iterator<Integer> offered =
           List.of(taken.getLocalPort(), LoopbackPorts.belowTheEphemeralRange()).iterator();
 
@@ -51,10 +49,7 @@ class EmbeddedPostgresPortsIT {
 
   @Test
   void aStartThatFailsOnEveryAttemptNamesThePortAndTheReason() throws Exception {
-    try (ServerSocket taken = new ServerSocket()) {
-      taken.bind(
-          new InetSocketAddress(
-              InetAddress.getLoopbackAddress(), LoopbackPorts.belowTheEphemeralRange()));
+    try (ServerSocket taken = aTakenPort()) {
       long started = System.nanoTime();
       assertThatThrownBy(() -> EmbeddedPostgres.startFromTemplate(taken::getLocalPort, BOUND))
           .hasMessageContaining(
@@ -63,6 +58,15 @@ class EmbeddedPostgresPortsIT {
           .as("three attempts, none waiting out its bound")
           .isLessThan(BOUND.dividedBy(2));
     }
+  }
+
+  /** A port of the range the servers' ports are chosen from, held by this test. */
+  private static ServerSocket aTakenPort() throws IOException {
+    ServerSocket taken = new ServerSocket();
+    taken.bind(
+        new InetSocketAddress(
+            InetAddress.getLoopbackAddress(), LoopbackPorts.belowTheEphemeralRange()));
+    return taken;
   }
 
   @Test
