@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.kafka;
 
+import io.fleetwave.controlplane.time.Deadline;
 import java.io.Serial;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ public final class TopicToEnd {
       String topic,
       Duration timeout,
       Consumer<List<ConsumerRecord<K, V>>> batches) {
-    Bound bound = new Bound(topic, timeout);
+    Deadline<TopicReadTimeoutException> bound = bound(topic, timeout);
     try {
       List<TopicPartition> partitions =
           consumer.partitionsFor(topic, bound.remaining("listing its partitions")).stream()
@@ -59,7 +60,7 @@ public final class TopicToEnd {
       Map<Integer, Long> from,
       Duration timeout,
       Consumer<List<ConsumerRecord<K, V>>> batches) {
-    Bound bound = new Bound(topic, timeout);
+    Deadline<TopicReadTimeoutException> bound = bound(topic, timeout);
     try {
       List<TopicPartition> partitions =
           from.keySet().stream().sorted().map(p -> new TopicPartition(topic, p)).toList();
@@ -76,7 +77,7 @@ public final class TopicToEnd {
   private static <K, V> Map<TopicPartition, Long> toEnd(
       KafkaConsumer<K, V> consumer,
       List<TopicPartition> partitions,
-      Bound bound,
+      Deadline<TopicReadTimeoutException> bound,
       Consumer<List<ConsumerRecord<K, V>>> batches) {
     Map<TopicPartition, Long> ends =
         consumer.endOffsets(partitions, bound.remaining("reading its end offsets"));
@@ -102,7 +103,9 @@ public final class TopicToEnd {
   }
 
   private static boolean caughtUp(
-      KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> ends, Bound bound) {
+      KafkaConsumer<?, ?> consumer,
+      Map<TopicPartition, Long> ends,
+      Deadline<TopicReadTimeoutException> bound) {
     for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
       if (consumer.position(end.getKey(), bound.remaining("reading positions")) < end.getValue()) {
         return false;
@@ -111,36 +114,25 @@ public final class TopicToEnd {
     return true;
   }
 
-  /** The read's end time; asking for the time left past it fails naming the stage. */
-  private static final class Bound {
-    private final String topic;
-    private final Duration total;
-    private final long endNanos;
+  /** The read's end time; a stage asking past it fails naming the topic, the bound and itself. */
+  private static Deadline<TopicReadTimeoutException> bound(String topic, Duration total) {
+    return new Deadline<>(
+        total,
+        stage ->
+            new TopicReadTimeoutException(
+                "could not read "
+                    + topic
+                    + " to its end within "
+                    + seconds(total)
+                    + " ("
+                    + stage
+                    + ")"));
+  }
 
-    Bound(String topic, Duration total) {
-      this.topic = topic;
-      this.total = total;
-      this.endNanos = System.nanoTime() + total.toNanos();
-    }
-
-    Duration remaining(String stage) {
-      long left = endNanos - System.nanoTime();
-      if (left <= 0) {
-        throw expired(stage);
-      }
-      return Duration.ofNanos(left);
-    }
-
-    TopicReadTimeoutException expired(String stage) {
-      return new TopicReadTimeoutException(
-          "could not read " + topic + " to its end within " + seconds(total) + " (" + stage + ")");
-    }
-
-    private static String seconds(Duration duration) {
-      return duration.toMillis() % 1000 == 0
-          ? duration.toSeconds() + " s"
-          : duration.toMillis() / 1000.0 + " s";
-    }
+  private static String seconds(Duration duration) {
+    return duration.toMillis() % 1000 == 0
+        ? duration.toSeconds() + " s"
+        : duration.toMillis() / 1000.0 + " s";
   }
 
   /** A topic was not read to its end within the bound. */

@@ -15,6 +15,7 @@ import io.fleetwave.controlplane.projection.RebuildTimeoutException;
 import io.fleetwave.controlplane.projection.RefusalIsolation;
 import io.fleetwave.controlplane.rollout.engine.RolloutLog;
 import io.fleetwave.controlplane.rollout.engine.RolloutRebuild;
+import io.fleetwave.controlplane.time.Deadline;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.core.projection.HistoryPartitionPlan;
 import io.fleetwave.core.rollout.decide.LoggedRecord;
@@ -112,13 +113,22 @@ public class ProjectionRebuild {
       throw new IllegalStateException("a projection rebuild is already running");
     }
     try {
-      return run(new Deadline(timeout));
+      return run(
+          new Deadline<>(
+              timeout,
+              stage ->
+                  new RebuildTimeoutException(
+                      "projection rebuild did not finish within "
+                          + timeout.toSeconds()
+                          + " s ("
+                          + stage
+                          + ")")));
     } finally {
       running.set(false);
     }
   }
 
-  private RebuildReport run(Deadline deadline) {
+  private RebuildReport run(Deadline<RebuildTimeoutException> deadline) {
     long started = System.nanoTime();
     ProjectionComparison.recreate(pool, SCRATCH).await().atMost(deadline.remaining("preparing"));
     // The facts first: a lost database gets its enrolled keys back before the node events, whose
@@ -195,7 +205,7 @@ public class ProjectionRebuild {
    * the retained tail of fleet.node-events completes the state. While the log is whole, it loads
    * none: a rebuild from offset 0 alone checks more (the snapshots came from the live projection).
    */
-  private long loadSnapshots(Deadline deadline) {
+  private long loadSnapshots(Deadline<RebuildTimeoutException> deadline) {
     Map<String, String> newest = new LinkedHashMap<>();
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
@@ -225,7 +235,7 @@ public class ProjectionRebuild {
   }
 
   private static boolean retentionDeletedNodeEvents(
-      KafkaConsumer<String, byte[]> consumer, Deadline deadline) {
+      KafkaConsumer<String, byte[]> consumer, Deadline<RebuildTimeoutException> deadline) {
     List<TopicPartition> partitions =
         consumer
             .partitionsFor(Topics.NODE_EVENTS, deadline.remaining("listing node event partitions"))
@@ -240,7 +250,7 @@ public class ProjectionRebuild {
   }
 
   /** The snapshots (node to its JSON) and their positions into the scratch schema. */
-  private long load(Map<String, String> newest, Deadline deadline) {
+  private long load(Map<String, String> newest, Deadline<RebuildTimeoutException> deadline) {
     Tuple snapshots =
         Tuple.tuple()
             .addArrayOfString(newest.keySet().toArray(String[]::new))
@@ -278,7 +288,7 @@ public class ProjectionRebuild {
     return newest.size();
   }
 
-  private Set<String> liveNodes(Deadline deadline) {
+  private Set<String> liveNodes(Deadline<RebuildTimeoutException> deadline) {
     Set<String> names = new HashSet<>();
     pool.query("SELECT name FROM " + ProjectionTables.LIVE.table("nodes"))
         .execute()
@@ -293,7 +303,7 @@ public class ProjectionRebuild {
    * nodes not in {@code liveNodes} are applied to the live tables too, before the scratch ones.
    */
   private Map<TopicPartition, Long> replay(
-      Deadline deadline, long[] counts, Set<String> liveNodes) {
+      Deadline<RebuildTimeoutException> deadline, long[] counts, Set<String> liveNodes) {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             KafkaClientConfig.assigningConsumer(kafkaConfig, 5000),
@@ -362,7 +372,8 @@ public class ProjectionRebuild {
   }
 
   /** The live projection holds every replayed event once its group has committed past them. */
-  private void awaitLiveConsumer(Map<TopicPartition, Long> ends, Deadline deadline) {
+  private void awaitLiveConsumer(
+      Map<TopicPartition, Long> ends, Deadline<RebuildTimeoutException> deadline) {
     Map<String, Object> adminConfig = KafkaClientConfig.shared(kafkaConfig);
     try (Admin admin = Admin.create(adminConfig)) {
       while (true) {
@@ -400,33 +411,8 @@ public class ProjectionRebuild {
     }
   }
 
-  /** A fixed end time; asking for the remaining time past it fails with the stage's name. */
-  private static final class Deadline {
-    private final long endNanos;
-    private final Duration total;
-
-    Deadline(Duration total) {
-      this.total = total;
-      this.endNanos = System.nanoTime() + total.toNanos();
-    }
-
-    Duration remaining(String stage) {
-      long left = endNanos - System.nanoTime();
-      if (left <= 0) {
-        throw new RebuildTimeoutException(
-            "projection rebuild did not finish within " + total.toSeconds() + " s (" + stage + ")");
-      }
-      return Duration.ofNanos(left);
-    }
-  }
-
   private static RebuildTimeoutException timedOut(
-      Deadline deadline, TopicToEnd.TopicReadTimeoutException e) {
-    return new RebuildTimeoutException(
-        "projection rebuild did not finish within "
-            + deadline.total.toSeconds()
-            + " s ("
-            + e.getMessage()
-            + ")");
+      Deadline<RebuildTimeoutException> deadline, TopicToEnd.TopicReadTimeoutException e) {
+    return deadline.expired(e.getMessage());
   }
 }
