@@ -232,7 +232,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
           throw new IllegalStateException(
               "embedded PostgreSQL's postmaster ended during its start on port "
                   + port
-                  + " (its log above says why)");
+                  + " (PostgreSQL's output, which zonky logs through SLF4J, says why: e.g. the"
+                  + " port taken by another process)");
         }
         return server;
       }

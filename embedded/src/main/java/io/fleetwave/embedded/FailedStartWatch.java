@@ -1,6 +1,5 @@
 package io.fleetwave.embedded;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -95,7 +94,6 @@ final class FailedStartWatch implements AutoCloseable {
   }
 
   private boolean postmasterRuns() {
-    Path pidFile = dataDirectory.resolve("postmaster.pid");
-    return Files.exists(pidFile) && EmbeddedPostgres.postmaster(pidFile).isPresent();
+    return EmbeddedPostgres.postmaster(dataDirectory.resolve("postmaster.pid")).isPresent();
   }
 }
