@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -168,13 +169,15 @@ class ImageTarballsIT {
             if (application && entry.isDirectory()) {
               Files.createDirectories(extractTo.resolve(path));
             } else if (application && entry.isFile()) {
-              // Written out, then read back for the digest and, for a jar, the scan.
+              // Hashed as it is written out; a jar is read back for the scan.
               Path target = extractTo.resolve(path);
               Files.createDirectories(target.getParent());
-              Files.copy(content, target, StandardCopyOption.REPLACE_EXISTING);
-              try (InputStream written = Files.newInputStream(target)) {
-                files.put(path, digest(written));
-              }
+              MessageDigest sha256 = sha256();
+              Files.copy(
+                  new DigestInputStream(content, sha256),
+                  target,
+                  StandardCopyOption.REPLACE_EXISTING);
+              files.put(path, HexFormat.of().formatHex(sha256.digest()));
               if (path.endsWith(".jar")) {
                 try (InputStream written = Files.newInputStream(target)) {
                   scan.checkJar(layer, path, written);
@@ -292,13 +295,17 @@ class ImageTarballsIT {
   }
 
   private static String digest(InputStream content) throws IOException {
+    MessageDigest sha256 = sha256();
+    byte[] buffer = new byte[8192];
+    for (int n; (n = content.read(buffer)) > 0; ) {
+      sha256.update(buffer, 0, n);
+    }
+    return HexFormat.of().formatHex(sha256.digest());
+  }
+
+  private static MessageDigest sha256() {
     try {
-      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-      byte[] buffer = new byte[8192];
-      for (int n; (n = content.read(buffer)) > 0; ) {
-        sha256.update(buffer, 0, n);
-      }
-      return HexFormat.of().formatHex(sha256.digest());
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
