@@ -47,6 +47,14 @@ public final class CommandSigner {
     return kid;
   }
 
+  /**
+   * The control plane's agreement key for node-event MACs, derived from this key: every replica
+   * holding the command key holds it too, and rotating the command key rotates it.
+   */
+  public AgreementKey agreementKey() {
+    return AgreementKey.ofControlPlaneKey(keys.signingKey());
+  }
+
   /** The private key as PKCS#8 PEM, to put in configuration. */
   public String privateKeyPem() {
     return keys.privateKeyPem();

@@ -9,11 +9,19 @@ import java.util.Objects;
  * @param node the node it speaks for
  * @param publicKey the Ed25519 public key, in the form its signatures are checked with
  * @param revoked true once an administrator revoked the node: nothing it signs is accepted again
+ * @param macKey the key of the node's event MACs, agreed at enrolment; null when the node enrolled
+ *     no agreement key or the reader holds none (its records are then checked by their signature)
  */
-public record EnrolledKey(String node, NodePublicKey publicKey, boolean revoked) {
+public record EnrolledKey(
+    String node, NodePublicKey publicKey, boolean revoked, NodeEventMacKey macKey) {
   public EnrolledKey {
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(publicKey, "publicKey");
+  }
+
+  /** A key whose records are checked by their signature alone. */
+  public EnrolledKey(String node, NodePublicKey publicKey, boolean revoked) {
+    this(node, publicKey, revoked, null);
   }
 
   /** From the stored X.509 PEM. */

@@ -13,7 +13,9 @@ public enum NodeEventRefusal {
   /** The node's key was revoked. */
   REVOKED("signed by a revoked key"),
   /** The key is the node's, the signature does not match the bytes: forged or altered. */
-  BAD_SIGNATURE("signature does not verify against the node's enrolled key");
+  BAD_SIGNATURE("signature does not verify against the node's enrolled key"),
+  /** The key is the node's, the record carries a MAC that does not match and no signature. */
+  BAD_MAC("MAC does not verify against the key the node agreed, and no signature");
 
   private final String text;
 

@@ -40,6 +40,11 @@ public final class NodePublicKey {
     return NodeKeyId.of(key);
   }
 
+  /** The key's 32-byte Ed25519 encoding. */
+  byte[] encoded() {
+    return checking.getEncoded();
+  }
+
   /** Whether {@code signature} is this key's over {@code message} ({@link Ed25519Signatures}). */
   boolean verifies(byte[] message, byte[] signature) throws GeneralSecurityException {
     return Ed25519Signatures.verify(checking, message, signature);

@@ -39,6 +39,11 @@ final class SigningKeyPair {
     }
   }
 
+  /** The Ed25519 form Bouncy Castle signs with, for the keys derived from this one. */
+  Ed25519PrivateKeyParameters signingKey() {
+    return signingKey;
+  }
+
   byte[] sign(byte[] message) {
     return Ed25519Signatures.sign(signingKey, message);
   }
