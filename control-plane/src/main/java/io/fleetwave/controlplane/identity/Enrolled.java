@@ -12,6 +12,9 @@ import java.util.List;
  *     earlier runs signed, before it takes its last epoch from them
  * @param kafka the node's own Kafka login, for its Kafka clients; null (left out of the answer)
  *     when the control plane makes no Kafka user per node and the agent keeps its shared one
+ * @param eventMacKey the control plane's agreement key (base64 X25519), with which the node's
+ *     events carry a MAC the control plane checks instead of their signature ({@code
+ *     NodeEventSigner.withMacFor}); null (left out) when no command key is configured
  */
 public record Enrolled(
     String node,
@@ -19,7 +22,8 @@ public record Enrolled(
     String credential,
     Instant enrolledAt,
     List<NodeKey> nodeKeys,
-    @JsonInclude(JsonInclude.Include.NON_NULL) KafkaCredential kafka) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) KafkaCredential kafka,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String eventMacKey) {
 
   /** One enrolled public key of the node (X.509 PEM). */
   public record NodeKey(String keyId, String publicKey) {}

@@ -5,9 +5,11 @@ import io.fleetwave.controlplane.config.NodeIdentityConfig;
 import io.fleetwave.controlplane.database.Connections;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactNotRecordedException;
+import io.fleetwave.controlplane.security.CommandSigning;
 import io.fleetwave.events.fact.NodeKeyEnrolled;
 import io.fleetwave.events.fact.NodeReadmitted;
 import io.fleetwave.events.fact.NodeRevoked;
+import io.fleetwave.events.security.AgreementKey;
 import io.fleetwave.events.security.EnrolledKey;
 import io.fleetwave.events.security.NodeKeyId;
 import io.smallrye.mutiny.Uni;
@@ -51,6 +53,7 @@ public class NodeEnrolment {
   private final ControlFactLog facts;
   private final AuditTrail audit;
   private final NodeKafkaUsers kafkaUsers;
+  private final CommandSigning commandSigning;
   private final Clock clock = Clock.systemUTC();
 
   public NodeEnrolment(
@@ -60,7 +63,9 @@ public class NodeEnrolment {
       NodeIdentityConfig config,
       ControlFactLog facts,
       AuditTrail audit,
-      NodeKafkaUsers kafkaUsers) {
+      NodeKafkaUsers kafkaUsers,
+      CommandSigning commandSigning) {
+    this.commandSigning = commandSigning;
     this.audit = audit;
     this.pool = pool;
     this.kafkaUsers = kafkaUsers;
@@ -325,7 +330,8 @@ public class NodeEnrolment {
                     claim.credential(),
                     attempt.at(),
                     keys,
-                    claim.kafka().orElse(null)))
+                    claim.kafka().orElse(null),
+                    commandSigning.agreementKey().map(AgreementKey::publicKey).orElse(null)))
         .call(enrolled -> EnrolmentAudit.accepted(audit, tx, attempt, enrolled));
   }
 

@@ -2,7 +2,6 @@ package io.fleetwave.controlplane.identity;
 
 import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.events.security.EnrolledKey;
-import io.fleetwave.events.security.NodePublicKey;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -13,18 +12,23 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /** SQL of the node_keys table: enrolled keys, looked up by id, and their revocation. */
 public final class NodeKeyStore {
   private NodeKeyStore() {}
 
+  /** How a reader of keys makes an enrolled key of a row (it may keep what it derived of a key). */
+  @FunctionalInterface
+  public interface KeyReader {
+    EnrolledKey read(String keyId, String node, String publicKeyPem, boolean revoked);
+  }
+
   /**
-   * The enrolled keys among these ids (revoked ones included, marked so), each key read from its
-   * PEM by {@code parse} (given the key's id and PEM: a caller may keep keys it has read).
+   * The enrolled keys among these ids (revoked ones included, marked so), each read by {@code
+   * read}.
    */
   public static Uni<Map<String, EnrolledKey>> byId(
-      SqlClient sql, Collection<String> keyIds, BiFunction<String, String, NodePublicKey> parse) {
+      SqlClient sql, Collection<String> keyIds, KeyReader read) {
     return sql.preparedQuery(
             "SELECT key_id, node, public_key, revoked_at IS NOT NULL AS revoked FROM node_keys"
                 + " WHERE key_id = ANY($1)")
@@ -35,9 +39,10 @@ public final class NodeKeyStore {
                     rows,
                     row -> row.getString("key_id"),
                     row ->
-                        new EnrolledKey(
+                        read.read(
+                            row.getString("key_id"),
                             row.getString("node"),
-                            parse.apply(row.getString("key_id"), row.getString("public_key")),
+                            row.getString("public_key"),
                             row.getBoolean("revoked"))));
   }
 

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.security;
 
 import io.fleetwave.controlplane.config.CommandsConfig;
 import io.fleetwave.events.CommandEnvelope;
+import io.fleetwave.events.security.AgreementKey;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.CommandVerifier;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +31,7 @@ public class CommandSigning {
   static final String PROPERTY = "fleetwave.commands.private-key";
 
   private final Optional<CommandSigner> signer;
+  private final Optional<AgreementKey> agreementKey;
 
   @Inject
   public CommandSigning(CommandsConfig config) {
@@ -58,6 +60,7 @@ public class CommandSigning {
     Optional<String> key =
         file.isPresent() ? Optional.of(read(file.get())) : privateKey.filter(k -> !k.isBlank());
     this.signer = signer(key);
+    this.agreementKey = signer.map(CommandSigner::agreementKey);
     signer.ifPresent(s -> LOG.infof("specs and commands are signed with key %s", s.kid()));
   }
 
@@ -106,6 +109,14 @@ public class CommandSigning {
   /** A verifier for the key, for the in-process demo fleet; empty when no key is configured. */
   public Optional<CommandVerifier> verifier() {
     return signer.map(CommandSigner::verifier);
+  }
+
+  /**
+   * The key nodes agree their event MACs with ({@link AgreementKey}), derived from the command key;
+   * empty when no key is configured (node events are then checked by their signatures alone).
+   */
+  public Optional<AgreementKey> agreementKey() {
+    return agreementKey;
   }
 
   /** Fails fast (503) before any state changes when nothing could be signed. */

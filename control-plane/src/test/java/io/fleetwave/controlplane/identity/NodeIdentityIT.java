@@ -21,6 +21,7 @@ import io.fleetwave.events.codec.EventCodec;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
@@ -113,6 +114,49 @@ class NodeIdentityIT {
         .statusCode(200)
         .body("driverVersion", equalTo("580.95.05"));
     assertThat(ProjectionRows.position(other)).containsExactly(1, 0);
+  }
+
+  /**
+   * The enrolment answer gives the control plane's agreement key, and the node's records then carry
+   * a MAC the control plane checks instead of the signature: a record with the node's MAC alone is
+   * applied, and no one without the node's key (or the control plane's) makes one that is.
+   */
+  @Test
+  void aNodesMacStandsForItsSignatureAndAForgedMacChangesNothing() {
+    String node = "ident-mac";
+    NodeEventSigner key = NodeEnrolments.enroll(node);
+    NodeEventSigner otherKey = NodeEnrolments.enroll("ident-mac-other");
+    // The node's own key, agreed with a control plane whose command key is another.
+    NodeEventSigner elsewhere =
+        NodeEventSigner.fromPkcs8(key.privateKeyPem())
+            .withMacFor(CommandSigner.generate().agreementKey().publicKey());
+    try (TopicClient topic = new TopicClient()) {
+      byte[] genuine = EventCodec.encode(registered(node, 0, "580.95.05"));
+      topic.publishRaw(node, genuine, macOnly(key, genuine, key));
+      await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
+
+      byte[] value = EventCodec.encode(registered(node, 1, "999.99.99"));
+      String badMac = "MAC does not verify against the key the node agreed, and no signature";
+      List<Expected> expected =
+          List.of(
+              // Another enrolled node's MAC of the value, under this node's key id.
+              new Expected(topic.publishRaw(node, value, macOnly(otherKey, value, key)), badMac),
+              new Expected(topic.publishRaw(node, value, macOnly(elsewhere, value, key)), badMac),
+              // The node's genuine MAC, of another value.
+              new Expected(topic.publishRaw(node, value, macOnly(key, genuine, key)), badMac));
+      byte[] heartbeat = EventCodec.encode(Events.envelope(node, 1, 2, Events.heartbeat(5)));
+      topic.publishRaw(node, heartbeat, macOnly(key, heartbeat, key));
+
+      await()
+          .atMost(BOUND)
+          .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 2}));
+      awaitDeadLettered(topic, expected);
+    }
+    given()
+        .get("/api/v1/nodes/" + node)
+        .then()
+        .statusCode(200)
+        .body("driverVersion", equalTo("580.95.05"));
   }
 
   @Test
@@ -496,6 +540,19 @@ class NodeIdentityIT {
   }
 
   private record Expected(RecordMetadata sent, String reason) {}
+
+  /**
+   * The headers {@code by} gives {@code value}, its MAC without the signature, under {@code as}'s
+   * key id.
+   */
+  private static Map<String, String> macOnly(NodeEventSigner by, byte[] value, NodeEventSigner as) {
+    Map<String, String> headers = new java.util.HashMap<>();
+    by.addHeaders(value, headers::put);
+    headers.remove(NodeEventSigner.SIGNATURE_HEADER);
+    headers.put(NodeEventSigner.KEY_ID_HEADER, as.keyId());
+    assertThat(headers).containsKey(NodeEventSigner.MAC_HEADER);
+    return headers;
+  }
 
   private static Envelope<NodeEvent> registered(String node, long seq, String driver) {
     return Events.envelope(

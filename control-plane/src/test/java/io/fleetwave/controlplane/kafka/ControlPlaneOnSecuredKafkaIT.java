@@ -95,8 +95,7 @@ class ControlPlaneOnSecuredKafkaIT {
                     1,
                     Events.registered("sasl-node", HostKind.UBUNTU, "580.65.06", Map.of())));
         var record = new ProducerRecord<>(Topics.NODE_EVENTS, "sasl-node", value);
-        record.headers().add(NodeEventSigner.KEY_ID_HEADER, signer.keyId().getBytes(UTF_8));
-        record.headers().add(NodeEventSigner.SIGNATURE_HEADER, signer.sign(value).getBytes(UTF_8));
+        signer.addHeaders(value, (name, text) -> record.headers().add(name, text.getBytes(UTF_8)));
         agent.send(record).get(30, TimeUnit.SECONDS);
       }
       String viewer = controlPlane.token("viewer");

@@ -31,6 +31,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +88,20 @@ class AgentEnrolmentIT {
     // used once, would be refused).
     NodeEventSigner again = enrolment.establish(node, Optional.of(state));
     assertThat(again.keyId()).isEqualTo(key.keyId());
+
+    // The restarted agent kept the control plane's agreement key: a record with its MAC alone
+    // (the signature taken off) is the node's own to the control plane.
+    byte[] value = EventCodec.encode(Events.envelope(node, 1, 2, Events.heartbeat(2)));
+    Map<String, String> headers = new HashMap<>();
+    again.addHeaders(value, headers::put);
+    assertThat(headers.remove(NodeEventSigner.SIGNATURE_HEADER)).isNotNull();
+    assertThat(headers).containsKey(NodeEventSigner.MAC_HEADER);
+    try (TopicClient topic = new TopicClient()) {
+      topic.publishRaw(node, value, headers);
+    }
+    await()
+        .atMost(BOUND)
+        .until(() -> Arrays.equals(ProjectionRows.position(node), new long[] {1, 2}));
   }
 
   @Test

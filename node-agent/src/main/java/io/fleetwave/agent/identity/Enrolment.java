@@ -99,21 +99,61 @@ public final class Enrolment {
     NodeEventSigner key = kept.map(NodeKeyFile::loadOrCreate).orElseGet(NodeEventSigner::generate);
     if (kept.isPresent() && kept.get().enrolledWith(key).isPresent()) {
       LOG.log(Level.INFO, "node {0}: key {1} is enrolled already", node, key.keyId());
-      return new NodeIdentity(key, Map.of(key.keyId(), own(node, key)), kept.get().kafkaLogin());
+      return new NodeIdentity(
+          withMac(node, key, kept.get().eventMacKey(key)),
+          Map.of(key.keyId(), own(node, key)),
+          kept.get().kafkaLogin());
     }
     String answer = enroll(node, key);
     Optional<KafkaLogin> login = kafkaLogin(node, answer);
+    Optional<String> macKey = eventMacKey(answer);
     // The login first: a restart between the two enrolls again rather than go on without it.
     kept.ifPresent(file -> file.keepKafkaLogin(login));
-    kept.ifPresent(file -> file.markEnrolled(key, controlPlane.toString()));
+    kept.ifPresent(file -> file.markEnrolled(key, controlPlane.toString(), macKey));
     LOG.log(
         Level.INFO,
-        "node {0}: key {1} enrolled with {2} ({3}); events are signed with it",
+        "node {0}: key {1} enrolled with {2} ({3}); events are signed with it{4}",
         node,
         key.keyId(),
         controlPlane,
-        stateDirectory.isPresent() ? "kept in the state directory" : "in memory: read-only host");
-    return new NodeIdentity(key, ownKeys(node, key, answer), login);
+        stateDirectory.isPresent() ? "kept in the state directory" : "in memory: read-only host",
+        macKey.isPresent() ? " and carry a MAC for the control plane" : "");
+    return new NodeIdentity(withMac(node, key, macKey), ownKeys(node, key, answer), login);
+  }
+
+  /**
+   * The control plane's agreement key in the answer ({@code eventMacKey}), if it gave one (an older
+   * control plane, or one without a command key, does not).
+   */
+  private static Optional<String> eventMacKey(String answer) {
+    try {
+      JsonNode key = EventCodec.mapper().readTree(answer).path("eventMacKey");
+      return key.isTextual() ? Optional.of(key.asText()) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The key, its events also carrying a MAC for the control plane's agreement key; without one, or
+   * with one that is not an X25519 key, the events go signed only (checked at the signature's
+   * cost).
+   */
+  private static NodeEventSigner withMac(
+      String node, NodeEventSigner key, Optional<String> controlPlaneKey) {
+    if (controlPlaneKey.isEmpty()) {
+      return key;
+    }
+    try {
+      return key.withMacFor(controlPlaneKey.get());
+    } catch (IllegalArgumentException e) {
+      LOG.log(
+          Level.WARNING,
+          "node {0}: the control plane''s event MAC key is unusable ({1}); events go signed only",
+          node,
+          e.getMessage());
+      return key;
+    }
   }
 
   /**

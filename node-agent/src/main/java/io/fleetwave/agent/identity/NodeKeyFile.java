@@ -16,8 +16,9 @@ import java.util.Set;
 /**
  * The node key in the state directory ({@value #KEY}, mode 0600, written whole or not at all), the
  * node's own Kafka login where enrolment gave one ({@value #KAFKA_LOGIN}, the same way) and the
- * record that the key was enrolled ({@value #ENROLLED}: the key id and the control plane), so a
- * restart neither makes a new key nor enrolls again.
+ * record that the key was enrolled ({@value #ENROLLED}: the key id, the control plane and, where it
+ * gave one, its agreement key for event MACs), so a restart neither makes a new key nor enrolls
+ * again.
  */
 public final class NodeKeyFile {
   static final String KEY = "node-key.pem";
@@ -113,7 +114,7 @@ public final class NodeKeyFile {
         return Optional.empty();
       }
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return lines.size() == 2 && lines.get(0).equals(key.keyId())
+      return (lines.size() == 2 || lines.size() == 3) && lines.get(0).equals(key.keyId())
           ? Optional.of(lines.get(1))
           : Optional.empty();
     } catch (IOException e) {
@@ -121,11 +122,27 @@ public final class NodeKeyFile {
     }
   }
 
-  public void markEnrolled(NodeEventSigner key, String controlPlane) {
+  /**
+   * The control plane's agreement key kept with this key's enrolment, if it gave one (a record of
+   * an older agent has none: its events go on without a MAC until the node enrolls again).
+   */
+  public Optional<String> eventMacKey(NodeEventSigner key) {
+    if (enrolledWith(key).isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      List<String> lines = Files.readAllLines(directory.resolve(ENROLLED), StandardCharsets.UTF_8);
+      return lines.size() == 3 ? Optional.of(lines.get(2)) : Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + directory.resolve(ENROLLED), e);
+    }
+  }
+
+  public void markEnrolled(NodeEventSigner key, String controlPlane, Optional<String> eventMacKey) {
     try {
       Files.writeString(
           directory.resolve(ENROLLED),
-          key.keyId() + "\n" + controlPlane + "\n",
+          key.keyId() + "\n" + controlPlane + "\n" + eventMacKey.map(k -> k + "\n").orElse(""),
           StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot record the enrolment in " + directory, e);

@@ -202,8 +202,7 @@ public final class EventPublisher implements AutoCloseable {
     if (signer != null) {
       // Signed when sent, over the bytes sent: a spooled event of an earlier run is signed with
       // the key the node holds now (the one it enrolled).
-      record.headers().add(header(NodeEventSigner.KEY_ID_HEADER, signer.keyId()));
-      record.headers().add(header(NodeEventSigner.SIGNATURE_HEADER, signer.sign(value)));
+      signer.addHeaders(value, (name, text) -> record.headers().add(header(name, text)));
     }
     sent.incrementAndGet();
     try {

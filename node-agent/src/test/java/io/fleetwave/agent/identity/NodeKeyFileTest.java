@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fleetwave.events.codec.EventCodec;
+import io.fleetwave.events.security.CommandSigner;
+import io.fleetwave.events.security.NodeEventSigner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,6 +27,24 @@ class NodeKeyFileTest {
                 Files.getPosixFilePermissions(dir.resolve("kafka-login"))))
         .isEqualTo("rw-------");
     assertThat(new NodeKeyFile(dir).kafkaLogin()).contains(login);
+  }
+
+  @Test
+  void theControlPlanesMacKeyIsKeptWithTheEnrolmentAndAnOlderRecordHasNone() throws Exception {
+    NodeKeyFile file = new NodeKeyFile(dir);
+    NodeEventSigner key = file.loadOrCreate();
+    String macKey = CommandSigner.generate().agreementKey().publicKey();
+
+    file.markEnrolled(key, "https://cp:8443", Optional.of(macKey));
+    assertThat(new NodeKeyFile(dir).enrolledWith(key)).contains("https://cp:8443");
+    assertThat(new NodeKeyFile(dir).eventMacKey(key)).contains(macKey);
+
+    // An agent before MACs wrote the key id and the control plane only: enrolled, no MAC key.
+    Files.writeString(dir.resolve("node-key.enrolled"), key.keyId() + "\nhttps://cp:8443\n");
+    assertThat(file.enrolledWith(key)).contains("https://cp:8443");
+    assertThat(file.eventMacKey(key)).isEmpty();
+    // Another key's record says nothing of this one.
+    assertThat(file.eventMacKey(NodeEventSigner.generate())).isEmpty();
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.rollout.drain.NodeDrain;
 import io.fleetwave.controlplane.rollout.driver.DriverChangeExecutor;
 import io.fleetwave.controlplane.rollout.store.RolloutSignals;
+import io.fleetwave.controlplane.security.CommandSigning;
 import io.fleetwave.controlplane.spec.SpecService;
 import io.fleetwave.core.driver.DriverArtifactResolver;
 import io.micrometer.core.instrument.Gauge;
@@ -33,6 +34,7 @@ public class RolloutEngines {
   private final Map<String, Object> kafka;
   private final Pool pool;
   private final NodeIdentityConfig identity;
+  private final CommandSigning commandSigning;
   private final SpecService specs;
   private final DriverChangeExecutor drivers;
   private final NodeDrain drain;
@@ -63,7 +65,9 @@ public class RolloutEngines {
       MeterRegistry registry,
       NodeIdentityConfig identity,
       EnginePool enginePool,
-      ControlFactLog facts) {
+      ControlFactLog facts,
+      CommandSigning commandSigning) {
+    this.commandSigning = commandSigning;
     this.enginePool = enginePool;
     this.facts = facts;
     this.identity = identity;
@@ -154,7 +158,7 @@ public class RolloutEngines {
       EngineFaults faults, Pool pool, Map<String, Object> rolloutLogKafka) {
     RolloutEngine[] self = new RolloutEngine[1];
     // The node keys of the results it reads come from the engine's pool too.
-    NodeEventAuthenticity authenticity = new NodeEventAuthenticity(pool, identity);
+    NodeEventAuthenticity authenticity = new NodeEventAuthenticity(pool, identity, commandSigning);
     FleetObserver observer =
         new FleetObserver(
             kafka, pool, timeout, () -> self[0].wakeUp(), authenticity::forBatchBlocking);
