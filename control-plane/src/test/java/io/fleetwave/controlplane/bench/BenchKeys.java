@@ -10,9 +10,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
- * Every bench node's own key, enrolled, and its events signed with it, as agents do in production
- * (every control plane requires node identity, see {@link BenchServices}), so every figure includes
- * the signature check of every record. There is no unsigned mode: the benches measure what ships.
+ * Every bench node's own key, enrolled, and its events signed with it and carrying the MAC agreed
+ * with the control plane's key ({@link BenchServices#COMMAND_KEY}), as agents send them in
+ * production (every control plane requires node identity), so every figure includes the check of
+ * every record. There is no unsigned mode: the benches measure what ships.
  */
 final class BenchKeys {
   private final NodeEventSigner[] signers;
@@ -20,7 +21,9 @@ final class BenchKeys {
   private BenchKeys(int nodes) {
     signers = new NodeEventSigner[nodes];
     for (int node = 0; node < nodes; node++) {
-      signers[node] = NodeEventSigner.generate();
+      signers[node] =
+          NodeEventSigner.generate()
+              .withMacFor(BenchServices.COMMAND_KEY.agreementKey().publicKey());
     }
   }
 
@@ -31,7 +34,8 @@ final class BenchKeys {
 
   /** What the figures are printed next to. */
   static String describe() {
-    return "signed, each node by its own enrolled Ed25519 key (node identity required)";
+    return "signed, each node by its own enrolled Ed25519 key, and MACed with the key it agreed"
+        + " with the control plane (node identity required)";
   }
 
   /**
@@ -58,18 +62,12 @@ final class BenchKeys {
     }
   }
 
-  /** The record with its node's key id and signature headers. */
+  /** The record with its node's headers (key id, signature, MAC), as its agent sends it. */
   ProducerRecord<String, byte[]> sign(int node, ProducerRecord<String, byte[]> record) {
-    NodeEventSigner signer = signers[node];
-    record
-        .headers()
-        .add(
-            new RecordHeader(
-                NodeEventSigner.KEY_ID_HEADER, signer.keyId().getBytes(StandardCharsets.UTF_8)))
-        .add(
-            new RecordHeader(
-                NodeEventSigner.SIGNATURE_HEADER,
-                signer.sign(record.value()).getBytes(StandardCharsets.UTF_8)));
+    signers[node].addHeaders(
+        record.value(),
+        (name, text) ->
+            record.headers().add(new RecordHeader(name, text.getBytes(StandardCharsets.UTF_8))));
     return record;
   }
 }

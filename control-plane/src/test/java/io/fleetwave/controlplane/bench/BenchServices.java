@@ -4,6 +4,7 @@ import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.embedded.EmbeddedKafka;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Topics;
+import io.fleetwave.events.security.CommandSigner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,13 @@ import java.util.Map;
 
 /** The embedded services the benches run the packaged control plane against. */
 final class BenchServices {
+  /**
+   * The control plane's command key, as every deployment configures one: its agreement key is the
+   * one the bench nodes' events carry MACs for ({@link BenchKeys}), as an enrolment answer gives it
+   * to an agent.
+   */
+  static final CommandSigner COMMAND_KEY = CommandSigner.generate();
+
   private BenchServices() {}
 
   /** Where a bench writes its report and the logs of what it starts (target/bench), created. */
@@ -44,10 +52,11 @@ final class BenchServices {
 
   /**
    * The control plane's settings for these services (a mutable map, for a bench to add to), with
-   * node identity required, as every control plane runs it.
+   * node identity required and the command key configured, as every control plane runs.
    */
   static Map<String, String> controlPlane(EmbeddedKafka kafka, EmbeddedPostgres postgres) {
-    return ControlPlaneProcess.settings(kafka, postgres, Map.of());
+    return ControlPlaneProcess.settings(
+        kafka, postgres, Map.of(ControlPlaneProcess.COMMAND_KEY_ENV, COMMAND_KEY.privateKeyPem()));
   }
 
   /**
