@@ -108,11 +108,14 @@ public final class ProjectionBench {
         }
         if (PgWaitSampler.requested()) {
           try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
-            projection = ProjectionRate.measure(db, kafka.bootstrapServers(), settings);
+            projection =
+                ProjectionRate.measure(
+                    db, kafka.bootstrapServers(), settings, controlPlane::cpuTime);
             System.out.print(waits.report());
           }
         } else {
-          projection = ProjectionRate.measure(db, kafka.bootstrapServers(), settings);
+          projection =
+              ProjectionRate.measure(db, kafka.bootstrapServers(), settings, controlPlane::cpuTime);
         }
         if (PgStatementProfile.requested()) {
           System.out.print(PgStatementProfile.report(db));
@@ -289,6 +292,7 @@ public final class ProjectionBench {
             projection (control plane)    %,12.0f events/s
             COPY into node_events         %,12.0f rows/s   (median of %s; same table, keys, durability)
             ratio projection / COPY       %12.2f   (target >= 0.30)
+            control plane CPU per event   %12.1f us   (the machine: %.2f of %d cores busy meanwhile)
           Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
             API visibility                %s
             bare Kafka round trip         %s
@@ -311,6 +315,9 @@ public final class ProjectionBench {
               copy.median(),
               copy.each().stream().map("%,.0f"::formatted).toList(),
               projection.eventsPerSecond() / copy.median(),
+              projection.controlPlaneMicrosPerEvent(),
+              projection.busyCores(),
+              Runtime.getRuntime().availableProcessors(),
               settings.heartbeatsPerSecond(),
               settings.nodes(),
               latency.api(),

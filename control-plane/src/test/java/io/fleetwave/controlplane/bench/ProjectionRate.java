@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -65,10 +66,25 @@ final class ProjectionRate {
     }
   }
 
-  /** Events per second after the first sample, and the seconds that took. */
-  record Result(double eventsPerSecond, double seconds) {}
+  /**
+   * Events per second after the first sample, the seconds that took, and the CPU spent meanwhile:
+   * the control plane's, per event, and the machine's, in cores busy on average (the rest of it is
+   * mostly PostgreSQL's and Kafka's).
+   */
+  record Result(
+      double eventsPerSecond,
+      double seconds,
+      double controlPlaneMicrosPerEvent,
+      double busyCores) {}
 
-  static Result measure(Connection db, String bootstrap, ProjectionBench.BenchSettings settings)
+  /**
+   * @param controlPlaneCpu the control plane's CPU time so far
+   */
+  static Result measure(
+      Connection db,
+      String bootstrap,
+      ProjectionBench.BenchSettings settings,
+      Supplier<Duration> controlPlaneCpu)
       throws SQLException, InterruptedException, ExecutionException, TimeoutException {
     long total = settings.totalEvents();
     long deadline = System.nanoTime() + BOUND.toNanos();
@@ -77,6 +93,8 @@ final class ProjectionRate {
       Map<TopicPartition, Long> ends = endOffsets(admin);
       long end = ends.values().stream().mapToLong(Long::longValue).sum();
       long firstSeen = -1;
+      Duration cpuAtFirst = Duration.ZERO;
+      MachineCpu.Sample machineAtFirst = null;
       long appliedAtFirst = 0;
       long applied = 0;
       long samples = 0;
@@ -97,14 +115,19 @@ final class ProjectionRate {
         applied = applied(db);
         if (firstSeen < 0 && applied > 0) {
           firstSeen = System.nanoTime();
+          cpuAtFirst = controlPlaneCpu.get();
+          machineAtFirst = MachineCpu.sample();
           appliedAtFirst = applied;
         }
       }
       double seconds = (System.nanoTime() - firstSeen) / 1e9;
+      long events = total - appliedAtFirst;
+      double cpuMicros = controlPlaneCpu.get().minus(cpuAtFirst).toNanos() / 1e3;
+      double busyCores = MachineCpu.sample().busyCoresSince(machineAtFirst);
       System.out.printf(
           "projected %,d events in %.1f s (after the first %,d)%n",
-          total - appliedAtFirst, seconds, appliedAtFirst);
-      return new Result((total - appliedAtFirst) / seconds, seconds);
+          events, seconds, appliedAtFirst);
+      return new Result(events / seconds, seconds, cpuMicros / events, busyCores);
     }
   }
 
