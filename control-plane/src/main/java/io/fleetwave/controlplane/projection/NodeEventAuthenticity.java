@@ -13,6 +13,8 @@ import io.fleetwave.events.security.NodeEventMacKey;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.events.security.NodeEventVerifier;
 import io.fleetwave.events.security.NodePublicKey;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,12 +71,28 @@ public class NodeEventAuthenticity {
   private final Pool pool;
   private final Duration timeout;
   private final Optional<AgreementKey> agreementKey;
+  private final Counter byMac;
+  private final Counter bySignature;
 
   public NodeEventAuthenticity(
-      Pool pool, NodeIdentityConfig config, CommandSigning commandSigning) {
+      Pool pool, NodeIdentityConfig config, CommandSigning commandSigning, MeterRegistry registry) {
     this.pool = pool;
     this.timeout = config.timeout();
     this.agreementKey = commandSigning.agreementKey();
+    // Records checked by their signature while their node agreed a MAC key cost fifty times as
+    // much: after a command-key rotation, until the nodes enroll again, or from older agents.
+    this.byMac = authenticated(registry, "mac");
+    this.bySignature = authenticated(registry, "signature");
+  }
+
+  private static Counter authenticated(MeterRegistry registry, String proof) {
+    return Counter.builder("fleetwave.node.events.authenticated")
+        .description(
+            "Node event records found to be their node's own, by what showed it (mac: the MAC"
+                + " agreed at enrolment, about 1 us; signature: the Ed25519 check, 60-90 us); every"
+                + " reader counts (the projection, its rebuild, the rollout engine)")
+        .tag("by", proof)
+        .register(registry);
   }
 
   /** A check for a batch whose records carry these headers; reads the keys they name. */
@@ -89,7 +107,7 @@ public class NodeEventAuthenticity {
     if (keyIds.isEmpty()) {
       return Uni.createFrom().item(check(Map.of()));
     }
-    return NodeKeyStore.byId(pool, keyIds, this::enrolledKey).map(NodeEventAuthenticity::check);
+    return NodeKeyStore.byId(pool, keyIds, this::enrolledKey).map(this::check);
   }
 
   private EnrolledKey enrolledKey(String keyId, String node, String pem, boolean revoked) {
@@ -148,16 +166,21 @@ public class NodeEventAuthenticity {
     return forBatch(batch).await().atMost(timeout);
   }
 
-  private static Check check(Map<String, EnrolledKey> keys) {
+  private Check check(Map<String, EnrolledKey> keys) {
     return (node, value, headers) ->
-        NodeEventVerifier.verify(
-                node,
-                value,
-                text(headers, NodeEventSigner.KEY_ID_HEADER),
-                text(headers, NodeEventSigner.SIGNATURE_HEADER),
-                text(headers, NodeEventSigner.MAC_HEADER),
-                keys::get)
-            .map(NodeEventVerifier.Refused::reason);
+        switch (NodeEventVerifier.check(
+            node,
+            value,
+            text(headers, NodeEventSigner.KEY_ID_HEADER),
+            text(headers, NodeEventSigner.SIGNATURE_HEADER),
+            text(headers, NodeEventSigner.MAC_HEADER),
+            keys::get)) {
+          case NodeEventVerifier.Accepted accepted -> {
+            (accepted.proof() == NodeEventVerifier.Proof.MAC ? byMac : bySignature).increment();
+            yield Optional.empty();
+          }
+          case NodeEventVerifier.Refused refused -> Optional.of(refused.reason());
+        };
   }
 
   private static String text(Headers headers, String name) {

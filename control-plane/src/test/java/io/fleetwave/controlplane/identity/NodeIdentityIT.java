@@ -24,6 +24,7 @@ import io.fleetwave.events.node.SpecApplied;
 import io.fleetwave.events.security.CommandSigner;
 import io.fleetwave.events.security.NodeEventSigner;
 import io.fleetwave.testfixtures.events.Events;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,6 +45,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class NodeIdentityIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
+
+  @TestHTTPResource(value = "metrics", management = true)
+  java.net.URL metrics;
 
   @Test
   void forgedNodeEventsChangeNothingAndAreDeadLetteredWithTheirCause() {
@@ -130,10 +134,15 @@ class NodeIdentityIT {
     NodeEventSigner elsewhere =
         NodeEventSigner.fromPkcs8(key.privateKeyPem())
             .withMacFor(CommandSigner.generate().agreementKey().publicKey());
+    double byMac = authenticated("mac");
+    double bySignature = authenticated("signature");
     try (TopicClient topic = new TopicClient()) {
       byte[] genuine = EventCodec.encode(registered(node, 0, "580.95.05"));
       topic.publishRaw(node, genuine, macOnly(key, genuine, key));
       await().atMost(BOUND).until(() -> ProjectionRows.position(node) != null);
+      // An older agent's record, signed only: the signature shows it is the node's.
+      byte[] signedOnly = EventCodec.encode(Events.envelope(node, 1, 1, Events.heartbeat(4)));
+      topic.publishRaw(node, signedOnly, key.keyId(), key.sign(signedOnly));
 
       byte[] value = EventCodec.encode(registered(node, 1, "999.99.99"));
       String badMac = "MAC does not verify against the key the node agreed, and no signature";
@@ -157,6 +166,20 @@ class NodeIdentityIT {
         .then()
         .statusCode(200)
         .body("driverVersion", equalTo("580.95.05"));
+    // The operator sees which check showed it (a signature check costs fifty MAC checks).
+    assertThat(authenticated("mac")).isGreaterThanOrEqualTo(byMac + 2);
+    assertThat(authenticated("signature")).isGreaterThanOrEqualTo(bySignature + 1);
+  }
+
+  /** fleetwave_node_events_authenticated_total{by} as /q/metrics serves it now. */
+  private double authenticated(String by) {
+    String metrics = given().get(this.metrics).then().statusCode(200).extract().asString();
+    java.util.regex.Matcher value =
+        java.util.regex.Pattern.compile(
+                "(?m)^fleetwave_node_events_authenticated_total\\{by=\"" + by + "\",?\\} (\\S+)$")
+            .matcher(metrics);
+    assertThat(value.find()).as("fleetwave_node_events_authenticated_total{by=%s}", by).isTrue();
+    return Double.parseDouble(value.group(1));
   }
 
   @Test

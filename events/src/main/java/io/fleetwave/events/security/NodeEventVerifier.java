@@ -17,8 +17,22 @@ import java.util.function.Function;
  * an unauthenticated record is parsed. Pure apart from the checks; thread-safe.
  */
 public final class NodeEventVerifier {
+  /** What a record was found to be: its node's own (and how that was shown), or refused. */
+  public sealed interface Verdict permits Accepted, Refused {}
+
+  /** How a record was shown to be its node's. */
+  public enum Proof {
+    /** The MAC under the key the node agreed with this reader. */
+    MAC,
+    /** The Ed25519 signature of the node's enrolled key. */
+    SIGNATURE
+  }
+
+  /** The record is its node's own, shown by {@code proof}. */
+  public record Accepted(Proof proof) implements Verdict {}
+
   /** A refusal: the cause and what exactly was wrong. */
-  public record Refused(NodeEventRefusal cause, String detail) {
+  public record Refused(NodeEventRefusal cause, String detail) implements Verdict {
     /** The dead letter's reason: the cause's text, then the detail. */
     public String reason() {
       return cause.text() + ": " + detail;
@@ -37,6 +51,19 @@ public final class NodeEventVerifier {
     return verify(node, value, keyId, signature, null, enrolled);
   }
 
+  /** As {@link #check}: empty when the record is the node's own, else the refusal. */
+  public static Optional<Refused> verify(
+      String node,
+      byte[] value,
+      String keyId,
+      String signature,
+      String mac,
+      Function<String, EnrolledKey> enrolled) {
+    return check(node, value, keyId, signature, mac, enrolled) instanceof Refused refused
+        ? Optional.of(refused)
+        : Optional.empty();
+  }
+
   /**
    * @param node the record key (the node the record claims to come from)
    * @param value the record value as read
@@ -44,9 +71,8 @@ public final class NodeEventVerifier {
    * @param signature the signature header, or null
    * @param mac the MAC header, or null
    * @param enrolled the enrolled key of an id, or null when no node enrolled it
-   * @return empty when the record is the node's own
    */
-  public static Optional<Refused> verify(
+  public static Verdict check(
       String node,
       byte[] value,
       String keyId,
@@ -83,7 +109,7 @@ public final class NodeEventVerifier {
           NodeEventRefusal.REVOKED, "node '" + node + "' was revoked (key " + keyId + ")");
     }
     if (mac != null && key.macKey() != null && key.macKey().verifies(value, mac)) {
-      return Optional.empty();
+      return new Accepted(Proof.MAC);
     }
     if (signature == null) {
       return refused(
@@ -95,7 +121,9 @@ public final class NodeEventVerifier {
               + (key.macKey() == null ? " (the node agreed no MAC key)" : " (forged or altered)"));
     }
     String problem = signatureProblem(key, value, signature);
-    return problem == null ? Optional.empty() : refused(NodeEventRefusal.BAD_SIGNATURE, problem);
+    return problem == null
+        ? new Accepted(Proof.SIGNATURE)
+        : refused(NodeEventRefusal.BAD_SIGNATURE, problem);
   }
 
   private static String signatureProblem(EnrolledKey key, byte[] value, String signature) {
@@ -118,7 +146,7 @@ public final class NodeEventVerifier {
     }
   }
 
-  private static Optional<Refused> refused(NodeEventRefusal cause, String detail) {
-    return Optional.of(new Refused(cause, detail));
+  private static Refused refused(NodeEventRefusal cause, String detail) {
+    return new Refused(cause, detail);
   }
 }

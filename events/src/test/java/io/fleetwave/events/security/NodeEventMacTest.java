@@ -80,7 +80,14 @@ class NodeEventMacTest {
         .map(NodeEventVerifier.Refused::cause)
         .hasValue(NodeEventRefusal.BAD_MAC);
     // With the node's signature, a MAC that does not match falls back to the signature.
-    assertThat(verify("gpu-1", VALUE, gpu1.keyId(), gpu1.sign(VALUE), respelled)).isEmpty();
+    assertThat(
+            NodeEventVerifier.check(
+                "gpu-1", VALUE, gpu1.keyId(), gpu1.sign(VALUE), respelled, enrolled::get))
+        .isEqualTo(new NodeEventVerifier.Accepted(NodeEventVerifier.Proof.SIGNATURE));
+    assertThat(
+            NodeEventVerifier.check(
+                "gpu-1", VALUE, gpu1.keyId(), gpu1.sign(VALUE), mac, enrolled::get))
+        .isEqualTo(new NodeEventVerifier.Accepted(NodeEventVerifier.Proof.MAC));
   }
 
   @Test

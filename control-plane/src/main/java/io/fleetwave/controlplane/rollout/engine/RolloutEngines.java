@@ -158,7 +158,8 @@ public class RolloutEngines {
       EngineFaults faults, Pool pool, Map<String, Object> rolloutLogKafka) {
     RolloutEngine[] self = new RolloutEngine[1];
     // The node keys of the results it reads come from the engine's pool too.
-    NodeEventAuthenticity authenticity = new NodeEventAuthenticity(pool, identity, commandSigning);
+    NodeEventAuthenticity authenticity =
+        new NodeEventAuthenticity(pool, identity, commandSigning, registry);
     FleetObserver observer =
         new FleetObserver(
             kafka, pool, timeout, () -> self[0].wakeUp(), authenticity::forBatchBlocking);
