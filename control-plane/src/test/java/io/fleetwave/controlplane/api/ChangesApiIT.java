@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Provenance of observed changes against the real broker and database: one node (chg-a) gets a spec
  * from a person that turns MIG on for GPU 0, then GPU 1 fails by itself, then the node reboots and
- * loses MIG; another (chg-b) gets a driver nobody asked for. Times are the events' own (2026-11-01,
- * from Events.envelope), so the windows below are exact.
+ * loses MIG; another (chg-b) gets a driver nobody asked for. Times are the events' own (on
+ * Events.DAY, from Events.envelope), so the windows below are exact.
  */
 @QuarkusTest
 class ChangesApiIT {
@@ -94,10 +94,14 @@ class ChangesApiIT {
     return given().queryParams(params).get(path).then().statusCode(200).extract().jsonPath();
   }
 
-  private static Map<String, String> november(String... more) {
+  private static final String DAY_START = Events.DAY.toString();
+  private static final String DAY_END = Events.DAY.plus(Duration.ofDays(1)).toString();
+
+  /** The fixtures' day, [since, until), and {@code more} parameters. */
+  private static Map<String, String> theDay(String... more) {
     Map<String, String> params = new java.util.LinkedHashMap<>();
-    params.put("since", "2026-11-01T00:00:00Z");
-    params.put("until", "2026-11-02T00:00:00Z");
+    params.put("since", DAY_START);
+    params.put("until", DAY_END);
     for (int i = 0; i < more.length; i += 2) {
       params.put(more[i], more[i + 1]);
     }
@@ -106,7 +110,7 @@ class ChangesApiIT {
 
   @Test
   void eachChangeOfTheNodeIsAttributedToTheSpecAndItsAuthorTheBootOrNothingFleetwaveAskedFor() {
-    JsonPath page = changes("/api/v1/nodes/" + A + "/changes", november());
+    JsonPath page = changes("/api/v1/nodes/" + A + "/changes", theDay());
 
     List<String> shown = new ArrayList<>();
     for (Map<String, Object> item : page.<Map<String, Object>>getList("items")) {
@@ -147,7 +151,7 @@ class ChangesApiIT {
 
   @Test
   void aDriverNobodyAskedForIsDriftAndTheSelectorAndWindowBoundTheListing() {
-    JsonPath fleet = changes("/api/v1/changes", november("selector", "suite=changes"));
+    JsonPath fleet = changes("/api/v1/changes", theDay("selector", "suite=changes"));
     assertThat(fleet.getList("items.node", String.class)).contains(A, B).hasSize(6);
     Map<String, Object> driver = fleet.getMap("items.find { it.node == 'chg-b' }");
     assertThat(driver)
@@ -162,10 +166,10 @@ class ChangesApiIT {
     JsonPath before =
         changes(
             "/api/v1/changes",
-            Map.of("selector", "suite=changes", "since", "2026-11-01T00:00:00Z", "until", seven));
+            Map.of("selector", "suite=changes", "since", DAY_START, "until", seven));
     assertThat(before.getList("items.seq", Integer.class)).containsExactly(6, 6, 2);
     // Paged: a page of two, and the total of all.
-    JsonPath paged = changes("/api/v1/changes", november("selector", "suite=changes", "size", "2"));
+    JsonPath paged = changes("/api/v1/changes", theDay("selector", "suite=changes", "size", "2"));
     assertThat(paged.getList("items")).hasSize(2);
     assertThat(paged.getInt("total")).isEqualTo(6);
     // An offset in the time zone of the caller is the same instant.
@@ -174,10 +178,15 @@ class ChangesApiIT {
                     "/api/v1/changes",
                     Map.of(
                         "selector", "suite=changes",
-                        "since", "2026-11-01T01:00:00+01:00",
-                        "until", "2026-11-02T01:00:00+01:00"))
+                        "since", inParis(Events.DAY),
+                        "until", inParis(Events.DAY.plus(Duration.ofDays(1)))))
                 .getInt("total"))
         .isEqualTo(6);
+  }
+
+  /** The same instant written at UTC+01:00. */
+  private static String inParis(java.time.Instant instant) {
+    return instant.atOffset(java.time.ZoneOffset.ofHours(1)).toString();
   }
 
   @Test
@@ -216,7 +225,7 @@ class ChangesApiIT {
   void viewersMayReadTheChangesAndStrangersMayNot() {
     given()
         .header("Authorization", ApiTokens.bearer(ApiTokens.viewer()))
-        .queryParams(november())
+        .queryParams(theDay())
         .get("/api/v1/nodes/{name}/changes", A)
         .then()
         .statusCode(200)

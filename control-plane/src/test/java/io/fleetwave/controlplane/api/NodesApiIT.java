@@ -151,7 +151,7 @@ class NodesApiIT {
         .body("driverVersion", equalTo("580.95.05"))
         .body("zone", equalTo("zone-a"))
         .body("labels.tier", equalTo("gold"))
-        .body("lastSeen", equalTo("2026-11-01T10:16:42.123456Z"))
+        .body("lastSeen", equalTo(Events.time(1, 2).toString()))
         .body("gpus.index", contains(0, 1))
         .body("gpus[1].uuid", equalTo("GPU-" + Events.H100 + "-1"))
         .body("gpus[1].pciBusId", equalTo("00000000:19:00.0"))

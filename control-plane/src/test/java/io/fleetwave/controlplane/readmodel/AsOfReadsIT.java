@@ -204,13 +204,13 @@ class AsOfReadsIT {
     }
     // A local time without its offset is not RFC 3339.
     readAsOf("/api/v1/nodes/" + A, "2026-12-05T03:12:00").statusCode(400);
-    // The tests keep 3650 days of history (application.properties, %test).
+    // The control plane keeps 30 days of history (fleetwave.projection.history.retention).
     Response before = given().queryParam("asOf", "2000-01-01T00:00:00Z").get("/api/v1/nodes/" + A);
     assertThat(before.statusCode()).isEqualTo(422);
     Instant oldest = Instant.parse(before.jsonPath().getString("oldest"));
     assertThat(oldest)
         .isBetween(
-            Instant.now().minus(Duration.ofDays(3651)), Instant.now().minus(Duration.ofDays(3650)));
+            Instant.now().minus(Duration.ofDays(31)), Instant.now().minus(Duration.ofDays(30)));
     assertThat(before.jsonPath().getString("detail")).contains(oldest.toString());
     readAsOf("/api/v1/fleet/summary", oldest.toString()).statusCode(200);
   }

@@ -11,24 +11,40 @@ import io.fleetwave.events.node.MigMode;
 import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.NodeRegistered;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
-/** Node events for tests, with fixed times so that projections compare exactly. */
+/**
+ * Node events for tests, with times fixed for the run so that projections compare exactly: on the
+ * day before the run's start (UTC), as a fleet's recent history is, inside the history a control
+ * plane keeps (fleetwave.projection.history.retention) whatever the date the suite runs on.
+ */
 public final class Events {
   public static final String H100 = "0x233010DE";
   public static final String H200 = "0x233510DE";
   public static final String L4 = "0x27B810DE";
   private static final URI SOURCE = URI.create("urn:fleetwave:test");
-  private static final Instant T0 = Instant.parse("2026-11-01T10:00:00.123456Z");
+
+  /** The start (UTC midnight) of the day the events are dated on: the day before the run's. */
+  public static final Instant DAY =
+      Instant.now().truncatedTo(ChronoUnit.DAYS).minus(1, ChronoUnit.DAYS);
+
+  private static final Instant T0 = DAY.plus(Duration.ofHours(10)).plusNanos(123_456_000);
 
   private Events() {}
 
   public static <E extends NodeEvent> Envelope<NodeEvent> envelope(
       String node, long epoch, long seq, E data) {
-    return Envelope.of(SOURCE, node, T0.plusSeconds(epoch * 1000 + seq), epoch, seq, data);
+    return Envelope.of(SOURCE, node, time(epoch, seq), epoch, seq, data);
+  }
+
+  /** The time of the event at {@code epoch}, {@code seq} ({@link #envelope}). */
+  public static Instant time(long epoch, long seq) {
+    return T0.plusSeconds(epoch * 1000 + seq);
   }
 
   public static NodeRegistered registered(
