@@ -184,9 +184,10 @@ class ChangesApiIT {
         .isEqualTo(6);
   }
 
-  /** The same instant written at UTC+01:00. */
+  /** The same instant written at UTC+01:00, seconds included (RFC 3339). */
   private static String inParis(java.time.Instant instant) {
-    return instant.atOffset(java.time.ZoneOffset.ofHours(1)).toString();
+    return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+        instant.atOffset(java.time.ZoneOffset.ofHours(1)));
   }
 
   @Test

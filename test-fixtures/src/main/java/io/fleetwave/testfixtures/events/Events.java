@@ -29,7 +29,12 @@ public final class Events {
   public static final String L4 = "0x27B810DE";
   private static final URI SOURCE = URI.create("urn:fleetwave:test");
 
-  /** The start (UTC midnight) of the day the events are dated on: the day before the run's. */
+  /**
+   * The start (UTC midnight) of the day the events are dated on: the day before the run's. Taken
+   * once, at class loading, on purpose: every event of a run keeps its time, so projections compare
+   * exactly.
+   */
+  @SuppressWarnings("TimeInStaticInitializer")
   public static final Instant DAY =
       Instant.now().truncatedTo(ChronoUnit.DAYS).minus(1, ChronoUnit.DAYS);
 
