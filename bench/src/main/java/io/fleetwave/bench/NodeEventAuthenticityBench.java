@@ -78,10 +78,15 @@ public class NodeEventAuthenticityBench {
                 controlPlane.agreementKey().macKeyWithNode(key.publicKey())));
     // Each path must accept the record, or the figures measure a refusal; the MAC path must take
     // the MAC, not the signature beside it.
+    NodeEventVerifier.Verdict byMac = macCheck();
     boolean macAlone =
-        NodeEventVerifier.verify(BenchEvents.NODE, bytes, keyId, null, mac, enrolledWithMac::get)
-            .isEmpty();
-    if (check().isPresent() || macCheck().isPresent() || !macAlone || !jdkCheck()) {
+        NodeEventVerifier.check(BenchEvents.NODE, bytes, keyId, null, mac, enrolledWithMac::get)
+            instanceof NodeEventVerifier.Accepted;
+    if (check().isPresent()
+        || !(byMac instanceof NodeEventVerifier.Accepted accepted)
+        || accepted.proof() != NodeEventVerifier.Proof.MAC
+        || !macAlone
+        || !jdkCheck()) {
       throw new IllegalStateException("the " + event + " record is not accepted as its node's");
     }
   }
@@ -94,8 +99,8 @@ public class NodeEventAuthenticityBench {
 
   /** The check of a record as agents send it now: signed, and MACed, accepted on the MAC. */
   @Benchmark
-  public Optional<NodeEventVerifier.Refused> macCheck() {
-    return NodeEventVerifier.verify(
+  public NodeEventVerifier.Verdict macCheck() {
+    return NodeEventVerifier.check(
         BenchEvents.NODE, bytes, keyId, signature, mac, enrolledWithMac::get);
   }
 

@@ -41,25 +41,17 @@ public final class NodeEventVerifier {
 
   private NodeEventVerifier() {}
 
-  /** As {@link #verify(String, byte[], String, String, String, Function)} with no MAC. */
+  /**
+   * As {@link #check} for a record without a MAC: empty when the record is the node's own, else the
+   * refusal.
+   */
   public static Optional<Refused> verify(
       String node,
       byte[] value,
       String keyId,
       String signature,
       Function<String, EnrolledKey> enrolled) {
-    return verify(node, value, keyId, signature, null, enrolled);
-  }
-
-  /** As {@link #check}: empty when the record is the node's own, else the refusal. */
-  public static Optional<Refused> verify(
-      String node,
-      byte[] value,
-      String keyId,
-      String signature,
-      String mac,
-      Function<String, EnrolledKey> enrolled) {
-    return check(node, value, keyId, signature, mac, enrolled) instanceof Refused refused
+    return check(node, value, keyId, signature, null, enrolled) instanceof Refused refused
         ? Optional.of(refused)
         : Optional.empty();
   }
