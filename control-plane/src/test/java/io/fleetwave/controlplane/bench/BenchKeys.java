@@ -20,10 +20,9 @@ final class BenchKeys {
 
   private BenchKeys(int nodes) {
     signers = new NodeEventSigner[nodes];
+    String controlPlaneKey = BenchServices.COMMAND_KEY.agreementKey().publicKey();
     for (int node = 0; node < nodes; node++) {
-      signers[node] =
-          NodeEventSigner.generate()
-              .withMacFor(BenchServices.COMMAND_KEY.agreementKey().publicKey());
+      signers[node] = NodeEventSigner.generate().withMacFor(controlPlaneKey);
     }
   }
 

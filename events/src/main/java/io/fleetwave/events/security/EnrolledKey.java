@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param node the node it speaks for
  * @param publicKey the Ed25519 public key, in the form its signatures are checked with
  * @param revoked true once an administrator revoked the node: nothing it signs is accepted again
- * @param macKey the key of the node's event MACs, agreed at enrolment; null when the node enrolled
- *     no agreement key or the reader holds none (its records are then checked by their signature)
+ * @param macKey the key of the node's event MACs ({@link AgreementKey#macKeyWithNode}); null when
+ *     the reader holds no agreement key (no command key configured) or the key has no usable X25519
+ *     form: its records are then checked by their signature
  */
 public record EnrolledKey(
     String node, NodePublicKey publicKey, boolean revoked, NodeEventMacKey macKey) {

@@ -14,8 +14,8 @@ import java.util.function.BiConsumer;
  *
  * <p>Once the node has learnt the control plane's agreement key at enrolment ({@link #withMacFor}),
  * each record also carries an HMAC of the same bytes ({@link #MAC_HEADER}), which the control plane
- * checks instead of the signature at a hundredth of its cost; the signature stays for every other
- * reader (the node itself, finding its own earlier records). Thread-safe.
+ * checks instead of the signature at a thirtieth to a seventieth of its cost; the signature stays
+ * for every other reader (the node itself, finding its own earlier records). Thread-safe.
  */
 public final class NodeEventSigner {
   /** Header holding the signing key's id ({@link NodeKeyId}). */

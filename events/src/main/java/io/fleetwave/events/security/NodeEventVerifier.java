@@ -11,10 +11,11 @@ import java.util.function.Function;
  * node enrolled and that is not revoked, over the exact value bytes. The node is the record's key;
  * the reader separately requires the key to equal the event's subject, which the signature covers.
  * A record that also carries a MAC ({@link NodeEventSigner#MAC_HEADER}) under the key its node
- * agreed ({@link EnrolledKey#macKey()}) is accepted on the MAC, which costs a hundredth of the
- * signature check; one whose MAC does not match is checked by its signature as any other (a MAC key
- * agreed with a control-plane key since rotated). Runs before the value is decoded, so nothing of
- * an unauthenticated record is parsed. Pure apart from the checks; thread-safe.
+ * agreed ({@link EnrolledKey#macKey()}) is accepted on the MAC, which costs a thirtieth to a
+ * seventieth of the signature check; one whose MAC does not match is checked by its signature as
+ * any other (a MAC key agreed with a control-plane key since rotated). Runs before the value is
+ * decoded, so nothing of an unauthenticated record is parsed. Pure apart from the checks;
+ * thread-safe.
  */
 public final class NodeEventVerifier {
   /** What a record was found to be: its node's own (and how that was shown), or refused. */

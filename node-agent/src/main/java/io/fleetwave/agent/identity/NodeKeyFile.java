@@ -108,18 +108,7 @@ public final class NodeKeyFile {
 
   /** The control plane this key was enrolled with, if it was. */
   public Optional<String> enrolledWith(NodeEventSigner key) {
-    Path file = directory.resolve(ENROLLED);
-    try {
-      if (!Files.exists(file)) {
-        return Optional.empty();
-      }
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return (lines.size() == 2 || lines.size() == 3) && lines.get(0).equals(key.keyId())
-          ? Optional.of(lines.get(1))
-          : Optional.empty();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
-    }
+    return enrolment(key).map(lines -> lines.get(1));
   }
 
   /**
@@ -127,14 +116,22 @@ public final class NodeKeyFile {
    * an older agent has none: its events go on without a MAC until the node enrolls again).
    */
   public Optional<String> eventMacKey(NodeEventSigner key) {
-    if (enrolledWith(key).isEmpty()) {
-      return Optional.empty();
-    }
+    return enrolment(key).filter(lines -> lines.size() == 3).map(lines -> lines.get(2));
+  }
+
+  /** The lines of the enrolment record ({@link #markEnrolled}), if it is this key's. */
+  private Optional<List<String>> enrolment(NodeEventSigner key) {
+    Path file = directory.resolve(ENROLLED);
     try {
-      List<String> lines = Files.readAllLines(directory.resolve(ENROLLED), StandardCharsets.UTF_8);
-      return lines.size() == 3 ? Optional.of(lines.get(2)) : Optional.empty();
+      if (!Files.exists(file)) {
+        return Optional.empty();
+      }
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return (lines.size() == 2 || lines.size() == 3) && lines.get(0).equals(key.keyId())
+          ? Optional.of(lines)
+          : Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + directory.resolve(ENROLLED), e);
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 
