@@ -41,27 +41,38 @@ final class InventoryRows {
   static String digest(GpuInventoryReported inventory) {
     MessageDigest sha = sha256();
     for (Gpu gpu : inventory.gpus()) {
-      field(sha, "gpu");
-      field(sha, Integer.toString(gpu.index()));
-      field(sha, gpu.uuid());
-      field(sha, gpu.pciBusId());
-      field(sha, gpu.pciDeviceId());
-      field(sha, gpu.product());
-      field(sha, Long.toString(gpu.memoryMiB()));
-      field(sha, Boolean.toString(gpu.migCapable()));
-      field(sha, gpu.migMode().wireName());
-      field(sha, gpu.migModePending().wireName());
-      field(sha, Integer.toString(gpu.vfsTotal()));
-      field(sha, Integer.toString(gpu.vfsEnabled()));
-      field(sha, gpu.health().wireName());
-      for (GpuInstance instance : gpu.instances()) {
-        field(sha, "instance");
-        field(sha, instance.profile());
-        field(sha, Integer.toString(instance.placementStart()));
-        field(sha, Integer.toString(instance.placementSize()));
-      }
+      row(sha, gpu);
     }
     return HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** The SHA-256 of one GPU's row as {@link #digest} hashes it (KnownGpuRows). */
+  static byte[] digestOf(Gpu gpu) {
+    MessageDigest sha = sha256();
+    row(sha, gpu);
+    return sha.digest();
+  }
+
+  private static void row(MessageDigest sha, Gpu gpu) {
+    field(sha, "gpu");
+    field(sha, Integer.toString(gpu.index()));
+    field(sha, gpu.uuid());
+    field(sha, gpu.pciBusId());
+    field(sha, gpu.pciDeviceId());
+    field(sha, gpu.product());
+    field(sha, Long.toString(gpu.memoryMiB()));
+    field(sha, Boolean.toString(gpu.migCapable()));
+    field(sha, gpu.migMode().wireName());
+    field(sha, gpu.migModePending().wireName());
+    field(sha, Integer.toString(gpu.vfsTotal()));
+    field(sha, Integer.toString(gpu.vfsEnabled()));
+    field(sha, gpu.health().wireName());
+    for (GpuInstance instance : gpu.instances()) {
+      field(sha, "instance");
+      field(sha, instance.profile());
+      field(sha, Integer.toString(instance.placementStart()));
+      field(sha, Integer.toString(instance.placementSize()));
+    }
   }
 
   /** A value and its length, so that no two sequences of values hash the same bytes. */
@@ -81,12 +92,18 @@ final class InventoryRows {
   }
 
   void add(String node, GpuInventoryReported inventory) {
-    for (Gpu gpu : inventory.gpus()) {
-      gpus.add(new NodeGpu(node, gpu));
-      for (GpuInstance instance : gpu.instances()) {
-        instances.add(new NodeInstance(node, gpu.index(), instance));
-      }
+    inventory.gpus().forEach(gpu -> add(node, gpu));
+  }
+
+  void add(String node, Gpu gpu) {
+    gpus.add(new NodeGpu(node, gpu));
+    for (GpuInstance instance : gpu.instances()) {
+      instances.add(new NodeInstance(node, gpu.index(), instance));
     }
+  }
+
+  boolean isEmpty() {
+    return gpus.isEmpty();
   }
 
   /**
@@ -124,7 +141,10 @@ final class InventoryRows {
     return row.addArrayOfInteger(counts.values().toArray(Integer[]::new));
   }
 
-  /** The reported columns of {@link ProjectionTables#replaceGpus}, in order. */
+  /**
+   * The reported columns of {@link ProjectionTables#replaceGpus} and {@link
+   * ProjectionTables#upsertGpus}, in order.
+   */
   Tuple gpus() {
     return gpuColumns().strings(row -> instances(row.gpu())).tuple();
   }

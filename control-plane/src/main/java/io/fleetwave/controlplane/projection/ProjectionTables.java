@@ -40,6 +40,8 @@ public final class ProjectionTables {
   final String updateFacts;
   final String updatePosition;
   final String replaceGpus;
+  final String upsertGpus;
+  final String deleteGpus;
   final String insertHistory;
   final String insertRegistration;
   final String insertInventory;
@@ -138,6 +140,32 @@ public final class ProjectionTables {
             + " WHERE NOT EXISTS (SELECT 1 FROM "
             + s
             + "gpus AS g WHERE g.node = r.node AND g.gpu_index = r.gpu_index)";
+    // The rows an inventory changes where the writer knows the stored ones (KnownGpuRows): only
+    // those are sent, each looked up once (a GPU the node did not report before is inserted).
+    upsertGpus =
+        "INSERT INTO "
+            + s
+            + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
+            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health,"
+            + " instances) SELECT r.node, r.gpu_index, r.uuid, r.pci_bus_id, r.pci_device_id,"
+            + " r.product, r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending,"
+            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb FROM unnest($1::text[],"
+            + " $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[],"
+            + " $8::boolean[], $9::text[], $10::text[], $11::integer[], $12::integer[],"
+            + " $13::text[], $14::text[]) AS r(node, gpu_index, uuid, pci_bus_id, pci_device_id,"
+            + " product, memory_mib, mig_capable, mig_mode, mig_mode_pending, vfs_total,"
+            + " vfs_enabled, health, instances) ON CONFLICT (node, gpu_index) DO UPDATE SET"
+            + " uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id,"
+            + " pci_device_id = EXCLUDED.pci_device_id, product = EXCLUDED.product,"
+            + " memory_mib = EXCLUDED.memory_mib, mig_capable = EXCLUDED.mig_capable,"
+            + " mig_mode = EXCLUDED.mig_mode, mig_mode_pending = EXCLUDED.mig_mode_pending,"
+            + " vfs_total = EXCLUDED.vfs_total, vfs_enabled = EXCLUDED.vfs_enabled,"
+            + " health = EXCLUDED.health, instances = EXCLUDED.instances";
+    deleteGpus =
+        "DELETE FROM "
+            + s
+            + "gpus AS g USING unnest($1::text[], $2::integer[]) AS d(node, gpu_index)"
+            + " WHERE g.node = d.node AND g.gpu_index = d.gpu_index";
     insertHistory =
         "INSERT INTO "
             + s

@@ -44,6 +44,7 @@ import java.util.function.Predicate;
 @ApplicationScoped
 public class ProjectionWriter {
   private final Pool pool;
+  private final KnownGpuRows knownGpus = new KnownGpuRows(KnownGpuRows.NODES);
 
   public ProjectionWriter(Pool pool) {
     this.pool = pool;
@@ -170,6 +171,9 @@ public class ProjectionWriter {
     List<Tuple> facts = new ArrayList<>();
     List<String> inventoried = new ArrayList<>();
     InventoryRows inventories = new InventoryRows();
+    InventoryRows changedGpus = new InventoryRows();
+    List<String> goneNodes = new ArrayList<>();
+    List<Integer> goneGpus = new ArrayList<>();
     List<String> reconciled = new ArrayList<>();
     List<Tuple> reconciles = new ArrayList<>();
     List<Tuple> steps = new ArrayList<>();
@@ -188,15 +192,30 @@ public class ProjectionWriter {
           .inventory()
           .ifPresent(
               inventory -> {
+                String node = change.node();
                 String digest = InventoryRows.digest(inventory);
-                digests.put(change.node(), digest);
+                String stored = storedDigests.get(node);
+                digests.put(node, digest);
                 // A restatement of the stored rows (the same digest, read under the node's lock)
                 // writes none: its statements would look every GPU up three times to change
-                // nothing.
-                if (!digest.equals(storedDigests.get(change.node()))) {
-                  inventoried.add(change.node());
-                  inventories.add(change.node(), inventory);
+                // nothing. A change to rows this process knows writes only the rows that differ.
+                if (!digest.equals(stored)) {
+                  KnownGpuRows.Difference difference =
+                      knownGpus.difference(tables, node, stored, inventory);
+                  if (difference == null) {
+                    inventoried.add(node);
+                    inventories.add(node, inventory);
+                  } else {
+                    difference.written().forEach(gpu -> changedGpus.add(node, gpu));
+                    for (int gone : difference.gone()) {
+                      goneNodes.add(node);
+                      goneGpus.add(gone);
+                    }
+                  }
                 }
+                // Remembered before the commit: should it fail, the stored digest stays the old
+                // one, and this entry no longer matches it (KnownGpuRows).
+                knownGpus.remember(tables, node, digest, inventory);
               });
     }
     // In the order PostgreSQL must run them (the steps deleted before they are inserted again),
@@ -209,6 +228,18 @@ public class ProjectionWriter {
       String[] inventoriedNames = inventoried.toArray(String[]::new);
       statements.add(
           whole(conn, tables.replaceGpus, inventories.gpus().addArrayOfString(inventoriedNames)));
+    }
+    if (!goneNodes.isEmpty()) {
+      statements.add(
+          whole(
+              conn,
+              tables.deleteGpus,
+              Tuple.tuple()
+                  .addArrayOfString(goneNodes.toArray(String[]::new))
+                  .addArrayOfInteger(goneGpus.toArray(Integer[]::new))));
+    }
+    if (!changedGpus.isEmpty()) {
+      statements.add(whole(conn, tables.upsertGpus, changedGpus.gpus()));
     }
     if (!changes.history().isEmpty()) {
       statements.add(whole(conn, tables.insertHistory, historyArrays(changes.history(), received)));

@@ -6,6 +6,7 @@ import io.fleetwave.controlplane.fixtures.MigratedPool;
 import io.fleetwave.embedded.EmbeddedPostgres;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,6 +44,7 @@ class InventoryWriteIT {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final String NODE = "inventory-0";
   private static final String OTHER = "inventory-1";
+  private static final List<GpuHealth> HEALTHS = List.of(GpuHealth.values());
 
   EmbeddedPostgres postgres;
   private MigratedPool database;
@@ -56,7 +59,7 @@ class InventoryWriteIT {
     writer = new ProjectionWriter(pool);
     try (Connection db = connect();
         Statement sql = db.createStatement()) {
-      sql.execute("TRUNCATE nodes CASCADE");
+      sql.execute("TRUNCATE nodes, node_changes CASCADE");
     }
     project(
         List.of(
@@ -118,6 +121,92 @@ class InventoryWriteIT {
     assertThat(rows().get("gpu 0"))
         .as("the digest kept is the newest inventory's of the batch")
         .endsWith(",x");
+  }
+
+  /**
+   * A changed inventory of rows this writer knows sends only the rows that differ (KnownGpuRows): a
+   * row changed behind its back, which the inventory restates, stays. A writer that does not know
+   * the rows (another replica, a restarted control plane) compares them all in PostgreSQL.
+   */
+  @Test
+  void aWriterThatKnowsTheStoredRowsSendsOnlyThoseThatDiffer() throws Exception {
+    GpuInventoryReported three = Events.inventory(Events.H100, 3, MigMode.ENABLED);
+    report(three);
+    sql("UPDATE gpus SET health = 'x' WHERE node = '" + NODE + "' AND gpu_index = 2");
+
+    GpuInventoryReported firstDegraded = withHealth(three, 0, GpuHealth.DEGRADED);
+    report(firstDegraded);
+    assertThat(rows().get("gpu 0")).endsWith(",degraded");
+    assertThat(rows().get("gpu 2")).as("restated, known, not sent").endsWith(",x");
+
+    GpuInventoryReported secondDegraded = withHealth(firstDegraded, 1, GpuHealth.DEGRADED);
+    reportBy(new ProjectionWriter(pool), secondDegraded);
+    assertThat(rows())
+        .as("a writer that did not know the rows compared every one of them")
+        .isEqualTo(expectedRows(secondDegraded));
+  }
+
+  /**
+   * What a writer remembers of a node's rows is used only while the node's stored digest is the one
+   * it remembers: rows another writer changed since (another replica after a rebalance; a
+   * transaction that rolled back leaves the same mismatch) are compared in PostgreSQL.
+   */
+  @Test
+  void rowsAnotherWriterChangedSinceAreNotAssumed() throws Exception {
+    GpuInventoryReported three = Events.inventory(Events.H100, 3, MigMode.ENABLED);
+    report(three);
+    reportBy(new ProjectionWriter(pool), Events.inventory(Events.H100, 5, MigMode.ENABLED));
+
+    GpuInventoryReported threeChanged = withHealth(three, 0, GpuHealth.FAILED);
+    report(threeChanged);
+
+    assertThat(rows())
+        .as("the two GPUs the other writer added are gone, the changed one written")
+        .isEqualTo(expectedRows(threeChanged));
+  }
+
+  /**
+   * Random inventories one after the other, now and then from a second writer (each knowing only
+   * what it wrote): after each the stored rows are exactly the newest inventory's.
+   */
+  @Test
+  void randomInventoriesLeaveExactlyTheNewestRows() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    ProjectionWriter other = new ProjectionWriter(pool);
+    for (int i = 0; i < 60; i++) {
+      GpuInventoryReported inventory = randomInventory(random);
+      reportBy(random.nextInt(5) == 0 ? other : writer, inventory);
+      assertThat(rows()).as("inventory %d of seed %d", i, seed).isEqualTo(expectedRows(inventory));
+    }
+  }
+
+  private static GpuInventoryReported randomInventory(Random random) {
+    List<Gpu> gpus = new ArrayList<>();
+    for (int index = 0; index < 6; index++) {
+      if (random.nextInt(4) == 0) {
+        continue;
+      }
+      String model = random.nextBoolean() ? Events.H100 : Events.H200;
+      MigMode mode = random.nextBoolean() ? MigMode.ENABLED : MigMode.DISABLED;
+      GpuHealth health = HEALTHS.get(random.nextInt(HEALTHS.size()));
+      gpus.add(GpuBuilder.from(Events.gpu(index, model, mode)).health(health).build());
+    }
+    return new GpuInventoryReported(gpus);
+  }
+
+  private static GpuInventoryReported withHealth(
+      GpuInventoryReported inventory, int index, GpuHealth health) {
+    return new GpuInventoryReported(
+        inventory.gpus().stream()
+            .map(gpu -> gpu.index() == index ? GpuBuilder.from(gpu).health(health).build() : gpu)
+            .toList());
+  }
+
+  private void reportBy(ProjectionWriter by, GpuInventoryReported inventory) {
+    by.apply(ProjectionTables.LIVE, List.of(Events.envelope(NODE, 1, seq++, inventory)))
+        .await()
+        .atMost(BOUND);
   }
 
   private void tamperWithGpuZero() throws SQLException {
