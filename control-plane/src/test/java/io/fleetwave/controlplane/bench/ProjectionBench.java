@@ -109,13 +109,11 @@ public final class ProjectionBench {
         if (PgWaitSampler.requested()) {
           try (PgWaitSampler waits = new PgWaitSampler(postgres)) {
             projection =
-                ProjectionRate.measure(
-                    db, kafka.bootstrapServers(), settings, controlPlane::cpuTime);
+                ProjectionRate.measure(db, kafka.bootstrapServers(), settings, controlPlane);
             System.out.print(waits.report());
           }
         } else {
-          projection =
-              ProjectionRate.measure(db, kafka.bootstrapServers(), settings, controlPlane::cpuTime);
+          projection = ProjectionRate.measure(db, kafka.bootstrapServers(), settings, controlPlane);
         }
         if (PgStatementProfile.requested()) {
           System.out.print(PgStatementProfile.report(db));

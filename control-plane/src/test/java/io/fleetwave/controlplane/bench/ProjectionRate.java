@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.bench;
 
+import io.fleetwave.controlplane.fixtures.ControlPlaneProcess;
 import io.fleetwave.events.Topics;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -78,13 +78,14 @@ final class ProjectionRate {
       double busyCores) {}
 
   /**
-   * @param controlPlaneCpu the control plane's CPU time so far
+   * @param controlPlane the control plane projecting: its CPU time so far, and whether it still
+   *     runs (one that exited, say on a schema it does not know, ends the wait at once)
    */
   static Result measure(
       Connection db,
       String bootstrap,
       ProjectionBench.BenchSettings settings,
-      Supplier<Duration> controlPlaneCpu)
+      ControlPlaneProcess controlPlane)
       throws SQLException, InterruptedException, ExecutionException, TimeoutException {
     long total = settings.totalEvents();
     long deadline = System.nanoTime() + BOUND.toNanos();
@@ -103,6 +104,11 @@ final class ProjectionRate {
           throw new IllegalStateException(
               "projection applied %,d of %,d events within %s".formatted(applied, total, BOUND));
         }
+        if (!controlPlane.alive()) {
+          throw new IllegalStateException(
+              "the control plane exited after the projection applied %,d of %,d events (its log is under target/bench)"
+                  .formatted(applied, total));
+        }
         Thread.sleep(SAMPLE_MILLIS);
         samples++;
         boolean rowsNeeded =
@@ -115,14 +121,14 @@ final class ProjectionRate {
         applied = applied(db);
         if (firstSeen < 0 && applied > 0) {
           firstSeen = System.nanoTime();
-          cpuAtFirst = controlPlaneCpu.get();
+          cpuAtFirst = controlPlane.cpuTime();
           machineAtFirst = MachineCpu.sample();
           appliedAtFirst = applied;
         }
       }
       double seconds = (System.nanoTime() - firstSeen) / 1e9;
       long events = total - appliedAtFirst;
-      double cpuMicros = controlPlaneCpu.get().minus(cpuAtFirst).toNanos() / 1e3;
+      double cpuMicros = controlPlane.cpuTime().minus(cpuAtFirst).toNanos() / 1e3;
       double busyCores = MachineCpu.sample().busyCoresSince(machineAtFirst);
       System.out.printf(
           "projected %,d events in %.1f s (after the first %,d)%n",
