@@ -15,6 +15,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,17 +36,11 @@ final class ProvenanceRows {
   ProvenanceRows(ProjectionTables tables) {
     String provenance = tables.table("node_provenance");
     select = "SELECT * FROM " + provenance + " WHERE node = ANY($1::text[])";
-    // One statement over arrays, not one execution per node (22,000 executions of 34 us each in
-    // the projection bench's backlog, 2026-12-07); the JSON columns travel as text.
     upsert =
         "INSERT INTO "
             + provenance
             + " (node, observation, driver_seen, gpus_seen, accepted_generation, touched,"
-            + " unexplained) SELECT u.node, u.observation::jsonb, u.driver_seen, u.gpus_seen,"
-            + " u.accepted_generation, u.touched::jsonb, u.unexplained::jsonb FROM"
-            + " unnest($1::text[], $2::text[], $3::boolean[], $4::boolean[], $5::bigint[],"
-            + " $6::text[], $7::text[]) AS u(node, observation, driver_seen, gpus_seen,"
-            + " accepted_generation, touched, unexplained)"
+            + " unexplained) VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb)"
             + " ON CONFLICT (node) DO UPDATE SET observation = EXCLUDED.observation,"
             + " driver_seen = EXCLUDED.driver_seen, gpus_seen = EXCLUDED.gpus_seen,"
             + " accepted_generation = EXCLUDED.accepted_generation, touched = EXCLUDED.touched,"
@@ -86,10 +81,9 @@ final class ProvenanceRows {
   List<Uni<Void>> write(SqlConnection conn, ChangeFold.Result result) {
     List<Uni<Void>> statements = new ArrayList<>();
     if (!result.nodes().isEmpty()) {
-      statements.add(
-          conn.preparedQuery(upsert)
-              .execute(provenanceArrays(List.copyOf(result.nodes().entrySet())))
-              .replaceWithVoid());
+      List<Tuple> tuples = new ArrayList<>();
+      result.nodes().forEach((node, p) -> tuples.add(tuple(node, p)));
+      statements.add(conn.preparedQuery(upsert).executeBatch(tuples).replaceWithVoid());
     }
     if (!result.changes().isEmpty()) {
       statements.add(
@@ -139,21 +133,7 @@ final class ProvenanceRows {
         UnexplainedRuns.read(row.getJsonObject("unexplained")));
   }
 
-  /** Each node's provenance as the seven parallel arrays of {@link #upsert}. */
-  private static Tuple provenanceArrays(List<Map.Entry<String, NodeProvenance>> nodes) {
-    return ColumnArrays.of(nodes)
-        .strings(Map.Entry::getKey)
-        .strings(
-            e -> new JsonObject(new LinkedHashMap<>(e.getValue().observation().asText())).encode())
-        .booleans(e -> e.getValue().driverSeen())
-        .booleans(e -> e.getValue().gpusSeen())
-        .longs(e -> e.getValue().acceptedGeneration())
-        .strings(e -> touched(e.getValue()).encode())
-        .strings(e -> UnexplainedRuns.json(e.getValue().unexplained()).encode())
-        .tuple();
-  }
-
-  private static JsonObject touched(NodeProvenance p) {
+  private static Tuple tuple(String node, NodeProvenance p) {
     JsonObject touched = new JsonObject();
     p.touched()
         .forEach(
@@ -163,7 +143,15 @@ final class ProvenanceRows {
                     new JsonObject()
                         .put("generation", touch.generation())
                         .put("running", touch.running())));
-    return touched;
+    return Tuple.from(
+        Arrays.asList(
+            node,
+            new JsonObject(new LinkedHashMap<>(p.observation().asText())),
+            p.driverSeen(),
+            p.gpusSeen(),
+            p.acceptedGeneration(),
+            touched,
+            UnexplainedRuns.json(p.unexplained())));
   }
 
   private static Tuple changeArrays(List<ObservedChange> changes) {
