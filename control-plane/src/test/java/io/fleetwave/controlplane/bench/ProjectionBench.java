@@ -291,6 +291,7 @@ public final class ProjectionBench {
             COPY into node_events         %,12.0f rows/s   (median of %s; same table, keys, durability)
             ratio projection / COPY       %12.2f   (target >= 0.30)
             control plane CPU per event   %12.1f us   (the machine: %.2f of %d cores busy meanwhile)
+            PostgreSQL CPU per event      %12.1f us   (its processes that lived through the backlog)
           Publish -> visible in GET /api/v1/nodes/{name}, heartbeat load %,d events/s over %,d nodes
             API visibility                %s
             bare Kafka round trip         %s
@@ -316,6 +317,7 @@ public final class ProjectionBench {
               projection.controlPlaneMicrosPerEvent(),
               projection.busyCores(),
               Runtime.getRuntime().availableProcessors(),
+              projection.postgresMicrosPerEvent(),
               settings.heartbeatsPerSecond(),
               settings.nodes(),
               latency.api(),

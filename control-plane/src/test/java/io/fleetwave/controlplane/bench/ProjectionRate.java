@@ -75,6 +75,7 @@ final class ProjectionRate {
       double eventsPerSecond,
       double seconds,
       double controlPlaneMicrosPerEvent,
+      double postgresMicrosPerEvent,
       double busyCores) {}
 
   /**
@@ -95,6 +96,8 @@ final class ProjectionRate {
       long end = ends.values().stream().mapToLong(Long::longValue).sum();
       long firstSeen = -1;
       Duration cpuAtFirst = Duration.ZERO;
+      PostgresCpu postgres = PostgresCpu.of(db);
+      Duration postgresAtFirst = Duration.ZERO;
       MachineCpu.Sample machineAtFirst = null;
       long appliedAtFirst = 0;
       long applied = 0;
@@ -122,6 +125,7 @@ final class ProjectionRate {
         if (firstSeen < 0 && applied > 0) {
           firstSeen = System.nanoTime();
           cpuAtFirst = controlPlane.cpuTime();
+          postgresAtFirst = postgres.now();
           machineAtFirst = MachineCpu.sample();
           appliedAtFirst = applied;
         }
@@ -129,11 +133,13 @@ final class ProjectionRate {
       double seconds = (System.nanoTime() - firstSeen) / 1e9;
       long events = total - appliedAtFirst;
       double cpuMicros = controlPlane.cpuTime().minus(cpuAtFirst).toNanos() / 1e3;
+      double postgresMicros = postgres.now().minus(postgresAtFirst).toNanos() / 1e3;
       double busyCores = MachineCpu.sample().busyCoresSince(machineAtFirst);
       System.out.printf(
           "projected %,d events in %.1f s (after the first %,d)%n",
           events, seconds, appliedAtFirst);
-      return new Result(events / seconds, seconds, cpuMicros / events, busyCores);
+      return new Result(
+          events / seconds, seconds, cpuMicros / events, postgresMicros / events, busyCores);
     }
   }
 
