@@ -6,9 +6,7 @@ import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuInventoryReported;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What this process last wrote or saw in each node's gpus rows: the node's inventory digest
@@ -28,14 +26,49 @@ import java.util.Map;
  */
 final class KnownGpuRows {
   /**
-   * Nodes remembered, for all schemas together: about 200 bytes a node of 8 GPUs, so 20 MB at most;
-   * a fleet larger than this per replica falls back to the whole-inventory statement for the nodes
-   * evicted.
+   * Nodes remembered, for all schemas together: about 500 bytes a node of 8 GPUs (its digest's
+   * text, the two arrays, the key and the cache's own entry), so about 25 MB at most. A replica's
+   * share of a fleet is far below it (50,000 nodes heartbeating every 10 s is 5,000 events/s, about
+   * what one consumer applies); past it, the nodes evicted take the whole-inventory statement.
    */
-  static final long NODES = 100_000;
+  static final long NODES = 50_000;
 
-  /** A node's rows as remembered: the inventory digest and, by GPU index, each row's digest. */
-  private record Known(String digest, Map<Integer, GpuRowDigest> rows) {}
+  /**
+   * A node's rows as remembered: the inventory digest, and each GPU's index with the first 128 bits
+   * of its row's SHA-256 (two longs a GPU), in arrays rather than boxed maps to keep a node small.
+   */
+  private static final class Known {
+    private final String digest;
+    private final int[] indexes;
+    private final long[] rows;
+
+    Known(String digest, List<Gpu> gpus) {
+      this.digest = digest;
+      this.indexes = new int[gpus.size()];
+      this.rows = new long[2 * gpus.size()];
+      for (int i = 0; i < gpus.size(); i++) {
+        indexes[i] = gpus.get(i).index();
+        ByteBuffer sha = ByteBuffer.wrap(InventoryRows.digestOf(gpus.get(i)));
+        rows[2 * i] = sha.getLong();
+        rows[2 * i + 1] = sha.getLong();
+      }
+    }
+
+    /** Where GPU {@code index} is in the arrays, or -1. A node has a few GPUs: a scan. */
+    int find(int index) {
+      for (int i = 0; i < indexes.length; i++) {
+        if (indexes[i] == index) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    boolean sameRow(int at, Known other, int otherAt) {
+      return rows[2 * at] == other.rows[2 * otherAt]
+          && rows[2 * at + 1] == other.rows[2 * otherAt + 1];
+    }
+  }
 
   /** What an inventory changes in rows known to be stored: rows to write, GPU indexes to delete. */
   record Difference(List<Gpu> written, List<Integer> gone) {}
@@ -47,48 +80,48 @@ final class KnownGpuRows {
   }
 
   /**
-   * The difference from the rows stored for {@code node} in {@code tables} to {@code inventory}'s,
-   * or null when what is remembered of them is not what is stored ({@code storedDigest}, read under
-   * the node's lock; null: unknown).
+   * Remembers that the rows of {@code node} in {@code tables} are {@code inventory}'s (whose digest
+   * is {@code digest}) once this batch commits, and answers the difference from the rows stored now
+   * to those, or null when what was remembered of them is not what is stored ({@code storedDigest},
+   * read under the node's lock; null: unknown).
+   *
+   * <p>Remembered before the commit: should it fail, the stored digest stays the old one, and the
+   * entry no longer matches it.
    */
-  Difference difference(
-      ProjectionTables tables, String node, String storedDigest, GpuInventoryReported inventory) {
-    Known known = storedDigest == null ? null : nodes.getIfPresent(key(tables, node));
-    if (known == null || !known.digest().equals(storedDigest)) {
+  Difference update(
+      ProjectionTables tables,
+      String node,
+      String storedDigest,
+      String digest,
+      GpuInventoryReported inventory) {
+    String key = key(tables, node);
+    Known before = storedDigest == null ? null : nodes.getIfPresent(key);
+    Known after = new Known(digest, inventory.gpus());
+    nodes.put(key, after);
+    if (before == null || !before.digest.equals(storedDigest)) {
       return null;
     }
     List<Gpu> written = new ArrayList<>();
-    Map<Integer, GpuRowDigest> gone = new HashMap<>(known.rows());
-    for (Gpu gpu : inventory.gpus()) {
-      GpuRowDigest stored = gone.remove(gpu.index());
-      if (!GpuRowDigest.of(gpu).equals(stored)) {
-        written.add(gpu);
+    boolean[] kept = new boolean[before.indexes.length];
+    for (int i = 0; i < after.indexes.length; i++) {
+      int stored = before.find(after.indexes[i]);
+      if (stored >= 0) {
+        kept[stored] = true;
+      }
+      if (stored < 0 || !after.sameRow(i, before, stored)) {
+        written.add(inventory.gpus().get(i));
       }
     }
-    return new Difference(written, List.copyOf(gone.keySet()));
-  }
-
-  /** The rows of {@code node} in {@code tables} are {@code inventory}'s, whose digest is given. */
-  void remember(
-      ProjectionTables tables, String node, String digest, GpuInventoryReported inventory) {
-    Map<Integer, GpuRowDigest> rows = HashMap.newHashMap(inventory.gpus().size());
-    for (Gpu gpu : inventory.gpus()) {
-      rows.put(gpu.index(), GpuRowDigest.of(gpu));
+    List<Integer> gone = new ArrayList<>();
+    for (int i = 0; i < kept.length; i++) {
+      if (!kept[i]) {
+        gone.add(before.indexes[i]);
+      }
     }
-    nodes.put(key(tables, node), new Known(digest, rows));
+    return new Difference(written, gone);
   }
 
   private static String key(ProjectionTables tables, String node) {
     return tables.schema() + '/' + node;
-  }
-
-  /**
-   * The first 128 bits of the SHA-256 of one GPU's row, as {@link InventoryRows#digest} hashes it.
-   */
-  record GpuRowDigest(long high, long low) {
-    static GpuRowDigest of(Gpu gpu) {
-      ByteBuffer sha = ByteBuffer.wrap(InventoryRows.digestOf(gpu));
-      return new GpuRowDigest(sha.getLong(), sha.getLong());
-    }
   }
 }

@@ -199,9 +199,9 @@ public class ProjectionWriter {
                 // A restatement of the stored rows (the same digest, read under the node's lock)
                 // writes none: its statements would look every GPU up three times to change
                 // nothing. A change to rows this process knows writes only the rows that differ.
+                KnownGpuRows.Difference difference =
+                    knownGpus.update(tables, node, stored, digest, inventory);
                 if (!digest.equals(stored)) {
-                  KnownGpuRows.Difference difference =
-                      knownGpus.difference(tables, node, stored, inventory);
                   if (difference == null) {
                     inventoried.add(node);
                     inventories.add(node, inventory);
@@ -213,9 +213,6 @@ public class ProjectionWriter {
                     }
                   }
                 }
-                // Remembered before the commit: should it fail, the stored digest stays the old
-                // one, and this entry no longer matches it (KnownGpuRows).
-                knownGpus.remember(tables, node, digest, inventory);
               });
     }
     // In the order PostgreSQL must run them (the steps deleted before they are inserted again),
