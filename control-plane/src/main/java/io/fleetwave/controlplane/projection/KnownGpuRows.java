@@ -13,8 +13,8 @@ import java.util.List;
  * (nodes.inventory_digest, V27) and a digest of each GPU's row, so that the writer can work out an
  * inventory's difference to the stored rows itself and send only the rows that differ, where the
  * whole-inventory statement has PostgreSQL look every reported GPU up three times to find them
- * (ProjectionTables.replaceGpus: 21 % of its time in the projection bench's backlog, about 110 us a
- * GPU).
+ * (ProjectionTables.replaceGpus: 21 % of its time in the projection bench's backlog, 73.9 ms a
+ * batch, against 42.9 ms for the rows that differ: control-plane/BENCH.md, 2026-12-07).
  *
  * <p>Nothing here is trusted on its own. The difference is used only when the digest remembered is
  * the digest stored in the node's row, read under the node's lock in the same transaction: the
