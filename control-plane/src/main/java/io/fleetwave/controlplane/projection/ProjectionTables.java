@@ -31,7 +31,20 @@ public final class ProjectionTables {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
-  /** The live projection (declared after IDENTIFIER, which its constructor uses). */
+  /**
+   * The reported GPU rows as $1..$14 bind them (InventoryRows.gpus), named as gpus' columns: the
+   * source of both GPU statements.
+   */
+  private static final String REPORTED_GPUS =
+      "unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[],"
+          + " $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::integer[],"
+          + " $12::integer[], $13::text[], $14::text[]) AS r(node, gpu_index, uuid, pci_bus_id,"
+          + " pci_device_id, product, memory_mib, mig_capable, mig_mode, mig_mode_pending,"
+          + " vfs_total, vfs_enabled, health, instances)";
+
+  /**
+   * The live projection (declared after IDENTIFIER and REPORTED_GPUS, which its constructor uses).
+   */
   public static final ProjectionTables LIVE = new ProjectionTables("public");
 
   private final String schema;
@@ -107,13 +120,9 @@ public final class ProjectionTables {
     // JSON text of InventoryRows.instances: written with it, and only when the row changes at all
     // (until V45 a table of their own, each instance looked up three times: 34 % of the backlog).
     replaceGpus =
-        "WITH reported AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::text[],"
-            + " $4::text[], $5::text[], $6::text[], $7::bigint[], $8::boolean[], $9::text[],"
-            + " $10::text[], $11::integer[], $12::integer[], $13::text[], $14::text[])"
-            + " AS r(node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
-            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health,"
-            + " instances)),"
-            + " gone AS (DELETE FROM "
+        "WITH reported AS (SELECT * FROM "
+            + REPORTED_GPUS
+            + "), gone AS (DELETE FROM "
             + s
             + "gpus AS g WHERE g.node = ANY($15::text[]) AND NOT EXISTS (SELECT 1 FROM reported"
             + " AS r WHERE r.node = g.node AND r.gpu_index = g.gpu_index)),"
@@ -129,32 +138,16 @@ public final class ProjectionTables {
             + " g.mig_capable, g.mig_mode, g.mig_mode_pending, g.vfs_total, g.vfs_enabled,"
             + " g.health, g.instances) IS DISTINCT FROM (r.uuid, r.pci_bus_id, r.pci_device_id,"
             + " r.product, r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending,"
-            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb))"
-            + " INSERT INTO "
-            + s
-            + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
-            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health,"
-            + " instances) SELECT r.node, r.gpu_index, r.uuid, r.pci_bus_id, r.pci_device_id,"
-            + " r.product, r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending,"
-            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb FROM reported AS r"
+            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb)) "
+            + insertGpus(s, "reported AS r")
             + " WHERE NOT EXISTS (SELECT 1 FROM "
             + s
             + "gpus AS g WHERE g.node = r.node AND g.gpu_index = r.gpu_index)";
     // The rows an inventory changes where the writer knows the stored ones (KnownGpuRows): only
     // those are sent, each looked up once (a GPU the node did not report before is inserted).
     upsertGpus =
-        "INSERT INTO "
-            + s
-            + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
-            + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health,"
-            + " instances) SELECT r.node, r.gpu_index, r.uuid, r.pci_bus_id, r.pci_device_id,"
-            + " r.product, r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending,"
-            + " r.vfs_total, r.vfs_enabled, r.health, r.instances::jsonb FROM unnest($1::text[],"
-            + " $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[],"
-            + " $8::boolean[], $9::text[], $10::text[], $11::integer[], $12::integer[],"
-            + " $13::text[], $14::text[]) AS r(node, gpu_index, uuid, pci_bus_id, pci_device_id,"
-            + " product, memory_mib, mig_capable, mig_mode, mig_mode_pending, vfs_total,"
-            + " vfs_enabled, health, instances) ON CONFLICT (node, gpu_index) DO UPDATE SET"
+        insertGpus(s, REPORTED_GPUS)
+            + " ON CONFLICT (node, gpu_index) DO UPDATE SET"
             + " uuid = EXCLUDED.uuid, pci_bus_id = EXCLUDED.pci_bus_id,"
             + " pci_device_id = EXCLUDED.pci_device_id, product = EXCLUDED.product,"
             + " memory_mib = EXCLUDED.memory_mib, mig_capable = EXCLUDED.mig_capable,"
@@ -225,6 +218,18 @@ public final class ProjectionTables {
             + "reconcile_steps (node, generation, ordinal, kind, gpu, detail, deadline_ms, state,"
             + " reason, holder, elapsed_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
     provenance = new ProvenanceRows(this);
+  }
+
+  /** Inserts into the schema's gpus every row of {@code source} (whose rows are named r). */
+  private static String insertGpus(String s, String source) {
+    return "INSERT INTO "
+        + s
+        + "gpus (node, gpu_index, uuid, pci_bus_id, pci_device_id, product, memory_mib,"
+        + " mig_capable, mig_mode, mig_mode_pending, vfs_total, vfs_enabled, health, instances)"
+        + " SELECT r.node, r.gpu_index, r.uuid, r.pci_bus_id, r.pci_device_id, r.product,"
+        + " r.memory_mib, r.mig_capable, r.mig_mode, r.mig_mode_pending, r.vfs_total,"
+        + " r.vfs_enabled, r.health, r.instances::jsonb FROM "
+        + source;
   }
 
   /**

@@ -22,6 +22,9 @@ import io.fleetwave.testfixtures.events.GpuBuilder;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -185,9 +188,8 @@ class ChangesApiIT {
   }
 
   /** The same instant written at UTC+01:00, seconds included (RFC 3339). */
-  private static String inParis(java.time.Instant instant) {
-    return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
-        instant.atOffset(java.time.ZoneOffset.ofHours(1)));
+  private static String inParis(Instant instant) {
+    return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(instant.atOffset(ZoneOffset.ofHours(1)));
   }
 
   @Test
