@@ -529,6 +529,10 @@ class SystemTierIT {
       assertThat(during.headers().firstValue("Content-Type"))
           .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
       assertThat(FaultApi.JSON.readTree(during.body()).path("status").asInt()).isEqualTo(503);
+      // The fleet summary is read from the replica's in-memory view of the log: it answers on.
+      HttpResponse<String> summary = api(replicas.first()).get("/api/v1/fleet/summary");
+      assertThat(summary.statusCode()).as(summary.body()).isEqualTo(200);
+      assertThat(FaultApi.JSON.readTree(summary.body()).path("totalNodes").asLong()).isPositive();
       holdAlive(replicas, stopped, POSTGRES_OUTAGE);
       for (ControlPlaneProcess replica : replicas.running()) {
         assertThat(api(replica).downReason(PROJECTION_CHECK))

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.fleetview.FleetView;
 import io.fleetwave.controlplane.readmodel.AsOfVersions;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.HistoryHorizon;
@@ -24,16 +25,19 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/api/v1/fleet")
 @Produces(MediaType.APPLICATION_JSON)
 public class FleetResource {
+  private final FleetView view;
   private final SummaryQueries summaries;
   private final VersionQueries versions;
   private final AsOfVersions pastVersions;
   private final HistoryHorizon horizon;
 
   public FleetResource(
+      FleetView view,
       SummaryQueries summaries,
       VersionQueries versions,
       AsOfVersions pastVersions,
       HistoryHorizon horizon) {
+    this.view = view;
     this.summaries = summaries;
     this.versions = versions;
     this.pastVersions = pastVersions;
@@ -45,13 +49,17 @@ public class FleetResource {
   @Operation(
       summary = "Counts by host kind, GPU model, MIG mode and health",
       description =
-          "At most fleetwave.api.summary-max-age old (default 2 s): counted at most once per half"
-              + " of it, one count at a time, in the background while the previous count is"
-              + " served, whatever the number of callers, and on schedule while it is being read;"
-              + " a count older than the bound is never served (the caller waits for a new one)."
-              + " With asOf: counted for the call from the node history.")
+          "From the replica's in-memory view of fleet.node-events: every event the projection"
+              + " accepts is counted once Kafka hands it over, usually before the tables hold it."
+              + " While the view loads (at start, or after Kafka or PostgreSQL was away) it is"
+              + " counted in PostgreSQL instead, at most fleetwave.api.summary-max-age old"
+              + " (default 2 s). With asOf: counted for the call from the node history.")
   public Uni<RestResponse<FleetSummary>> summary(@BeanParam AsOfParameter asOf) {
-    return asOf.answer(horizon, at -> at.map(summaries::asOf).orElseGet(summaries::summary));
+    return asOf.answer(horizon, at -> at.map(summaries::asOf).orElseGet(this::currentSummary));
+  }
+
+  private Uni<FleetSummary> currentSummary() {
+    return view.summary().map(Uni.createFrom()::item).orElseGet(summaries::summary);
   }
 
   @GET

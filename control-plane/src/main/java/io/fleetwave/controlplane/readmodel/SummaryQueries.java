@@ -130,7 +130,7 @@ public class SummaryQueries {
   }
 
   /** The summary counted now. */
-  static Uni<FleetSummary> count(Pool pool) {
+  public static Uni<FleetSummary> count(Pool pool) {
     return count(pool, "", GPU_COUNTS);
   }
 

@@ -1,0 +1,297 @@
+package io.fleetwave.controlplane.fleetview;
+
+import io.fleetwave.controlplane.config.FleetViewConfig;
+import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
+import io.fleetwave.controlplane.readmodel.FleetSummary;
+import io.fleetwave.controlplane.readmodel.FleetTally;
+import io.fleetwave.controlplane.readmodel.FleetTally.CountedNode;
+import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.core.projection.DecodedRecord;
+import io.fleetwave.events.Envelope;
+import io.fleetwave.events.Topics;
+import io.fleetwave.events.node.NodeEvent;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * The fleet each replica holds in memory, read without PostgreSQL: a {@link FleetTally} loaded from
+ * the tables, then moved by every record of fleet.node-events that the projection accepts (its
+ * authenticity check, its fold), read by this replica's own consumer of every partition.
+ *
+ * <p>It starts from the projection group's committed offsets, read before the tables: the group
+ * commits only what the tables hold, so every record before those offsets is in what was loaded,
+ * and the records after them that the tables hold too are skipped by their node's position. So the
+ * view is never behind the tables it was loaded from, and usually ahead of them: it counts a record
+ * once Kafka hands it over, where the projection writes it with its next transaction.
+ *
+ * <p>Ready once it has read every partition to the end it had when loading began; until then, and
+ * while it loads again after a failure (Kafka or PostgreSQL away beyond {@code
+ * fleetwave.fleet-view.timeout}), readers fall back to PostgreSQL. {@link FleetViewComparison}
+ * checks it against the tables.
+ */
+@ApplicationScoped
+public class FleetView {
+  private static final Logger LOG = Logger.getLogger(FleetView.class);
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final int MAX_POLL_RECORDS = 5_000;
+
+  private final NodeEventAuthenticity authenticity;
+  private final FleetTallyRows tables;
+  private final Map<String, Object> kafkaConfig;
+  private final String projectionGroup;
+  private final FleetViewConfig config;
+  private volatile FleetTally tally;
+  private volatile boolean ready;
+  private volatile boolean running;
+  private volatile KafkaConsumer<String, byte[]> consumer;
+  // Said once per failure, not at every attempt while the broker or PostgreSQL stays away.
+  private boolean failureLogged;
+  private Thread thread;
+
+  public FleetView(
+      NodeEventAuthenticity authenticity,
+      FleetTallyRows tables,
+      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+      @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String projectionGroup,
+      FleetViewConfig config) {
+    this.authenticity = authenticity;
+    this.tables = tables;
+    this.kafkaConfig = kafkaConfig;
+    this.projectionGroup = projectionGroup;
+    this.config = config;
+  }
+
+  void onStart(@Observes StartupEvent event, MeterRegistry registry) {
+    Gauge.builder("fleetwave.fleet.view.ready", this, view -> view.ready ? 1 : 0)
+        .description(
+            "1 while this replica serves the fleet summary from its in-memory view of the log, 0"
+                + " while it loads it (the summary is counted in PostgreSQL meanwhile)")
+        .register(registry);
+    running = true;
+    thread = Thread.ofPlatform().name("fleet-view").daemon().start(this::run);
+  }
+
+  void onStop(@Observes ShutdownEvent event) throws InterruptedException {
+    running = false;
+    KafkaConsumer<String, byte[]> following = consumer;
+    if (following != null) {
+      following.wakeup();
+    }
+    if (thread != null) {
+      thread.join(Duration.ofSeconds(10));
+    }
+  }
+
+  /** The fleet summary from memory; empty while the view is not ready. */
+  public Optional<FleetSummary> summary() {
+    FleetTally held = tally;
+    return ready && held != null ? Optional.of(held.summary()) : Optional.empty();
+  }
+
+  /** The tally being served; empty while the view is not ready (for the comparison). */
+  Optional<FleetTally> readyTally() {
+    FleetTally held = tally;
+    return ready && held != null ? Optional.of(held) : Optional.empty();
+  }
+
+  private void run() {
+    try {
+      while (running) {
+        try {
+          loadAndFollow();
+        } catch (WakeupException e) {
+          return;
+        } catch (RuntimeException e) {
+          ready = false;
+          if (!running) {
+            return;
+          }
+          if (!failureLogged) {
+            failureLogged = true;
+            LOG.warnf(
+                "the in-memory fleet view is not available (%s); the fleet summary is counted in"
+                    + " PostgreSQL until it is loaded again (tried every %s)",
+                e.toString(), config.retryAfter());
+          }
+          sleepBeforeRetry();
+        }
+      }
+    } catch (WakeupException e) {
+      // stopping while waiting to load again
+    }
+  }
+
+  private void loadAndFollow() {
+    long started = System.nanoTime();
+    Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets();
+    Map<String, CountedNode> rows = tables.read().await().atMost(config.timeout());
+    FleetTally loading = new FleetTally();
+    rows.forEach(loading::put);
+    KafkaConsumer<String, byte[]> following = newConsumer();
+    try {
+      consumer = following;
+      if (!running) {
+        return;
+      }
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (PartitionInfo info : following.partitionsFor(Topics.NODE_EVENTS, config.timeout())) {
+        partitions.add(new TopicPartition(info.topic(), info.partition()));
+      }
+      following.assign(partitions);
+      for (TopicPartition partition : partitions) {
+        OffsetAndMetadata offset = committed.get(partition);
+        if (offset == null) {
+          following.seekToBeginning(List.of(partition));
+        } else {
+          following.seek(partition, offset.offset());
+        }
+      }
+      Map<TopicPartition, Long> ends = following.endOffsets(partitions, config.timeout());
+      tally = loading;
+      long read = 0;
+      while (running) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        following.poll(POLL).forEach(records::add);
+        read += records.size();
+        apply(loading, records);
+        if (!ready && caughtUp(following, ends)) {
+          ready = true;
+          failureLogged = false;
+          LOG.infof(
+              "fleet view ready: %d nodes loaded from PostgreSQL, %d records of %s read after"
+                  + " them, in %d ms; the fleet summary is served from memory",
+              rows.size(),
+              read,
+              Topics.NODE_EVENTS,
+              TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        }
+      }
+    } finally {
+      consumer = null;
+      following.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+    }
+  }
+
+  /** The records the projection accepts, applied as it applies them. */
+  private void apply(FleetTally into, List<ConsumerRecord<String, byte[]>> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    List<Headers> headers = records.stream().map(ConsumerRecord::headers).toList();
+    NodeEventAuthenticity.Check check = checkFor(headers);
+    List<Envelope<NodeEvent>> events = new ArrayList<>();
+    for (DecodedRecord decoded :
+        NodeEventAuthenticity.decodeAll(
+            records, r -> NodeEventAuthenticity.decode(check, r.key(), r.value(), r.headers()))) {
+      if (decoded instanceof DecodedRecord.Accepted accepted) {
+        events.add(accepted.envelope());
+      }
+    }
+    into.apply(events);
+  }
+
+  /**
+   * The projection's check for these records. While the node keys cannot be read (PostgreSQL away)
+   * the records wait and the view keeps serving what it holds: the tables are no fresher meanwhile.
+   */
+  private NodeEventAuthenticity.Check checkFor(List<Headers> headers) {
+    boolean logged = false;
+    while (true) {
+      try {
+        return authenticity.forBatchBlocking(headers);
+      } catch (RuntimeException e) {
+        if (!running) {
+          throw e;
+        }
+        if (!logged) {
+          logged = true;
+          LOG.warnf(
+              "fleet view: the node keys of %d records cannot be read (%s); they wait, and the view"
+                  + " serves what it holds (tried every %s)",
+              headers.size(), e.toString(), config.retryAfter());
+        }
+        sleepBeforeRetry();
+      }
+    }
+  }
+
+  private void sleepBeforeRetry() {
+    try {
+      Thread.sleep(config.retryAfter());
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new WakeupException();
+    }
+  }
+
+  private boolean caughtUp(
+      KafkaConsumer<String, byte[]> following, Map<TopicPartition, Long> ends) {
+    for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+      if (following.position(end.getKey(), config.timeout()) < end.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** What the projection's group has committed: everything before it is in the tables. */
+  private Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
+    try (Admin admin = Admin.create(KafkaClientConfig.shared(kafkaConfig))) {
+      return admin
+          .listConsumerGroupOffsets(projectionGroup)
+          .partitionsToOffsetAndMetadata()
+          .get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the projection's offsets", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot read the offsets of group " + projectionGroup + ": " + e.getCause(), e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "the offsets of group "
+              + projectionGroup
+              + " were not read from Kafka within "
+              + config.timeout(),
+          e);
+    }
+  }
+
+  private KafkaConsumer<String, byte[]> newConsumer() {
+    Map<String, Object> consumerConfig =
+        KafkaClientConfig.assigningConsumer(kafkaConfig, MAX_POLL_RECORDS);
+    // A committed offset that retention has passed: from the oldest record kept (the tables
+    // already hold everything before it).
+    consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    return new KafkaConsumer<>(
+        consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
+  }
+}

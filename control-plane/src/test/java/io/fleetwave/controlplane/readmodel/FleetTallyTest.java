@@ -1,0 +1,130 @@
+package io.fleetwave.controlplane.readmodel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fleetwave.controlplane.readmodel.FleetTally.CountedGpu;
+import io.fleetwave.controlplane.readmodel.FleetTally.CountedNode;
+import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.events.node.HostKind;
+import io.fleetwave.events.node.MigMode;
+import io.fleetwave.testfixtures.events.Events;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/** The in-memory fleet tally: its counts, the projection's fold over it, its comparison. */
+class FleetTallyTest {
+  private static final CountedGpu H100_ON =
+      new CountedGpu("0x233010de", "NVIDIA H100 80GB HBM3", "enabled", "healthy");
+  private static final CountedGpu H100_FAILED =
+      new CountedGpu("0x233010DE", "NVIDIA H100 80GB HBM3", "disabled", "failed");
+  private static final CountedGpu L4 =
+      new CountedGpu("0x27B810DE", "NVIDIA L4", "unsupported", "healthy");
+
+  @Test
+  void countsAsTheSqlCountDoes() {
+    FleetTally tally = new FleetTally();
+    tally.put(
+        "a", new CountedNode(new NodePosition(1, 3), "ubuntu", List.of(H100_ON, H100_FAILED)));
+    tally.put("b", new CountedNode(new NodePosition(1, 1), "talos", List.of(L4)));
+    tally.put("c", CountedNode.ENSURED);
+
+    assertThat(tally.summary())
+        .isEqualTo(
+            new FleetSummary(
+                3,
+                3,
+                Map.of("ubuntu", 1L, "talos", 1L, "unregistered", 1L),
+                List.of(
+                    // The model by its upper-cased id (both spellings are one model), on one node.
+                    new FleetSummary.GpuModelCount("0x233010DE", "NVIDIA H100 80GB HBM3", 2, 1),
+                    new FleetSummary.GpuModelCount("0x27B810DE", "NVIDIA L4", 1, 1)),
+                Map.of("enabled", 1L, "disabled", 1L, "unsupported", 1L),
+                Map.of("healthy", 2L, "failed", 1L)));
+  }
+
+  @Test
+  void appliesEventsAsTheProjectionFoldsThem() {
+    FleetTally tally = new FleetTally();
+    var registered =
+        Events.envelope("n", 1, 0, Events.registered("n", HostKind.COS, "580.95.05", Map.of()));
+    var h100 = Events.envelope("n", 1, 1, Events.inventory(Events.H100, 4, MigMode.ENABLED));
+    var l4 = Events.envelope("n", 1, 2, Events.inventory(Events.L4, 1, MigMode.DISABLED));
+
+    assertThat(tally.apply(List.of(registered, h100))).isEqualTo(2);
+    assertThat(tally.summary().gpuModels()).extracting("pciDeviceId").containsExactly("0x233010DE");
+    assertThat(tally.apply(List.of(l4, h100, registered))).isEqualTo(1);
+
+    FleetSummary summary = tally.summary();
+    assertThat(summary.hostKinds()).isEqualTo(Map.of("cos", 1L));
+    // The replaced model is gone, not counted as zero.
+    assertThat(summary.gpuModels()).extracting("pciDeviceId").containsExactly("0x27B810DE");
+    assertThat(summary.totalGpus()).isEqualTo(1);
+    assertThat(tally.get("n").position()).isEqualTo(new NodePosition(1, 2));
+  }
+
+  @Test
+  void aHeartbeatAloneCountsAnUnregisteredNodeAndAnOlderEpochIsSkipped() {
+    FleetTally tally = new FleetTally();
+    tally.apply(List.of(Events.envelope("n", 2, 0, Events.heartbeat(1))));
+
+    assertThat(tally.summary().hostKinds()).isEqualTo(Map.of("unregistered", 1L));
+    assertThat(tally.apply(List.of(Events.envelope("n", 1, 9, Events.heartbeat(1))))).isZero();
+  }
+
+  @Test
+  void theComparisonSetsOnlyNodesThatDifferAtTheSamePosition() {
+    FleetTally tally = new FleetTally();
+    CountedNode a = new CountedNode(new NodePosition(1, 3), "ubuntu", List.of(H100_ON));
+    CountedNode b = new CountedNode(new NodePosition(1, 1), "talos", List.of(L4));
+    tally.put("a", a);
+    tally.put("b", b);
+
+    FleetTally.Comparison comparison =
+        tally.compareWith(
+            Map.of(
+                "a", new CountedNode(new NodePosition(1, 3), "ubuntu", List.of(H100_FAILED)),
+                "b", new CountedNode(new NodePosition(1, 0), "cos", List.of()),
+                "c", CountedNode.ENSURED));
+
+    assertThat(comparison).isEqualTo(new FleetTally.Comparison(1, 2, List.of("a")));
+    assertThat(tally.get("a").gpus()).containsExactly(H100_FAILED);
+    assertThat(tally.get("b")).isEqualTo(b);
+    assertThat(tally.summary().health()).isEqualTo(Map.of("failed", 1L, "healthy", 1L));
+  }
+
+  @Test
+  void gpusInAnotherOrderAreTheSameNode() {
+    assertThat(new CountedNode(NodePosition.NONE, null, List.of(L4, H100_ON)))
+        .isEqualTo(new CountedNode(NodePosition.NONE, null, List.of(H100_ON, L4)));
+  }
+
+  /**
+   * Counts kept as nodes change equal the counts of the same nodes put into a new tally: whatever
+   * the order of changes, taking a node's old contribution away leaves nothing behind.
+   */
+  @Property(tries = 200)
+  void countsKeptAsNodesChangeEqualCountsMadeAfresh(
+      @ForAll @Size(max = 60) List<@IntRange(max = 9_999) Integer> changes) {
+    List<CountedGpu> gpus = List.of(H100_ON, H100_FAILED, L4);
+    List<String> kinds = new ArrayList<>(List.of("ubuntu", "talos", "cos"));
+    FleetTally kept = new FleetTally();
+    for (int change : changes) {
+      List<CountedGpu> nodeGpus = new ArrayList<>();
+      for (int g = 0; g < change % 5; g++) {
+        nodeGpus.add(gpus.get((change / 7 + g) % gpus.size()));
+      }
+      String kind = change % 4 == 0 ? null : kinds.get(change % kinds.size());
+      kept.put("node-" + change % 6, new CountedNode(new NodePosition(1, change), kind, nodeGpus));
+    }
+    FleetTally afresh = new FleetTally();
+    kept.nodes().forEach(afresh::put);
+
+    assertThat(kept.summary()).isEqualTo(afresh.summary());
+  }
+}
