@@ -63,6 +63,9 @@ public class FleetView {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final int MAX_POLL_RECORDS = 5_000;
 
+  /** How often the view checks that the topic has no partition it does not read. */
+  private static final Duration PARTITIONS_CHECK = Duration.ofMinutes(1);
+
   private final NodeEventAuthenticity authenticity;
   private final FleetTallyRows tables;
   private final Map<String, Object> kafkaConfig;
@@ -161,9 +164,9 @@ public class FleetView {
       if (!running) {
         return;
       }
-      List<TopicPartition> partitions = new ArrayList<>();
-      for (PartitionInfo info : following.partitionsFor(Topics.NODE_EVENTS, config.timeout())) {
-        partitions.add(new TopicPartition(info.topic(), info.partition()));
+      List<TopicPartition> partitions = partitions(following);
+      if (partitions.isEmpty()) {
+        throw new IllegalStateException(Topics.NODE_EVENTS + " has no partitions yet");
       }
       following.assign(partitions);
       for (TopicPartition partition : partitions) {
@@ -177,7 +180,18 @@ public class FleetView {
       Map<TopicPartition, Long> ends = following.endOffsets(partitions, config.timeout());
       tally = loading;
       long read = 0;
+      long partitionsCheckedAt = System.nanoTime();
       while (running) {
+        if (System.nanoTime() - partitionsCheckedAt > PARTITIONS_CHECK.toNanos()) {
+          partitionsCheckedAt = System.nanoTime();
+          int now = partitions(following).size();
+          if (now != partitions.size()) {
+            // Partitions added to the topic: read them too, from the tables again.
+            throw new IllegalStateException(
+                "%s has %d partitions, the view read %d"
+                    .formatted(Topics.NODE_EVENTS, now, partitions.size()));
+          }
+        }
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         following.poll(POLL).forEach(records::add);
         read += records.size();
@@ -198,6 +212,14 @@ public class FleetView {
       consumer = null;
       following.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
+  }
+
+  private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> following) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (PartitionInfo info : following.partitionsFor(Topics.NODE_EVENTS, config.timeout())) {
+      partitions.add(new TopicPartition(info.topic(), info.partition()));
+    }
+    return partitions;
   }
 
   /** The records the projection accepts, applied as it applies them. */
