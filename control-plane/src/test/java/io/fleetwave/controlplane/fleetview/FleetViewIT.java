@@ -152,13 +152,7 @@ class FleetViewIT {
   void theComparisonSetsANodeThatDiffersAsTheTablesHoldIt() throws Exception {
     awaitReady();
     String node = "view-compared-" + Long.toHexString(System.nanoTime());
-    try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(
-              node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of())));
-      topic.publish(
-          Events.envelope(node, 1, 1, Events.inventory(Events.H200, 2, MigMode.DISABLED)));
-    }
+    register(node, HostKind.UBUNTU, Events.inventory(Events.H200, 2, MigMode.DISABLED));
     await(node + " projected and counted")
         .atMost(BOUND)
         .until(
@@ -206,12 +200,8 @@ class FleetViewIT {
   void aRecordPostgresRefusesIsTakenBackByTheComparison() {
     awaitReady();
     String node = "view-refused-" + Long.toHexString(System.nanoTime());
+    register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 2, MigMode.DISABLED));
     try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(
-              node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of())));
-      topic.publish(
-          Events.envelope(node, 1, 1, Events.inventory(Events.H100, 2, MigMode.DISABLED)));
       topic.publish(
           Events.envelope(
               node,
@@ -258,12 +248,7 @@ class FleetViewIT {
   void aViewStartedLaterLoadsTheTablesAndCountsAlike() throws Exception {
     awaitReady();
     String node = "view-later-" + Long.toHexString(System.nanoTime());
-    try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(
-              node, 1, 0, Events.registered(node, HostKind.TALOS, "580.95.05", Map.of())));
-      topic.publish(Events.envelope(node, 1, 1, Events.inventory(Events.L4, 3, MigMode.DISABLED)));
-    }
+    register(node, HostKind.TALOS, Events.inventory(Events.L4, 3, MigMode.DISABLED));
     await(node + " projected").atMost(BOUND).until(() -> ProjectionRows.isAt(node, 1, 1));
     FleetView later = new FleetView(authenticity, tables, kafkaConfig, projectionGroup, config);
     later.onStart(null, new SimpleMeterRegistry());
@@ -277,6 +262,15 @@ class FleetViewIT {
       assertThat(later.readyTally().orElseThrow().get(node).gpus()).hasSize(3);
     } finally {
       later.onStop(null);
+    }
+  }
+
+  /** A node's registration (seq 0) and inventory (seq 1), as its agent publishes them. */
+  private static void register(String node, HostKind kind, GpuInventoryReported inventory) {
+    try (TopicClient topic = new TopicClient()) {
+      topic.publish(
+          Events.envelope(node, 1, 0, Events.registered(node, kind, "580.95.05", Map.of())));
+      topic.publish(Events.envelope(node, 1, 1, inventory));
     }
   }
 
