@@ -97,7 +97,10 @@ public final class SpecFacts {
 
   /**
    * Saves the specs set, with who set them and when; a node's row only ever moves to a higher
-   * generation (a fact applied late or again changes nothing).
+   * generation. A generation set twice (an engine that takes over sends its in-flight specs again,
+   * a fact each) keeps its first time, whichever fact is applied first: a request applies its own
+   * fact at once, while the follower may still be retrying an older one (PostgreSQL away), and a
+   * rebuild applies them in log order; the live and rebuilt tables must agree.
    */
   private static Uni<Void> saveAll(SqlClient conn, List<DesiredSpecSet> specs) {
     if (specs.isEmpty()) {
@@ -108,12 +111,16 @@ public final class SpecFacts {
             "WITH x AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[],"
                 + " $4::timestamptz[], $5::text[]) AS x (n, g, s, t, a)),"
                 + " history AS (INSERT INTO desired_spec_history (node, generation, spec, set_at)"
-                + " SELECT n, g, s::jsonb, t FROM x ON CONFLICT DO NOTHING)"
+                + " SELECT n, g, s::jsonb, t FROM x ON CONFLICT (node, generation) DO UPDATE"
+                + " SET spec = EXCLUDED.spec, set_at = EXCLUDED.set_at"
+                + " WHERE desired_spec_history.set_at > EXCLUDED.set_at)"
                 + " INSERT INTO desired_specs (node, generation, spec, updated_at, actor)"
                 + " SELECT n, g, s::jsonb, t, a FROM x"
                 + " ON CONFLICT (node) DO UPDATE SET generation = EXCLUDED.generation,"
                 + " spec = EXCLUDED.spec, updated_at = EXCLUDED.updated_at, actor = EXCLUDED.actor"
-                + " WHERE desired_specs.generation < EXCLUDED.generation")
+                + " WHERE desired_specs.generation < EXCLUDED.generation"
+                + " OR (desired_specs.generation = EXCLUDED.generation"
+                + " AND desired_specs.updated_at > EXCLUDED.updated_at)")
         .execute(
             ColumnArrays.of(specs)
                 .strings(set -> set.spec().node())
