@@ -60,7 +60,9 @@ class OperationsIT {
         .body(containsString("fleetwave_projection_consumer_lag_records"))
         .body(containsString("fleetwave_projection_waiting_seconds"))
         .body(containsString("fleetwave_rollout_engine_leading"))
-        .body(containsString("fleetwave_rollout_engine_term"));
+        .body(containsString("fleetwave_rollout_engine_term"))
+        .body(containsString("fleetwave_fleet_view_ready"))
+        .body(containsString("fleetwave_fleet_view_repaired_total"));
   }
 
   @Test
