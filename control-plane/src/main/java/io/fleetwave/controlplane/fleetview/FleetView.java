@@ -286,7 +286,8 @@ public class FleetView {
 
   /** What the projection's group has committed: everything before it is in the tables. */
   private Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
-    try (Admin admin = Admin.create(KafkaClientConfig.shared(kafkaConfig))) {
+    Admin admin = Admin.create(KafkaClientConfig.shared(kafkaConfig));
+    try {
       return admin
           .listConsumerGroupOffsets(projectionGroup)
           .partitionsToOffsetAndMetadata()
@@ -304,6 +305,9 @@ public class FleetView {
               + " were not read from Kafka within "
               + config.timeout(),
           e);
+    } finally {
+      // Bounded: a broker that is away would hold a plain close for the client's API timeout.
+      admin.close(Duration.ofSeconds(5));
     }
   }
 
