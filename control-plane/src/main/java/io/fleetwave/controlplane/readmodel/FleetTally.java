@@ -60,7 +60,17 @@ public final class FleetTally {
   public record CountedNode(NodePosition position, String hostKind, List<CountedGpu> gpus) {
     public CountedNode {
       Objects.requireNonNull(position, "position");
-      gpus = gpus.stream().sorted(CANONICAL).toList();
+      // A node's own list again (a heartbeat moves only the position) is kept as it is.
+      gpus = inOrder(gpus) ? List.copyOf(gpus) : gpus.stream().sorted(CANONICAL).toList();
+    }
+
+    private static boolean inOrder(List<CountedGpu> gpus) {
+      for (int i = 1; i < gpus.size(); i++) {
+        if (CANONICAL.compare(gpus.get(i - 1), gpus.get(i)) > 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** A node the projection has a row for and no applied event yet (its ensured row). */
@@ -103,8 +113,8 @@ public final class FleetTally {
     return nodes.get(node);
   }
 
-  /** Every node as counted now (for a comparison with the tables). */
-  public synchronized Map<String, CountedNode> nodes() {
+  /** Every node as counted now. */
+  synchronized Map<String, CountedNode> nodes() {
     return Map.copyOf(nodes);
   }
 
@@ -134,6 +144,12 @@ public final class FleetTally {
     BatchChanges changes = ProjectionFold.fold(positions, events);
     for (NodeChange change : changes.nodes()) {
       CountedNode before = nodes.get(change.node());
+      if (change.facts().isEmpty() && change.inventory().isEmpty()) {
+        // Heartbeats and progress: only the position moves, the counts stay.
+        nodes.put(
+            change.node(), new CountedNode(change.position(), before.hostKind(), before.gpus()));
+        continue;
+      }
       put(
           change.node(),
           new CountedNode(
@@ -245,10 +261,5 @@ public final class FleetTally {
       }
     }
     return new Comparison(compared, passedOver, repaired);
-  }
-
-  /** How many nodes are counted. */
-  public synchronized int size() {
-    return nodes.size();
   }
 }

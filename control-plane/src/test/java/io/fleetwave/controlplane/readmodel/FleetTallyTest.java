@@ -66,6 +66,12 @@ class FleetTallyTest {
     assertThat(summary.gpuModels()).extracting("pciDeviceId").containsExactly("0x27B810DE");
     assertThat(summary.totalGpus()).isEqualTo(1);
     assertThat(tally.get("n").position()).isEqualTo(new NodePosition(1, 2));
+
+    // A heartbeat moves the position and leaves the counts.
+    assertThat(tally.apply(List.of(Events.envelope("n", 1, 3, Events.heartbeat(3))))).isEqualTo(1);
+    assertThat(tally.get("n").position()).isEqualTo(new NodePosition(1, 3));
+    assertThat(tally.get("n").gpus()).hasSize(1);
+    assertThat(tally.summary()).isEqualTo(summary);
   }
 
   @Test
