@@ -485,8 +485,9 @@ class SystemTierIT {
   }
 
   /**
-   * PostgreSQL stopped for 65 s: readiness DOWN naming the projection's wait, liveness UP, the API
-   * answering 503 problem+json. Then the projection resumes and a replica leads again by itself.
+   * PostgreSQL stopped for 65 s: readiness DOWN naming the projection's wait, liveness UP, reads of
+   * PostgreSQL answering 503 problem+json while the summary and one node answer from memory. Then
+   * the projection resumes and a replica leads again by itself.
    */
   private void stopPostgres(
       EmbeddedPostgres postgres,
@@ -524,15 +525,20 @@ class SystemTierIT {
         assertThat(reason).startsWith("projection waiting for PostgreSQL since ");
       }
       noticed = Duration.between(stopped, Instant.now());
-      HttpResponse<String> during = api(replicas.first()).get("/api/v1/nodes/" + probe);
+      // The node's history is read from PostgreSQL: refused, and said so.
+      HttpResponse<String> during = api(replicas.first()).get("/api/v1/nodes/" + probe + "/events");
       assertThat(during.statusCode()).as(during.body()).isEqualTo(503);
       assertThat(during.headers().firstValue("Content-Type"))
           .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
       assertThat(FaultApi.JSON.readTree(during.body()).path("status").asInt()).isEqualTo(503);
-      // The fleet summary is read from the replica's in-memory view of the log: it answers on.
+      // The fleet summary and one node are read from the replica's in-memory view of the log:
+      // they answer on.
       HttpResponse<String> summary = api(replicas.first()).get("/api/v1/fleet/summary");
       assertThat(summary.statusCode()).as(summary.body()).isEqualTo(200);
       assertThat(FaultApi.JSON.readTree(summary.body()).path("totalNodes").asLong()).isPositive();
+      HttpResponse<String> node = api(replicas.first()).get("/api/v1/nodes/" + probe);
+      assertThat(node.statusCode()).as(node.body()).isEqualTo(200);
+      assertThat(FaultApi.JSON.readTree(node.body()).path("name").asText()).isEqualTo(probe);
       holdAlive(replicas, stopped, POSTGRES_OUTAGE);
       for (ControlPlaneProcess replica : replicas.running()) {
         assertThat(api(replica).downReason(PROJECTION_CHECK))

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.fleetview.FleetView;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.paging.PageRequest;
@@ -36,6 +37,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -53,13 +55,16 @@ public class NodesResource {
   private final SpecService specs;
   private final CurrentActor actor;
   private final HistoryHorizon horizon;
+  private final FleetView view;
 
   public NodesResource(
       NodeQueries nodes,
       HistoryQueries history,
       SpecService specs,
       CurrentActor actor,
-      HistoryHorizon horizon) {
+      HistoryHorizon horizon,
+      FleetView view) {
+    this.view = view;
     this.nodes = nodes;
     this.history = history;
     this.specs = specs;
@@ -122,15 +127,22 @@ public class NodesResource {
 
   @GET
   @Path("/{name}")
-  @Operation(summary = "One node with its GPUs; 404 when unknown (at asOf: unknown then)")
+  @Operation(
+      summary = "One node with its GPUs; 404 when unknown (at asOf: unknown then)",
+      description =
+          "From the replica's in-memory view of fleet.node-events and fleet.control-facts: every"
+              + " event the projection accepts shows once Kafka hands it over, usually before the"
+              + " tables hold it. While the view loads (at start, or after Kafka or PostgreSQL"
+              + " was away) it is read from PostgreSQL instead. With asOf: from the node"
+              + " history.")
   public Uni<RestResponse<NodeView>> get(
       @PathParam("name") String name, @BeanParam AsOfParameter asOf) {
     return asOf.answer(
         horizon,
         at ->
-            at.map(nodes::asOf)
-                .orElse(nodes)
-                .find(name)
+            (at.isPresent() ? Optional.<Optional<NodeView>>empty() : view.node(name))
+                .map(Uni.createFrom()::item)
+                .orElseGet(() -> at.map(nodes::asOf).orElse(nodes).find(name))
                 .map(found -> found.orElseThrow(() -> ProblemException.unknownNode(name))));
   }
 

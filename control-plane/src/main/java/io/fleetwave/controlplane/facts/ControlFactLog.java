@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Appends facts to fleet.control-facts (acks=all, idempotent) and answers once Kafka acknowledged
@@ -39,10 +40,13 @@ public class ControlFactLog {
   private static final URI SOURCE = URI.create("fleetwave:control-plane");
 
   private final Map<String, Object> kafkaConfig;
+  private final NodeControls controls;
   private KafkaProducer<String, byte[]> producer;
 
-  public ControlFactLog(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
+  public ControlFactLog(
+      @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig, NodeControls controls) {
     this.kafkaConfig = kafkaConfig;
+    this.controls = controls;
   }
 
   /** A fact and what it is about (its subject, also the record key). */
@@ -99,11 +103,7 @@ public class ControlFactLog {
     Context caller = Vertx.currentContext();
     Uni<List<Envelope<ControlFact>>> acked =
         Uni.createFrom()
-            .completionStage(
-                () ->
-                    CompletableFuture.allOf(
-                        AcknowledgedProducers.sendAll(producer(), records)
-                            .toArray(CompletableFuture[]::new)))
+            .completionStage(() -> sendAll(envelopes, records))
             .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
             .ifNoItem()
             .after(BOUND)
@@ -132,6 +132,23 @@ public class ControlFactLog {
     return caller == null
         ? acked
         : acked.emitOn(command -> caller.runOnContext(ignored -> command.run()));
+  }
+
+  /**
+   * Sends the records; completes once all are acknowledged, each fact then handed to this replica's
+   * in-memory reads at its offset ({@link NodeControls#appended}).
+   */
+  private CompletableFuture<Void> sendAll(
+      List<Envelope<ControlFact>> envelopes, List<ProducerRecord<String, byte[]>> records) {
+    List<CompletableFuture<RecordMetadata>> acks =
+        AcknowledgedProducers.sendAll(producer(), records);
+    return CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+        .thenRun(
+            () -> {
+              for (int i = 0; i < envelopes.size(); i++) {
+                controls.appended(acks.get(i).join().offset(), envelopes.get(i));
+              }
+            });
   }
 
   private ProducerRecord<String, byte[]> record(Envelope<ControlFact> envelope) {

@@ -1,12 +1,14 @@
 package io.fleetwave.controlplane.fleetview;
 
 import io.fleetwave.controlplane.config.FleetViewConfig;
+import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.FleetTally;
-import io.fleetwave.controlplane.readmodel.FleetTally.CountedNode;
+import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
@@ -43,8 +45,10 @@ import org.jboss.logging.Logger;
 
 /**
  * The fleet each replica holds in memory, read without PostgreSQL: a {@link FleetTally} loaded from
- * the tables, then moved by every record of fleet.node-events that the projection accepts (its
- * authenticity check, its fold), read by this replica's own consumer of every partition.
+ * the tables (with what the control facts say of each node: {@link NodeControls}, which this
+ * replica's follower of fleet.control-facts keeps), then moved by every record of fleet.node-events
+ * that the projection accepts (its authenticity check, its fold), read by this replica's own
+ * consumer of every partition.
  *
  * <p>It starts from the projection group's committed offsets, read before the tables: the group
  * commits only what the tables hold, so every record before those offsets is in what was loaded,
@@ -71,6 +75,7 @@ public class FleetView {
   private final Map<String, Object> kafkaConfig;
   private final String projectionGroup;
   private final FleetViewConfig config;
+  private final NodeControls controls;
   private volatile FleetTally tally;
   private volatile boolean ready;
   private volatile boolean running;
@@ -84,8 +89,10 @@ public class FleetView {
       FleetTallyRows tables,
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String projectionGroup,
-      FleetViewConfig config) {
+      FleetViewConfig config,
+      NodeControls controls) {
     this.authenticity = authenticity;
+    this.controls = controls;
     this.tables = tables;
     this.kafkaConfig = kafkaConfig;
     this.projectionGroup = projectionGroup;
@@ -95,8 +102,8 @@ public class FleetView {
   void onStart(@Observes StartupEvent event, MeterRegistry registry) {
     Gauge.builder("fleetwave.fleet.view.ready", this, view -> view.ready ? 1 : 0)
         .description(
-            "1 while this replica serves the fleet summary from its in-memory view of the log, 0"
-                + " while it loads it (the summary is counted in PostgreSQL meanwhile)")
+            "1 while this replica serves the fleet summary and one node from its in-memory view"
+                + " of the log, 0 while it loads it (both are read from PostgreSQL meanwhile)")
         .register(registry);
     running = true;
     thread = Thread.ofPlatform().name("fleet-view").daemon().start(this::run);
@@ -117,6 +124,30 @@ public class FleetView {
   public Optional<FleetSummary> summary() {
     FleetTally held = tally;
     return ready && held != null ? Optional.of(held.summary()) : Optional.empty();
+  }
+
+  /**
+   * One node from memory: empty while the view cannot answer (loading, or this replica's follower
+   * has not read the control facts yet: read PostgreSQL); else the node, or empty when the fleet
+   * has no such node.
+   */
+  public Optional<Optional<NodeView>> node(String name) {
+    FleetTally held = tally;
+    if (!ready || held == null || !controls.isCaughtUp()) {
+      return Optional.empty();
+    }
+    HeldNode node = held.get(name);
+    if (node == null) {
+      return Optional.of(Optional.empty());
+    }
+    NodeControls.Control control = controls.of(name);
+    NodeControls.Revocation revocation = control.revocation();
+    return Optional.of(
+        Optional.of(
+            node.read(
+                control.desiredGeneration(),
+                revocation == null ? null : revocation.revokedAt(),
+                revocation == null ? null : revocation.revokedBy())));
   }
 
   /** The tally being served; empty while the view is not ready (for the comparison). */
@@ -140,8 +171,8 @@ public class FleetView {
           if (!failureLogged) {
             failureLogged = true;
             LOG.warnf(
-                "the in-memory fleet view is not available (%s); the fleet summary is counted in"
-                    + " PostgreSQL until it is loaded again (tried every %s)",
+                "the in-memory fleet view is not available (%s); the fleet summary and nodes are read"
+                    + " from PostgreSQL until it is loaded again (tried every %s)",
                 e.toString(), config.retryAfter());
           }
           sleepBeforeRetry();
@@ -155,7 +186,7 @@ public class FleetView {
   private void loadAndFollow() {
     long started = System.nanoTime();
     Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets();
-    Map<String, CountedNode> rows = tables.read().await().atMost(config.timeout());
+    Map<String, HeldNode> rows = tables.read().await().atMost(config.timeout());
     FleetTally loading = new FleetTally();
     rows.forEach(loading::put);
     KafkaConsumer<String, byte[]> following = newConsumer();
@@ -201,7 +232,7 @@ public class FleetView {
           failureLogged = false;
           LOG.infof(
               "fleet view ready: %d nodes loaded from PostgreSQL, %d records of %s read after"
-                  + " them, in %d ms; the fleet summary is served from memory",
+                  + " them, in %d ms; the fleet summary and nodes are served from memory",
               rows.size(),
               read,
               Topics.NODE_EVENTS,

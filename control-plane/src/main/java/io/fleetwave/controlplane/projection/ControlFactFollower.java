@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.projection;
 
 import io.fleetwave.controlplane.facts.FactsCaughtUp;
+import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.events.EventRejectedException;
 import io.fleetwave.events.Topics;
@@ -42,6 +43,7 @@ public class ControlFactFollower {
   private final ControlFacts facts;
   private final ControlFactBackfill backfill;
   private final FactsCaughtUp caughtUp;
+  private final NodeControls controls;
   private final Map<String, Object> kafkaConfig;
   private volatile boolean running;
   private KafkaConsumer<String, byte[]> consumer;
@@ -51,10 +53,12 @@ public class ControlFactFollower {
       ControlFacts facts,
       ControlFactBackfill backfill,
       FactsCaughtUp caughtUp,
+      NodeControls controls,
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
     this.facts = facts;
     this.backfill = backfill;
     this.caughtUp = caughtUp;
+    this.controls = controls;
     this.kafkaConfig = kafkaConfig;
   }
 
@@ -88,7 +92,7 @@ public class ControlFactFollower {
       consumer.seekToBeginning(List.of(partition));
       long end = consumer.endOffsets(List.of(partition), CATCH_UP_BOUND).get(partition);
       if (end == 0) {
-        caughtUp.reached();
+        reached();
       }
       while (running) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofSeconds(1))) {
@@ -96,7 +100,7 @@ public class ControlFactFollower {
             return;
           }
           if (record.offset() + 1 >= end) {
-            caughtUp.reached();
+            reached();
           }
         }
       }
@@ -131,6 +135,11 @@ public class ControlFactFollower {
     }
   }
 
+  private void reached() {
+    controls.caughtUp();
+    caughtUp.reached();
+  }
+
   /** Applies the record, trying again while PostgreSQL refuses; false when stopping first. */
   private boolean applyUntilDone(ConsumerRecord<String, byte[]> record) {
     var fact = decodeOrNull(record);
@@ -140,6 +149,7 @@ public class ControlFactFollower {
     while (running) {
       try {
         facts.apply(fact, ProjectionTables.LIVE.schema()).await().atMost(APPLY_BOUND);
+        controls.followed(record.offset(), fact);
         return true;
       } catch (RuntimeException e) {
         LOG.warnf(

@@ -4,9 +4,15 @@ import io.fleetwave.core.projection.BatchChanges;
 import io.fleetwave.core.projection.NodeChange;
 import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.core.projection.ProjectionFold;
+import io.fleetwave.core.projection.ReconcileState;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.Gpu;
+import io.fleetwave.events.node.GpuInstance;
+import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,11 +25,12 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The fleet as its summary counts it, held in memory: each node's position, host kind and GPUs, and
- * the counts over them, kept as nodes change, so that a summary copies a few small maps instead of
- * scanning every GPU row. Filled from the tables ({@link FleetTallyRows}), then moved by the
+ * The fleet held in memory: each node as the projection's tables hold it (its position, its facts,
+ * last-seen time, GPUs and reconcile state), and the summary's counts over them, kept as nodes
+ * change, so that a summary copies a few small maps instead of scanning every GPU row and one node
+ * is read without PostgreSQL. Filled from the tables ({@link FleetTallyRows}), then moved by the
  * projection's own fold ({@link ProjectionFold}) over the records the projection accepts, so it
- * counts what the tables will hold once the projection has written them. One writer, any readers.
+ * holds what the tables will hold once the projection has written them. One writer, any readers.
  */
 public final class FleetTally {
   /** The host kind a node counts under before its first NodeRegistered (as the SQL count). */
@@ -38,43 +45,57 @@ public final class FleetTally {
       Objects.requireNonNull(health, "health");
     }
 
-    /** The columns the projection writes for this GPU (ProjectionTables' GPU rows). */
-    public static CountedGpu of(Gpu gpu) {
-      return new CountedGpu(
-          gpu.pciDeviceId(), gpu.product(), gpu.migMode().wireName(), gpu.health().wireName());
+    static CountedGpu of(NodeView.GpuView gpu) {
+      return new CountedGpu(gpu.pciDeviceId(), gpu.product(), gpu.migMode(), gpu.health());
     }
   }
 
-  /** The order a node's GPUs are kept in: the summary does not count by index. */
-  private static final Comparator<CountedGpu> CANONICAL =
-      Comparator.comparing(CountedGpu::pciDeviceId)
-          .thenComparing(CountedGpu::product)
-          .thenComparing(CountedGpu::migMode)
-          .thenComparing(CountedGpu::health);
-
   /**
-   * One node as counted: where its projection stands, its host kind (null before its first
-   * NodeRegistered) and its GPUs, in one order whatever the order reported (so that two equal nodes
-   * are equal records).
+   * One node as held: where its projection stands, the node as {@code NodeQueries.find} reads it
+   * but for what the control facts add ({@link NodeView#withControl}: here as if it had no desired
+   * spec and no revocation), and its reconcile state (null before its first progress event) without
+   * its steps (they change nothing a read shows, and would be most of the memory).
    */
-  public record CountedNode(NodePosition position, String hostKind, List<CountedGpu> gpus) {
-    public CountedNode {
+  public record HeldNode(NodePosition position, NodeView node, ReconcileState reconcile) {
+    public HeldNode {
       Objects.requireNonNull(position, "position");
-      // A node's own list again (a heartbeat moves only the position) is kept as it is.
-      gpus = inOrder(gpus) ? List.copyOf(gpus) : gpus.stream().sorted(CANONICAL).toList();
-    }
-
-    private static boolean inOrder(List<CountedGpu> gpus) {
-      for (int i = 1; i < gpus.size(); i++) {
-        if (CANONICAL.compare(gpus.get(i - 1), gpus.get(i)) > 0) {
-          return false;
-        }
-      }
-      return true;
+      Objects.requireNonNull(node, "node");
+      // What the control facts add is left out, so that a node read from the tables and one
+      // folded from the log are equal records.
+      node = node.withControl(null, null, null, null);
+      reconcile = reconcile == null ? null : withoutSteps(reconcile);
     }
 
     /** A node the projection has a row for and no applied event yet (its ensured row). */
-    static final CountedNode ENSURED = new CountedNode(NodePosition.NONE, null, List.of());
+    static HeldNode ensured(String name) {
+      return new HeldNode(
+          NodePosition.NONE,
+          new NodeView(
+              name, null, null, null, null, null, null, null, null, null, null, null, Map.of(),
+              Map.of(), null, null, 0, true, null, false, null, null, List.of(), null),
+          null);
+    }
+
+    /** The node as a read shows it, with what the control facts say of it. */
+    public NodeView read(Long desiredGeneration, Instant revokedAt, String revokedBy) {
+      return node.withControl(desiredGeneration, revokedAt, revokedBy, reconcile);
+    }
+
+    private static ReconcileState withoutSteps(ReconcileState state) {
+      return state.steps().isEmpty()
+          ? state
+          : new ReconcileState(
+              state.acceptedGeneration(),
+              state.appliedGeneration(),
+              state.gate(),
+              state.gateGeneration(),
+              state.gateReason(),
+              state.bootId(),
+              state.bootPending(),
+              state.failure(),
+              state.rejection(),
+              List.of());
+    }
   }
 
   /** The GPUs of one model (upper-cased PCI device id): how many, on how many nodes, by product. */
@@ -84,7 +105,7 @@ public final class FleetTally {
     private final TreeMap<String, Long> products = new TreeMap<>();
   }
 
-  private final Map<String, CountedNode> nodes = new HashMap<>();
+  private final Map<String, HeldNode> nodes = new HashMap<>();
   private final Map<String, Long> hostKinds = new TreeMap<>();
   private final Map<String, Long> migModes = new TreeMap<>();
   private final Map<String, Long> health = new TreeMap<>();
@@ -92,29 +113,30 @@ public final class FleetTally {
   private long gpus;
 
   /**
-   * One copy of each text a GPU is counted by: a fleet has a few models and products, and every
-   * decoded inventory carries its own copies of their strings (a third of the tally's memory).
+   * One copy of each value that many nodes share (models, products, modes, OS and driver versions,
+   * zones, label sets): every decoded event and every row read carries its own copies, most of the
+   * memory of a fleet whose nodes look alike.
    */
-  private final Map<String, String> texts = new HashMap<>();
+  private final Map<Object, Object> shared = new HashMap<>();
 
   /** Sets a node as the tables hold it (a load, or a repair after a comparison). */
-  public synchronized void put(String node, CountedNode counted) {
-    Objects.requireNonNull(counted, "counted");
-    counted = shared(counted);
-    CountedNode before = nodes.put(node, counted);
+  public synchronized void put(String node, HeldNode held) {
+    Objects.requireNonNull(held, "held");
+    held = shared(held);
+    HeldNode before = nodes.put(node, held);
     if (before != null) {
       count(before, -1);
     }
-    count(counted, 1);
+    count(held, 1);
   }
 
-  /** The node as counted; null when the tally has no such node. */
-  public synchronized CountedNode get(String node) {
+  /** The node as held; null when the tally has no such node. */
+  public synchronized HeldNode get(String node) {
     return nodes.get(node);
   }
 
-  /** Every node as counted now. */
-  synchronized Map<String, CountedNode> nodes() {
+  /** Every node as held now. */
+  synchronized Map<String, HeldNode> nodes() {
     return Map.copyOf(nodes);
   }
 
@@ -133,37 +155,46 @@ public final class FleetTally {
     Set<String> subjects = new LinkedHashSet<>();
     events.forEach(event -> subjects.add(event.subject()));
     Map<String, NodePosition> positions = new HashMap<>();
+    Map<String, ReconcileState> reconciles = new HashMap<>();
     for (String subject : subjects) {
-      CountedNode counted = nodes.get(subject);
-      if (counted == null) {
-        put(subject, CountedNode.ENSURED);
-      } else {
-        positions.put(subject, counted.position());
-      }
-    }
-    BatchChanges changes = ProjectionFold.fold(positions, events);
-    for (NodeChange change : changes.nodes()) {
-      CountedNode before = nodes.get(change.node());
-      if (change.facts().isEmpty() && change.inventory().isEmpty()) {
-        // Heartbeats and progress: only the position moves, the counts stay.
-        nodes.put(
-            change.node(), new CountedNode(change.position(), before.hostKind(), before.gpus()));
+      HeldNode held = nodes.get(subject);
+      if (held == null) {
+        put(subject, HeldNode.ensured(subject));
         continue;
       }
-      put(
-          change.node(),
-          new CountedNode(
-              change.position(),
-              change.facts().map(facts -> facts.hostKind().wireName()).orElse(before.hostKind()),
-              change
-                  .inventory()
-                  .map(inventory -> inventory.gpus().stream().map(CountedGpu::of).toList())
-                  .orElse(before.gpus())));
+      positions.put(subject, held.position());
+      if (held.reconcile() != null) {
+        reconciles.put(subject, held.reconcile());
+      }
+    }
+    BatchChanges changes = ProjectionFold.fold(positions, reconciles, events);
+    for (NodeChange change : changes.nodes()) {
+      HeldNode before = nodes.get(change.node());
+      // PostgreSQL keeps microseconds; the client sends an instant's nanoseconds truncated.
+      NodeView moved =
+          node(
+              before.node(),
+              change.lastSeen().truncatedTo(ChronoUnit.MICROS),
+              before.node().gpus(),
+              null);
+      ReconcileState reconcile = change.reconcile().orElse(before.reconcile());
+      if (change.facts().isEmpty() && change.inventory().isEmpty()) {
+        // Heartbeats and progress: the counts stay; nothing the tally shares is new.
+        nodes.put(change.node(), new HeldNode(change.position(), moved, reconcile));
+        continue;
+      }
+      NodeView registered = change.facts().map(facts -> registered(moved, facts)).orElse(moved);
+      NodeView node =
+          change
+              .inventory()
+              .map(inventory -> inventoried(registered, inventory))
+              .orElse(registered);
+      put(change.node(), new HeldNode(change.position(), node, reconcile));
     }
     return changes.applied().size();
   }
 
-  /** The summary of the nodes counted now, in the form of the SQL count (SummaryQueries). */
+  /** The summary of the nodes held now, in the form of the SQL count (SummaryQueries). */
   public synchronized FleetSummary summary() {
     List<FleetSummary.GpuModelCount> byModel = new ArrayList<>();
     models.forEach(
@@ -181,28 +212,148 @@ public final class FleetTally {
         new TreeMap<>(health));
   }
 
-  private CountedNode shared(CountedNode counted) {
-    List<CountedGpu> gpus = new ArrayList<>(counted.gpus().size());
-    for (CountedGpu gpu : counted.gpus()) {
-      gpus.add(
-          new CountedGpu(
-              text(gpu.pciDeviceId()),
-              text(gpu.product()),
-              text(gpu.migMode()),
-              text(gpu.health())));
-    }
-    return new CountedNode(counted.position(), counted.hostKind(), gpus);
+  /**
+   * A node held: the facts of {@code facts} (its NodeRegistered's columns), {@code lastSeen} and
+   * {@code gpus}, and nothing the control facts add; each value many nodes share taken from {@code
+   * shared} (null: as given).
+   */
+  private static NodeView node(
+      NodeView facts, Instant lastSeen, List<NodeView.GpuView> gpus, Map<Object, Object> shared) {
+    return new NodeView(
+        facts.name(),
+        one(shared, facts.hostKind()),
+        one(shared, facts.osId()),
+        one(shared, facts.osVersion()),
+        one(shared, facts.kernel()),
+        facts.readOnlyRoot(),
+        facts.systemd(),
+        one(shared, facts.driverRoot()),
+        one(shared, facts.deviceRoot()),
+        one(shared, facts.driverProvider()),
+        one(shared, facts.driverVersion()),
+        one(shared, facts.zone()),
+        one(shared, facts.labels()),
+        one(shared, facts.reasons()),
+        lastSeen,
+        null,
+        0,
+        true,
+        null,
+        false,
+        null,
+        null,
+        gpus,
+        null);
   }
 
-  private String text(String value) {
-    return texts.computeIfAbsent(value, v -> v);
+  /**
+   * The node with the facts of its NodeRegistered, in the columns the projection writes (labels and
+   * reasons as the jsonb maps read back).
+   */
+  private static NodeView registered(NodeView node, NodeRegistered facts) {
+    NodeView registered =
+        new NodeView(
+            node.name(),
+            facts.hostKind().wireName(),
+            facts.osId(),
+            facts.osVersion(),
+            facts.kernel(),
+            facts.readOnlyRoot(),
+            facts.systemd(),
+            facts.driverRoot(),
+            facts.deviceRoot(),
+            facts.driverProvider().wireName(),
+            facts.driverVersion(),
+            facts.zone(),
+            new TreeMap<>(facts.labels()),
+            new TreeMap<>(facts.reasons()),
+            null,
+            null,
+            0,
+            true,
+            null,
+            false,
+            null,
+            null,
+            List.of(),
+            null);
+    return node(registered, node.lastSeen(), node.gpus(), null);
+  }
+
+  /** The node with the GPUs of an inventory, by index, each as its row of gpus reads back. */
+  private static NodeView inventoried(NodeView node, GpuInventoryReported inventory) {
+    List<NodeView.GpuView> gpus =
+        inventory.gpus().stream()
+            .sorted(Comparator.comparingInt(Gpu::index))
+            .map(FleetTally::gpuView)
+            .toList();
+    return node(node, node.lastSeen(), gpus, null);
+  }
+
+  /** A GPU as its row reads back (InventoryRows writes it): its instances by placement. */
+  private static NodeView.GpuView gpuView(Gpu gpu) {
+    return new NodeView.GpuView(
+        gpu.index(),
+        gpu.uuid(),
+        gpu.pciBusId(),
+        gpu.pciDeviceId(),
+        gpu.product(),
+        gpu.memoryMiB(),
+        gpu.migCapable(),
+        gpu.migMode().wireName(),
+        gpu.migModePending().wireName(),
+        gpu.instances().stream()
+            .sorted(Comparator.comparingInt(GpuInstance::placementStart))
+            .map(
+                instance ->
+                    new NodeView.InstanceView(
+                        instance.profile(),
+                        new NodeView.Placement(
+                            instance.placementStart(), instance.placementSize())))
+            .toList(),
+        gpu.vfsTotal(),
+        gpu.vfsEnabled(),
+        gpu.health().wireName());
+  }
+
+  /** The node with one copy of each value it shares with others ({@link #shared}). */
+  private HeldNode shared(HeldNode held) {
+    NodeView node = held.node();
+    List<NodeView.GpuView> gpus = new ArrayList<>(node.gpus().size());
+    for (NodeView.GpuView gpu : node.gpus()) {
+      gpus.add(
+          new NodeView.GpuView(
+              gpu.index(),
+              gpu.uuid(),
+              gpu.pciBusId(),
+              one(shared, gpu.pciDeviceId()),
+              one(shared, gpu.product()),
+              gpu.memoryMiB(),
+              gpu.migCapable(),
+              one(shared, gpu.migMode()),
+              one(shared, gpu.migModePending()),
+              one(shared, gpu.instances()),
+              gpu.vfsTotal(),
+              gpu.vfsEnabled(),
+              one(shared, gpu.health())));
+    }
+    return new HeldNode(
+        held.position(), node(node, node.lastSeen(), gpus, shared), held.reconcile());
+  }
+
+  /** The one copy of {@code value} in {@code shared} (values shared are immutable). */
+  @SuppressWarnings("unchecked")
+  private static <T> T one(Map<Object, Object> shared, T value) {
+    return value == null || shared == null ? value : (T) shared.computeIfAbsent(value, v -> v);
   }
 
   /** Adds ({@code sign} 1) or takes away (-1) what one node contributes to the counts. */
-  private void count(CountedNode node, int sign) {
+  private void count(HeldNode held, int sign) {
+    NodeView node = held.node();
     add(hostKinds, node.hostKind() == null ? UNREGISTERED : node.hostKind(), sign);
     Set<String> nodeModels = new LinkedHashSet<>();
-    for (CountedGpu gpu : node.gpus()) {
+    for (NodeView.GpuView view : node.gpus()) {
+      CountedGpu gpu = CountedGpu.of(view);
       gpus += sign;
       add(migModes, gpu.migMode(), sign);
       add(health, gpu.health(), sign);
@@ -240,16 +391,16 @@ public final class FleetTally {
 
   /**
    * Compares every node of {@code tables} that the tally holds at the same position: the same
-   * events folded, so the same host kind and GPUs. A node that differs anyway is set as the tables
-   * hold it (they are the durable copy); nodes at different positions are passed over, as the tally
-   * and the tables each move at their own pace.
+   * events folded, so the same node. A node that differs anyway is set as the tables hold it (they
+   * are the durable copy); nodes at different positions are passed over, as the tally and the
+   * tables each move at their own pace.
    */
-  public synchronized Comparison compareWith(Map<String, CountedNode> tables) {
+  public synchronized Comparison compareWith(Map<String, HeldNode> tables) {
     int compared = 0;
     int passedOver = 0;
     List<String> repaired = new ArrayList<>();
-    for (Map.Entry<String, CountedNode> row : tables.entrySet()) {
-      CountedNode held = nodes.get(row.getKey());
+    for (Map.Entry<String, HeldNode> row : tables.entrySet()) {
+      HeldNode held = nodes.get(row.getKey());
       if (held == null || !held.position().equals(row.getValue().position())) {
         passedOver++;
         continue;

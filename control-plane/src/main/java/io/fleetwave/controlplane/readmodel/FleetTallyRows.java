@@ -1,12 +1,14 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.database.PipelinedTransaction;
-import io.fleetwave.controlplane.readmodel.FleetTally.CountedGpu;
-import io.fleetwave.controlplane.readmodel.FleetTally.CountedNode;
+import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,21 +19,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The live tables as a {@link FleetTally} counts them: every node row with its position and host
- * kind, and its GPU rows, read in one snapshot a page of nodes at a time (at 100,000 nodes one
- * result of 800,000 GPU rows would be held and mapped at once, on an event loop).
+ * The live tables as a {@link FleetTally} holds them: every node row with its position, its GPU
+ * rows with their instances and its reconcile state, read in one snapshot a page of nodes at a time
+ * (at 100,000 nodes one result of 800,000 GPU rows would be held and mapped at once, on an event
+ * loop). Each node is mapped as {@link NodeQueries#find} maps it, without its desired spec and
+ * revocation (what the control facts add, held apart).
  */
 @ApplicationScoped
 public class FleetTallyRows {
   /** Nodes a page: their GPU rows are about eight times as many. */
   private static final int PAGE = 2_000;
 
+  /** The node rows with the columns NodeQueries' mapping reads, the control facts' left empty. */
   private static final String NODES =
-      "SELECT name, last_epoch, last_seq, host_kind FROM nodes WHERE name > $1 ORDER BY name"
-          + " LIMIT $2";
-  private static final String GPUS =
-      "SELECT node, pci_device_id, product, mig_mode, health FROM gpus WHERE node = ANY($1)"
-          + " ORDER BY node, gpu_index";
+      "SELECT n.*, NULL::bigint AS desired_generation, NULL::timestamptz AS revoked_at,"
+          + " NULL::text AS revoked_by FROM nodes n WHERE n.name > $1 ORDER BY n.name LIMIT $2";
 
   private final Pool pool;
   private final int page;
@@ -47,12 +49,12 @@ public class FleetTallyRows {
     this.page = page;
   }
 
-  /** Every node of the tables as counted, by name. */
-  public Uni<Map<String, CountedNode>> read() {
+  /** Every node of the tables as held, by name. */
+  public Uni<Map<String, HeldNode>> read() {
     return PipelinedTransaction.readSnapshot(
         pool,
         transaction -> {
-          Map<String, CountedNode> nodes = new HashMap<>();
+          Map<String, HeldNode> nodes = new HashMap<>();
           return pagesAfter(transaction.connection(), "", page, nodes)
               .chain(transaction::commit)
               .replaceWith(nodes);
@@ -61,7 +63,7 @@ public class FleetTallyRows {
 
   /** The pages of nodes named after {@code after}, in name order, into {@code nodes}. */
   private static Uni<Void> pagesAfter(
-      SqlConnection conn, String after, int size, Map<String, CountedNode> nodes) {
+      SqlConnection conn, String after, int size, Map<String, HeldNode> nodes) {
     return conn.preparedQuery(NODES)
         .execute(Tuple.of(after, size))
         .chain(
@@ -73,11 +75,19 @@ public class FleetTallyRows {
               }
               String[] names =
                   page.stream().map(row -> row.getString("name")).toArray(String[]::new);
-              return conn.preparedQuery(GPUS)
-                  .execute(Tuple.tuple().addArrayOfString(names))
+              Tuple named = Tuple.tuple().addArrayOfString(names);
+              Uni<RowSet<Row>> gpus = conn.preparedQuery(NodeQueries.GPU_ROWS).execute(named);
+              Uni<RowSet<Row>> instances =
+                  conn.preparedQuery(NodeQueries.INSTANCE_ROWS).execute(named);
+              Uni<RowSet<Row>> reconciles =
+                  conn.preparedQuery(NodeQueries.RECONCILE_ROWS).execute(named);
+              return Uni.combine()
+                  .all()
+                  .unis(gpus, instances, reconciles)
+                  .asTuple()
                   .chain(
-                      gpuRows -> {
-                        add(page, gpuRows, nodes);
+                      rows -> {
+                        add(page, rows.getItem1(), rows.getItem2(), rows.getItem3(), nodes);
                         return page.size() < size
                             ? Uni.createFrom().voidItem()
                             : pagesAfter(conn, names[names.length - 1], size, nodes);
@@ -85,25 +95,23 @@ public class FleetTallyRows {
             });
   }
 
-  private static void add(List<Row> page, Iterable<Row> gpuRows, Map<String, CountedNode> nodes) {
-    Map<String, List<CountedGpu>> gpus = new HashMap<>();
-    for (Row row : gpuRows) {
-      gpus.computeIfAbsent(row.getString("node"), node -> new ArrayList<>())
-          .add(
-              new CountedGpu(
-                  row.getString("pci_device_id"),
-                  row.getString("product"),
-                  row.getString("mig_mode"),
-                  row.getString("health")));
-    }
-    for (Row row : page) {
-      String name = row.getString("name");
+  private static void add(
+      List<Row> page,
+      RowSet<Row> gpuRows,
+      RowSet<Row> instanceRows,
+      RowSet<Row> reconcileRows,
+      Map<String, HeldNode> nodes) {
+    Map<String, ReconcileState> reconciles = ReconcileRows.read(reconcileRows, List.of());
+    List<NodeView> views = NodeQueries.assemble(page, gpuRows, instanceRows, reconciles);
+    for (int i = 0; i < page.size(); i++) {
+      Row row = page.get(i);
+      NodeView view = views.get(i);
       nodes.put(
-          name,
-          new CountedNode(
+          view.name(),
+          new HeldNode(
               new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq")),
-              row.getString("host_kind"),
-              gpus.getOrDefault(name, List.of())));
+              view,
+              reconciles.get(view.name())));
     }
   }
 }

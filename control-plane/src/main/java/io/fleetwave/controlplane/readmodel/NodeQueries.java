@@ -38,12 +38,11 @@ public class NodeQueries {
           + " LEFT JOIN revoked_nodes r ON r.node = n.name";
 
   /** The GPUs, MIG instances and reconcile states of the nodes named by the array $1. */
-  private static final String GPU_ROWS =
-      "SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index";
+  static final String GPU_ROWS = "SELECT * FROM gpus WHERE node = ANY($1) ORDER BY node, gpu_index";
 
-  private static final String INSTANCE_ROWS =
+  static final String INSTANCE_ROWS =
       "SELECT * FROM gpu_instances WHERE node = ANY($1) ORDER BY node, gpu_index, placement_start";
-  private static final String RECONCILE_ROWS = "SELECT * FROM node_reconcile WHERE node = ANY($1)";
+  static final String RECONCILE_ROWS = "SELECT * FROM node_reconcile WHERE node = ANY($1)";
 
   private final Pool pool;
 
@@ -189,7 +188,8 @@ public class NodeQueries {
                 assemble(nodes, gpuRows, instanceRows, reconcileStates));
   }
 
-  private static List<NodeView> assemble(
+  /** The nodes of {@code nodes} in full: their GPUs with their instances, and reconcile state. */
+  static List<NodeView> assemble(
       List<Row> nodes,
       RowSet<Row> gpuRows,
       RowSet<Row> instanceRows,

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fleetwave.core.projection.ReconcileState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,41 @@ public record NodeView(
     String revokedBy,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuView> gpus,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuModelView> gpuModels) {
+
+  /**
+   * This node with what the control facts say of it: its desired generation (null: none), its
+   * revocation (null {@code revokedAt}: admitted), and whether it converged from {@code reconcile}
+   * (its reconcile state, null when it has none).
+   */
+  public NodeView withControl(
+      Long desired, Instant revokedAt, String revokedBy, ReconcileState reconcile) {
+    Convergence convergence = Convergence.of(desired, reconcile);
+    return new NodeView(
+        name,
+        hostKind,
+        osId,
+        osVersion,
+        kernel,
+        readOnlyRoot,
+        systemd,
+        driverRoot,
+        deviceRoot,
+        driverProvider,
+        driverVersion,
+        zone,
+        labels,
+        reasons,
+        lastSeen,
+        desired,
+        reconcile == null ? 0 : reconcile.appliedGeneration(),
+        convergence.converged(),
+        convergence.reason(),
+        revokedAt != null,
+        revokedAt,
+        revokedAt == null ? null : revokedBy,
+        gpus,
+        gpuModels);
+  }
 
   public record GpuView(
       int index,

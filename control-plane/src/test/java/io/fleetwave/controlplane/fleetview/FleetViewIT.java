@@ -1,24 +1,43 @@
 package io.fleetwave.controlplane.fleetview;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.fleetwave.controlplane.config.FleetViewConfig;
+import io.fleetwave.controlplane.facts.ControlFactLog;
+import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.FleetTally;
 import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.controlplane.readmodel.NodeQueries;
+import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.controlplane.readmodel.SummaryQueries;
 import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.events.Envelope;
+import io.fleetwave.events.fact.DesiredSpecSet;
+import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuHealth;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeBooted;
 import io.fleetwave.events.node.NodeEvent;
+import io.fleetwave.events.node.NodeRegistered;
+import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.SpecRejected;
+import io.fleetwave.events.node.StepFailed;
+import io.fleetwave.events.node.StepKind;
+import io.fleetwave.events.node.StepStarted;
+import io.fleetwave.events.spec.GatePolicy;
+import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testfixtures.events.GpuBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,13 +45,16 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.stream.IntStream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -55,6 +77,9 @@ class FleetViewIT {
   @Inject NodeEventAuthenticity authenticity;
   @Inject FleetTallyRows tables;
   @Inject FleetViewConfig config;
+  @Inject NodeQueries nodes;
+  @Inject NodeControls controls;
+  @Inject ControlFactLog facts;
 
   @Inject
   @Identifier("default-kafka-broker")
@@ -64,61 +89,68 @@ class FleetViewIT {
   String projectionGroup;
 
   /**
-   * A random fleet (seed printed) of registrations, changed host kinds, inventories of random
-   * models, MIG modes and health, heartbeats, duplicates and a node's own older records replayed
-   * after newer ones, plus records forged for a node by another node's key: once the projection has
-   * written the last event of every node, the view's summary equals the tables' SQL count, and it
-   * counts the fleet's nodes and GPUs.
+   * A random fleet (seed printed) of registrations with random labels, changed host kinds,
+   * inventories of random models, MIG modes and health, heartbeats, progress events (specs
+   * accepted, steps started and failed, specs applied and rejected, gates, boots), event times to
+   * the nanosecond, duplicates and a node's own older records replayed after newer ones, desired
+   * specs set (a lower generation after a higher one), plus records forged for a node by another
+   * node's key: once the projection has written the last event of every node, the view's summary
+   * equals the tables' SQL count, and every node read from the view equals the node read from the
+   * tables.
    */
   @Test
-  void countsWhatTheTablesCountForARandomFleet() {
+  void holdsWhatTheTablesHoldForARandomFleet() {
     long seed = System.nanoTime();
     System.out.println("FleetViewIT seed: " + seed);
     Random random = new Random(seed);
     awaitReady();
     FleetSummary before = view.summary().orElseThrow();
     String prefix = "view-" + Long.toHexString(seed) + "-";
-    int nodes = 6 + random.nextInt(6);
+    int fleet = 6 + random.nextInt(6);
     long gpus = 0;
     Map<String, Integer> lastSeqs = new HashMap<>();
+    List<ControlFactLog.Subject> specs = new ArrayList<>();
     try (TopicClient topic = new TopicClient()) {
-      for (int n = 0; n < nodes; n++) {
+      for (int n = 0; n < fleet; n++) {
         String node = prefix + n;
         List<Envelope<NodeEvent>> events = new ArrayList<>();
         int seq = 0;
-        events.add(
-            Events.envelope(
-                node,
-                1,
-                seq++,
-                Events.registered(node, pick(random, KINDS), "580.95.05", Map.of())));
+        events.add(envelope(random, node, seq++, registered(random, node)));
         GpuInventoryReported first = inventory(random);
-        events.add(Events.envelope(node, 1, seq++, first));
+        events.add(envelope(random, node, seq++, first));
         GpuInventoryReported last = first;
-        int changes = random.nextInt(4);
+        for (int p = 1 + random.nextInt(4); p > 0; p--) {
+          events.add(envelope(random, node, seq++, progress(random)));
+        }
+        int changes = random.nextInt(6);
         for (int c = 0; c < changes; c++) {
-          events.add(Events.envelope(node, 1, seq++, Events.heartbeat(seq)));
-          if (random.nextBoolean()) {
+          events.add(envelope(random, node, seq++, Events.heartbeat(seq)));
+          int kind = random.nextInt(3);
+          if (kind == 0) {
             last = inventory(random);
-            events.add(Events.envelope(node, 1, seq++, last));
-          } else {
-            events.add(
-                Events.envelope(
-                    node,
-                    1,
-                    seq++,
-                    Events.registered(node, pick(random, KINDS), "580.95.05", Map.of())));
           }
+          NodeEvent change =
+              switch (kind) {
+                case 0 -> last;
+                case 1 -> registered(random, node);
+                default -> progress(random);
+              };
+          events.add(envelope(random, node, seq++, change));
         }
         // A duplicate of the newest event and the node's own first inventory again: neither may
         // count (the projection skips both by position).
         events.add(events.getLast());
         events.add(events.get(1));
-        events.add(Events.envelope(node, 1, seq, Events.heartbeat(seq)));
+        events.add(envelope(random, node, seq, Events.heartbeat(seq)));
         events.forEach(topic::publish);
         lastSeqs.put(node, seq);
         gpus += last.gpus().size();
+        if (random.nextBoolean()) {
+          specs.add(spec(node, 2 + random.nextInt(3)));
+          specs.add(spec(node, 1));
+        }
       }
+      facts.appendAll(specs, Instant.now()).await().atMost(BOUND);
       // A node's events signed with another node's key: refused by the projection and the view.
       String forged = prefix + "forged";
       topic.publishSigned(
@@ -137,11 +169,50 @@ class FleetViewIT {
                 FleetSummary fromTables = SummaryQueries.count(pool).await().atMost(BOUND);
                 FleetSummary fromView = view.summary().orElseThrow();
                 assertThat(fromView).isEqualTo(fromTables);
-                assertThat(fromView.totalNodes() - before.totalNodes()).isEqualTo(nodes);
+                assertThat(fromView.totalNodes() - before.totalNodes()).isEqualTo(fleet);
                 assertThat(fromView.totalGpus() - before.totalGpus()).isEqualTo(fleetGpus);
               });
+      await("every node of the view equal to the node the tables hold")
+          .atMost(BOUND)
+          .untilAsserted(
+              () -> {
+                for (String node : lastSeqs.keySet()) {
+                  assertThat(view.node(node))
+                      .as(node)
+                      .contains(nodes.find(node).await().atMost(BOUND));
+                }
+              });
       assertThat(view.readyTally().orElseThrow().get(forged)).isNull();
+      assertThat(view.node(forged)).contains(Optional.empty());
     }
+  }
+
+  /**
+   * A revocation and a re-admission show on the replica that served them at once, before its
+   * follower reads their facts back, and equal the tables then.
+   */
+  @Test
+  void aRevocationShowsAtOnceOnTheReplicaThatMadeIt() {
+    awaitReady();
+    String node = "view-revoked-" + Long.toHexString(System.nanoTime());
+    register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
+    await(node + " projected and held")
+        .atMost(BOUND)
+        .until(
+            () ->
+                ProjectionRows.isAt(node, 1, 1)
+                    && view.node(node).flatMap(found -> found).isPresent());
+
+    given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
+    NodeView revoked = view.node(node).orElseThrow().orElseThrow();
+    assertThat(revoked.revoked()).isTrue();
+    assertThat(revoked.revokedBy()).isNotBlank();
+    given().get("/api/v1/nodes/" + node).then().statusCode(200).body("revoked", equalTo(true));
+    assertThat(view.node(node)).contains(nodes.find(node).await().atMost(BOUND));
+
+    given().post("/api/v1/nodes/" + node + "/enrolment/readmission").then().statusCode(200);
+    assertThat(view.node(node).orElseThrow().orElseThrow().revoked()).isFalse();
+    assertThat(view.node(node)).contains(nodes.find(node).await().atMost(BOUND));
   }
 
   /**
@@ -159,7 +230,7 @@ class FleetViewIT {
             () ->
                 ProjectionRows.isAt(node, 1, 1)
                     && view.readyTally().orElseThrow().get(node) != null
-                    && view.readyTally().orElseThrow().get(node).gpus().size() == 2);
+                    && view.readyTally().orElseThrow().get(node).node().gpus().size() == 2);
     FleetTally.Comparison clean = comparison.compare().await().atMost(BOUND).orElseThrow();
     assertThat(clean.repaired()).doesNotContain(node);
     assertThat(clean.compared()).isPositive();
@@ -169,8 +240,8 @@ class FleetViewIT {
       FleetTally.Comparison found = comparison.compare().await().atMost(BOUND).orElseThrow();
 
       assertThat(found.repaired()).contains(node);
-      assertThat(view.readyTally().orElseThrow().get(node).gpus())
-          .extracting(FleetTally.CountedGpu::health)
+      assertThat(view.readyTally().orElseThrow().get(node).node().gpus())
+          .extracting(NodeView.GpuView::health)
           .containsExactlyInAnyOrder("failed", "healthy");
     } finally {
       // As it was, in the tables and then in the view: later tests rebuild the projection and
@@ -225,18 +296,19 @@ class FleetViewIT {
                         .get(node)
                         .position()
                         .equals(new NodePosition(1, 3)));
-    assertThat(view.readyTally().orElseThrow().get(node).gpus())
+    assertThat(view.readyTally().orElseThrow().get(node).node().gpus())
         .as("the refused inventory, counted by the view")
-        .extracting(FleetTally.CountedGpu::pciDeviceId)
+        .extracting(NodeView.GpuView::pciDeviceId)
         .containsExactly(Events.H200);
 
     FleetTally.Comparison comparison =
         this.comparison.compare().await().atMost(BOUND).orElseThrow();
 
     assertThat(comparison.repaired()).contains(node);
-    assertThat(view.readyTally().orElseThrow().get(node).gpus())
-        .extracting(FleetTally.CountedGpu::pciDeviceId)
+    assertThat(view.readyTally().orElseThrow().get(node).node().gpus())
+        .extracting(NodeView.GpuView::pciDeviceId)
         .containsExactly(Events.H100, Events.H100);
+    assertThat(view.node(node)).contains(nodes.find(node).await().atMost(BOUND));
   }
 
   /**
@@ -250,7 +322,8 @@ class FleetViewIT {
     String node = "view-later-" + Long.toHexString(System.nanoTime());
     register(node, HostKind.TALOS, Events.inventory(Events.L4, 3, MigMode.DISABLED));
     await(node + " projected").atMost(BOUND).until(() -> ProjectionRows.isAt(node, 1, 1));
-    FleetView later = new FleetView(authenticity, tables, kafkaConfig, projectionGroup, config);
+    FleetView later =
+        new FleetView(authenticity, tables, kafkaConfig, projectionGroup, config, controls);
     later.onStart(null, new SimpleMeterRegistry());
     try {
       await("the later view ready and equal to the tables' count")
@@ -259,7 +332,8 @@ class FleetViewIT {
               () ->
                   assertThat(later.summary())
                       .contains(SummaryQueries.count(pool).await().atMost(BOUND)));
-      assertThat(later.readyTally().orElseThrow().get(node).gpus()).hasSize(3);
+      assertThat(later.readyTally().orElseThrow().get(node).node().gpus()).hasSize(3);
+      assertThat(later.node(node)).contains(nodes.find(node).await().atMost(BOUND));
     } finally {
       later.onStop(null);
     }
@@ -276,6 +350,51 @@ class FleetViewIT {
 
   private void awaitReady() {
     await("the fleet view ready").atMost(BOUND).until(() -> view.summary().isPresent());
+  }
+
+  /** The event at {@code seq} of epoch 1, at a time with nanoseconds PostgreSQL does not keep. */
+  private static Envelope<NodeEvent> envelope(
+      Random random, String node, int seq, NodeEvent event) {
+    return Envelope.of(
+        URI.create("urn:fleetwave:test"),
+        node,
+        Events.time(1, seq).plusNanos(random.nextInt(1_000)),
+        1,
+        seq,
+        event);
+  }
+
+  private static NodeRegistered registered(Random random, String node) {
+    Map<String, String> labels = new HashMap<>();
+    for (int i = random.nextInt(3); i > 0; i--) {
+      labels.put("label-" + random.nextInt(5), "value-" + random.nextInt(5));
+    }
+    return Events.registered(node, pick(random, KINDS), "580.95." + random.nextInt(9), labels);
+  }
+
+  /** A random progress event of generations 1 to 3. */
+  private static NodeEvent progress(Random random) {
+    long generation = 1L + random.nextInt(3);
+    PlannedStep step =
+        new PlannedStep(0, StepKind.SET_MIG_MODE, random.nextInt(2), "enabled", 60_000);
+    return switch (random.nextInt(7)) {
+      case 0 -> new SpecAccepted(generation, List.of(step));
+      case 1 -> new StepStarted(generation, step);
+      case 2 -> new StepFailed(generation, step, "nvidia-smi timed out", null, 30_000);
+      case 3 -> new SpecApplied(generation);
+      case 4 -> new SpecRejected(generation, null, "unknown-profile", "no such profile");
+      case 5 -> new GateHeld(generation, "draining");
+      default -> new NodeBooted("boot-" + random.nextInt(3), null);
+    };
+  }
+
+  private static ControlFactLog.Subject spec(String node, long generation) {
+    return new ControlFactLog.Subject(
+        node,
+        new DesiredSpecSet(
+            new NodeSpec(node, generation, "580.95.05", List.of(), GatePolicy.OPEN),
+            "fleet-view-it",
+            Instant.now()));
   }
 
   private static GpuInventoryReported inventory(Random random) {

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
-import io.fleetwave.controlplane.readmodel.FleetTally.CountedNode;
+import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
 import io.fleetwave.testfixtures.events.Events;
@@ -45,12 +45,12 @@ class FleetTallyRowsIT {
       await(node + " projected").atMost(BOUND).until(() -> ProjectionRows.isAt(node, 1, 1));
     }
 
-    Map<String, CountedNode> inPages = new FleetTallyRows(pool, 4).read().await().atMost(BOUND);
-    Map<String, CountedNode> inOne =
+    Map<String, HeldNode> inPages = new FleetTallyRows(pool, 4).read().await().atMost(BOUND);
+    Map<String, HeldNode> inOne =
         new FleetTallyRows(pool, Integer.MAX_VALUE).read().await().atMost(BOUND);
 
     assertThat(inPages).hasSizeGreaterThan(2 * 4).isEqualTo(inOne);
-    assertThat(inPages.get(prefix + 8).gpus()).hasSize(9);
+    assertThat(inPages.get(prefix + 8).node().gpus()).hasSize(9);
     FleetTally tally = new FleetTally();
     inPages.forEach(tally::put);
     assertThat(tally.summary()).isEqualTo(SummaryQueries.count(pool).await().atMost(BOUND));

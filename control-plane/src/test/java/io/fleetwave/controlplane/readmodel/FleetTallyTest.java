@@ -3,11 +3,18 @@ package io.fleetwave.controlplane.readmodel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.readmodel.FleetTally.CountedGpu;
-import io.fleetwave.controlplane.readmodel.FleetTally.CountedNode;
+import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.core.projection.NodePosition;
+import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.PlannedStep;
+import io.fleetwave.events.node.SpecAccepted;
+import io.fleetwave.events.node.SpecApplied;
+import io.fleetwave.events.node.StepKind;
 import io.fleetwave.testfixtures.events.Events;
+import java.net.URI;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +36,9 @@ class FleetTallyTest {
   @Test
   void countsAsTheSqlCountDoes() {
     FleetTally tally = new FleetTally();
-    tally.put(
-        "a", new CountedNode(new NodePosition(1, 3), "ubuntu", List.of(H100_ON, H100_FAILED)));
-    tally.put("b", new CountedNode(new NodePosition(1, 1), "talos", List.of(L4)));
-    tally.put("c", CountedNode.ENSURED);
+    tally.put("a", held(new NodePosition(1, 3), "ubuntu", H100_ON, H100_FAILED));
+    tally.put("b", held(new NodePosition(1, 1), "talos", L4));
+    tally.put("c", HeldNode.ensured("c"));
 
     assertThat(tally.summary())
         .isEqualTo(
@@ -70,7 +76,7 @@ class FleetTallyTest {
     // A heartbeat moves the position and leaves the counts.
     assertThat(tally.apply(List.of(Events.envelope("n", 1, 3, Events.heartbeat(3))))).isEqualTo(1);
     assertThat(tally.get("n").position()).isEqualTo(new NodePosition(1, 3));
-    assertThat(tally.get("n").gpus()).hasSize(1);
+    assertThat(tally.get("n").node().gpus()).hasSize(1);
     assertThat(tally.summary()).isEqualTo(summary);
   }
 
@@ -86,28 +92,89 @@ class FleetTallyTest {
   @Test
   void theComparisonSetsOnlyNodesThatDifferAtTheSamePosition() {
     FleetTally tally = new FleetTally();
-    CountedNode a = new CountedNode(new NodePosition(1, 3), "ubuntu", List.of(H100_ON));
-    CountedNode b = new CountedNode(new NodePosition(1, 1), "talos", List.of(L4));
+    HeldNode a = held(new NodePosition(1, 3), "ubuntu", H100_ON);
+    HeldNode b = held(new NodePosition(1, 1), "talos", L4);
     tally.put("a", a);
     tally.put("b", b);
 
     FleetTally.Comparison comparison =
         tally.compareWith(
             Map.of(
-                "a", new CountedNode(new NodePosition(1, 3), "ubuntu", List.of(H100_FAILED)),
-                "b", new CountedNode(new NodePosition(1, 0), "cos", List.of()),
-                "c", CountedNode.ENSURED));
+                "a", held(new NodePosition(1, 3), "ubuntu", H100_FAILED),
+                "b", held(new NodePosition(1, 0), "cos"),
+                "c", HeldNode.ensured("c")));
 
     assertThat(comparison).isEqualTo(new FleetTally.Comparison(1, 2, List.of("a")));
-    assertThat(tally.get("a").gpus()).containsExactly(H100_FAILED);
+    assertThat(tally.get("a").node().gpus())
+        .extracting(CountedGpu::of)
+        .containsExactly(H100_FAILED);
     assertThat(tally.get("b")).isEqualTo(b);
     assertThat(tally.summary().health()).isEqualTo(Map.of("failed", 1L, "healthy", 1L));
   }
 
   @Test
-  void gpusInAnotherOrderAreTheSameNode() {
-    assertThat(new CountedNode(NodePosition.NONE, null, List.of(L4, H100_ON)))
-        .isEqualTo(new CountedNode(NodePosition.NONE, null, List.of(H100_ON, L4)));
+  void aHeldNodeLeavesOutWhatTheControlFactsAddAndTheReconcileSteps() {
+    FleetTally tally = new FleetTally();
+    var accepted =
+        Events.envelope(
+            "n",
+            1,
+            0,
+            new SpecAccepted(
+                3, List.of(new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enabled", 60_000))));
+    var applied = Events.envelope("n", 1, 1, new SpecApplied(3));
+    tally.apply(List.of(accepted, applied));
+
+    HeldNode held = tally.get("n");
+    assertThat(held.reconcile().appliedGeneration()).isEqualTo(3);
+    assertThat(held.reconcile().steps()).isEmpty();
+    assertThat(held.node().appliedGeneration()).isZero();
+    NodeView read = held.read(4L, null, null);
+    assertThat(read.appliedGeneration()).isEqualTo(3);
+    assertThat(read.desiredGeneration()).isEqualTo(4);
+    assertThat(read.converged()).isFalse();
+    assertThat(held.read(3L, Instant.EPOCH, "admin"))
+        .extracting(NodeView::converged, NodeView::revoked, NodeView::revokedBy)
+        .containsExactly(true, true, "admin");
+  }
+
+  @Test
+  void lastSeenIsKeptToTheMicrosecondAsPostgresKeepsIt() {
+    FleetTally tally = new FleetTally();
+    Instant at = Instant.parse("2026-12-07T10:00:00.123456789Z");
+    tally.apply(List.of(Envelope.of(URI.create("urn:test"), "n", at, 1, 0, Events.heartbeat(1))));
+
+    assertThat(tally.get("n").node().lastSeen())
+        .isEqualTo(Instant.parse("2026-12-07T10:00:00.123456Z"));
+  }
+
+  /** A node of these GPUs, indexed in order, as the counts see it. */
+  private static HeldNode held(NodePosition at, String hostKind, CountedGpu... gpus) {
+    List<NodeView.GpuView> views = new ArrayList<>();
+    for (int i = 0; i < gpus.length; i++) {
+      CountedGpu gpu = gpus[i];
+      views.add(
+          new NodeView.GpuView(
+              i,
+              "GPU-" + i,
+              "0000:0" + i + ":00.0",
+              gpu.pciDeviceId(),
+              gpu.product(),
+              81_559,
+              true,
+              gpu.migMode(),
+              gpu.migMode(),
+              List.of(),
+              0,
+              0,
+              gpu.health()));
+    }
+    return new HeldNode(
+        at,
+        new NodeView(
+            "n", hostKind, null, null, null, null, null, null, null, null, null, null, Map.of(),
+            Map.of(), null, null, 0, true, null, false, null, null, views, null),
+        null);
   }
 
   /**
@@ -126,7 +193,9 @@ class FleetTallyTest {
         nodeGpus.add(gpus.get((change / 7 + g) % gpus.size()));
       }
       String kind = change % 4 == 0 ? null : kinds.get(change % kinds.size());
-      kept.put("node-" + change % 6, new CountedNode(new NodePosition(1, change), kind, nodeGpus));
+      kept.put(
+          "node-" + change % 6,
+          held(new NodePosition(1, change), kind, nodeGpus.toArray(CountedGpu[]::new)));
     }
     FleetTally afresh = new FleetTally();
     kept.nodes().forEach(afresh::put);
