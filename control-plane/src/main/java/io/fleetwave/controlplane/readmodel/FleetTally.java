@@ -115,9 +115,14 @@ public final class FleetTally {
   /**
    * One copy of each value that many nodes share (models, products, modes, OS and driver versions,
    * zones, label sets): every decoded event and every row read carries its own copies, most of the
-   * memory of a fleet whose nodes look alike.
+   * memory of a fleet whose nodes look alike. Values are not taken out when no node holds them any
+   * more, so the map is bounded ({@link #SHARED_MOST}): values one node alone has (a label naming
+   * the host) would otherwise pile up as nodes change; past the bound a new value is held as given.
    */
   private final Map<Object, Object> shared = new HashMap<>();
+
+  /** The most values {@link #shared} holds. */
+  static final int SHARED_MOST = 50_000;
 
   /** Sets a node as the tables hold it (a load, or a repair after a comparison). */
   public synchronized void put(String node, HeldNode held) {
@@ -133,6 +138,11 @@ public final class FleetTally {
   /** The node as held; null when the tally has no such node. */
   public synchronized HeldNode get(String node) {
     return nodes.get(node);
+  }
+
+  /** How many values are held once for all nodes ({@link #shared}). */
+  synchronized int sharedValues() {
+    return shared.size();
   }
 
   /** Every node as held now. */
@@ -344,7 +354,15 @@ public final class FleetTally {
   /** The one copy of {@code value} in {@code shared} (values shared are immutable). */
   @SuppressWarnings("unchecked")
   private static <T> T one(Map<Object, Object> shared, T value) {
-    return value == null || shared == null ? value : (T) shared.computeIfAbsent(value, v -> v);
+    if (value == null || shared == null) {
+      return value;
+    }
+    Object held = shared.get(value);
+    if (held == null && shared.size() < SHARED_MOST) {
+      shared.put(value, value);
+      return value;
+    }
+    return held == null ? value : (T) held;
   }
 
   /** Adds ({@code sign} 1) or takes away (-1) what one node contributes to the counts. */

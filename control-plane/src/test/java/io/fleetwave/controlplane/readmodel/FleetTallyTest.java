@@ -8,6 +8,7 @@ import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
+import io.fleetwave.events.node.NodeEvent;
 import io.fleetwave.events.node.PlannedStep;
 import io.fleetwave.events.node.SpecAccepted;
 import io.fleetwave.events.node.SpecApplied;
@@ -146,6 +147,35 @@ class FleetTallyTest {
 
     assertThat(tally.get("n").node().lastSeen())
         .isEqualTo(Instant.parse("2026-12-07T10:00:00.123456Z"));
+  }
+
+  /**
+   * Values held once for all nodes are not taken out when the last node holding them changes: what
+   * one node alone has (a label naming its host, here changed at every registration) fills the map
+   * to its bound and no further, and each node still reads its own value.
+   */
+  @Test
+  void valuesHeldOnceForAllNodesAreBounded() {
+    FleetTally tally = new FleetTally();
+    int nodes = 1_000;
+    for (int round = 0; round < 2 * FleetTally.SHARED_MOST / nodes; round++) {
+      List<Envelope<NodeEvent>> events = new ArrayList<>();
+      for (int n = 0; n < nodes; n++) {
+        String node = "node-" + n;
+        events.add(
+            Events.envelope(
+                node,
+                1,
+                round,
+                Events.registered(
+                    node, HostKind.UBUNTU, "580.95.05", Map.of("host", node + "-" + round))));
+      }
+      tally.apply(events);
+    }
+
+    assertThat(tally.sharedValues()).isEqualTo(FleetTally.SHARED_MOST);
+    int last = 2 * FleetTally.SHARED_MOST / nodes - 1;
+    assertThat(tally.get("node-7").node().labels()).containsEntry("host", "node-7-" + last);
   }
 
   /** A node of these GPUs, indexed in order, as the counts see it. */
