@@ -50,10 +50,11 @@ final class LatencyProbe {
    * Where one probe's delay went, in microseconds from its send: Kafka acknowledged the record
    * ({@code acked}; -1 if it never did), the API request that showed it started ({@code
    * shownAsked}) and answered ({@code shown}); {@code longestMiss} is the longest request before it
-   * that did not show it yet. The event was in PostgreSQL by {@code shownAsked} and not yet when
-   * the last miss read, so the projection's share is at most {@code shownAsked - acked}; the
-   * request's own time and the polling add the rest. {@code sentAt}: when it was sent, in
-   * milliseconds since the counted probes began (to find it in a profile of the same run).
+   * that did not show it yet. The event was in the replica's in-memory view (since 2026-12-07; in
+   * PostgreSQL before) by {@code shownAsked} and not yet when the last miss read, so the
+   * projection's share (the view's, now) is at most {@code shownAsked - acked}; the request's own
+   * time and the polling add the rest. {@code sentAt}: when it was sent, in milliseconds since the
+   * counted probes began (to find it in a profile of the same run).
    */
   record Probe(long acked, long shownAsked, long shown, long longestMiss, long sentAt) {}
 
