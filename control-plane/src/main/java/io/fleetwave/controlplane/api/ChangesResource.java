@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.api;
 
+import io.fleetwave.controlplane.fleetview.FleetView;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageParameters;
 import io.fleetwave.controlplane.paging.PageRequest;
@@ -32,11 +33,13 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 public class ChangesResource {
   private final ChangeQueries changes;
   private final NodeQueries nodes;
+  private final FleetView view;
   private final Clock clock = Clock.systemUTC();
 
-  public ChangesResource(ChangeQueries changes, NodeQueries nodes) {
+  public ChangesResource(ChangeQueries changes, NodeQueries nodes, FleetView view) {
     this.changes = changes;
     this.nodes = nodes;
+    this.view = view;
   }
 
   @GET
@@ -64,10 +67,17 @@ public class ChangesResource {
   Uni<Page<ChangeView>> ofNode(String name, String since, String until, PageParameters page) {
     TimeWindow window = TimeWindow.parse(since, until, clock);
     PageRequest paging = page.request();
-    return nodes.ifKnown(
-        name,
-        () ->
-            changes.changes(
-                ChangeQueries.nodeNamed(), List.of(name), window.since(), window.until(), paging));
+    return view.tablesReach(name)
+        .chain(
+            () ->
+                nodes.ifKnown(
+                    name,
+                    () ->
+                        changes.changes(
+                            ChangeQueries.nodeNamed(),
+                            List.of(name),
+                            window.since(),
+                            window.until(),
+                            paging)));
   }
 }

@@ -152,7 +152,8 @@ public class NodesResource {
   public Uni<Page<NodeEventView>> events(
       @PathParam("name") String name, @BeanParam PageParameters page) {
     PageRequest paging = page.request();
-    return nodes.ifKnown(name, () -> history.events(name, paging));
+    return view.tablesReach(name)
+        .chain(() -> nodes.ifKnown(name, () -> history.events(name, paging)));
   }
 
   // Field-injected so that this resource's constructor stays as it is: the changes are their own
@@ -209,7 +210,9 @@ public class NodesResource {
               mediaType = Problem.MEDIA_TYPE,
               schema = @Schema(implementation = Problem.class)))
   public Uni<SpecPublished> putSpec(@PathParam("name") String name, SpecRequest request) {
-    return actor.subject().chain(subject -> specs.put(name, request, subject.orElseThrow()));
+    return view.tablesReach(name)
+        .chain(actor::subject)
+        .chain(subject -> specs.put(name, request, subject.orElseThrow()));
   }
 
   @GET
@@ -218,7 +221,7 @@ public class NodesResource {
   @APIResponse(responseCode = "200", description = "the node's spec view")
   @APIResponse(responseCode = "404", description = "unknown node")
   public Uni<SpecView> getSpec(@PathParam("name") String name) {
-    return specs.view(name);
+    return view.tablesReach(name).chain(() -> specs.view(name));
   }
 
   @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
@@ -234,6 +237,6 @@ public class NodesResource {
   @APIResponse(responseCode = "422", description = "unknown GPU or no GPU index given")
   @APIResponse(responseCode = "503", description = "no signing key, or Kafka timed out")
   public Uni<CommandAccepted> resetGpu(@PathParam("name") String name, ResetGpuRequest request) {
-    return specs.resetGpu(name, request);
+    return view.tablesReach(name).chain(() -> specs.resetGpu(name, request));
   }
 }

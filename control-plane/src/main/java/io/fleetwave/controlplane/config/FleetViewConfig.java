@@ -32,4 +32,14 @@ public interface FleetViewConfig {
   @WithDefault("5m")
   @DurationMin(seconds = 1)
   Duration compareEvery();
+
+  /**
+   * How long a read or write of PostgreSQL about one node (its spec, a command, its history) waits
+   * for the tables to hold the node where this replica's view has shown it, so that what a client
+   * saw in {@code GET /api/v1/nodes/{name}} is what the next call acts on; past it, the call goes
+   * on with what the tables hold.
+   */
+  @WithDefault("5s")
+  @DurationMin(millis = 1)
+  Duration tablesWait();
 }

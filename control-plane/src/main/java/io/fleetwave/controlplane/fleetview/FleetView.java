@@ -3,13 +3,16 @@ package io.fleetwave.controlplane.fleetview;
 import io.fleetwave.controlplane.config.FleetViewConfig;
 import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.projection.DeadLetters;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.FleetTally;
 import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.core.projection.DecodedRecord;
+import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.Topics;
 import io.fleetwave.events.node.NodeEvent;
@@ -18,8 +21,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +42,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -67,6 +73,9 @@ public class FleetView {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final int MAX_POLL_RECORDS = 5_000;
 
+  /** How often a call waiting for the tables to reach a node asks where they stand. */
+  private static final Duration TABLES_POLL = Duration.ofMillis(20);
+
   /** How often the view checks that the topic has no partition it does not read. */
   private static final Duration PARTITIONS_CHECK = Duration.ofMinutes(1);
 
@@ -76,6 +85,7 @@ public class FleetView {
   private final String projectionGroup;
   private final FleetViewConfig config;
   private final NodeControls controls;
+  private final NodeQueries nodes;
   private volatile FleetTally tally;
   private volatile boolean ready;
   private volatile boolean running;
@@ -90,8 +100,10 @@ public class FleetView {
       @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String projectionGroup,
       FleetViewConfig config,
-      NodeControls controls) {
+      NodeControls controls,
+      NodeQueries nodes) {
     this.authenticity = authenticity;
+    this.nodes = nodes;
     this.controls = controls;
     this.tables = tables;
     this.kafkaConfig = kafkaConfig;
@@ -136,6 +148,9 @@ public class FleetView {
     if (!ready || held == null || !controls.isCaughtUp()) {
       return Optional.empty();
     }
+    if (held.isRefusedByTables(name)) {
+      return Optional.empty();
+    }
     HeldNode node = held.get(name);
     if (node == null) {
       return Optional.of(Optional.empty());
@@ -148,6 +163,40 @@ public class FleetView {
                 control.desiredGeneration(),
                 revocation == null ? null : revocation.revokedAt(),
                 revocation == null ? null : revocation.revokedBy())));
+  }
+
+  /**
+   * Completes once PostgreSQL's tables hold {@code name} at least where this replica's view shows
+   * it, or after {@code fleetwave.fleet-view.tables-wait}: what a call about one node reads or
+   * writes in PostgreSQL (its spec, a command, its history) then starts from what the client saw in
+   * {@code GET /api/v1/nodes/{name}}, which the view serves ahead of the tables. At once while the
+   * view is not ready, or does not show the node.
+   */
+  public Uni<Void> tablesReach(String name) {
+    FleetTally held = tally;
+    HeldNode shown = ready && held != null && !held.isRefusedByTables(name) ? held.get(name) : null;
+    if (shown == null) {
+      return Uni.createFrom().voidItem();
+    }
+    return tablesReach(name, shown.position(), System.nanoTime() + config.tablesWait().toNanos());
+  }
+
+  private Uni<Void> tablesReach(String name, NodePosition shown, long deadline) {
+    return nodes
+        .position(name)
+        .chain(
+            stored -> {
+              boolean reached = stored.isPresent() && !stored.get().precedes(shown);
+              if (reached || System.nanoTime() > deadline) {
+                return Uni.createFrom().voidItem();
+              }
+              return Uni.createFrom()
+                  .voidItem()
+                  .onItem()
+                  .delayIt()
+                  .by(TABLES_POLL)
+                  .chain(() -> tablesReach(name, shown, deadline));
+            });
   }
 
   /** The tally being served; empty while the view is not ready (for the comparison). */
@@ -185,21 +234,28 @@ public class FleetView {
 
   private void loadAndFollow() {
     long started = System.nanoTime();
-    Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets();
-    Map<String, HeldNode> rows = tables.read().await().atMost(config.timeout());
-    FleetTally loading = new FleetTally();
-    rows.forEach(loading::put);
     KafkaConsumer<String, byte[]> following = newConsumer();
     try {
       consumer = following;
       if (!running) {
         return;
       }
-      List<TopicPartition> partitions = partitions(following);
+      // The dead letters' ends first, then the projection's offsets, then the tables: a record
+      // after those offsets that PostgreSQL refuses is dead-lettered after these ends.
+      List<TopicPartition> deadLetters = partitions(following, Topics.NODE_EVENTS_DLQ);
+      Map<TopicPartition, Long> deadLettersFrom =
+          following.endOffsets(deadLetters, config.timeout());
+      Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets();
+      Map<String, HeldNode> rows = tables.read().await().atMost(config.timeout());
+      FleetTally loading = new FleetTally();
+      rows.forEach(loading::put);
+      List<TopicPartition> partitions = partitions(following, Topics.NODE_EVENTS);
       if (partitions.isEmpty()) {
         throw new IllegalStateException(Topics.NODE_EVENTS + " has no partitions yet");
       }
-      following.assign(partitions);
+      List<TopicPartition> assigned = new ArrayList<>(partitions);
+      assigned.addAll(deadLetters);
+      following.assign(assigned);
       for (TopicPartition partition : partitions) {
         OffsetAndMetadata offset = committed.get(partition);
         if (offset == null) {
@@ -208,6 +264,7 @@ public class FleetView {
           following.seek(partition, offset.offset());
         }
       }
+      deadLettersFrom.forEach(following::seek);
       Map<TopicPartition, Long> ends = following.endOffsets(partitions, config.timeout());
       tally = loading;
       long read = 0;
@@ -215,16 +272,17 @@ public class FleetView {
       while (running) {
         if (System.nanoTime() - partitionsCheckedAt > PARTITIONS_CHECK.toNanos()) {
           partitionsCheckedAt = System.nanoTime();
-          int now = partitions(following).size();
-          if (now != partitions.size()) {
-            // Partitions added to the topic: read them too, from the tables again.
-            throw new IllegalStateException(
-                "%s has %d partitions, the view read %d"
-                    .formatted(Topics.NODE_EVENTS, now, partitions.size()));
-          }
+          checkPartitions(following, Topics.NODE_EVENTS, partitions.size());
+          checkPartitions(following, Topics.NODE_EVENTS_DLQ, deadLetters.size());
         }
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        following.poll(POLL).forEach(records::add);
+        for (ConsumerRecord<String, byte[]> record : following.poll(POLL)) {
+          if (record.topic().equals(Topics.NODE_EVENTS)) {
+            records.add(record);
+          } else {
+            refused(loading, record);
+          }
+        }
         read += records.size();
         apply(loading, records);
         if (!ready && caughtUp(following, ends)) {
@@ -245,12 +303,36 @@ public class FleetView {
     }
   }
 
-  private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> following) {
+  /** Partitions added to the topic: the view reads them too, from the tables again. */
+  private void checkPartitions(KafkaConsumer<String, byte[]> following, String topic, int read) {
+    int now = partitions(following, topic).size();
+    if (now != read) {
+      throw new IllegalStateException(
+          "%s has %d partitions, the view read %d".formatted(topic, now, read));
+    }
+  }
+
+  private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> following, String topic) {
     List<TopicPartition> partitions = new ArrayList<>();
-    for (PartitionInfo info : following.partitionsFor(Topics.NODE_EVENTS, config.timeout())) {
+    for (PartitionInfo info : following.partitionsFor(topic, config.timeout())) {
       partitions.add(new TopicPartition(info.topic(), info.partition()));
     }
     return partitions;
+  }
+
+  /**
+   * A dead letter: when PostgreSQL refused the record's data, the view applied what the tables do
+   * not hold, and reads of its node go to the tables until the comparison takes it back.
+   */
+  private static void refused(FleetTally into, ConsumerRecord<String, byte[]> letter) {
+    Header reason = letter.headers().lastHeader(Topics.DLQ_REASON_HEADER);
+    if (letter.key() != null
+        && reason != null
+        && reason.value() != null
+        && new String(reason.value(), StandardCharsets.UTF_8)
+            .startsWith(DeadLetters.REFUSED_BY_POSTGRESQL)) {
+      into.refusedByTables(letter.key());
+    }
   }
 
   /** The records the projection accepts, applied as it applies them. */

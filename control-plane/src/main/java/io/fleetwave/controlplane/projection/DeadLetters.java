@@ -27,6 +27,13 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
 @ApplicationScoped
 public class DeadLetters {
   /**
+   * How the reason of a record whose data PostgreSQL refused begins: the one refusal the fleet
+   * view, which checks and folds what the projection does but writes nothing, cannot see for
+   * itself.
+   */
+  public static final String REFUSED_BY_POSTGRESQL = "refused by PostgreSQL: ";
+
+  /**
    * Dead letters awaiting their acknowledgement at once. Sent one after another, each waiting for
    * the last one's acknowledgement, a flood of junk took a round trip per record: whoever can write
    * to fleet.node-events made the whole fleet's view lag. Below the channel's max-inflight-messages

@@ -274,7 +274,9 @@ public class NodeEventsConsumer {
   /** The database refused this event's data: dead-letter it, then the batch goes on without it. */
   private Uni<Void> refused(Pending pending, PgException refusal) {
     Rejection rejection =
-        rejection(pending.record(), "refused by PostgreSQL: " + DatabaseFailures.describe(refusal));
+        rejection(
+            pending.record(),
+            DeadLetters.REFUSED_BY_POSTGRESQL + DatabaseFailures.describe(refusal));
     return deadLetter(List.of(rejection)).invoke(() -> metrics.recordRefused(1));
   }
 

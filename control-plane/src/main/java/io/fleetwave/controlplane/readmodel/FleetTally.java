@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -124,6 +125,13 @@ public final class FleetTally {
   /** The most values {@link #shared} holds. */
   static final int SHARED_MOST = 50_000;
 
+  /**
+   * Nodes with a record the view applied and PostgreSQL refused (dead-lettered), until the
+   * comparison finds the view and the tables at the same position again: what the view holds of
+   * them is not what the tables will hold, so their reads go to the tables meanwhile.
+   */
+  private final Set<String> refusedByTables = new HashSet<>();
+
   /** Sets a node as the tables hold it (a load, or a repair after a comparison). */
   public synchronized void put(String node, HeldNode held) {
     Objects.requireNonNull(held, "held");
@@ -133,6 +141,18 @@ public final class FleetTally {
       count(before, -1);
     }
     count(held, 1);
+  }
+
+  /** A record of {@code node} was refused by PostgreSQL: read it from the tables for now. */
+  public synchronized void refusedByTables(String node) {
+    if (nodes.containsKey(node)) {
+      refusedByTables.add(node);
+    }
+  }
+
+  /** Whether the node has a record PostgreSQL refused that the comparison has not taken back. */
+  public synchronized boolean isRefusedByTables(String node) {
+    return refusedByTables.contains(node);
   }
 
   /** The node as held; null when the tally has no such node. */
@@ -424,6 +444,7 @@ public final class FleetTally {
         continue;
       }
       compared++;
+      refusedByTables.remove(row.getKey());
       if (!held.equals(row.getValue())) {
         repaired.add(row.getKey());
         put(row.getKey(), row.getValue());

@@ -7,6 +7,7 @@ import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.ProblemException;
 import io.fleetwave.controlplane.projection.ReconcileRows;
+import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
@@ -104,6 +105,18 @@ public class NodeQueries {
         .all()
         .unis(items, total)
         .with((nodes, count) -> new Page<>(nodes, paging.page(), paging.size(), count));
+  }
+
+  /** Where the tables stand for the node: its applied position; empty when they have no row. */
+  public Uni<Optional<NodePosition>> position(String name) {
+    return pool.preparedQuery("SELECT last_epoch, last_seq FROM nodes WHERE name = $1")
+        .execute(Tuple.of(name))
+        .map(
+            rows ->
+                Rows.first(rows)
+                    .map(
+                        row ->
+                            new NodePosition(row.getLong("last_epoch"), row.getLong("last_seq"))));
   }
 
   /** What {@code read} answers about a node this projection has seen; a 404 problem for another. */

@@ -3,7 +3,7 @@ package io.fleetwave.controlplane.fleetview;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.contains;
 
 import io.fleetwave.controlplane.config.FleetViewConfig;
 import io.fleetwave.controlplane.facts.ControlFactLog;
@@ -188,31 +188,52 @@ class FleetViewIT {
   }
 
   /**
-   * A revocation and a re-admission show on the replica that served them at once, before its
-   * follower reads their facts back, and equal the tables then.
+   * A call that reads or writes PostgreSQL about a node the view already shows waits until the
+   * tables hold the node there: a client that saw the node acts on what it saw. Here the tables are
+   * set a record behind the view (as while the projection writes) and put back.
    */
   @Test
-  void aRevocationShowsAtOnceOnTheReplicaThatMadeIt() {
+  void aCallAboutANodeWaitsForTheTablesToHoldWhatTheViewShows() throws Exception {
     awaitReady();
-    String node = "view-revoked-" + Long.toHexString(System.nanoTime());
+    String node = "view-ahead-" + Long.toHexString(System.nanoTime());
     register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
-    await(node + " projected and held")
+    await(node + " projected and shown")
         .atMost(BOUND)
         .until(
             () ->
                 ProjectionRows.isAt(node, 1, 1)
                     && view.node(node).flatMap(found -> found).isPresent());
+    sql("UPDATE nodes SET last_seq = 0 WHERE name = '" + node + "'");
+    try {
+      var reached = view.tablesReach(node).subscribeAsCompletionStage();
+      await("the call waiting while the tables are behind")
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !reached.isDone());
+      sql("UPDATE nodes SET last_seq = 1 WHERE name = '" + node + "'");
+      await("the call going on once the tables hold the node")
+          .atMost(Duration.ofSeconds(2))
+          .until(reached::isDone);
+    } finally {
+      sql("UPDATE nodes SET last_seq = 1 WHERE name = '" + node + "'");
+    }
+    // Never reached: the call goes on with what the tables hold after the bound.
+    sql("UPDATE nodes SET last_seq = 0 WHERE name = '" + node + "'");
+    try {
+      long started = System.nanoTime();
+      view.tablesReach(node).await().atMost(config.tablesWait().plusSeconds(5));
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .isGreaterThanOrEqualTo(config.tablesWait());
+    } finally {
+      sql("UPDATE nodes SET last_seq = 1 WHERE name = '" + node + "'");
+    }
+  }
 
-    given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
-    NodeView revoked = view.node(node).orElseThrow().orElseThrow();
-    assertThat(revoked.revoked()).isTrue();
-    assertThat(revoked.revokedBy()).isNotBlank();
-    given().get("/api/v1/nodes/" + node).then().statusCode(200).body("revoked", equalTo(true));
-    assertThat(view.node(node)).contains(nodes.find(node).await().atMost(BOUND));
-
-    given().post("/api/v1/nodes/" + node + "/enrolment/readmission").then().statusCode(200);
-    assertThat(view.node(node).orElseThrow().orElseThrow().revoked()).isFalse();
-    assertThat(view.node(node)).contains(nodes.find(node).await().atMost(BOUND));
+  private static void sql(String statement) throws Exception {
+    try (Connection db = ProjectionRows.connect();
+        PreparedStatement update = db.prepareStatement(statement)) {
+      assertThat(update.executeUpdate()).isEqualTo(1);
+    }
   }
 
   /**
@@ -300,6 +321,14 @@ class FleetViewIT {
         .as("the refused inventory, counted by the view")
         .extracting(NodeView.GpuView::pciDeviceId)
         .containsExactly(Events.H200);
+    await("the node read from the tables once its record is dead-lettered")
+        .atMost(BOUND)
+        .until(() -> view.node(node).isEmpty());
+    given()
+        .get("/api/v1/nodes/" + node)
+        .then()
+        .statusCode(200)
+        .body("gpus.pciDeviceId", contains(Events.H100, Events.H100));
 
     FleetTally.Comparison comparison =
         this.comparison.compare().await().atMost(BOUND).orElseThrow();
@@ -323,7 +352,7 @@ class FleetViewIT {
     register(node, HostKind.TALOS, Events.inventory(Events.L4, 3, MigMode.DISABLED));
     await(node + " projected").atMost(BOUND).until(() -> ProjectionRows.isAt(node, 1, 1));
     FleetView later =
-        new FleetView(authenticity, tables, kafkaConfig, projectionGroup, config, controls);
+        new FleetView(authenticity, tables, kafkaConfig, projectionGroup, config, controls, nodes);
     later.onStart(null, new SimpleMeterRegistry());
     try {
       await("the later view ready and equal to the tables' count")
