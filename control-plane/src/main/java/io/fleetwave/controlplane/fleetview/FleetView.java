@@ -240,22 +240,24 @@ public class FleetView {
       if (!running) {
         return;
       }
+      List<TopicPartition> partitions = partitions(following, Topics.NODE_EVENTS);
+      if (partitions.isEmpty()) {
+        throw new IllegalStateException(Topics.NODE_EVENTS + " has no partitions yet");
+      }
+      List<TopicPartition> deadLetters = partitions(following, Topics.NODE_EVENTS_DLQ);
+      List<TopicPartition> assigned = new ArrayList<>(partitions);
+      assigned.addAll(deadLetters);
+      // Assigned before any offset is asked (the client warns of answers for partitions it does
+      // not hold); nothing is polled before each has its position below.
+      following.assign(assigned);
       // The dead letters' ends first, then the projection's offsets, then the tables: a record
       // after those offsets that PostgreSQL refuses is dead-lettered after these ends.
-      List<TopicPartition> deadLetters = partitions(following, Topics.NODE_EVENTS_DLQ);
       Map<TopicPartition, Long> deadLettersFrom =
           following.endOffsets(deadLetters, config.timeout());
       Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets();
       Map<String, HeldNode> rows = tables.read().await().atMost(config.timeout());
       FleetTally loading = new FleetTally();
       rows.forEach(loading::put);
-      List<TopicPartition> partitions = partitions(following, Topics.NODE_EVENTS);
-      if (partitions.isEmpty()) {
-        throw new IllegalStateException(Topics.NODE_EVENTS + " has no partitions yet");
-      }
-      List<TopicPartition> assigned = new ArrayList<>(partitions);
-      assigned.addAll(deadLetters);
-      following.assign(assigned);
       for (TopicPartition partition : partitions) {
         OffsetAndMetadata offset = committed.get(partition);
         if (offset == null) {
