@@ -99,13 +99,22 @@ public class NodesResource {
           @QueryParam("view")
           String view,
       @BeanParam AsOfParameter asOf) {
-    NodeFilter.Condition filter =
-        NodeFilter.parse(hostKind, gpuModel, selector).toSql().inZone(zone);
+    NodeFilter parsed = NodeFilter.parse(hostKind, gpuModel, selector);
+    NodeFilter.Condition filter = parsed.toSql().inZone(zone);
     PageRequest paging = page.request();
     NodeListView form = listView(view);
     return asOf.answer(
         horizon,
-        at -> at.map(nodes::asOf).orElse(nodes).list(filter.sql(), filter.params(), paging, form));
+        at ->
+            (at.isPresent()
+                    ? Optional.<Page<NodeView>>empty()
+                    : this.view.list(parsed, zone, paging, form))
+                .map(Uni.createFrom()::item)
+                .orElseGet(
+                    () ->
+                        at.map(nodes::asOf)
+                            .orElse(nodes)
+                            .list(filter.sql(), filter.params(), paging, form)));
   }
 
   /** The listing's form; a 400 problem naming the allowed ones for any other. */

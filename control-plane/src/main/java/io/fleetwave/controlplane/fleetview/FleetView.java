@@ -3,12 +3,16 @@ package io.fleetwave.controlplane.fleetview;
 import io.fleetwave.controlplane.config.FleetViewConfig;
 import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.projection.DeadLetters;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.FleetTally;
 import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.controlplane.readmodel.NodeFilter;
+import io.fleetwave.controlplane.readmodel.NodeListView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.core.projection.DecodedRecord;
@@ -88,6 +92,10 @@ public class FleetView {
   private final NodeQueries nodes;
   private volatile FleetTally tally;
   private volatile boolean ready;
+
+  /** Whether the database orders node names as the view does: listings from memory then. */
+  private volatile boolean namesSortedAsJava;
+
   private volatile boolean running;
   private volatile KafkaConsumer<String, byte[]> consumer;
   // Said once per failure, not at every attempt while the broker or PostgreSQL stays away.
@@ -155,14 +163,41 @@ public class FleetView {
     if (node == null) {
       return Optional.of(Optional.empty());
     }
-    NodeControls.Control control = controls.of(name);
+    return Optional.of(Optional.of(read(node, NodeListView.FULL)));
+  }
+
+  /**
+   * One page of the node listing from memory: the nodes {@code filter} passes in {@code zone}
+   * (blank: any), in name order, in the form asked for; empty while the view cannot answer
+   * (loading, the control facts not read yet, a database that orders names otherwise, a node that
+   * passes with a record PostgreSQL refused: read PostgreSQL).
+   */
+  public Optional<Page<NodeView>> list(
+      NodeFilter filter, String zone, PageRequest paging, NodeListView form) {
+    FleetTally held = tally;
+    if (!ready || held == null || !controls.isCaughtUp() || !namesSortedAsJava) {
+      return Optional.empty();
+    }
+    return held.list(node -> filter.matches(node, zone), paging.offset(), paging.size())
+        .map(
+            listed ->
+                new Page<>(
+                    listed.nodes().stream().map(node -> read(node, form)).toList(),
+                    paging.page(),
+                    paging.size(),
+                    listed.total()));
+  }
+
+  /** A held node as a read shows it, with what the control facts say of it, in {@code form}. */
+  private NodeView read(HeldNode node, NodeListView form) {
+    NodeControls.Control control = controls.of(node.node().name());
     NodeControls.Revocation revocation = control.revocation();
-    return Optional.of(
-        Optional.of(
-            node.read(
-                control.desiredGeneration(),
-                revocation == null ? null : revocation.revokedAt(),
-                revocation == null ? null : revocation.revokedBy())));
+    NodeView read =
+        node.read(
+            control.desiredGeneration(),
+            revocation == null ? null : revocation.revokedAt(),
+            revocation == null ? null : revocation.revokedBy());
+    return form == NodeListView.BRIEF ? read.brief() : read;
   }
 
   /**
@@ -256,6 +291,7 @@ public class FleetView {
           following.endOffsets(deadLetters, config.timeout());
       Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets();
       Map<String, HeldNode> rows = tables.read().await().atMost(config.timeout());
+      namesSortedAsJava = tables.sortsNamesAsJava().await().atMost(config.timeout());
       FleetTally loading = new FleetTally();
       rows.forEach(loading::put);
       for (TopicPartition partition : partitions) {

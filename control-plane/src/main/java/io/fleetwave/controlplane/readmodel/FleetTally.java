@@ -22,8 +22,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The fleet held in memory: each node as the projection's tables hold it (its position, its facts,
@@ -107,6 +110,10 @@ public final class FleetTally {
   }
 
   private final Map<String, HeldNode> nodes = new HashMap<>();
+
+  /** Every node's name, in order (nodes are never taken out): a listing's order. */
+  private final TreeSet<String> names = new TreeSet<>();
+
   private final Map<String, Long> hostKinds = new TreeMap<>();
   private final Map<String, Long> migModes = new TreeMap<>();
   private final Map<String, Long> health = new TreeMap<>();
@@ -139,6 +146,8 @@ public final class FleetTally {
     HeldNode before = nodes.put(node, held);
     if (before != null) {
       count(before, -1);
+    } else {
+      names.add(node);
     }
     count(held, 1);
   }
@@ -164,6 +173,33 @@ public final class FleetTally {
   synchronized int sharedValues() {
     return shared.size();
   }
+
+  /**
+   * One page of the nodes {@code filter} passes, in name order (Java's order of the names: the
+   * caller checks it is the database's), and how many pass in all; empty when a node that passes
+   * has a record PostgreSQL refused (its row is the tables' to show).
+   */
+  public synchronized Optional<Listed> list(Predicate<NodeView> filter, long offset, int size) {
+    List<HeldNode> page = new ArrayList<>();
+    long total = 0;
+    for (String name : names) {
+      HeldNode held = nodes.get(name);
+      if (!filter.test(held.node())) {
+        continue;
+      }
+      if (refusedByTables.contains(name)) {
+        return Optional.empty();
+      }
+      if (total >= offset && page.size() < size) {
+        page.add(held);
+      }
+      total++;
+    }
+    return Optional.of(new Listed(page, total));
+  }
+
+  /** A page of held nodes and the number of nodes that passed the filter in all. */
+  public record Listed(List<HeldNode> nodes, long total) {}
 
   /** Every node as held now. */
   synchronized Map<String, HeldNode> nodes() {

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.readmodel;
 
 import io.fleetwave.controlplane.database.PipelinedTransaction;
+import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.core.projection.NodePosition;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The live tables as a {@link FleetTally} holds them: every node row with its position, its GPU
@@ -48,6 +50,24 @@ public class FleetTallyRows {
     this.pool = pool;
     this.page = page;
   }
+
+  /**
+   * Whether the database orders node names as Java orders strings (a C collation: by code point,
+   * which for the ASCII of node names is Java's order), so that a listing from memory comes in the
+   * order of the listing in SQL ({@code ORDER BY n.name}). Another collation (en_US and the like
+   * weigh '-' and '.' apart from letters) keeps listings in SQL.
+   */
+  public Uni<Boolean> sortsNamesAsJava() {
+    return pool.query("SELECT datcollate FROM pg_database WHERE datname = current_database()")
+        .execute()
+        .map(
+            rows ->
+                Rows.first(rows)
+                    .map(row -> C_COLLATIONS.contains(row.getString("datcollate")))
+                    .orElse(false));
+  }
+
+  private static final Set<String> C_COLLATIONS = Set.of("C", "POSIX", "C.UTF-8", "C.utf8");
 
   /** Every node of the tables as held, by name. */
   public Uni<Map<String, HeldNode>> read() {

@@ -64,6 +64,24 @@ public record NodeFilter(HostKind hostKind, String gpuModel, LabelSelector selec
     return new NodeFilter(kind, model, labels);
   }
 
+  /**
+   * Whether {@code node}, in {@code zone} when that is not blank, passes the filter: what {@link
+   * #toSql} and {@link Condition#inZone} ask of its row, over a node held in memory.
+   */
+  public boolean matches(NodeView node, String zone) {
+    if (zone != null && !zone.isBlank() && !zone.equals(node.zone())) {
+      return false;
+    }
+    if (hostKind != null && !hostKind.wireName().equals(node.hostKind())) {
+      return false;
+    }
+    if (gpuModel != null
+        && node.gpus().stream().noneMatch(gpu -> gpu.pciDeviceId().equalsIgnoreCase(gpuModel))) {
+      return false;
+    }
+    return selector.matches(node.labels());
+  }
+
   public Condition toSql() {
     List<String> clauses = new ArrayList<>();
     List<Object> params = new ArrayList<>();

@@ -3,6 +3,9 @@ package io.fleetwave.controlplane.readmodel;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fleetwave.core.projection.ReconcileState;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,6 +80,54 @@ public record NodeView(
         revokedAt == null ? null : revokedBy,
         gpus,
         gpuModels);
+  }
+
+  /**
+   * This node in the brief form of a listing: its GPUs counted by model (by PCI device id as
+   * reported, in the order of each model's first GPU, the least product name), as the listing's
+   * GROUP BY counts them, and no GPU list.
+   */
+  public NodeView brief() {
+    Map<String, List<GpuView>> byModel = new LinkedHashMap<>();
+    for (GpuView gpu : gpus) {
+      byModel.computeIfAbsent(gpu.pciDeviceId(), model -> new ArrayList<>()).add(gpu);
+    }
+    List<GpuModelView> models = new ArrayList<>();
+    byModel.forEach(
+        (model, ofModel) ->
+            models.add(
+                new GpuModelView(
+                    model,
+                    ofModel.stream().map(GpuView::product).min(Comparator.naturalOrder()).get(),
+                    ofModel.size(),
+                    (int) ofModel.stream().filter(gpu -> "enabled".equals(gpu.migMode())).count(),
+                    (int)
+                        ofModel.stream().filter(gpu -> !"healthy".equals(gpu.health())).count())));
+    return new NodeView(
+        name,
+        hostKind,
+        osId,
+        osVersion,
+        kernel,
+        readOnlyRoot,
+        systemd,
+        driverRoot,
+        deviceRoot,
+        driverProvider,
+        driverVersion,
+        zone,
+        labels,
+        reasons,
+        lastSeen,
+        desiredGeneration,
+        appliedGeneration,
+        converged,
+        notConvergedReason,
+        revoked,
+        revokedAt,
+        revokedBy,
+        null,
+        models);
   }
 
   public record GpuView(

@@ -10,10 +10,14 @@ import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
+import io.fleetwave.controlplane.paging.Page;
+import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.projection.NodeEventAuthenticity;
 import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.FleetTally;
 import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.controlplane.readmodel.NodeFilter;
+import io.fleetwave.controlplane.readmodel.NodeListView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.controlplane.readmodel.SummaryQueries;
@@ -53,6 +57,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -105,7 +110,8 @@ class FleetViewIT {
     Random random = new Random(seed);
     awaitReady();
     FleetSummary before = view.summary().orElseThrow();
-    String prefix = "view-" + Long.toHexString(seed) + "-";
+    String fleetLabel = Long.toHexString(seed);
+    String prefix = "view-" + fleetLabel + "-";
     int fleet = 6 + random.nextInt(6);
     long gpus = 0;
     Map<String, Integer> lastSeqs = new HashMap<>();
@@ -115,7 +121,7 @@ class FleetViewIT {
         String node = prefix + n;
         List<Envelope<NodeEvent>> events = new ArrayList<>();
         int seq = 0;
-        events.add(envelope(random, node, seq++, registered(random, node)));
+        events.add(envelope(random, node, seq++, registered(random, node, fleetLabel)));
         GpuInventoryReported first = inventory(random);
         events.add(envelope(random, node, seq++, first));
         GpuInventoryReported last = first;
@@ -132,7 +138,7 @@ class FleetViewIT {
           NodeEvent change =
               switch (kind) {
                 case 0 -> last;
-                case 1 -> registered(random, node);
+                case 1 -> registered(random, node, fleetLabel);
                 default -> progress(random);
               };
           events.add(envelope(random, node, seq++, change));
@@ -184,6 +190,36 @@ class FleetViewIT {
               });
       assertThat(view.readyTally().orElseThrow().get(forged)).isNull();
       assertThat(view.node(forged)).contains(Optional.empty());
+      listsAsTheTablesDo(random, fleetLabel);
+    }
+  }
+
+  /**
+   * Random listings of the fleet (filters by host kind, GPU model in either case, label selector,
+   * zone; both forms; pages): the view's page equals the SQL listing's, items, order and total.
+   */
+  private void listsAsTheTablesDo(Random random, String fleet) {
+    List<String> selectors =
+        List.of("", ",label-1=value-2", ",label-0 notin (value-1)", ",!label-3", ",label-2");
+    for (int t = 0; t < 40; t++) {
+      String kind = random.nextBoolean() ? null : pick(random, KINDS).wireName();
+      String model = null;
+      if (random.nextInt(3) == 0) {
+        model = pick(random, MODELS);
+        model = random.nextBoolean() ? model : model.toLowerCase(Locale.ROOT);
+      }
+      String selector = "fleet=" + fleet + pick(random, selectors);
+      String zone =
+          random.nextInt(3) == 0 ? pick(random, List.of("zone-a", "zone-b", "zone-c")) : null;
+      NodeListView form = random.nextBoolean() ? NodeListView.FULL : NodeListView.BRIEF;
+      PageRequest paging = new PageRequest(random.nextInt(3), 1 + random.nextInt(5));
+      NodeFilter filter = NodeFilter.parse(kind, model, selector);
+      NodeFilter.Condition condition = filter.toSql().inZone(zone);
+      Page<NodeView> fromTables =
+          nodes.list(condition.sql(), condition.params(), paging, form).await().atMost(BOUND);
+      assertThat(view.list(filter, zone, paging, form))
+          .as("%s %s %s %s %s %s", kind, model, selector, zone, form, paging)
+          .contains(fromTables);
     }
   }
 
@@ -393,8 +429,8 @@ class FleetViewIT {
         event);
   }
 
-  private static NodeRegistered registered(Random random, String node) {
-    Map<String, String> labels = new HashMap<>();
+  private static NodeRegistered registered(Random random, String node, String fleet) {
+    Map<String, String> labels = new HashMap<>(Map.of("fleet", fleet));
     for (int i = random.nextInt(3); i > 0; i--) {
       labels.put("label-" + random.nextInt(5), "value-" + random.nextInt(5));
     }
