@@ -7,7 +7,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * {@code fleetwave.fleet-view.*}: the fleet each replica holds in memory, folded from
- * fleet.node-events, that the fleet summary and one node are read from (docs/architecture.md,
+ * fleet.node-events, that the fleet summary and the nodes are read from (docs/architecture.md,
  * "Reads from memory").
  */
 @ConfigMapping(prefix = "fleetwave.fleet-view")

@@ -122,8 +122,8 @@ public class FleetView {
   void onStart(@Observes StartupEvent event, MeterRegistry registry) {
     Gauge.builder("fleetwave.fleet.view.ready", this, view -> view.ready ? 1 : 0)
         .description(
-            "1 while this replica serves the fleet summary and one node from its in-memory view"
-                + " of the log, 0 while it loads it (both are read from PostgreSQL meanwhile)")
+            "1 while this replica serves the fleet summary and the nodes from its in-memory view"
+                + " of the log, 0 while it loads it (they are read from PostgreSQL meanwhile)")
         .register(registry);
     running = true;
     thread = Thread.ofPlatform().name("fleet-view").daemon().start(this::run);

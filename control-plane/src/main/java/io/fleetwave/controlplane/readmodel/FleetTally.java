@@ -31,10 +31,11 @@ import java.util.function.Predicate;
 /**
  * The fleet held in memory: each node as the projection's tables hold it (its position, its facts,
  * last-seen time, GPUs and reconcile state), and the summary's counts over them, kept as nodes
- * change, so that a summary copies a few small maps instead of scanning every GPU row and one node
- * is read without PostgreSQL. Filled from the tables ({@link FleetTallyRows}), then moved by the
- * projection's own fold ({@link ProjectionFold}) over the records the projection accepts, so it
- * holds what the tables will hold once the projection has written them. One writer, any readers.
+ * change, so that a summary copies a few small maps instead of scanning every GPU row, and nodes
+ * (one, or a page of the list) are read without PostgreSQL. Filled from the tables ({@link
+ * FleetTallyRows}), then moved by the projection's own fold ({@link ProjectionFold}) over the
+ * records the projection accepts, so it holds what the tables will hold once the projection has
+ * written them. One writer, any readers.
  */
 public final class FleetTally {
   /** The host kind a node counts under before its first NodeRegistered (as the SQL count). */
