@@ -55,27 +55,10 @@ public record NodeView(
   public NodeView withControl(
       Long desired, Instant revokedAt, String revokedBy, ReconcileState reconcile) {
     Convergence convergence = Convergence.of(desired, reconcile);
-    return new NodeView(
-        name,
-        hostKind,
-        osId,
-        osVersion,
-        kernel,
-        readOnlyRoot,
-        systemd,
-        driverRoot,
-        deviceRoot,
-        driverProvider,
-        driverVersion,
-        zone,
-        labels,
-        reasons,
-        lastSeen,
+    return with(
         desired,
         reconcile == null ? 0 : reconcile.appliedGeneration(),
-        convergence.converged(),
-        convergence.reason(),
-        revokedAt != null,
+        convergence,
         revokedAt,
         revokedAt == null ? null : revokedBy,
         gpus,
@@ -103,6 +86,25 @@ public record NodeView(
                     (int) ofModel.stream().filter(gpu -> "enabled".equals(gpu.migMode())).count(),
                     (int)
                         ofModel.stream().filter(gpu -> !"healthy".equals(gpu.health())).count())));
+    return with(
+        desiredGeneration,
+        appliedGeneration,
+        new Convergence(converged, notConvergedReason),
+        revokedAt,
+        revokedBy,
+        null,
+        models);
+  }
+
+  /** This node's facts with these control fields and this form of its GPUs. */
+  private NodeView with(
+      Long desired,
+      long applied,
+      Convergence convergence,
+      Instant revokedAt,
+      String revokedBy,
+      List<GpuView> gpus,
+      List<GpuModelView> gpuModels) {
     return new NodeView(
         name,
         hostKind,
@@ -119,15 +121,15 @@ public record NodeView(
         labels,
         reasons,
         lastSeen,
-        desiredGeneration,
-        appliedGeneration,
-        converged,
-        notConvergedReason,
-        revoked,
+        desired,
+        applied,
+        convergence.converged(),
+        convergence.reason(),
+        revokedAt != null,
         revokedAt,
         revokedBy,
-        null,
-        models);
+        gpus,
+        gpuModels);
   }
 
   public record GpuView(
