@@ -66,8 +66,14 @@ public final class FleetTally {
       Objects.requireNonNull(position, "position");
       Objects.requireNonNull(node, "node");
       // What the control facts add is left out, so that a node read from the tables and one
-      // folded from the log are equal records.
-      node = node.withControl(null, null, null, null);
+      // folded from the log are equal records. Those the fold makes (every changed node of every
+      // batch) have it left out already: no copy for them.
+      if (node.desiredGeneration() != null
+          || node.appliedGeneration() != 0
+          || !node.converged()
+          || node.revokedAt() != null) {
+        node = node.withControl(null, null, null, null);
+      }
       reconcile = reconcile == null ? null : withoutSteps(reconcile);
     }
 
