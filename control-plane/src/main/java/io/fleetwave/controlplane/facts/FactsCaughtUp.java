@@ -15,6 +15,11 @@ import java.util.concurrent.TimeoutException;
 public class FactsCaughtUp {
   private final CompletableFuture<Void> reached = new CompletableFuture<>();
 
+  /** Whether every fact the topic held at start has been applied (without waiting). */
+  public boolean isReached() {
+    return reached.isDone() && !reached.isCompletedExceptionally();
+  }
+
   public void reached() {
     reached.complete(null);
   }

@@ -83,9 +83,6 @@ public class NodeControls {
   /** The offset after the last fact the follower handed over. */
   private long followedTo;
 
-  /** Whether the follower has handed over every fact the topic held when it started. */
-  private volatile boolean caughtUp;
-
   /** The fact at {@code offset}, applied by this replica's follower (in log order). */
   public synchronized void followed(long offset, Envelope<ControlFact> fact) {
     if (concerns(fact.data())) {
@@ -112,16 +109,6 @@ public class NodeControls {
       appended.computeIfAbsent(node, n -> new TreeMap<>()).put(offset, fact.data());
       appendedNodes.put(offset, node);
     }
-  }
-
-  /** The follower has applied every fact the topic held at its start. */
-  public void caughtUp() {
-    caughtUp = true;
-  }
-
-  /** Whether reads may use this: false until the follower first caught up. */
-  public boolean isCaughtUp() {
-    return caughtUp;
   }
 
   /** What the facts followed and appended say of {@code node}. */

@@ -1,6 +1,7 @@
 package io.fleetwave.controlplane.fleetview;
 
 import io.fleetwave.controlplane.config.FleetViewConfig;
+import io.fleetwave.controlplane.facts.FactsCaughtUp;
 import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.kafka.KafkaClientConfig;
 import io.fleetwave.controlplane.paging.Page;
@@ -89,6 +90,7 @@ public class FleetView {
   private final String projectionGroup;
   private final FleetViewConfig config;
   private final NodeControls controls;
+  private final FactsCaughtUp factsCaughtUp;
   private final NodeQueries nodes;
   private volatile FleetTally tally;
   private volatile boolean ready;
@@ -109,7 +111,9 @@ public class FleetView {
       @ConfigProperty(name = "mp.messaging.incoming.node-events.group.id") String projectionGroup,
       FleetViewConfig config,
       NodeControls controls,
+      FactsCaughtUp factsCaughtUp,
       NodeQueries nodes) {
+    this.factsCaughtUp = factsCaughtUp;
     this.authenticity = authenticity;
     this.nodes = nodes;
     this.controls = controls;
@@ -153,7 +157,7 @@ public class FleetView {
    */
   public Optional<Optional<NodeView>> node(String name) {
     FleetTally held = tally;
-    if (!ready || held == null || !controls.isCaughtUp()) {
+    if (!ready || held == null || !factsCaughtUp.isReached()) {
       return Optional.empty();
     }
     if (held.isRefusedByTables(name)) {
@@ -175,7 +179,7 @@ public class FleetView {
   public Optional<Page<NodeView>> list(
       NodeFilter filter, String zone, PageRequest paging, NodeListView form) {
     FleetTally held = tally;
-    if (!ready || held == null || !controls.isCaughtUp() || !namesSortedAsJava) {
+    if (!ready || held == null || !factsCaughtUp.isReached() || !namesSortedAsJava) {
       return Optional.empty();
     }
     return held.list(node -> filter.matches(node, zone), paging.offset(), paging.size())

@@ -92,7 +92,7 @@ public class ControlFactFollower {
       consumer.seekToBeginning(List.of(partition));
       long end = consumer.endOffsets(List.of(partition), CATCH_UP_BOUND).get(partition);
       if (end == 0) {
-        reached();
+        caughtUp.reached();
       }
       while (running) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofSeconds(1))) {
@@ -100,7 +100,7 @@ public class ControlFactFollower {
             return;
           }
           if (record.offset() + 1 >= end) {
-            reached();
+            caughtUp.reached();
           }
         }
       }
@@ -133,11 +133,6 @@ public class ControlFactFollower {
               + " start): %s",
           Topics.CONTROL_FACTS, e.toString());
     }
-  }
-
-  private void reached() {
-    controls.caughtUp();
-    caughtUp.reached();
   }
 
   /** Applies the record, trying again while PostgreSQL refuses; false when stopping first. */

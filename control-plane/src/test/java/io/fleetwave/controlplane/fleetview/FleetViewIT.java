@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.contains;
 
 import io.fleetwave.controlplane.config.FleetViewConfig;
 import io.fleetwave.controlplane.facts.ControlFactLog;
+import io.fleetwave.controlplane.facts.FactsCaughtUp;
 import io.fleetwave.controlplane.facts.NodeControls;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
@@ -84,6 +85,7 @@ class FleetViewIT {
   @Inject FleetViewConfig config;
   @Inject NodeQueries nodes;
   @Inject NodeControls controls;
+  @Inject FactsCaughtUp factsCaughtUp;
   @Inject ControlFactLog facts;
 
   @Inject
@@ -388,7 +390,15 @@ class FleetViewIT {
     register(node, HostKind.TALOS, Events.inventory(Events.L4, 3, MigMode.DISABLED));
     await(node + " projected").atMost(BOUND).until(() -> ProjectionRows.isAt(node, 1, 1));
     FleetView later =
-        new FleetView(authenticity, tables, kafkaConfig, projectionGroup, config, controls, nodes);
+        new FleetView(
+            authenticity,
+            tables,
+            kafkaConfig,
+            projectionGroup,
+            config,
+            controls,
+            factsCaughtUp,
+            nodes);
     later.onStart(null, new SimpleMeterRegistry());
     try {
       await("the later view ready and equal to the tables' count")
