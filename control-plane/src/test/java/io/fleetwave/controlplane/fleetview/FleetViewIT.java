@@ -417,9 +417,7 @@ class FleetViewIT {
   /** A node's registration (seq 0) and inventory (seq 1), as its agent publishes them. */
   private static void register(String node, HostKind kind, GpuInventoryReported inventory) {
     try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(node, 1, 0, Events.registered(node, kind, "580.95.05", Map.of())));
-      topic.publish(Events.envelope(node, 1, 1, inventory));
+      topic.register(node, kind, inventory);
     }
   }
 

@@ -16,7 +16,6 @@ import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,11 +35,7 @@ class RevocationReadFromMemoryIT {
   void aRevocationShowsAtOnceOnTheReplicaThatMadeIt() {
     String node = "view-revoked-" + Long.toHexString(System.nanoTime());
     try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(
-              node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of())));
-      topic.publish(
-          Events.envelope(node, 1, 1, Events.inventory(Events.H100, 1, MigMode.DISABLED)));
+      topic.register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
     }
     await(node + " projected and held")
         .atMost(BOUND)
