@@ -2,10 +2,9 @@ package io.fleetwave.controlplane.identity;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.FleetViewNodes;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.fleetview.FleetView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
@@ -37,12 +36,7 @@ class RevocationReadFromMemoryIT {
     try (TopicClient topic = new TopicClient()) {
       topic.register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
     }
-    await(node + " projected and held")
-        .atMost(BOUND)
-        .until(
-            () ->
-                ProjectionRows.isAt(node, 1, 1)
-                    && view.node(node).flatMap(found -> found).isPresent());
+    FleetViewNodes.awaitHeld(view, node);
 
     given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
     NodeView revoked = view.node(node).orElseThrow().orElseThrow();
