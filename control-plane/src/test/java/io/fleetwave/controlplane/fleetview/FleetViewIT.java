@@ -9,6 +9,7 @@ import io.fleetwave.controlplane.config.FleetViewConfig;
 import io.fleetwave.controlplane.facts.ControlFactLog;
 import io.fleetwave.controlplane.facts.FactsCaughtUp;
 import io.fleetwave.controlplane.facts.NodeControls;
+import io.fleetwave.controlplane.fixtures.FleetViewNodes;
 import io.fleetwave.controlplane.fixtures.ProjectionRows;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.paging.Page;
@@ -235,12 +236,7 @@ class FleetViewIT {
     awaitReady();
     String node = "view-ahead-" + Long.toHexString(System.nanoTime());
     register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
-    await(node + " projected and shown")
-        .atMost(BOUND)
-        .until(
-            () ->
-                ProjectionRows.isAt(node, 1, 1)
-                    && view.node(node).flatMap(found -> found).isPresent());
+    FleetViewNodes.awaitHeld(view, node);
     sql("UPDATE nodes SET last_seq = 0 WHERE name = '" + node + "'");
     try {
       var reached = view.tablesReach(node).subscribeAsCompletionStage();
@@ -417,9 +413,7 @@ class FleetViewIT {
   /** A node's registration (seq 0) and inventory (seq 1), as its agent publishes them. */
   private static void register(String node, HostKind kind, GpuInventoryReported inventory) {
     try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(node, 1, 0, Events.registered(node, kind, "580.95.05", Map.of())));
-      topic.publish(Events.envelope(node, 1, 1, inventory));
+      topic.register(node, kind, inventory);
     }
   }
 

@@ -2,10 +2,9 @@ package io.fleetwave.controlplane.identity;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.fleetwave.controlplane.fixtures.ProjectionRows;
+import io.fleetwave.controlplane.fixtures.FleetViewNodes;
 import io.fleetwave.controlplane.fixtures.TopicClient;
 import io.fleetwave.controlplane.fleetview.FleetView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
@@ -16,7 +15,6 @@ import io.fleetwave.testfixtures.events.Events;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,18 +34,9 @@ class RevocationReadFromMemoryIT {
   void aRevocationShowsAtOnceOnTheReplicaThatMadeIt() {
     String node = "view-revoked-" + Long.toHexString(System.nanoTime());
     try (TopicClient topic = new TopicClient()) {
-      topic.publish(
-          Events.envelope(
-              node, 1, 0, Events.registered(node, HostKind.UBUNTU, "580.95.05", Map.of())));
-      topic.publish(
-          Events.envelope(node, 1, 1, Events.inventory(Events.H100, 1, MigMode.DISABLED)));
+      topic.register(node, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
     }
-    await(node + " projected and held")
-        .atMost(BOUND)
-        .until(
-            () ->
-                ProjectionRows.isAt(node, 1, 1)
-                    && view.node(node).flatMap(found -> found).isPresent());
+    FleetViewNodes.awaitHeld(view, node);
 
     given().delete("/api/v1/nodes/" + node + "/enrolment").then().statusCode(200);
     NodeView revoked = view.node(node).orElseThrow().orElseThrow();

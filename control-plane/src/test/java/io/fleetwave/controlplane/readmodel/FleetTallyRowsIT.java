@@ -33,11 +33,7 @@ class FleetTallyRowsIT {
     try (TopicClient topic = new TopicClient()) {
       for (int n = 0; n < NODES; n++) {
         String node = prefix + n;
-        topic.publish(
-            Events.envelope(
-                node, 1, 0, Events.registered(node, HostKind.COS, "580.95.05", Map.of())));
-        topic.publish(
-            Events.envelope(node, 1, 1, Events.inventory(Events.H100, 1 + n, MigMode.ENABLED)));
+        topic.register(node, HostKind.COS, Events.inventory(Events.H100, 1 + n, MigMode.ENABLED));
       }
     }
     for (int n = 0; n < NODES; n++) {

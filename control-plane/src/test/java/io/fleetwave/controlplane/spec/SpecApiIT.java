@@ -79,11 +79,10 @@ class SpecApiIT {
       return;
     }
     try (TopicClient topic = new TopicClient()) {
-      register(topic, MIG, HostKind.UBUNTU, Events.inventory(Events.H100, 2, MigMode.DISABLED));
-      register(topic, VGPU, HostKind.VGPU_HOST, new GpuInventoryReported(List.of(vgpuHostH100())));
-      register(topic, L4, HostKind.TALOS, Events.inventory(Events.L4, 1, MigMode.DISABLED));
-      register(
-          topic, PROGRESS, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
+      topic.register(MIG, HostKind.UBUNTU, Events.inventory(Events.H100, 2, MigMode.DISABLED));
+      topic.register(VGPU, HostKind.VGPU_HOST, new GpuInventoryReported(List.of(vgpuHostH100())));
+      topic.register(L4, HostKind.TALOS, Events.inventory(Events.L4, 1, MigMode.DISABLED));
+      topic.register(PROGRESS, HostKind.UBUNTU, Events.inventory(Events.H100, 1, MigMode.DISABLED));
     }
     await("the spec-* nodes projected")
         .atMost(Duration.ofSeconds(30))
@@ -513,13 +512,6 @@ class SpecApiIT {
     await(PROGRESS + " at (2, " + seq + ")")
         .atMost(Duration.ofSeconds(30))
         .until(() -> Arrays.equals(ProjectionRows.position(PROGRESS), new long[] {2, seq}));
-  }
-
-  private static void register(
-      TopicClient topic, String node, HostKind kind, GpuInventoryReported inventory) {
-    topic.publish(
-        Events.envelope(node, 1, 0, Events.registered(node, kind, "580.95.05", Map.of())));
-    topic.publish(Events.envelope(node, 1, 1, inventory));
   }
 
   private static Gpu vgpuHostH100() {
