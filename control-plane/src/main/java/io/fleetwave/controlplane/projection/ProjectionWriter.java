@@ -28,7 +28,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -187,7 +186,9 @@ public class ProjectionWriter {
                 reconciles.add(ReconcileRows.reconcileTuple(change.node(), state));
                 steps.addAll(ReconcileRows.stepTuples(change.node(), state));
               });
-      change.facts().ifPresent(registered -> facts.add(factsTuple(change.node(), registered)));
+      change
+          .facts()
+          .ifPresent(registered -> facts.add(NodeFacts.of(registered).tuple(change.node())));
       change
           .inventory()
           .ifPresent(
@@ -278,7 +279,8 @@ public class ProjectionWriter {
     for (int i = 0; i < registered.size(); i++) {
       Envelope<NodeEvent> event = registered.get(i);
       registrations.add(
-          factsTuple(event.subject(), (NodeRegistered) event.data())
+          NodeFacts.of((NodeRegistered) event.data())
+              .tuple(event.subject())
               .addLong(event.epoch())
               .addLong(event.seq())
               .addOffsetDateTime(utc(event.time()))
@@ -358,31 +360,12 @@ public class ProjectionWriter {
     return conn.preparedQuery(sql).executeBatch(tuples).replaceWithVoid();
   }
 
-  private static Tuple factsTuple(String node, NodeRegistered facts) {
-    return Tuple.from(
-        Arrays.asList(
-            node,
-            facts.hostKind().wireName(),
-            facts.osId(),
-            facts.osVersion(),
-            facts.kernel(),
-            facts.readOnlyRoot(),
-            facts.systemd(),
-            facts.driverRoot(),
-            facts.deviceRoot(),
-            facts.driverProvider().wireName(),
-            facts.driverVersion(),
-            facts.zone(),
-            json(facts.labels()),
-            json(facts.reasons())));
-  }
-
   private static OffsetDateTime utc(Instant instant) {
     return instant.atOffset(ZoneOffset.UTC);
   }
 
   /** A JsonObject, not a String: the PG client would store a String as a jsonb string scalar. */
-  private static JsonObject json(Object value) {
+  static JsonObject json(Object value) {
     return new JsonObject(text(value));
   }
 

@@ -1,5 +1,6 @@
 package io.fleetwave.controlplane.readmodel;
 
+import io.fleetwave.controlplane.projection.NodeFacts;
 import io.fleetwave.core.projection.BatchChanges;
 import io.fleetwave.core.projection.NodeChange;
 import io.fleetwave.core.projection.NodePosition;
@@ -80,11 +81,7 @@ public final class FleetTally {
     /** A node the projection has a row for and no applied event yet (its ensured row). */
     static HeldNode ensured(String name) {
       return new HeldNode(
-          NodePosition.NONE,
-          new NodeView(
-              name, null, null, null, null, null, null, null, null, null, null, null, Map.of(),
-              Map.of(), null, null, 0, true, null, false, null, null, List.of(), null),
-          null);
+          NodePosition.NONE, NodeView.observed(name, NodeFacts.NONE, null, List.of()), null);
     }
 
     /** The node as a read shows it, with what the control facts say of it. */
@@ -245,11 +242,11 @@ public final class FleetTally {
       HeldNode before = nodes.get(change.node());
       // PostgreSQL keeps microseconds; the client sends an instant's nanoseconds truncated.
       NodeView moved =
-          node(
-              before.node(),
+          NodeView.observed(
+              before.node().name(),
+              before.node().facts(),
               change.lastSeen().truncatedTo(ChronoUnit.MICROS),
-              before.node().gpus(),
-              null);
+              before.node().gpus());
       ReconcileState reconcile = change.reconcile().orElse(before.reconcile());
       if (change.facts().isEmpty() && change.inventory().isEmpty()) {
         // Heartbeats and progress: the counts stay; nothing the tally shares is new.
@@ -285,72 +282,9 @@ public final class FleetTally {
         new TreeMap<>(health));
   }
 
-  /**
-   * A node held: the facts of {@code facts} (its NodeRegistered's columns), {@code lastSeen} and
-   * {@code gpus}, and nothing the control facts add; each value many nodes share taken from {@code
-   * shared} (null: as given).
-   */
-  private static NodeView node(
-      NodeView facts, Instant lastSeen, List<NodeView.GpuView> gpus, Map<Object, Object> shared) {
-    return new NodeView(
-        facts.name(),
-        one(shared, facts.hostKind()),
-        one(shared, facts.osId()),
-        one(shared, facts.osVersion()),
-        one(shared, facts.kernel()),
-        facts.readOnlyRoot(),
-        facts.systemd(),
-        one(shared, facts.driverRoot()),
-        one(shared, facts.deviceRoot()),
-        one(shared, facts.driverProvider()),
-        one(shared, facts.driverVersion()),
-        one(shared, facts.zone()),
-        one(shared, facts.labels()),
-        one(shared, facts.reasons()),
-        lastSeen,
-        null,
-        0,
-        true,
-        null,
-        false,
-        null,
-        null,
-        gpus,
-        null);
-  }
-
-  /**
-   * The node with the facts of its NodeRegistered, in the columns the projection writes (labels and
-   * reasons as the jsonb maps read back).
-   */
+  /** The node with the facts of its NodeRegistered, as the columns the projection writes read. */
   private static NodeView registered(NodeView node, NodeRegistered facts) {
-    NodeView registered =
-        new NodeView(
-            node.name(),
-            facts.hostKind().wireName(),
-            facts.osId(),
-            facts.osVersion(),
-            facts.kernel(),
-            facts.readOnlyRoot(),
-            facts.systemd(),
-            facts.driverRoot(),
-            facts.deviceRoot(),
-            facts.driverProvider().wireName(),
-            facts.driverVersion(),
-            facts.zone(),
-            new TreeMap<>(facts.labels()),
-            new TreeMap<>(facts.reasons()),
-            null,
-            null,
-            0,
-            true,
-            null,
-            false,
-            null,
-            null,
-            List.of(),
-            null);
-    return node(registered, node.lastSeen(), node.gpus(), null);
+    return NodeView.observed(node.name(), NodeFacts.of(facts), node.lastSeen(), node.gpus());
   }
 
   /** The node with the GPUs of an inventory, by index, each as its row of gpus reads back. */
@@ -360,7 +294,7 @@ public final class FleetTally {
             .sorted(Comparator.comparingInt(Gpu::index))
             .map(FleetTally::gpuView)
             .toList();
-    return node(node, node.lastSeen(), gpus, null);
+    return NodeView.observed(node.name(), node.facts(), node.lastSeen(), gpus);
   }
 
   /** A GPU as its row reads back (InventoryRows writes it): its instances by placement. */
@@ -411,7 +345,27 @@ public final class FleetTally {
               one(shared, gpu.health())));
     }
     return new HeldNode(
-        held.position(), node(node, node.lastSeen(), gpus, shared), held.reconcile());
+        held.position(),
+        NodeView.observed(node.name(), shared(node.facts()), node.lastSeen(), gpus),
+        held.reconcile());
+  }
+
+  /** The facts with one copy of each value they share with other nodes' ({@link #shared}). */
+  private NodeFacts shared(NodeFacts facts) {
+    return new NodeFacts(
+        one(shared, facts.hostKind()),
+        one(shared, facts.osId()),
+        one(shared, facts.osVersion()),
+        one(shared, facts.kernel()),
+        facts.readOnlyRoot(),
+        facts.systemd(),
+        one(shared, facts.driverRoot()),
+        one(shared, facts.deviceRoot()),
+        one(shared, facts.driverProvider()),
+        one(shared, facts.driverVersion()),
+        one(shared, facts.zone()),
+        one(shared, facts.labels()),
+        one(shared, facts.reasons()));
   }
 
   /** The one copy of {@code value} in {@code shared} (values shared are immutable). */
@@ -431,7 +385,8 @@ public final class FleetTally {
   /** Adds ({@code sign} 1) or takes away (-1) what one node contributes to the counts. */
   private void count(HeldNode held, int sign) {
     NodeView node = held.node();
-    add(hostKinds, node.hostKind() == null ? UNREGISTERED : node.hostKind(), sign);
+    String hostKind = node.facts().hostKind();
+    add(hostKinds, hostKind == null ? UNREGISTERED : hostKind, sign);
     Set<String> nodeModels = new LinkedHashSet<>();
     for (NodeView.GpuView view : node.gpus()) {
       CountedGpu gpu = CountedGpu.of(view);

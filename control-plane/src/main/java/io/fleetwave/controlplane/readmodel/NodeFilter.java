@@ -69,17 +69,17 @@ public record NodeFilter(HostKind hostKind, String gpuModel, LabelSelector selec
    * #toSql} and {@link Condition#inZone} ask of its row, over a node held in memory.
    */
   public boolean matches(NodeView node, String zone) {
-    if (zone != null && !zone.isBlank() && !zone.equals(node.zone())) {
+    if (zone != null && !zone.isBlank() && !zone.equals(node.facts().zone())) {
       return false;
     }
-    if (hostKind != null && !hostKind.wireName().equals(node.hostKind())) {
+    if (hostKind != null && !hostKind.wireName().equals(node.facts().hostKind())) {
       return false;
     }
     if (gpuModel != null
         && node.gpus().stream().noneMatch(gpu -> gpu.pciDeviceId().equalsIgnoreCase(gpuModel))) {
       return false;
     }
-    return selector.matches(node.labels());
+    return selector.matches(node.facts().labels());
   }
 
   public Condition toSql() {

@@ -6,11 +6,11 @@ import io.fleetwave.controlplane.database.Rows;
 import io.fleetwave.controlplane.paging.Page;
 import io.fleetwave.controlplane.paging.PageRequest;
 import io.fleetwave.controlplane.problem.ProblemException;
+import io.fleetwave.controlplane.projection.NodeFacts;
 import io.fleetwave.controlplane.projection.ReconcileRows;
 import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.core.projection.ReconcileState;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -308,19 +307,7 @@ public class NodeQueries {
     Convergence convergence = Convergence.of(desired, reconcile);
     return new NodeView(
         row.getString("name"),
-        row.getString("host_kind"),
-        row.getString("os_id"),
-        row.getString("os_version"),
-        row.getString("kernel"),
-        row.getBoolean("read_only_root"),
-        row.getBoolean("systemd"),
-        row.getString("driver_root"),
-        row.getString("device_root"),
-        row.getString("driver_provider"),
-        row.getString("driver_version"),
-        row.getString("zone"),
-        strings(row.getJsonObject("labels")),
-        strings(row.getJsonObject("reasons")),
+        NodeFacts.read(row),
         lastSeen == null ? null : lastSeen.toInstant(),
         desired,
         reconcile == null ? 0 : reconcile.appliedGeneration(),
@@ -335,13 +322,5 @@ public class NodeQueries {
 
   private static String gpuKey(Row row) {
     return row.getString("node") + "#" + row.getInteger("gpu_index");
-  }
-
-  private static Map<String, String> strings(JsonObject json) {
-    Map<String, String> map = new TreeMap<>();
-    if (json != null) {
-      json.forEach(entry -> map.put(entry.getKey(), String.valueOf(entry.getValue())));
-    }
-    return map;
   }
 }

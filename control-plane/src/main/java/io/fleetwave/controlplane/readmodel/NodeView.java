@@ -1,6 +1,9 @@
 package io.fleetwave.controlplane.readmodel;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.fleetwave.controlplane.projection.NodeFacts;
 import io.fleetwave.core.projection.ReconcileState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,32 +13,39 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A node as the API shows it. Facts are null until the node's first NodeRegistered; {@code
- * desiredGeneration} is null until the node's first spec; {@code notConvergedReason} is null when
- * {@code converged}. {@code revoked} is true while an admin's revocation of the node stands ({@code
- * revokedAt} and {@code revokedBy} say when and who; null otherwise): it enrolls no key and no
- * rollout includes it until it is re-admitted.
+ * A node as the API shows it. Its facts ({@link NodeFacts}) are null until the node's first
+ * NodeRegistered; {@code desiredGeneration} is null until the node's first spec; {@code
+ * notConvergedReason} is null when {@code converged}. {@code revoked} is true while an admin's
+ * revocation of the node stands ({@code revokedAt} and {@code revokedBy} say when and who; null
+ * otherwise): it enrolls no key and no rollout includes it until it is re-admitted.
  *
  * <p>In full ({@link NodeListView#FULL}, and always for one node) it lists every GPU in {@code
  * gpus} and has no {@code gpuModels}; in a brief listing ({@link NodeListView#BRIEF}) it has {@code
  * gpuModels}, its GPUs counted by model, and no {@code gpus}. The absent one is left out of the
  * JSON, not null.
  */
+// The facts in their place after the name, in the OpenAPI document as in the JSON: smallrye-openapi
+// lists unwrapped properties in no particular order.
+@JsonPropertyOrder({
+  "name",
+  "hostKind",
+  "osId",
+  "osVersion",
+  "kernel",
+  "readOnlyRoot",
+  "systemd",
+  "driverRoot",
+  "deviceRoot",
+  "driverProvider",
+  "driverVersion",
+  "zone",
+  "labels",
+  "reasons"
+})
 public record NodeView(
     String name,
-    String hostKind,
-    String osId,
-    String osVersion,
-    String kernel,
-    Boolean readOnlyRoot,
-    Boolean systemd,
-    String driverRoot,
-    String deviceRoot,
-    String driverProvider,
-    String driverVersion,
-    String zone,
-    Map<String, String> labels,
-    Map<String, String> reasons,
+    // Unwrapped: in the JSON each fact is a field of the node (hostKind, osId, ...).
+    @JsonUnwrapped NodeFacts facts,
     Instant lastSeen,
     Long desiredGeneration,
     long appliedGeneration,
@@ -46,6 +56,16 @@ public record NodeView(
     String revokedBy,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuView> gpus,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<GpuModelView> gpuModels) {
+
+  /**
+   * A node as its own events show it: these facts, last seen then (null: never), these GPUs in
+   * full, and nothing the control facts add ({@link #withControl}): no desired spec, none applied,
+   * converged, not revoked.
+   */
+  public static NodeView observed(
+      String name, NodeFacts facts, Instant lastSeen, List<GpuView> gpus) {
+    return new NodeView(name, facts, lastSeen, null, 0, true, null, false, null, null, gpus, null);
+  }
 
   /**
    * This node with what the control facts say of it: its desired generation (null: none), its
@@ -107,19 +127,7 @@ public record NodeView(
       List<GpuModelView> gpuModels) {
     return new NodeView(
         name,
-        hostKind,
-        osId,
-        osVersion,
-        kernel,
-        readOnlyRoot,
-        systemd,
-        driverRoot,
-        deviceRoot,
-        driverProvider,
-        driverVersion,
-        zone,
-        labels,
-        reasons,
+        facts,
         lastSeen,
         desired,
         applied,

@@ -218,8 +218,8 @@ class HistoryPartitionsIT {
       NodeQueries nodes = new NodeQueries(pool);
       Instant keptFrom = Instant.parse("2026-10-31T00:00:00Z");
       NodeView then = nodes.asOf(keptFrom).find("old").await().atMost(BOUND).orElseThrow();
-      assertThat(then.driverVersion()).isEqualTo("580.2");
-      assertThat(then.labels()).containsEntry("pool", "p");
+      assertThat(then.facts().driverVersion()).isEqualTo("580.2");
+      assertThat(then.facts().labels()).containsEntry("pool", "p");
       assertThat(then.gpus())
           .extracting(NodeView.GpuView::migMode)
           .containsExactly("disabled", "disabled");

@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.controlplane.projection.NodeFacts;
 import io.fleetwave.controlplane.readmodel.FleetTally.CountedGpu;
 import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.core.projection.NodePosition;
@@ -175,7 +176,7 @@ class FleetTallyTest {
 
     assertThat(tally.sharedValues()).isEqualTo(FleetTally.SHARED_MOST);
     int last = 2 * FleetTally.SHARED_MOST / nodes - 1;
-    assertThat(tally.get("node-7").node().labels()).containsEntry("host", "node-7-" + last);
+    assertThat(tally.get("node-7").node().facts().labels()).containsEntry("host", "node-7-" + last);
   }
 
   /** A node of these GPUs, indexed in order, as the counts see it. */
@@ -201,9 +202,13 @@ class FleetTallyTest {
     }
     return new HeldNode(
         at,
-        new NodeView(
-            "n", hostKind, null, null, null, null, null, null, null, null, null, null, Map.of(),
-            Map.of(), null, null, 0, true, null, false, null, null, views, null),
+        NodeView.observed(
+            "n",
+            new NodeFacts(
+                hostKind, null, null, null, null, null, null, null, null, null, null, Map.of(),
+                Map.of()),
+            null,
+            views),
         null);
   }
 

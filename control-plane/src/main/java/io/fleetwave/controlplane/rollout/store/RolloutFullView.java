@@ -199,7 +199,7 @@ public class RolloutFullView {
     Instant now = Instant.now();
     for (Row row : rows) {
       RolloutNodeView node = RolloutProgressReader.node(row, now);
-      byWave.computeIfAbsent(node.wave(), k -> new ArrayList<>()).add(node);
+      byWave.computeIfAbsent(node.row().wave(), k -> new ArrayList<>()).add(node);
     }
     List<RolloutProgress.Wave> waves = new ArrayList<>();
     byWave.forEach((number, nodes) -> waves.add(new RolloutProgress.Wave(number, nodes)));

@@ -1,24 +1,24 @@
 package io.fleetwave.controlplane.rollout.store;
 
-import java.time.Instant;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 /**
- * Where one planned node stands in a rollout (an item of GET /api/v1/rollouts/{id}/nodes).
+ * Where one planned node stands in a rollout (an item of GET /api/v1/rollouts/{id}/nodes): its row
+ * of rollout_node_states, whose columns are fields of the item in the JSON, and how long it took.
  *
- * @param wave 1 = the canary
- * @param phase forward, or rollback once the node is being put back
- * @param state pending, in-flight, succeeded, failed or skipped (revoked before it was started)
- * @param generation the spec generation sent to the node, null before
- * @param reason why it failed (or was kept out of service), null otherwise
  * @param elapsedMillis from start to finish (or to now while in flight), null before it started
  */
-public record RolloutNodeView(
-    String node,
-    int wave,
-    String phase,
-    String state,
-    Long generation,
-    String reason,
-    Instant startedAt,
-    Instant finishedAt,
-    Long elapsedMillis) {}
+// The row's fields first and in their order, in the OpenAPI document as in the JSON:
+// smallrye-openapi lists unwrapped properties in no particular order.
+@JsonPropertyOrder({
+  "node",
+  "wave",
+  "phase",
+  "state",
+  "generation",
+  "reason",
+  "startedAt",
+  "finishedAt"
+})
+public record RolloutNodeView(@JsonUnwrapped RolloutRows.NodeState row, Long elapsedMillis) {}

@@ -237,22 +237,14 @@ public class RolloutProgressReader {
 
   /** A row of rollout_node_states (or a pending one) as the API shows it, timed against now. */
   static RolloutNodeView node(Row row, Instant now) {
-    Instant started = instant(row, "started_at");
-    Instant finished = instant(row, "finished_at");
+    RolloutRows.NodeState state = RolloutRows.NodeState.read(row);
+    Instant started = state.startedAt();
+    Instant finished = state.finishedAt();
     Long elapsed =
         started == null
             ? null
             : Duration.between(started, finished == null ? now : finished).toMillis();
-    return new RolloutNodeView(
-        row.getString("node"),
-        row.getInteger("wave"),
-        row.getString("phase"),
-        row.getString("state"),
-        row.getLong("generation"),
-        row.getString("reason"),
-        started,
-        finished,
-        elapsed);
+    return new RolloutNodeView(state, elapsed);
   }
 
   private JsonNode read(String text) {

@@ -1,7 +1,9 @@
 package io.fleetwave.controlplane.rollout.store;
 
 import io.fleetwave.controlplane.database.ColumnArrays;
+import io.fleetwave.controlplane.database.Rows;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.time.Instant;
@@ -39,7 +41,15 @@ public final class RolloutRows {
     this.schema = schema;
   }
 
-  /** One node's row of rollout_node_states; a generation, reason or time may be null. */
+  /**
+   * One node's row of rollout_node_states; a generation, reason or time may be null.
+   *
+   * @param wave 1 = the canary
+   * @param phase forward, or rollback once the node is being put back
+   * @param state pending, in-flight, succeeded, failed or skipped (revoked before it was started)
+   * @param generation the spec generation sent to the node, null before
+   * @param reason why it failed (or was kept out of service), null otherwise
+   */
   public record NodeState(
       String node,
       int wave,
@@ -48,7 +58,21 @@ public final class RolloutRows {
       Long generation,
       String reason,
       Instant startedAt,
-      Instant finishedAt) {}
+      Instant finishedAt) {
+
+    /** The row as the readers select it ({@link #NODE_STATE_COLUMNS}, or a pending node's). */
+    static NodeState read(Row row) {
+      return new NodeState(
+          row.getString("node"),
+          row.getInteger("wave"),
+          row.getString("phase"),
+          row.getString("state"),
+          row.getLong("generation"),
+          row.getString("reason"),
+          Rows.instant(row, "started_at"),
+          Rows.instant(row, "finished_at"));
+    }
+  }
 
   /** One row of rollout_event_log: the event's seq, wire type, time and data as JSON text. */
   public record LoggedEvent(long seq, String type, Instant time, String data) {}

@@ -143,7 +143,7 @@ class RolloutProgressReaderIT {
       fullByWave.put(
           wave.number(),
           wave.nodes().stream()
-              .collect(Collectors.groupingBy(RolloutNodeView::state, Collectors.counting())));
+              .collect(Collectors.groupingBy(view -> view.row().state(), Collectors.counting())));
     }
     Map<Integer, Map<String, Long>> summaryByWave = new TreeMap<>();
     for (RolloutOverview.Wave wave : summary.waves()) {
@@ -164,7 +164,7 @@ class RolloutProgressReaderIT {
             .flatMap(
                 w ->
                     w.nodes().stream()
-                        .map(RolloutNodeView::node)
+                        .map(view -> view.row().node())
                         .sorted()
                         .map(node -> w.number() + "/" + node))
             .toList();
@@ -173,7 +173,7 @@ class RolloutProgressReaderIT {
       Page<RolloutNodeView> nodes = nodes(id, RolloutNodeFilter.ALL, page, 7);
       assertThat(nodes.total()).isEqualTo(31);
       assertThat(nodes.size()).isEqualTo(7);
-      nodes.items().forEach(n -> paged.add(n.wave() + "/" + n.node()));
+      nodes.items().forEach(n -> paged.add(n.row().wave() + "/" + n.row().node()));
     }
     assertThat(paged).hasSize(31).isEqualTo(expected);
   }
@@ -186,23 +186,23 @@ class RolloutProgressReaderIT {
     assertThat(failed.items())
         .allSatisfy(
             n -> {
-              assertThat(n.state()).isEqualTo("failed");
-              assertThat(n.reason()).isEqualTo("GPU 0 is unhealthy after the reset");
+              assertThat(n.row().state()).isEqualTo("failed");
+              assertThat(n.row().reason()).isEqualTo("GPU 0 is unhealthy after the reset");
               assertThat(n.elapsedMillis()).isEqualTo(20_000L);
-              assertThat(n.generation()).isEqualTo(7L);
+              assertThat(n.row().generation()).isEqualTo(7L);
             });
 
     Page<RolloutNodeView> secondWaveUnfinished =
         nodes(id, filter(List.of("in-flight", "pending"), List.of(2)), 0, 500);
     assertThat(secondWaveUnfinished.items())
-        .extracting(RolloutNodeView::node)
+        .extracting(view -> view.row().node())
         .containsExactly("mixed-filters-w2-8", "mixed-filters-w2-9");
-    assertThat(secondWaveUnfinished.items().getFirst().finishedAt()).isNull();
+    assertThat(secondWaveUnfinished.items().getFirst().row().finishedAt()).isNull();
     assertThat(secondWaveUnfinished.items().getFirst().elapsedMillis()).isPositive();
 
     Page<RolloutNodeView> waves1And3 = nodes(id, filter(List.of(), List.of(1, 3)), 0, 500);
     assertThat(waves1And3.total()).isEqualTo(21);
-    assertThat(waves1And3.items()).extracting(RolloutNodeView::wave).containsOnly(1, 3);
+    assertThat(waves1And3.items()).extracting(view -> view.row().wave()).containsOnly(1, 3);
 
     assertThat(nodes(id, filter(List.of("succeeded"), List.of(3)), 0, 500).total()).isZero();
   }
@@ -233,9 +233,9 @@ class RolloutProgressReaderIT {
     Page<RolloutNodeView> pending = nodes(id, filter(List.of("pending"), List.of(2)), 0, 3);
     assertThat(pending.total()).isEqualTo(4);
     assertThat(pending.items())
-        .extracting(RolloutNodeView::node)
+        .extracting(view -> view.row().node())
         .containsExactly("unlogged-0", "unlogged-1", "unlogged-2");
-    assertThat(pending.items()).allSatisfy(n -> assertThat(n.phase()).isEqualTo("forward"));
+    assertThat(pending.items()).allSatisfy(n -> assertThat(n.row().phase()).isEqualTo("forward"));
     assertThat(nodes(id, filter(List.of("failed"), List.of()), 0, 50).total()).isZero();
   }
 
@@ -334,7 +334,7 @@ class RolloutProgressReaderIT {
     List<RolloutNodeView> listed =
         view.progress().waves().stream().flatMap(w -> w.nodes().stream()).toList();
     assertThat(listed).hasSize(RolloutFullView.FULL_VIEW_NODES);
-    assertThat(listed.getFirst().node()).isEqualTo("full-big-000000");
+    assertThat(listed.getFirst().row().node()).isEqualTo("full-big-000000");
     assertThat(view.plan().get("truncated").asBoolean()).isTrue();
     assertThat(view.plan().get("plannedNodes").asInt()).isEqualTo(10_000);
     int planned = 0;
@@ -404,7 +404,7 @@ class RolloutProgressReaderIT {
         .containsEntry("failed", 100)
         .containsEntry("succeeded", 0)
         .containsEntry("pending", 500);
-    assertThat(second.progress().waves().getFirst().nodes().getFirst().reason())
+    assertThat(second.progress().waves().getFirst().nodes().getFirst().row().reason())
         .isEqualTo("GPU 3 lost");
   }
 
