@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * in several chunks) up; {@code RolloutCreatedSizeTest} checks a creation's chunks without a broker
  * ({@code -Dscale.rolloutCreated.nodes=100000} at 100,000 nodes), and {@code
  * -Dscale.largeRollout.nodes=100000} runs this test at that size (233 s against 40 s at 20,000,
- * back to back on a loaded two-core machine; see docs/testing.md).
+ * back to back on a loaded two-core machine; see docs/suite-time.md).
  *
  * <p>Runs after the other tests of its application (OrderThenClassName): its rollout stays in the
  * shared log, and the tests that fold every rollout would fold it again.
