@@ -4,11 +4,17 @@ import java.net.BindException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -22,9 +28,14 @@ import org.apache.kafka.server.common.MetadataVersion;
  */
 public final class EmbeddedKafka implements KafkaBroker {
   private static final Duration RESTART_BOUND = Duration.ofSeconds(60);
+  // How long a restarted broker may take to serve the topics it served before its stop; a start
+  // that does not serve them by then is stopped and made again (once seen in a fresh clone: the
+  // broker was up, but answered every metadata request without the topic for two minutes).
+  private static final Duration SERVE_BOUND = Duration.ofSeconds(20);
 
   private final KafkaClusterTestKit cluster;
   private final String bootstrapServers;
+  private Set<String> servedBeforeStop = Set.of(); // guarded by this
 
   private EmbeddedKafka(KafkaClusterTestKit cluster) {
     this.cluster = cluster;
@@ -116,6 +127,7 @@ public final class EmbeddedKafka implements KafkaBroker {
    * stay, and {@link #restartBroker()} brings it back on the same port.
    */
   public synchronized void stopBroker() {
+    servedBeforeStop = topics();
     BrokerServer broker = broker();
     broker.shutdown();
     broker.awaitShutdown();
@@ -130,23 +142,108 @@ public final class EmbeddedKafka implements KafkaBroker {
   public synchronized void restartBroker() {
     long deadline = System.nanoTime() + RESTART_BOUND.toNanos();
     while (true) {
+      Optional<Set<String>> unserved; // empty: the start failed to bind, tried again
       try {
         broker().startup();
         waitBounded(cluster);
-        return;
+        unserved = Optional.of(unservedWithin(servedBeforeStop, SERVE_BOUND));
       } catch (RuntimeException e) {
         if (!addressInUse(e) || System.nanoTime() > deadline) {
           throw new IllegalStateException(
               "embedded Kafka broker failed to restart on " + bootstrapServers + ": " + e, e);
         }
-        broker().shutdown();
-        broker().awaitShutdown();
-        pause();
+        unserved = Optional.empty();
       } catch (Exception e) {
         throw new IllegalStateException(
             "embedded Kafka broker failed to restart: " + e.getMessage(), e);
       }
+      if (unserved.isPresent() && unserved.get().isEmpty()) {
+        return;
+      }
+      if (unserved.isPresent() && System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "embedded Kafka broker restarted on "
+                + bootstrapServers
+                + " but did not serve "
+                + unserved.get()
+                + " (a partition without a leader, or no metadata) within "
+                + SERVE_BOUND
+                + " of a start, for "
+                + RESTART_BOUND);
+      }
+      broker().shutdown();
+      broker().awaitShutdown();
+      pause();
     }
+  }
+
+  /** The topics this broker serves now (internal ones left out). */
+  private Set<String> topics() {
+    try (Admin admin = admin()) {
+      return Set.copyOf(
+          admin.listTopics().names().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing the embedded broker's topics", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "cannot list the topics of the embedded broker on " + bootstrapServers + ": " + e, e);
+    }
+  }
+
+  /**
+   * Of {@code topics}, those that a new client does not find with a leader for every partition
+   * within {@code bound}, asked every 250 ms: the broker's own readiness says it is registered, not
+   * that it answers metadata requests with what it holds.
+   */
+  private Set<String> unservedWithin(Set<String> topics, Duration bound) {
+    if (topics.isEmpty()) {
+      return topics;
+    }
+    long until = System.nanoTime() + bound.toNanos();
+    Set<String> unserved = topics;
+    try (Admin admin = admin()) {
+      while (true) {
+        unserved = unserved(admin, topics);
+        if (unserved.isEmpty() || System.nanoTime() > until) {
+          return unserved;
+        }
+        pause();
+      }
+    }
+  }
+
+  private static Set<String> unserved(Admin admin, Set<String> topics) {
+    Set<String> unserved = new TreeSet<>();
+    admin
+        .describeTopics(topics)
+        .topicNameValues()
+        .forEach(
+            (name, described) -> {
+              try {
+                if (!described
+                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .partitions()
+                    .stream()
+                    .allMatch(p -> p.leader() != null)) {
+                  unserved.add(name);
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking the embedded broker", e);
+              } catch (ExecutionException | TimeoutException e) {
+                unserved.add(name); // not served yet (unknown, or no answer): asked again
+              }
+            });
+    return unserved;
+  }
+
+  private Admin admin() {
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+    return Admin.create(props);
   }
 
   private static boolean addressInUse(Throwable e) {
