@@ -72,7 +72,9 @@ public class FleetResource {
               + " a desired driver they do not run). The pool is the node's first pool label"
               + " (pool, GKE/EKS/Karpenter/AKS node pool). At most "
               + VersionQueries.MAX_ROWS
-              + " rows.")
+              + " rows. From the replica's in-memory view of fleet.node-events and"
+              + " fleet.control-facts (where the database orders strings as Java does, a C"
+              + " collation); while it loads, from PostgreSQL. With asOf: from the node history.")
   public Uni<RestResponse<List<VersionDistribution>>> versions(
       @Parameter(description = "only this zone ('(none)' for nodes without one)")
           @QueryParam("zone")
@@ -85,7 +87,13 @@ public class FleetResource {
         horizon,
         at ->
             at.map(m -> pastVersions.distribution(m, blankToNull(zone), blankToNull(pool)))
-                .orElseGet(() -> versions.distribution(blankToNull(zone), blankToNull(pool))));
+                .orElseGet(() -> currentVersions(blankToNull(zone), blankToNull(pool))));
+  }
+
+  private Uni<List<VersionDistribution>> currentVersions(String zone, String pool) {
+    return view.versions(zone, pool)
+        .map(Uni.createFrom()::item)
+        .orElseGet(() -> versions.distribution(zone, pool));
   }
 
   private static String blankToNull(String value) {

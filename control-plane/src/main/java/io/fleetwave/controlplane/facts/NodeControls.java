@@ -17,8 +17,8 @@ import java.util.TreeMap;
 
 /**
  * What fleet.control-facts says of each node, held in memory for reads that do not touch
- * PostgreSQL: its desired spec generation and whether it is revoked, as desired_specs and
- * revoked_nodes hold them.
+ * PostgreSQL: its desired spec (generation and driver version) and whether it is revoked, as
+ * desired_specs and revoked_nodes hold them.
  *
  * <p>Two sources. This replica's follower hands over every fact in log order, from the first
  * ({@link #followed}): folded as the tables apply them, so what it gives equals the tables once the
@@ -42,31 +42,63 @@ public class NodeControls {
   }
 
   /**
+   * The desired spec a node's row of desired_specs holds: the highest generation set, with the
+   * driver version that spec asks for (null: leave the driver alone) and when it was set (to the
+   * microsecond, as updated_at keeps it).
+   */
+  public record Desired(long generation, String driverVersion, Instant setAt) {
+    public Desired {
+      setAt = Objects.requireNonNull(setAt, "setAt").truncatedTo(ChronoUnit.MICROS);
+    }
+
+    static Desired of(DesiredSpecSet set) {
+      return new Desired(set.spec().generation(), set.spec().driverVersion(), set.at());
+    }
+
+    /**
+     * Whether {@code set} takes this row's place, as SpecFacts' upsert decides: a higher
+     * generation, or the same generation set earlier (a generation set twice keeps its first time,
+     * whichever fact is applied first).
+     */
+    boolean replacedBy(Desired set) {
+      return generation < set.generation
+          || (generation == set.generation && setAt.isAfter(set.setAt));
+    }
+  }
+
+  /**
    * What the control facts say of one node.
    *
-   * @param desiredGeneration the highest generation of a desired spec set (null: none yet)
+   * @param desired its desired spec (null: none set yet)
    * @param revocation its standing revocation, null when admitted
    */
-  public record Control(Long desiredGeneration, Revocation revocation) {
+  public record Control(Desired desired, Revocation revocation) {
     public static final Control NONE = new Control(null, null);
+
+    /** The highest generation of a desired spec set; null when none was. */
+    public Long desiredGeneration() {
+      return desired == null ? null : desired.generation();
+    }
+
+    /** The driver version the desired spec asks for; null when none, or no spec. */
+    public String desiredDriverVersion() {
+      return desired == null ? null : desired.driverVersion();
+    }
 
     /** This control after {@code fact} about the node, as the tables apply it. */
     Control then(ControlFact fact) {
       return switch (fact) {
         // desired_specs keeps the highest generation, whatever the order its facts come in.
-        case DesiredSpecSet set ->
-            new Control(
-                desiredGeneration == null
-                    ? set.spec().generation()
-                    : Math.max(desiredGeneration, set.spec().generation()),
-                revocation);
+        case DesiredSpecSet set -> {
+          Desired next = Desired.of(set);
+          yield desired == null || desired.replacedBy(next) ? new Control(next, revocation) : this;
+        }
         // revoked_nodes keeps the first revocation (ON CONFLICT DO NOTHING) until a re-admission.
         case NodeRevoked revoked ->
             revocation != null
                 ? this
-                : new Control(
-                    desiredGeneration, new Revocation(revoked.revokedAt(), revoked.revokedBy()));
-        case NodeReadmitted readmitted -> new Control(desiredGeneration, null);
+                : new Control(desired, new Revocation(revoked.revokedAt(), revoked.revokedBy()));
+        case NodeReadmitted readmitted -> new Control(desired, null);
         default -> this;
       };
     }

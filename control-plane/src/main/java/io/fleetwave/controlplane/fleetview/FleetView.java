@@ -12,10 +12,12 @@ import io.fleetwave.controlplane.readmodel.FleetSummary;
 import io.fleetwave.controlplane.readmodel.FleetTally;
 import io.fleetwave.controlplane.readmodel.FleetTally.HeldNode;
 import io.fleetwave.controlplane.readmodel.FleetTallyRows;
+import io.fleetwave.controlplane.readmodel.FleetVersions;
 import io.fleetwave.controlplane.readmodel.NodeFilter;
 import io.fleetwave.controlplane.readmodel.NodeListView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
+import io.fleetwave.controlplane.readmodel.VersionDistribution;
 import io.fleetwave.core.projection.DecodedRecord;
 import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.events.Envelope;
@@ -95,7 +97,10 @@ public class FleetView {
   private volatile FleetTally tally;
   private volatile boolean ready;
 
-  /** Whether the database orders node names as the view does: listings from memory then. */
+  /**
+   * Whether the database orders strings as the view does (a C collation): listings and the version
+   * distribution from memory then.
+   */
   private volatile boolean namesSortedAsJava;
 
   private volatile boolean running;
@@ -126,7 +131,8 @@ public class FleetView {
   void onStart(@Observes StartupEvent event, MeterRegistry registry) {
     Gauge.builder("fleetwave.fleet.view.ready", this, view -> view.ready ? 1 : 0)
         .description(
-            "1 while this replica serves the fleet summary and the nodes from its in-memory view"
+            "1 while this replica serves the fleet summary, the nodes and the version distribution"
+                + " from its in-memory view"
                 + " of the log, 0 while it loads it (they are read from PostgreSQL meanwhile)")
         .register(registry);
     running = true;
@@ -190,6 +196,27 @@ public class FleetView {
                     paging.page(),
                     paging.size(),
                     listed.total()));
+  }
+
+  /**
+   * The version distribution from memory, in {@code zone} and {@code pool} (null: any), as {@code
+   * reports.version_distribution} counts the tables; empty while the view cannot answer (loading,
+   * the control facts not read yet, a database that orders strings otherwise, a node with a record
+   * PostgreSQL refused: read PostgreSQL).
+   */
+  public Optional<List<VersionDistribution>> versions(String zone, String pool) {
+    FleetTally held = tally;
+    if (!ready || held == null || !factsCaughtUp.isReached() || !namesSortedAsJava) {
+      return Optional.empty();
+    }
+    return held.versions(
+        name -> {
+          NodeControls.Control control = controls.of(name);
+          return new FleetVersions.Desired(
+              control.desiredGeneration(), control.desiredDriverVersion());
+        },
+        zone,
+        pool);
   }
 
   /** A held node as a read shows it, with what the control facts say of it, in {@code form}. */
@@ -259,8 +286,8 @@ public class FleetView {
           if (!failureLogged) {
             failureLogged = true;
             LOG.warnf(
-                "the in-memory fleet view is not available (%s); the fleet summary and nodes are read"
-                    + " from PostgreSQL until it is loaded again (tried every %s)",
+                "the in-memory fleet view is not available (%s); the fleet summary, nodes and"
+                    + " versions are read from PostgreSQL until it is loaded again (tried every %s)",
                 e.toString(), config.retryAfter());
           }
           sleepBeforeRetry();
@@ -332,7 +359,7 @@ public class FleetView {
           failureLogged = false;
           LOG.infof(
               "fleet view ready: %d nodes loaded from PostgreSQL, %d records of %s read after"
-                  + " them, in %d ms; the fleet summary and nodes are served from memory",
+                  + " them, in %d ms; the fleet summary, nodes and versions are served from memory",
               rows.size(),
               read,
               Topics.NODE_EVENTS,

@@ -27,16 +27,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * The fleet held in memory: each node as the projection's tables hold it (its position, its facts,
  * last-seen time, GPUs and reconcile state), and the summary's counts over them, kept as nodes
  * change, so that a summary copies a few small maps instead of scanning every GPU row, and nodes
- * (one, or a page of the list) are read without PostgreSQL. Filled from the tables ({@link
- * FleetTallyRows}), then moved by the projection's own fold ({@link ProjectionFold}) over the
- * records the projection accepts, so it holds what the tables will hold once the projection has
- * written them. One writer, any readers.
+ * (one, or a page of the list) and the version distribution ({@link FleetVersions}) are read
+ * without PostgreSQL. Filled from the tables ({@link FleetTallyRows}), then moved by the
+ * projection's own fold ({@link ProjectionFold}) over the records the projection accepts, so it
+ * holds what the tables will hold once the projection has written them. One writer, any readers.
  */
 public final class FleetTally {
   /** The host kind a node counts under before its first NodeRegistered (as the SQL count). */
@@ -118,6 +119,13 @@ public final class FleetTally {
   /** Every node's name, in order (nodes are never taken out): a listing's order. */
   private final TreeSet<String> names = new TreeSet<>();
 
+  /**
+   * What each node is grouped by in the version distribution, kept as nodes change (their facts and
+   * GPUs change only where {@link #put} sets them), so a distribution does not make each node's MIG
+   * layout again.
+   */
+  private final Map<String, FleetVersions.Versions> versions = new HashMap<>();
+
   private final Map<String, Long> hostKinds = new TreeMap<>();
   private final Map<String, Long> migModes = new TreeMap<>();
   private final Map<String, Long> health = new TreeMap<>();
@@ -154,6 +162,7 @@ public final class FleetTally {
       names.add(node);
     }
     count(held, 1);
+    versions.put(node, one(shared, FleetVersions.Versions.of(held.node())));
   }
 
   /** A record of {@code node} was refused by PostgreSQL: read it from the tables for now. */
@@ -204,6 +213,29 @@ public final class FleetTally {
 
   /** A page of held nodes and the number of nodes that passed the filter in all. */
   public record Listed(List<HeldNode> nodes, long total) {}
+
+  /**
+   * The version distribution of the nodes held in {@code zone} and {@code pool} (null: any), as
+   * {@code reports.version_distribution} counts it, with what the desired spec of each node asks
+   * ({@code desired}, by name); empty while any node has a record PostgreSQL refused: where such a
+   * node stands in the tables (its zone and pool too) is theirs to say.
+   */
+  public synchronized Optional<List<VersionDistribution>> versions(
+      Function<String, FleetVersions.Desired> desired, String zone, String pool) {
+    if (!refusedByTables.isEmpty()) {
+      return Optional.empty();
+    }
+    FleetVersions.Counts counts = new FleetVersions.Counts();
+    versions.forEach(
+        (name, of) -> {
+          if (of.in(zone, pool)) {
+            HeldNode held = nodes.get(name);
+            counts.add(
+                of, FleetVersions.drifted(held.node(), held.reconcile(), desired.apply(name)));
+          }
+        });
+    return Optional.of(counts.rows());
+  }
 
   /** Every node as held now. */
   synchronized Map<String, HeldNode> nodes() {

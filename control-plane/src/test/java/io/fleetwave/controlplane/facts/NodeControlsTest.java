@@ -3,6 +3,7 @@ package io.fleetwave.controlplane.facts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fleetwave.controlplane.facts.NodeControls.Control;
+import io.fleetwave.controlplane.facts.NodeControls.Desired;
 import io.fleetwave.controlplane.facts.NodeControls.Revocation;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.fact.ControlFact;
@@ -31,9 +32,9 @@ class NodeControlsTest {
     controls.followed(4, spec("other", 1));
 
     assertThat(controls.of("n"))
-        .isEqualTo(new Control(4L, new Revocation(T1.minusNanos(999), "admin")));
+        .isEqualTo(new Control(desired(4), new Revocation(T1.minusNanos(999), "admin")));
     controls.followed(5, readmitted("n"));
-    assertThat(controls.of("n")).isEqualTo(new Control(4L, null));
+    assertThat(controls.of("n")).isEqualTo(new Control(desired(4), null));
     assertThat(controls.of("unknown")).isEqualTo(Control.NONE);
   }
 
@@ -52,7 +53,7 @@ class NodeControlsTest {
     controls.followed(2, spec("other", 2));
     controls.followed(3, revoked("n", T1));
     controls.followed(4, spec("n", 2));
-    assertThat(controls.of("n")).isEqualTo(new Control(2L, new Revocation(T1, "admin")));
+    assertThat(controls.of("n")).isEqualTo(new Control(desired(2), new Revocation(T1, "admin")));
   }
 
   /**
@@ -88,11 +89,43 @@ class NodeControlsTest {
     assertThat(controls.of("n")).isEqualTo(Control.NONE);
   }
 
+  /**
+   * The desired driver is the one of the spec desired_specs keeps: the highest generation's, in
+   * whatever order the facts come; of a generation set twice, the one set first (by its time, to
+   * the microsecond; the same time: the one applied first); none when that spec asks for none.
+   */
+  @Test
+  void theDesiredDriverIsTheOneOfTheSpecTheTablesKeep() {
+    NodeControls controls = new NodeControls();
+    controls.followed(0, spec("n", 3, "580.95.05", T2));
+    controls.followed(1, spec("n", 2, "570.1", T2)); // lower: the highest's driver stays
+    assertThat(controls.of("n").desiredDriverVersion()).isEqualTo("580.95.05");
+
+    controls.followed(2, spec("n", 3, "575.1", T2.plusNanos(999))); // the same microsecond, later
+    assertThat(controls.of("n").desiredDriverVersion()).isEqualTo("580.95.05");
+    controls.followed(3, spec("n", 3, "575.2", T2.minusNanos(1))); // set earlier: it is the first
+    assertThat(controls.of("n").desired()).isEqualTo(new Desired(3, "575.2", T2.minusNanos(1)));
+
+    controls.appended(5, spec("n", 4, null, T2));
+    assertThat(controls.of("n").desiredGeneration()).isEqualTo(4);
+    assertThat(controls.of("n").desiredDriverVersion()).isNull();
+    assertThat(Control.NONE.desiredDriverVersion()).isNull();
+  }
+
+  private static Desired desired(long generation) {
+    return new Desired(generation, "580.95.05", T2);
+  }
+
   private static Envelope<ControlFact> spec(String node, long generation) {
+    return spec(node, generation, "580.95.05", T2);
+  }
+
+  private static Envelope<ControlFact> spec(
+      String node, long generation, String driverVersion, Instant at) {
     return fact(
         node,
         new DesiredSpecSet(
-            new NodeSpec(node, generation, "580.95.05", List.of(), GatePolicy.OPEN), null, T2));
+            new NodeSpec(node, generation, driverVersion, List.of(), GatePolicy.OPEN), null, at));
   }
 
   private static Envelope<ControlFact> revoked(String node, Instant at) {

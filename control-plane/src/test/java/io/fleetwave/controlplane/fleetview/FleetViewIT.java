@@ -23,12 +23,14 @@ import io.fleetwave.controlplane.readmodel.NodeListView;
 import io.fleetwave.controlplane.readmodel.NodeQueries;
 import io.fleetwave.controlplane.readmodel.NodeView;
 import io.fleetwave.controlplane.readmodel.SummaryQueries;
+import io.fleetwave.controlplane.readmodel.VersionQueries;
 import io.fleetwave.core.projection.NodePosition;
 import io.fleetwave.events.Envelope;
 import io.fleetwave.events.fact.DesiredSpecSet;
 import io.fleetwave.events.node.GateHeld;
 import io.fleetwave.events.node.Gpu;
 import io.fleetwave.events.node.GpuHealth;
+import io.fleetwave.events.node.GpuInstance;
 import io.fleetwave.events.node.GpuInventoryReported;
 import io.fleetwave.events.node.HostKind;
 import io.fleetwave.events.node.MigMode;
@@ -46,6 +48,7 @@ import io.fleetwave.events.spec.GatePolicy;
 import io.fleetwave.events.spec.NodeSpec;
 import io.fleetwave.testfixtures.events.Events;
 import io.fleetwave.testfixtures.events.GpuBuilder;
+import io.fleetwave.testfixtures.events.NodeRegisteredBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
@@ -57,6 +60,8 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -78,6 +83,17 @@ class FleetViewIT {
       List.of(HostKind.UBUNTU, HostKind.TALOS, HostKind.COS, HostKind.VGPU_HOST);
   private static final List<String> MODELS = List.of(Events.H100, Events.H200, Events.L4);
 
+  /** The labels reports.node_inventory reads a node's pool from, first first. */
+  private static final List<String> POOL_LABELS =
+      List.of(
+          "pool",
+          "cloud.google.com/gke-nodepool",
+          "eks.amazonaws.com/nodegroup",
+          "karpenter.sh/nodepool",
+          "kubernetes.azure.com/agentpool");
+
+  private static final List<String> ZONES = List.of("zone-a", "zone-b", "zone-c");
+
   @Inject FleetView view;
   @Inject FleetViewComparison comparison;
   @Inject Pool pool;
@@ -88,6 +104,7 @@ class FleetViewIT {
   @Inject NodeControls controls;
   @Inject FactsCaughtUp factsCaughtUp;
   @Inject ControlFactLog facts;
+  @Inject VersionQueries versions;
 
   @Inject
   @Identifier("default-kafka-broker")
@@ -97,14 +114,16 @@ class FleetViewIT {
   String projectionGroup;
 
   /**
-   * A random fleet (seed printed) of registrations with random labels, changed host kinds,
-   * inventories of random models, MIG modes and health, heartbeats, progress events (specs
-   * accepted, steps started and failed, specs applied and rejected, gates, boots), event times to
-   * the nanosecond, duplicates and a node's own older records replayed after newer ones, desired
-   * specs set (a lower generation after a higher one), plus records forged for a node by another
-   * node's key: once the projection has written the last event of every node, the view's summary
-   * equals the tables' SQL count, and every node read from the view equals the node read from the
-   * tables.
+   * A random fleet (seed printed) of registrations with random labels (pool labels of each key
+   * among them), zones or none, drivers or none, changed host kinds, inventories of random models,
+   * MIG on, off or absent per GPU with instances in random placements (or none), heartbeats,
+   * progress events (specs accepted, steps started and failed, specs applied and rejected, gates,
+   * boots), event times to the nanosecond, duplicates and a node's own older records replayed after
+   * newer ones, desired specs set (a lower generation after a higher one, the highest set twice,
+   * asking the driver the node runs, another or none) that the node then applies, fails or leaves,
+   * plus records forged for a node by another node's key: once the projection has written the last
+   * event of every node, the view's summary equals the tables' SQL count, every node read from the
+   * view equals the node read from the tables, and so do listings and version distributions.
    */
   @Test
   void holdsWhatTheTablesHoldForARandomFleet() {
@@ -124,7 +143,8 @@ class FleetViewIT {
         String node = prefix + n;
         List<Envelope<NodeEvent>> events = new ArrayList<>();
         int seq = 0;
-        events.add(envelope(random, node, seq++, registered(random, node, fleetLabel)));
+        NodeRegistered running = registered(random, node, fleetLabel);
+        events.add(envelope(random, node, seq++, running));
         GpuInventoryReported first = inventory(random);
         events.add(envelope(random, node, seq++, first));
         GpuInventoryReported last = first;
@@ -137,14 +157,45 @@ class FleetViewIT {
           int kind = random.nextInt(3);
           if (kind == 0) {
             last = inventory(random);
+          } else if (kind == 1) {
+            running = registered(random, node, fleetLabel);
           }
           NodeEvent change =
               switch (kind) {
                 case 0 -> last;
-                case 1 -> registered(random, node, fleetLabel);
+                case 1 -> running;
                 default -> progress(random);
               };
           events.add(envelope(random, node, seq++, change));
+        }
+        if (random.nextBoolean()) {
+          long desired = 2L + random.nextInt(3);
+          specs.add(spec(node, desired, desiredDriver(random, running), Instant.now()));
+          specs.add(spec(node, 1, "570.1", Instant.now()));
+          if (random.nextInt(3) == 0) {
+            // The same generation again, set earlier (an engine that took over): the table keeps
+            // the first time's spec.
+            specs.add(
+                spec(
+                    node,
+                    desired,
+                    desiredDriver(random, running),
+                    Instant.now().minusSeconds(1 + random.nextInt(60))));
+          }
+          PlannedStep step = new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enabled", 60_000);
+          switch (random.nextInt(3)) {
+            case 0 -> events.add(envelope(random, node, seq++, new SpecApplied(desired)));
+            case 1 ->
+                events.add(
+                    envelope(
+                        random,
+                        node,
+                        seq++,
+                        new StepFailed(desired, step, "nvidia-smi timed out", null, 30_000)));
+            default -> {
+              // left where its progress events put it
+            }
+          }
         }
         // A duplicate of the newest event and the node's own first inventory again: neither may
         // count (the projection skips both by position).
@@ -154,10 +205,6 @@ class FleetViewIT {
         events.forEach(topic::publish);
         lastSeqs.put(node, seq);
         gpus += last.gpus().size();
-        if (random.nextBoolean()) {
-          specs.add(spec(node, 2 + random.nextInt(3)));
-          specs.add(spec(node, 1));
-        }
       }
       facts.appendAll(specs, Instant.now()).await().atMost(BOUND);
       // A node's events signed with another node's key: refused by the projection and the view.
@@ -194,7 +241,46 @@ class FleetViewIT {
       assertThat(view.readyTally().orElseThrow().get(forged)).isNull();
       assertThat(view.node(forged)).contains(Optional.empty());
       listsAsTheTablesDo(random, fleetLabel);
+      versionsAsTheTablesDo(random, fleetLabel);
     }
+  }
+
+  /**
+   * The version distribution from memory equals the one read from reports.version_distribution
+   * ({@link VersionQueries}), for the whole fleet and for random zones and pools, '(none)'
+   * included.
+   */
+  private void versionsAsTheTablesDo(Random random, String fleet) {
+    List<String> zones = new ArrayList<>(ZONES);
+    zones.add("(none)");
+    List<String> pools = new ArrayList<>(List.of("(none)", "elsewhere"));
+    IntStream.range(0, 3).forEach(p -> pools.add("pool-" + fleet + "-" + p));
+    List<List<String>> filters = new ArrayList<>();
+    filters.add(Arrays.asList(null, null));
+    for (int t = 0; t < 12; t++) {
+      filters.add(
+          Arrays.asList(
+              random.nextInt(3) == 0 ? null : pick(random, zones),
+              random.nextInt(3) == 0 ? null : pick(random, pools)));
+    }
+    // A node another test left with a record PostgreSQL refused keeps the distribution in SQL
+    // until the comparison takes it back.
+    comparison.compare().await().atMost(BOUND);
+    await("the view's version distributions equal to reports.version_distribution's")
+        .atMost(BOUND)
+        .untilAsserted(
+            () -> {
+              for (List<String> filter : filters) {
+                String zone = filter.get(0);
+                String pool = filter.get(1);
+                assertThat(view.versions(zone, pool))
+                    .as("zone %s, pool %s", zone, pool)
+                    .contains(versions.distribution(zone, pool).await().atMost(BOUND));
+              }
+            });
+    assertThat(view.versions(null, "pool-" + fleet + "-0").orElseThrow())
+        .as("the distribution of a pool of this fleet alone")
+        .allSatisfy(row -> assertThat(row.pool()).isEqualTo("pool-" + fleet + "-0"));
   }
 
   /**
@@ -433,12 +519,35 @@ class FleetViewIT {
         event);
   }
 
+  /**
+   * A registration with random labels (0 to 2 pool labels of random keys among them), in one of the
+   * zones or none, running one of three drivers or none, its OS version sometimes empty.
+   */
   private static NodeRegistered registered(Random random, String node, String fleet) {
     Map<String, String> labels = new HashMap<>(Map.of("fleet", fleet));
     for (int i = random.nextInt(3); i > 0; i--) {
       labels.put("label-" + random.nextInt(5), "value-" + random.nextInt(5));
     }
-    return Events.registered(node, pick(random, KINDS), "580.95." + random.nextInt(9), labels);
+    for (int i = random.nextInt(3); i > 0; i--) {
+      labels.put(pick(random, POOL_LABELS), "pool-" + fleet + "-" + random.nextInt(3));
+    }
+    String driver = random.nextInt(5) == 0 ? null : "580.95." + random.nextInt(3);
+    NodeRegistered facts = Events.registered(node, pick(random, KINDS), driver, labels);
+    NodeRegisteredBuilder changed =
+        NodeRegisteredBuilder.from(facts).zone(random.nextInt(4) == 0 ? null : pick(random, ZONES));
+    if (random.nextInt(4) == 0) {
+      changed.os(facts.osId(), "");
+    }
+    return changed.build();
+  }
+
+  /** The driver a desired spec asks for: the one the node runs, another, or none. */
+  private static String desiredDriver(Random random, NodeRegistered running) {
+    return switch (random.nextInt(3)) {
+      case 0 -> running.driverVersion();
+      case 1 -> "580.95.05";
+      default -> null;
+    };
   }
 
   /** A random progress event of generations 1 to 3. */
@@ -457,27 +566,48 @@ class FleetViewIT {
     };
   }
 
-  private static ControlFactLog.Subject spec(String node, long generation) {
+  private static ControlFactLog.Subject spec(
+      String node, long generation, String driverVersion, Instant at) {
     return new ControlFactLog.Subject(
         node,
         new DesiredSpecSet(
-            new NodeSpec(node, generation, "580.95.05", List.of(), GatePolicy.OPEN),
+            new NodeSpec(node, generation, driverVersion, List.of(), GatePolicy.OPEN),
             "fleet-view-it",
-            Instant.now()));
+            at));
   }
 
+  /**
+   * Up to 8 GPUs of one model (none at times), each with MIG on or off (no MIG on an L4), health at
+   * random; a GPU with MIG on has two 3g.40gb, or up to three random instances in random
+   * placements, listed out of placement order.
+   */
   private static GpuInventoryReported inventory(Random random) {
     String model = pick(random, MODELS);
-    MigMode mode = random.nextBoolean() ? MigMode.ENABLED : MigMode.DISABLED;
     List<Gpu> gpus =
-        IntStream.range(0, 1 + random.nextInt(8))
+        IntStream.range(0, random.nextInt(9))
             .mapToObj(
-                i ->
-                    GpuBuilder.from(Events.gpu(i, model, mode))
-                        .health(pick(random, List.of(GpuHealth.values())))
-                        .build())
+                i -> {
+                  Gpu gpu =
+                      Events.gpu(
+                          i, model, random.nextBoolean() ? MigMode.ENABLED : MigMode.DISABLED);
+                  GpuBuilder built =
+                      GpuBuilder.from(gpu).health(pick(random, List.of(GpuHealth.values())));
+                  if (gpu.migMode() == MigMode.ENABLED && random.nextInt(3) > 0) {
+                    built.instances(instances(random));
+                  }
+                  return built.build();
+                })
             .toList();
     return new GpuInventoryReported(gpus);
+  }
+
+  private static List<GpuInstance> instances(Random random) {
+    List<String> profiles = List.of("1g.10gb", "2g.20gb", "3g.40gb", "7g.80gb");
+    List<Integer> starts = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5, 6));
+    Collections.shuffle(starts, random);
+    return IntStream.range(0, random.nextInt(4))
+        .mapToObj(i -> new GpuInstance(pick(random, profiles), starts.get(i), 1))
+        .toList();
   }
 
   private static <T> T pick(Random random, List<T> values) {
