@@ -37,10 +37,10 @@ public final class FleetVersions {
   record Versions(String zone, String pool, String driverVersion, String os, String migLayout) {
     static Versions of(NodeView node) {
       return new Versions(
-          node.zone() == null ? NONE : node.zone(),
-          NodePool.of(node.labels()),
-          node.driverVersion() == null ? NONE : node.driverVersion(),
-          FleetVersions.os(node.osId(), node.osVersion()),
+          node.facts().zone() == null ? NONE : node.facts().zone(),
+          NodePool.of(node.facts().labels()),
+          node.facts().driverVersion() == null ? NONE : node.facts().driverVersion(),
+          FleetVersions.os(node.facts().osId(), node.facts().osVersion()),
           MigLayout.ofNode(node.gpus()));
     }
 
@@ -81,7 +81,7 @@ public final class FleetVersions {
   static boolean drifted(NodeView node, ReconcileState reconcile, Desired desired) {
     return !Convergence.of(desired.generation(), reconcile).converged()
         || (desired.driverVersion() != null
-            && !desired.driverVersion().equals(node.driverVersion()));
+            && !desired.driverVersion().equals(node.facts().driverVersion()));
   }
 
   /** The nodes counted by what they are grouped by: {@code GROUP BY} and {@code count(*)}. */

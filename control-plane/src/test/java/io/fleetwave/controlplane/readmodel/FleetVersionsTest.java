@@ -2,6 +2,7 @@ package io.fleetwave.controlplane.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fleetwave.controlplane.projection.NodeFacts;
 import io.fleetwave.controlplane.readmodel.FleetVersions.Desired;
 import io.fleetwave.controlplane.readmodel.FleetVersions.Versions;
 import io.fleetwave.core.projection.ReconcileState;
@@ -176,30 +177,23 @@ class FleetVersionsTest {
   }
 
   private static NodeView node(String driverVersion) {
-    return new NodeView(
+    return NodeView.observed(
         "n",
-        "ubuntu",
-        "ubuntu",
-        "24.04",
+        new NodeFacts(
+            "ubuntu",
+            "ubuntu",
+            "24.04",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            driverVersion,
+            null,
+            Map.of(),
+            Map.of()),
         null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        driverVersion,
-        null,
-        Map.of(),
-        Map.of(),
-        null,
-        null,
-        0,
-        true,
-        null,
-        false,
-        null,
-        null,
-        new ArrayList<>(),
-        null);
+        new ArrayList<>());
   }
 }
