@@ -119,11 +119,12 @@ class FleetViewIT {
    * MIG on, off or absent per GPU with instances in random placements (or none), heartbeats,
    * progress events (specs accepted, steps started and failed, specs applied and rejected, gates,
    * boots), event times to the nanosecond, duplicates and a node's own older records replayed after
-   * newer ones, desired specs set (a lower generation after a higher one, the highest set twice,
-   * asking the driver the node runs, another or none) that the node then applies, fails or leaves,
-   * plus records forged for a node by another node's key: once the projection has written the last
-   * event of every node, the view's summary equals the tables' SQL count, every node read from the
-   * view equals the node read from the tables, and so do listings and version distributions.
+   * newer ones, desired specs set (a lower generation after a higher one, the highest set twice at
+   * times, asking the driver the node runs, another or none) that the node then applies (every
+   * kind, by the node's number), fails or leaves, plus records forged for a node by another node's
+   * key: once the projection has written the last event of every node, the view's summary equals
+   * the tables' SQL count, every node read from the view equals the node read from the tables, and
+   * so do listings and version distributions.
    */
   @Test
   void holdsWhatTheTablesHoldForARandomFleet() {
@@ -168,33 +169,39 @@ class FleetViewIT {
               };
           events.add(envelope(random, node, seq++, change));
         }
-        if (random.nextBoolean()) {
-          long desired = 2L + random.nextInt(3);
-          specs.add(spec(node, desired, desiredDriver(random, running), Instant.now()));
-          specs.add(spec(node, 1, "570.1", Instant.now()));
+        int scenario = n % 5;
+        if (scenario > 0) {
+          // 1 to 3: the node applies a spec (above every generation of its progress events, so it
+          // converges) asking the driver it runs (none at times), another or none: drifted only
+          // where it runs another driver; 4: it fails or leaves its spec, asking any of them.
+          long desired = scenario < 4 ? 4 : 2L + random.nextInt(3);
+          String driver =
+              switch (scenario) {
+                case 1 -> running.driverVersion();
+                case 2 -> "580.95.05";
+                case 3 -> null;
+                default -> desiredDriver(random, running);
+              };
           if (random.nextInt(3) == 0) {
-            // The same generation again, set earlier (an engine that took over): the table keeps
-            // the first time's spec.
+            // The same generation twice, the one set earlier last (an engine that took over):
+            // the table keeps the first time's spec.
+            specs.add(spec(node, desired, "580.95.07", Instant.now()));
             specs.add(
-                spec(
-                    node,
-                    desired,
-                    desiredDriver(random, running),
-                    Instant.now().minusSeconds(1 + random.nextInt(60))));
+                spec(node, desired, driver, Instant.now().minusSeconds(1 + random.nextInt(60))));
+          } else {
+            specs.add(spec(node, desired, driver, Instant.now()));
           }
+          specs.add(spec(node, 1, "570.1", Instant.now()));
           PlannedStep step = new PlannedStep(0, StepKind.SET_MIG_MODE, 0, "enabled", 60_000);
-          switch (random.nextInt(3)) {
-            case 0 -> events.add(envelope(random, node, seq++, new SpecApplied(desired)));
-            case 1 ->
-                events.add(
-                    envelope(
-                        random,
-                        node,
-                        seq++,
-                        new StepFailed(desired, step, "nvidia-smi timed out", null, 30_000)));
-            default -> {
-              // left where its progress events put it
-            }
+          if (scenario < 4) {
+            events.add(envelope(random, node, seq++, new SpecApplied(desired)));
+          } else if (random.nextBoolean()) {
+            events.add(
+                envelope(
+                    random,
+                    node,
+                    seq++,
+                    new StepFailed(desired, step, "nvidia-smi timed out", null, 30_000)));
           }
         }
         // A duplicate of the newest event and the node's own first inventory again: neither may
