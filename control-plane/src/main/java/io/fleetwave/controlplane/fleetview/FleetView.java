@@ -162,11 +162,8 @@ public class FleetView {
    * has no such node.
    */
   public Optional<Optional<NodeView>> node(String name) {
-    FleetTally held = tally;
-    if (!ready || held == null || !factsCaughtUp.isReached()) {
-      return Optional.empty();
-    }
-    if (held.isRefusedByTables(name)) {
+    FleetTally held = withControls().orElse(null);
+    if (held == null || held.isRefusedByTables(name)) {
       return Optional.empty();
     }
     HeldNode node = held.get(name);
@@ -184,8 +181,8 @@ public class FleetView {
    */
   public Optional<Page<NodeView>> list(
       NodeFilter filter, String zone, PageRequest paging, NodeListView form) {
-    FleetTally held = tally;
-    if (!ready || held == null || !factsCaughtUp.isReached() || !namesSortedAsJava) {
+    FleetTally held = inTheTablesOrder().orElse(null);
+    if (held == null) {
       return Optional.empty();
     }
     return held.list(node -> filter.matches(node, zone), paging.offset(), paging.size())
@@ -205,8 +202,8 @@ public class FleetView {
    * PostgreSQL refused: read PostgreSQL).
    */
   public Optional<List<VersionDistribution>> versions(String zone, String pool) {
-    FleetTally held = tally;
-    if (!ready || held == null || !factsCaughtUp.isReached() || !namesSortedAsJava) {
+    FleetTally held = inTheTablesOrder().orElse(null);
+    if (held == null) {
       return Optional.empty();
     }
     return held.versions(
@@ -217,6 +214,22 @@ public class FleetView {
         },
         zone,
         pool);
+  }
+
+  /**
+   * The tally when a read that shows what the control facts say may be served from it: loaded, and
+   * this replica's follower has read the control facts once.
+   */
+  private Optional<FleetTally> withControls() {
+    FleetTally held = tally;
+    return ready && held != null && factsCaughtUp.isReached()
+        ? Optional.of(held)
+        : Optional.empty();
+  }
+
+  /** As {@link #withControls}, where the database also orders strings as Java does. */
+  private Optional<FleetTally> inTheTablesOrder() {
+    return withControls().filter(held -> namesSortedAsJava);
   }
 
   /** A held node as a read shows it, with what the control facts say of it, in {@code form}. */
